@@ -1,0 +1,59 @@
+// Package bot is the dealer: it turns commands from any chat platform into engine actions, keeps one
+// table per channel, persists everything through a Store before telling the channel, and sends
+// messages back through a Chat.
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// Command is one request from a user on any platform. Adapters fill it from slash commands, typed text
+// and button clicks; the bot never sees platform types.
+type Command struct {
+	Platform  string // "console", "discord", "slack"
+	Workspace string // Discord guild or Slack team; bankrolls are kept per workspace
+	Channel   string // the table's channel
+	User      string // platform user ID
+	UserName  string // display name, for messages
+	Admin     bool   // the user administers the server or workspace
+	// Text is the command line without any prefix: "raise 60", "join 1000", "start variant=pot-limit".
+	Text string
+	// Token is the button token when the command came from a click; the bot refuses stale tokens.
+	Token string
+}
+
+// Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show
+// it ephemerally. Extra holds private messages that could not be delivered by DM earlier (hole cards),
+// for platforms that can only deliver them as ephemeral replies.
+type Reply struct {
+	Text    string
+	IsError bool
+	Buttons []render.Button
+	Extra   []render.Message
+}
+
+// Message is a message for a channel or, when Private, for one user.
+type Message struct {
+	Workspace string
+	Channel   string
+	User      string // the recipient of a private message
+	render.Message
+}
+
+// Chat delivers messages. Send returns ErrDMBlocked when a private message cannot be delivered to the
+// user directly; the bot then falls back to the platform's private-in-channel message.
+type Chat interface {
+	Send(ctx context.Context, m Message) error
+}
+
+// Ephemeral is an optional Chat capability: a private message shown inside the channel (Slack's
+// chat.postEphemeral). Platforms without it get undeliverable private messages on the user's next reply.
+type Ephemeral interface {
+	SendEphemeral(ctx context.Context, m Message) error
+}
+
+// ErrDMBlocked is returned by Chat.Send when the user does not accept direct messages.
+var ErrDMBlocked = errors.New("the user does not accept direct messages")

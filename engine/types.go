@@ -1,0 +1,263 @@
+package engine
+
+import "fmt"
+
+// Variant is the betting structure.
+type Variant uint8
+
+// The betting structures.
+const (
+	NoLimit Variant = iota
+	PotLimit
+	FixedLimit
+)
+
+func (v Variant) String() string {
+	switch v {
+	case NoLimit:
+		return "no-limit"
+	case PotLimit:
+		return "pot-limit"
+	case FixedLimit:
+		return "fixed-limit"
+	}
+	return "unknown"
+}
+
+// ParseVariant reads "no-limit", "pot-limit" or "fixed-limit" (also "nl", "pl", "fl", "limit").
+func ParseVariant(s string) (Variant, error) {
+	switch s {
+	case "no-limit", "nolimit", "nl", "NL":
+		return NoLimit, nil
+	case "pot-limit", "potlimit", "pl", "PL":
+		return PotLimit, nil
+	case "fixed-limit", "fixedlimit", "limit", "fl", "FL":
+		return FixedLimit, nil
+	}
+	return 0, fmt.Errorf("%q is not a variant: choose no-limit, pot-limit or fixed-limit", s)
+}
+
+// Rules are a hand's stakes and betting structure.
+type Rules struct {
+	Variant    Variant
+	SmallBlind int64
+	BigBlind   int64
+	// Ante is posted by every player, or by the big blind alone for everyone when BigBlindAnte is set.
+	Ante         int64
+	BigBlindAnte bool
+	// MinBet is the smallest opening bet in no-limit and pot-limit; 0 means the big blind.
+	MinBet int64
+	// SmallBet and BigBet are the fixed-limit bet sizes; 0 means the big blind and twice the big blind.
+	SmallBet, BigBet int64
+	// Chip is the smallest chip, the unit odd chips are paid in; 0 means 1.
+	Chip int64
+}
+
+// Validate checks that the rules make a playable game.
+func (r Rules) Validate() error {
+	switch {
+	case r.Variant > FixedLimit:
+		return fmt.Errorf("unknown variant %d", r.Variant)
+	case r.BigBlind <= 0:
+		return fmt.Errorf("the big blind must be at least 1, not %d", r.BigBlind)
+	case r.SmallBlind < 0 || r.SmallBlind > r.BigBlind:
+		return fmt.Errorf("the small blind must be between 0 and the big blind (%d), not %d", r.BigBlind, r.SmallBlind)
+	case r.Ante < 0:
+		return fmt.Errorf("the ante cannot be negative")
+	case r.MinBet < 0 || r.SmallBet < 0 || r.BigBet < 0 || r.Chip < 0:
+		return fmt.Errorf("bet sizes and the chip cannot be negative")
+	}
+	return nil
+}
+
+func (r Rules) minBet() int64 {
+	if r.MinBet > 0 {
+		return r.MinBet
+	}
+	return r.BigBlind
+}
+
+func (r Rules) chip() int64 {
+	if r.Chip > 0 {
+		return r.Chip
+	}
+	return 1
+}
+
+func (r Rules) limitBet(s Street) int64 {
+	if s >= Turn {
+		if r.BigBet > 0 {
+			return r.BigBet
+		}
+		return 2 * r.BigBlind
+	}
+	if r.SmallBet > 0 {
+		return r.SmallBet
+	}
+	return r.BigBlind
+}
+
+// Street is a betting round.
+type Street uint8
+
+// The streets; Showdown follows the river.
+const (
+	Preflop Street = iota
+	Flop
+	Turn
+	River
+	Showdown
+)
+
+func (s Street) String() string {
+	switch s {
+	case Preflop:
+		return "pre-flop"
+	case Flop:
+		return "flop"
+	case Turn:
+		return "turn"
+	case River:
+		return "river"
+	}
+	return "showdown"
+}
+
+// ActionKind is what a player does.
+type ActionKind uint8
+
+// The player actions.
+const (
+	Fold ActionKind = iota
+	Check
+	Call
+	Bet
+	Raise
+	AllIn
+)
+
+func (k ActionKind) String() string {
+	return [...]string{"fold", "check", "call", "bet", "raise", "all-in"}[k]
+}
+
+// Action is one player decision. Amount is the total the player's bet this street becomes for Bet and
+// Raise ("raise 60" means make it 60); it is ignored for the others.
+type Action struct {
+	Player int
+	Kind   ActionKind
+	Amount int64
+}
+
+func (a Action) String() string {
+	if a.Kind == Bet || a.Kind == Raise {
+		return fmt.Sprintf("p%d %s %d", a.Player, a.Kind, a.Amount)
+	}
+	return fmt.Sprintf("p%d %s", a.Player, a.Kind)
+}
+
+// Options is everything a user interface needs about the player to act.
+type Options struct {
+	Player int
+	// ToCall is the chips the player must add to call (already capped at the stack); 0 when CanCheck.
+	ToCall   int64
+	CanCheck bool
+	CanCall  bool
+	// CanBet is set when nobody has bet this street, CanRaise when someone has and raising is allowed.
+	CanBet, CanRaise bool
+	// MinTo and MaxTo bound the total a bet or raise may make the player's bet this street.
+	// When the stack is short of a full raise, MinTo = MaxTo = the all-in total.
+	MinTo, MaxTo int64
+	// Bet is what the player already has in front this street, Stack what is behind.
+	Bet, Stack int64
+}
+
+// Error is a refused action: a Code for programs and a Message written for players.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Error codes.
+const (
+	ErrNotYourTurn   = "not_your_turn"
+	ErrHandOver      = "hand_over"
+	ErrCannotCheck   = "cannot_check"
+	ErrNothingToCall = "nothing_to_call"
+	ErrCannotBet     = "cannot_bet"
+	ErrCannotRaise   = "cannot_raise"
+	ErrTooSmall      = "too_small"
+	ErrTooLarge      = "too_large"
+	ErrBadAmount     = "bad_amount"
+	ErrBadPlayer     = "bad_player"
+)
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// EventKind says what happened.
+type EventKind uint8
+
+// The events a hand emits, in the order they can occur.
+const (
+	EvAnte       EventKind = iota // Player posted Amount as ante
+	EvSmallBlind                  // Player posted Amount as small blind (AllIn when short)
+	EvBigBlind                    // Player posted Amount as big blind
+	EvHoleCards                   // Player was dealt Cards (private until shown)
+	EvTurn                        // Player is to act (Street); see Hand.Options
+	EvFold
+	EvCheck
+	EvCall   // Player added Amount, now has To in front
+	EvBet    // Player added Amount, bet To
+	EvRaise  // Player added Amount, raised to To
+	EvReturn // Amount, an uncalled bet, went back to Player
+	EvPots   // betting round over; Pots holds the pots so far (Street is the round that ended)
+	EvReveal // betting is closed with players all-in: every live hand turned up (Hands), Board so far
+	EvBoard  // Street dealt: Cards are the new cards, Board the whole board
+	EvShow   // Player showed Cards at showdown; Value is the hand
+	EvMuck   // Player mucked without showing
+	EvAward  // Pot (index Amount is chips) awarded: Pots[0] with Winners and Shares
+	EvEnd    // hand over; Stacks are the final stacks
+)
+
+var eventNames = [...]string{"ante", "small blind", "big blind", "hole cards", "turn", "fold", "check", "call",
+	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one immutable thing that happened in a hand. Fields not named by the kind are zero.
+type Event struct {
+	Kind   EventKind
+	Player int // -1 when the event is not about one player
+	Street Street
+	Amount int64
+	To     int64
+	AllIn  bool
+	Cards  []Card
+	Board  []Card
+	Value  *HandValue
+	Hands  []Revealed
+	Pots   []Pot
+	Stacks []int64
+}
+
+// Revealed is a live player's hole cards turned up when betting closes with players all-in.
+type Revealed struct {
+	Player int
+	Cards  [2]Card
+}
+
+// Pot is a main or side pot.
+type Pot struct {
+	Amount   int64
+	Eligible []int // players who can win it
+	Winners  []int // set when awarded
+	Shares   []int64
+}

@@ -1,0 +1,45 @@
+// Package render turns engine events and table views into platform-neutral messages: text plus optional
+// buttons, public or private. It is pure: no I/O, no clocks, no storage.
+package render
+
+// Style is a button's look; adapters map it to their platform's styles.
+type Style uint8
+
+// Button styles.
+const (
+	Secondary Style = iota // grey
+	Primary                // blue: the likely action (check, call)
+	Success                // green
+	Danger                 // red: fold
+)
+
+// Button is an action a player can click. Command is the bot command the click runs ("fold", "call",
+// "allin", "raise", "rsvp yes"); Token ties the button to the decision point it was made for, so a click
+// on an old button is answered and never acted on. A button with Amount set asks the player for an
+// amount between Min and Max before running Command with it (Discord and Slack open a modal).
+type Button struct {
+	Label   string
+	Command string
+	Token   string
+	Style   Style
+	Amount  bool
+	Min     int64
+	Max     int64
+}
+
+// Message is one platform-neutral message. A private message goes to one user (by DM where the platform
+// has them); a public one goes to the table's channel.
+type Message struct {
+	Text    string
+	Buttons []Button
+	Private bool
+}
+
+// CardStyle is how cards are drawn.
+type CardStyle uint8
+
+// The card styles.
+const (
+	TextCards  CardStyle = iota // A♠ K♥
+	EmojiCards                  // coloured suit emoji
+)
