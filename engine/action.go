@@ -1,0 +1,318 @@
+package engine
+
+// ToAct returns the player to act, or -1 when nobody is (the hand is over).
+func (h *Hand) ToAct() int { return h.toAct }
+
+// Done reports whether the hand is over and every pot awarded.
+func (h *Hand) Done() bool { return h.done }
+
+// mayRaise reports whether p may bet or raise at all, ignoring amounts: the betting is open to p,
+// somebody else can still answer, and (fixed-limit) the street is not capped.
+func (h *Hand) mayRaise(p int) (bool, *Error) {
+	if h.bet[p]+h.stack[p] <= h.currentBet {
+		return false, errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
+	}
+	others := false
+	for q := 0; q < h.n; q++ {
+		if q != p && h.canAct(q) {
+			others = true
+		}
+	}
+	if !others {
+		return false, errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
+	}
+	if h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise {
+		return false, errorf(ErrCannotRaise, "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold.")
+	}
+	if h.rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4 {
+		return false, errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
+	}
+	return true, nil
+}
+
+// raiseBounds returns the smallest and largest total p may bet or raise to, both capped at p's all-in.
+func (h *Hand) raiseBounds(p int) (lo, hi int64) {
+	all := h.bet[p] + h.stack[p]
+	switch h.rules.Variant {
+	case FixedLimit:
+		lo = h.currentBet + h.rules.limitBet(h.street)
+		hi = lo
+	case PotLimit:
+		lo = h.currentBet + h.minRaise
+		if h.currentBet == 0 {
+			lo = h.rules.minBet()
+		}
+		var onTable int64
+		for q := 0; q < h.n; q++ {
+			onTable += h.bet[q]
+		}
+		call := h.currentBet - h.bet[p]
+		hi = h.currentBet + h.collected + onTable + call
+	default:
+		lo = h.currentBet + h.minRaise
+		if h.currentBet == 0 {
+			lo = h.rules.minBet()
+		}
+		hi = all
+	}
+	if lo > all {
+		lo = all
+	}
+	if hi > all {
+		hi = all
+	}
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+// Options describes what the player to act may do. ok is false when nobody is to act.
+func (h *Hand) Options() (o Options, ok bool) {
+	p := h.toAct
+	if p < 0 {
+		return Options{Player: -1}, false
+	}
+	o.Player = p
+	o.Bet, o.Stack = h.bet[p], h.stack[p]
+	owe := h.currentBet - h.bet[p]
+	if owe <= 0 {
+		o.CanCheck = true
+	} else {
+		o.CanCall = true
+		o.ToCall = min(owe, h.stack[p])
+	}
+	if may, _ := h.mayRaise(p); may {
+		o.MinTo, o.MaxTo = h.raiseBounds(p)
+		if h.currentBet == 0 {
+			o.CanBet = true
+		} else {
+			o.CanRaise = true
+		}
+	}
+	return o, true
+}
+
+// Validate reports whether a would be accepted now, without changing anything.
+func (h *Hand) Validate(a Action) error {
+	_, err := h.check(a)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// check validates a and returns the total the player's bet becomes (for bets, raises and calls).
+func (h *Hand) check(a Action) (int64, *Error) {
+	if h.done {
+		return 0, errorf(ErrHandOver, "The hand is over; wait for the next one.")
+	}
+	if a.Player < 0 || a.Player >= h.n {
+		return 0, errorf(ErrBadPlayer, "There is no player %d in this hand.", a.Player)
+	}
+	p := a.Player
+	if p != h.toAct {
+		return 0, errorf(ErrNotYourTurn, "It is not your turn: wait for player %d to act.", h.toAct)
+	}
+	owe := h.currentBet - h.bet[p]
+	all := h.bet[p] + h.stack[p]
+	switch a.Kind {
+	case Fold:
+		return h.bet[p], nil
+	case Check:
+		if owe > 0 {
+			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", min(owe, h.stack[p]))
+		}
+		return h.bet[p], nil
+	case Call:
+		if owe <= 0 {
+			return 0, errorf(ErrNothingToCall, "There is nothing to call: check instead.")
+		}
+		return min(h.currentBet, all), nil
+	case AllIn:
+		if all <= h.currentBet {
+			return all, nil // a call for all the player has
+		}
+		if may, err := h.mayRaise(p); !may {
+			return 0, err
+		}
+		if _, hi := h.raiseBounds(p); all > hi {
+			return 0, h.tooLarge(hi)
+		}
+		return all, nil
+	case Bet, Raise:
+		word := "raise"
+		if h.currentBet == 0 {
+			word = "bet"
+		}
+		if a.Amount <= 0 {
+			return 0, errorf(ErrBadAmount, "Say how much to %s to, a whole number of chips above 0.", word)
+		}
+		if may, err := h.mayRaise(p); !may {
+			return 0, err
+		}
+		to := a.Amount
+		lo, hi := h.raiseBounds(p)
+		if to > all {
+			return 0, errorf(ErrTooLarge, "You have only %d in all; the most you can %s to is %d (all-in).", all, word, hi)
+		}
+		if to <= h.currentBet {
+			return 0, errorf(ErrTooSmall, "A %s must be to more than %d; to match it, call.", word, h.currentBet)
+		}
+		if to < lo {
+			return 0, errorf(ErrTooSmall, "The smallest %s is to %d.", word, lo)
+		}
+		if to > hi {
+			return 0, h.tooLarge(hi)
+		}
+		return to, nil
+	}
+	return 0, errorf(ErrBadAmount, "Unknown action.")
+}
+
+func (h *Hand) tooLarge(hi int64) *Error {
+	switch h.rules.Variant {
+	case PotLimit:
+		return errorf(ErrTooLarge, "In pot-limit the largest raise is to %d.", hi)
+	case FixedLimit:
+		return errorf(ErrTooLarge, "In fixed-limit the raise is to exactly %d.", hi)
+	}
+	return errorf(ErrTooLarge, "The largest raise is to %d.", hi)
+}
+
+// Apply performs a, returning the events it caused (including dealing, showdown and awards when the
+// action ends a betting round). On error nothing changes.
+func (h *Hand) Apply(a Action) ([]Event, error) {
+	to, err := h.check(a)
+	if err != nil {
+		return nil, err
+	}
+	mark := len(h.events)
+	p := a.Player
+	h.actions = append(h.actions, a)
+	switch a.Kind {
+	case Fold:
+		h.folded[p] = true
+		h.emit(Event{Kind: EvFold, Player: p, Street: h.street})
+	case Check:
+		h.emit(Event{Kind: EvCheck, Player: p, Street: h.street})
+	default:
+		h.raiseTo(p, to)
+	}
+	h.needs[p] = false
+	h.lastFaced[p] = h.currentBet
+	h.lastFull[p] = h.fullRaises
+	h.toAct = -1
+	h.advance(p)
+	return append([]Event(nil), h.events[mark:]...), nil
+}
+
+// raiseTo moves p's bet up to `to`: a call when it does not exceed the bet to match, else a bet or raise.
+func (h *Hand) raiseTo(p int, to int64) {
+	add := to - h.bet[p]
+	h.put(p, add)
+	h.bet[p] = to
+	h.contrib[p] += add
+	if to <= h.currentBet {
+		h.emit(Event{Kind: EvCall, Player: p, Street: h.street, Amount: add, To: to, AllIn: h.allIn[p]})
+		return
+	}
+	kind := EvRaise
+	if h.currentBet == 0 {
+		kind = EvBet
+	}
+	inc := to - h.currentBet
+	full := inc >= h.minRaise
+	if h.currentBet == 0 {
+		full = to >= h.rules.minBet()
+	}
+	if h.rules.Variant == FixedLimit {
+		size := h.rules.limitBet(h.street)
+		full = 2*inc >= size // an all-in of at least half a bet counts as a full raise
+	}
+	if full {
+		h.fullRaises++
+		h.betCount++
+		if h.rules.Variant != FixedLimit && inc > h.minRaise {
+			h.minRaise = inc
+		}
+	}
+	h.currentBet = to
+	h.aggressor = p
+	for q := 0; q < h.n; q++ {
+		if q != p && h.canAct(q) && h.bet[q] < h.currentBet {
+			h.needs[q] = true
+		}
+	}
+	h.emit(Event{Kind: kind, Player: p, Street: h.street, Amount: add, To: to, AllIn: h.allIn[p]})
+}
+
+// Timeout acts for the player to act when their time runs out: check if free, else fold.
+func (h *Hand) Timeout() ([]Event, error) {
+	p := h.toAct
+	if p < 0 {
+		return nil, errorf(ErrHandOver, "Nobody is to act.")
+	}
+	if h.currentBet <= h.bet[p] {
+		return h.Apply(Action{Player: p, Kind: Check})
+	}
+	return h.Apply(Action{Player: p, Kind: Fold})
+}
+
+// Events returns every event of the hand so far.
+func (h *Hand) Events() []Event { return append([]Event(nil), h.events...) }
+
+// Actions returns the action log.
+func (h *Hand) Actions() []Action { return append([]Action(nil), h.actions...) }
+
+// Setup returns what the hand started from.
+func (h *Hand) Setup() Setup {
+	s := h.setup
+	s.Stacks = append([]int64(nil), s.Stacks...)
+	return s
+}
+
+// NumPlayers returns the number of players dealt in.
+func (h *Hand) NumPlayers() int { return h.n }
+
+// Button returns the index of the player on the button.
+func (h *Hand) Button() int { return h.setup.Button }
+
+// Street returns the current betting round, or Showdown when the hand is over.
+func (h *Hand) Street() Street { return h.street }
+
+// Stacks returns each player's chips behind; when the hand is Done these are the final stacks.
+func (h *Hand) Stacks() []int64 { return append([]int64(nil), h.stack...) }
+
+// Bets returns what each player has in front this street.
+func (h *Hand) Bets() []int64 { return append([]int64(nil), h.bet...) }
+
+// Contributions returns the chips each player has put in this hand, antes included.
+func (h *Hand) Contributions() []int64 {
+	c := make([]int64, h.n)
+	for p := range c {
+		c[p] = h.contrib[p] + h.ante[p]
+	}
+	return c
+}
+
+// Board returns the community cards dealt so far.
+func (h *Hand) Board() []Card { return append([]Card(nil), h.board...) }
+
+// Hole returns p's hole cards. They are private until shown: callers must not publish them.
+func (h *Hand) Hole(p int) [2]Card { return h.hole[p] }
+
+// Folded reports whether p has folded.
+func (h *Hand) Folded(p int) bool { return h.folded[p] }
+
+// IsAllIn reports whether p has no chips behind.
+func (h *Hand) IsAllIn(p int) bool { return h.allIn[p] }
+
+// Pot returns every chip in the middle, bets in front of players included.
+func (h *Hand) Pot() int64 {
+	t := h.collected
+	for _, b := range h.bet {
+		t += b
+	}
+	return t
+}

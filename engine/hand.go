@@ -1,0 +1,543 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Setup is everything a hand starts from. With the same Setup and the same actions a hand replays
+// identically.
+type Setup struct {
+	Rules Rules
+	// Stacks are the chips of the players dealt in, clockwise. Players are known by their index here.
+	Stacks []int64
+	// Button is the index of the player on the button. Heads-up the button posts the small blind.
+	Button int
+	// Deck is the order cards are dealt in: hole cards one at a time from the player left of the button,
+	// two rounds, then burn and flop, burn and turn, burn and river.
+	Deck Deck
+}
+
+// MaxPlayers is the most players a hand (and a table) can seat.
+const MaxPlayers = 10
+
+// Hand is one hand of Texas Hold'em from the blinds to the award of the last pot. It is a state machine
+// advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for concurrent use.
+type Hand struct {
+	setup Setup
+	rules Rules
+	n     int
+
+	next  int // next card in the deck
+	hole  [][2]Card
+	board []Card
+
+	stack   []int64 // behind
+	bet     []int64 // in front this street
+	contrib []int64 // put in this hand, antes excluded
+	ante    []int64 // antes posted: dead money
+	folded  []bool
+	allIn   []bool
+
+	// Betting-round state.
+	street     Street
+	toAct      int
+	currentBet int64 // the amount to match this street (the full big blind pre-flop, even when short)
+	minRaise   int64 // the smallest legal raise increment
+	fullRaises int   // full bets and raises made this street
+	betCount   int   // fixed-limit: bets and raises this street, for the cap
+	noCap      bool  // fixed-limit: the street began heads-up
+	needs      []bool
+	lastFaced  []int64 // currentBet after the player's last action this street; -1 before acting
+	lastFull   []int   // fullRaises when the player last acted
+	aggressor  int     // last to bet or raise this street, -1 when none
+	collected  int64   // chips in the middle from finished streets, antes included
+	revealed   bool
+
+	events  []Event
+	actions []Action
+	done    bool
+}
+
+// NewHand posts antes and blinds and deals the hole cards. The first player to act is ToAct.
+func NewHand(s Setup) (*Hand, error) {
+	if err := s.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(s.Stacks)
+	if n < 2 || n > MaxPlayers {
+		return nil, fmt.Errorf("a hand needs 2 to %d players, not %d", MaxPlayers, n)
+	}
+	if s.Button < 0 || s.Button >= n {
+		return nil, fmt.Errorf("button %d is not one of the %d players", s.Button, n)
+	}
+	for i, st := range s.Stacks {
+		if st <= 0 {
+			return nil, fmt.Errorf("player %d has no chips to play with", i)
+		}
+	}
+	if !s.Deck.Valid() {
+		return nil, fmt.Errorf("the deck does not hold 52 distinct cards")
+	}
+	s.Stacks = append([]int64(nil), s.Stacks...)
+	h := &Hand{
+		setup:     s,
+		rules:     s.Rules,
+		n:         n,
+		hole:      make([][2]Card, n),
+		stack:     append([]int64(nil), s.Stacks...),
+		bet:       make([]int64, n),
+		contrib:   make([]int64, n),
+		ante:      make([]int64, n),
+		folded:    make([]bool, n),
+		allIn:     make([]bool, n),
+		needs:     make([]bool, n),
+		lastFaced: make([]int64, n),
+		lastFull:  make([]int, n),
+		aggressor: -1,
+		toAct:     -1,
+	}
+	h.postAndDeal()
+	return h, nil
+}
+
+// Replay rebuilds a hand from its setup and action log.
+func Replay(s Setup, actions []Action) (*Hand, error) {
+	h, err := NewHand(s)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range actions {
+		if _, err := h.Apply(a); err != nil {
+			return nil, fmt.Errorf("action %d (%s): %w", i+1, a, err)
+		}
+	}
+	return h, nil
+}
+
+func (h *Hand) emit(e Event) {
+	h.events = append(h.events, e)
+}
+
+// left returns the player i seats clockwise of p.
+func (h *Hand) left(p, i int) int { return (p + i) % h.n }
+
+func (h *Hand) smallBlindPos() int {
+	if h.n == 2 {
+		return h.setup.Button
+	}
+	return h.left(h.setup.Button, 1)
+}
+
+func (h *Hand) bigBlindPos() int { return h.left(h.smallBlindPos(), 1) }
+
+// put moves up to amount from p's stack in front of p (or into the antes) and reports what moved.
+func (h *Hand) put(p int, amount int64) int64 {
+	if amount > h.stack[p] {
+		amount = h.stack[p]
+	}
+	h.stack[p] -= amount
+	if h.stack[p] == 0 {
+		h.allIn[p] = true
+	}
+	return amount
+}
+
+func (h *Hand) postAndDeal() {
+	r := h.rules
+	bb := h.bigBlindPos()
+	if r.Ante > 0 {
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			if r.BigBlindAnte && p != bb {
+				continue
+			}
+			a := h.put(p, r.Ante)
+			h.ante[p] += a
+			h.collected += a
+			h.emit(Event{Kind: EvAnte, Player: p, Amount: a, AllIn: h.allIn[p]})
+		}
+	}
+	post := func(p int, amount int64, kind EventKind) {
+		a := h.put(p, amount)
+		h.bet[p] += a
+		h.contrib[p] += a
+		h.emit(Event{Kind: kind, Player: p, Amount: a, To: h.bet[p], AllIn: h.allIn[p]})
+	}
+	if sb := h.smallBlindPos(); r.SmallBlind > 0 && !h.allIn[sb] {
+		post(sb, r.SmallBlind, EvSmallBlind)
+	}
+	if !h.allIn[bb] {
+		post(bb, r.BigBlind, EvBigBlind)
+	}
+	for round := 0; round < 2; round++ {
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			h.hole[p][round] = h.setup.Deck[h.next]
+			h.next++
+		}
+	}
+	for i := 0; i < h.n; i++ {
+		p := h.left(h.setup.Button, i+1)
+		h.emit(Event{Kind: EvHoleCards, Player: p, Cards: []Card{h.hole[p][0], h.hole[p][1]}})
+	}
+	h.street = Preflop
+	h.currentBet = r.BigBlind
+	h.beginStreet()
+	// Pre-flop action starts left of the big blind.
+	h.advance(bb)
+}
+
+// beginStreet resets the betting-round state.
+func (h *Hand) beginStreet() {
+	if h.street != Preflop {
+		h.currentBet = 0
+	}
+	h.minRaise = h.rules.minBet()
+	if h.rules.Variant == FixedLimit {
+		h.minRaise = h.rules.limitBet(h.street)
+	}
+	h.fullRaises = 0
+	h.betCount = 0
+	if h.street == Preflop {
+		h.betCount = 1 // the big blind is the bet
+	}
+	h.aggressor = -1
+	canBet := 0
+	for p := 0; p < h.n; p++ {
+		h.needs[p] = h.canAct(p)
+		h.lastFaced[p] = -1
+		h.lastFull[p] = 0
+		if h.canAct(p) {
+			canBet++
+		}
+	}
+	h.noCap = canBet == 2
+}
+
+func (h *Hand) canAct(p int) bool { return !h.folded[p] && !h.allIn[p] }
+
+func (h *Hand) live() int {
+	k := 0
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] {
+			k++
+		}
+	}
+	return k
+}
+
+func (h *Hand) actors() int {
+	k := 0
+	for p := 0; p < h.n; p++ {
+		if h.canAct(p) {
+			k++
+		}
+	}
+	return k
+}
+
+// advance finds the next player to act after `after`, or closes the betting round.
+func (h *Hand) advance(after int) {
+	if h.live() == 1 {
+		h.endByFolds()
+		return
+	}
+	for i := 1; i <= h.n; i++ {
+		p := h.left(after, i)
+		if h.canAct(p) && h.needs[p] {
+			// A lone player who owes nothing has nobody to bet against.
+			if h.actors() == 1 && h.bet[p] >= h.currentBet {
+				break
+			}
+			h.toAct = p
+			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
+			return
+		}
+	}
+	h.endStreet()
+}
+
+// returnUncalled gives back the part of the largest bet this street that nobody matched.
+func (h *Hand) returnUncalled() {
+	top, second := -1, int64(0)
+	for p := 0; p < h.n; p++ {
+		if top < 0 || h.bet[p] > h.bet[top] {
+			if top >= 0 && h.bet[top] > second {
+				second = h.bet[top]
+			}
+			top = p
+		} else if h.bet[p] > second {
+			second = h.bet[p]
+		}
+	}
+	if top < 0 || h.bet[top] <= second {
+		return
+	}
+	back := h.bet[top] - second
+	h.bet[top] -= back
+	h.contrib[top] -= back
+	h.stack[top] += back
+	h.allIn[top] = false
+	if h.currentBet > h.bet[top] {
+		h.currentBet = h.bet[top]
+	}
+	h.emit(Event{Kind: EvReturn, Player: top, Amount: back, Street: h.street})
+}
+
+func (h *Hand) collect() {
+	for p := 0; p < h.n; p++ {
+		h.collected += h.bet[p]
+		h.bet[p] = 0
+	}
+}
+
+func (h *Hand) endStreet() {
+	h.toAct = -1
+	h.returnUncalled()
+	h.collect()
+	h.emit(Event{Kind: EvPots, Player: -1, Street: h.street, Pots: h.Pots()})
+	if h.street == River {
+		h.showdown()
+		return
+	}
+	if h.actors() <= 1 {
+		// Betting is closed with players all-in: turn every live hand up and run the board out.
+		h.revealed = true
+		var hands []Revealed
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			if !h.folded[p] {
+				hands = append(hands, Revealed{Player: p, Cards: h.hole[p]})
+			}
+		}
+		h.emit(Event{Kind: EvReveal, Player: -1, Street: h.street, Hands: hands, Board: h.Board()})
+		for h.street < River {
+			h.dealStreet()
+		}
+		h.showdown()
+		return
+	}
+	h.dealStreet()
+	h.beginStreet()
+	h.advance(h.setup.Button)
+}
+
+func (h *Hand) dealStreet() {
+	h.street++
+	h.next++ // burn
+	k := 1
+	if h.street == Flop {
+		k = 3
+	}
+	cards := make([]Card, k)
+	for i := range cards {
+		cards[i] = h.setup.Deck[h.next]
+		h.next++
+	}
+	h.board = append(h.board, cards...)
+	h.emit(Event{Kind: EvBoard, Player: -1, Street: h.street, Cards: cards, Board: h.Board()})
+}
+
+func (h *Hand) endByFolds() {
+	h.toAct = -1
+	h.returnUncalled()
+	h.collect()
+	w := -1
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] {
+			w = p
+		}
+	}
+	total := h.collected
+	h.collected = 0
+	h.stack[w] += total
+	h.emit(Event{Kind: EvAward, Player: w, Amount: total, Street: h.street,
+		Pots: []Pot{{Amount: total, Eligible: []int{w}, Winners: []int{w}, Shares: []int64{total}}}})
+	h.finish()
+}
+
+func (h *Hand) finish() {
+	h.done = true
+	h.street = Showdown
+	h.emit(Event{Kind: EvEnd, Player: -1, Street: Showdown, Stacks: h.Stacks()})
+}
+
+// Pots returns the main pot and the side pots as they stand, main first, built by contribution level.
+func (h *Hand) Pots() []Pot {
+	var levels []int64
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] && h.allIn[p] {
+			levels = append(levels, h.contrib[p])
+		}
+	}
+	var top int64
+	for p := 0; p < h.n; p++ {
+		if h.contrib[p] > top {
+			top = h.contrib[p]
+		}
+	}
+	levels = append(levels, top)
+	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
+	var pots []Pot
+	prev := int64(-1)
+	for i, l := range levels {
+		if l == prev {
+			continue
+		}
+		lo := prev
+		if lo < 0 {
+			lo = 0
+		}
+		var amount int64
+		for p := 0; p < h.n; p++ {
+			amount += min(h.contrib[p], l) - min(h.contrib[p], lo)
+		}
+		var elig []int
+		for p := 0; p < h.n; p++ {
+			if !h.folded[p] && h.contrib[p] >= l {
+				elig = append(elig, p)
+			}
+		}
+		prev = l
+		if len(elig) == 0 {
+			// Only folded players' chips reach this high: they stay with the pot below.
+			if len(pots) > 0 {
+				pots[len(pots)-1].Amount += amount
+			}
+			continue
+		}
+		if len(pots) > 0 && sameSet(pots[len(pots)-1].Eligible, elig) {
+			pots[len(pots)-1].Amount += amount
+			continue
+		}
+		if amount == 0 && i > 0 && len(pots) > 0 {
+			continue
+		}
+		pots = append(pots, Pot{Amount: amount, Eligible: elig})
+	}
+	var antes int64
+	for _, a := range h.ante {
+		antes += a
+	}
+	if len(pots) > 0 {
+		pots[0].Amount += antes
+	}
+	return pots
+}
+
+func sameSet(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Hand) showdown() {
+	h.toAct = -1
+	pots := h.Pots()
+	values := make([]HandValue, h.n)
+	seven := make([]Card, 0, 7)
+	for p := 0; p < h.n; p++ {
+		if h.folded[p] {
+			continue
+		}
+		seven = append(seven[:0], h.hole[p][0], h.hole[p][1])
+		seven = append(seven, h.board...)
+		values[p] = Best(seven)
+	}
+	// Showing order: the last river aggressor, else the first live player left of the button.
+	start := h.left(h.setup.Button, 1)
+	if h.street == River && h.aggressor >= 0 && !h.folded[h.aggressor] && !h.revealed {
+		start = h.aggressor
+	}
+	h.street = Showdown
+	best := make([]HandRank, len(pots)) // best shown so far in each pot
+	shown := make([]bool, len(pots))
+	for i := 0; i < h.n; i++ {
+		p := h.left(start, i)
+		if h.folded[p] {
+			continue
+		}
+		show := h.revealed
+		for k, pot := range pots {
+			if contains(pot.Eligible, p) && (!shown[k] || values[p].Rank >= best[k]) {
+				show = true
+			}
+		}
+		if !show {
+			h.emit(Event{Kind: EvMuck, Player: p, Street: Showdown})
+			continue
+		}
+		for k, pot := range pots {
+			if contains(pot.Eligible, p) && (!shown[k] || values[p].Rank > best[k]) {
+				best[k], shown[k] = values[p].Rank, true
+			}
+		}
+		v := values[p]
+		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: []Card{h.hole[p][0], h.hole[p][1]}, Value: &v})
+	}
+	chip := h.rules.chip()
+	for k := range pots {
+		pot := &pots[k]
+		var top HandRank
+		for _, p := range pot.Eligible {
+			if values[p].Rank > top {
+				top = values[p].Rank
+			}
+		}
+		// Winners in seat order from the first seat left of the button: odd chips go to them first.
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			if contains(pot.Eligible, p) && values[p].Rank == top {
+				pot.Winners = append(pot.Winners, p)
+			}
+		}
+		pot.Shares = splitPot(pot.Amount, len(pot.Winners), chip)
+		for i, w := range pot.Winners {
+			h.stack[w] += pot.Shares[i]
+		}
+		v := values[pot.Winners[0]]
+		h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: &v,
+			Pots: []Pot{clonePot(*pot)}})
+	}
+	h.collected = 0
+	h.finish()
+}
+
+// splitPot divides amount among n winners in units of chip; odd chips go one each to the first winners,
+// and any remainder smaller than a chip to the first.
+func splitPot(amount int64, n int, chip int64) []int64 {
+	shares := make([]int64, n)
+	units := amount / chip
+	rest := amount % chip
+	for i := range shares {
+		shares[i] = units / int64(n) * chip
+		if int64(i) < units%int64(n) {
+			shares[i] += chip
+		}
+	}
+	shares[0] += rest
+	return shares
+}
+
+func clonePot(p Pot) Pot {
+	p.Eligible = append([]int(nil), p.Eligible...)
+	p.Winners = append([]int(nil), p.Winners...)
+	p.Shares = append([]int64(nil), p.Shares...)
+	return p
+}
+
+func contains(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
