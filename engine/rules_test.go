@@ -1,0 +1,271 @@
+package engine
+
+import "testing"
+
+// The worked examples of RULES.md section 7, each by its number.
+
+func nl(sb, bb int64) Rules { return Rules{Variant: NoLimit, SmallBlind: sb, BigBlind: bb} }
+
+func TestR1PotTotal(t *testing.T) {
+	// Four players each put 1 in on each of the four streets: the pot is 16.
+	h := mustHand(t, Setup{Rules: nl(1, 1), Stacks: []int64{100, 100, 100, 100}, Button: 3,
+		Deck: deckFor(t, 3, []string{"AsAh", "KsKh", "QsQh", "2c3d"}, "4h7c9dTsJd")})
+	do(t, h, "2 call", "3 call", "0 check", "1 check")
+	for street := 0; street < 2; street++ {
+		do(t, h, "0 bet 1", "1 call", "2 call", "3 call")
+	}
+	if got, want := h.Pot(), int64(12); got != want {
+		t.Fatalf("pot after three streets: %d, want %d", got, want)
+	}
+	do(t, h, "0 bet 1", "1 call", "2 call")
+	if got, want := h.Pot(), int64(15); got != want {
+		t.Fatalf("pot before the last river call: %d, want %d", got, want)
+	}
+	// The last call closes the river: the pot awarded is 16.
+	evs := do(t, h, "3 call")
+	var awarded int64
+	for _, e := range evs {
+		if e.Kind == EvAward {
+			awarded += e.Amount
+		}
+	}
+	if awarded != 16 {
+		t.Fatalf("awarded %d, want 16", awarded)
+	}
+	checkConserved(t, h)
+}
+
+func TestR2FullRaise(t *testing.T) {
+	// A bets 10 from 0; B's minimum raise is to 20.
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{500, 500, 500}, Button: 2,
+		Deck: deckFor(t, 2, []string{"AsAh", "KsKh", "QsQh"}, "2c7d9hJs4c")})
+	do(t, h, "2 call", "0 call", "1 check", "0 bet 10")
+	o, _ := h.Options()
+	if o.Player != 1 || !o.CanRaise || o.MinTo != 20 {
+		t.Fatalf("options %+v, want player 1 may raise to at least 20", o)
+	}
+	e := refuse(t, h, "1 raise 19", ErrTooSmall)
+	if e.Message != "The smallest raise is to 20." {
+		t.Fatalf("message %q", e.Message)
+	}
+	do(t, h, "1 raise 20")
+}
+
+// r3 plays RULES.md R-3 up to E's all-in for eTotal on the flop.
+func r3(t *testing.T, eTotal int64) *Hand {
+	// A..E are players 0..4, E on the button: A acts first after the flop.
+	h := mustHand(t, Setup{Rules: nl(10, 20), Stacks: []int64{5000, 5000, 5000, 1320, eTotal + 20}, Button: 4,
+		Deck: deckFor(t, 4, []string{"AsAh", "KsKh", "QsQh", "JsJh", "TsTh"}, "2c7d9h3s4d")})
+	do(t, h, "2 call", "3 call", "4 call", "0 call", "1 check")
+	do(t, h, "0 bet 500", "1 raise 1000", "2 call", "3 allin", "4 allin")
+	return h
+}
+
+func TestR3ShortAllInsCumulativeReopening(t *testing.T) {
+	h := r3(t, 1700)
+	o, _ := h.Options()
+	if o.Player != 0 || !o.CanCall || !o.CanRaise || o.ToCall != 1200 || o.MinTo != 2200 {
+		t.Fatalf("A's options %+v: want fold, call 1200 (to 1700) or raise", o)
+	}
+	do(t, h, "0 call")
+	for _, p := range []int{1, 2} {
+		o, _ = h.Options()
+		if o.Player != p || !o.CanRaise || o.MinTo != 2200 {
+			t.Fatalf("player %d options %+v: want a re-raise to at least 2200", p, o)
+		}
+		refuse(t, h, sprint(p)+" raise 2199", ErrTooSmall)
+		do(t, h, sprint(p)+" call")
+	}
+
+	t.Run("variant E all-in for 1400", func(t *testing.T) {
+		h := r3(t, 1400)
+		o, _ := h.Options()
+		if o.Player != 0 || !o.CanRaise {
+			t.Fatalf("A has not faced a full raise since acting? options %+v", o)
+		}
+		do(t, h, "0 call")
+		for _, p := range []int{1, 2} {
+			o, _ = h.Options()
+			if o.Player != p || o.CanRaise || !o.CanCall || o.ToCall != 400 {
+				t.Fatalf("player %d options %+v: want call 400 or fold only", p, o)
+			}
+			e := refuse(t, h, sprint(p)+" raise 2000", ErrCannotRaise)
+			if e.Message == "" {
+				t.Fatal("no message")
+			}
+			refuse(t, h, sprint(p)+" allin", ErrCannotRaise)
+			do(t, h, sprint(p)+" call")
+		}
+		if h.Street() != Turn && !h.Done() {
+			t.Fatalf("flop should be over, street %v", h.Street())
+		}
+	})
+}
+
+func TestR4SidePots(t *testing.T) {
+	// A 50 all-in, B 250 all-in, C 350 all-in, D 800, E 800, F 500 folded; total 2750.
+	// Ranks F > A > B > D > E > C with F folded.
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{50, 250, 350, 2000, 2000, 2000}, Button: 5,
+		Deck: deckFor(t, 5, []string{"KsKd", "QsQd", "3h8h", "AhJd", "KhJc", "AsAd"}, "2c7d9hJs4c")})
+	do(t, h, "2 allin", "3 call", "4 call", "5 call", "0 allin", "1 allin")
+	do(t, h, "3 check", "4 check", "5 bet 150", "3 raise 450", "4 call", "5 fold")
+	if got, want := h.Contributions(), []int64{50, 250, 350, 800, 800, 500}; sprint(got) != sprint(want) {
+		t.Fatalf("contributions %v, want %v", got, want)
+	}
+	pots := h.Pots()
+	want := []Pot{
+		{Amount: 300, Eligible: []int{0, 1, 2, 3, 4}},
+		{Amount: 1000, Eligible: []int{1, 2, 3, 4}},
+		{Amount: 400, Eligible: []int{2, 3, 4}},
+		{Amount: 1050, Eligible: []int{3, 4}},
+	}
+	if sprint(pots) != sprint(want) {
+		t.Fatalf("pots %v,\nwant %v", pots, want)
+	}
+	evs := do(t, h, "3 check", "4 check", "3 check", "4 check")
+	var won [6]int64
+	for _, e := range evs {
+		if e.Kind == EvAward {
+			for i, w := range e.Pots[0].Winners {
+				won[w] += e.Pots[0].Shares[i]
+			}
+		}
+	}
+	if won != [6]int64{300, 1000, 0, 1450, 0, 0} {
+		t.Fatalf("won %v, want A 300, B 1000, D 1450", won)
+	}
+	eqStacks(t, h.Stacks(), []int64{300, 1000, 0, 2650, 1200, 1500})
+	checkConserved(t, h)
+}
+
+func TestR5OddChip(t *testing.T) {
+	// A..E clockwise, A on the button, smallest chip 10: C, D and E split 1000 as 340, 330, 330.
+	r := nl(50, 100)
+	r.Chip = 10
+	h := mustHand(t, Setup{Rules: r, Stacks: []int64{5000, 5000, 5000, 5000, 5000}, Button: 0,
+		Deck: deckFor(t, 0, []string{"2c3c", "2d3d", "4c5c", "4d5d", "4h5h"}, "TsJsQsKsAs")})
+	do(t, h, "3 call", "4 call", "0 fold", "1 call", "2 check")
+	do(t, h, "1 check", "2 bet 200", "3 call", "4 call", "1 fold")
+	do(t, h, "2 check", "3 check", "4 check", "2 check", "3 check", "4 check")
+	eqStacks(t, h.Stacks(), []int64{5000, 4900, 5000 - 300 + 340, 5000 - 300 + 330, 5000 - 300 + 330})
+	checkConserved(t, h)
+}
+
+func TestR6AllInCap(t *testing.T) {
+	// A (player 1, big blind) is all-in for 70 in all, 20 of it the blind; B and C put in 140 each.
+	h := mustHand(t, Setup{Rules: nl(10, 20), Stacks: []int64{1000, 70, 1000}, Button: 2,
+		Deck: deckFor(t, 2, []string{"KsKh", "AsAh", "QsQh"}, "2c7d9h3s4d")})
+	do(t, h, "2 raise 140", "0 call", "1 allin")
+	pots := h.Pots()
+	if want := []Pot{{Amount: 210, Eligible: []int{0, 1, 2}}, {Amount: 140, Eligible: []int{0, 2}}}; sprint(pots) != sprint(want) {
+		t.Fatalf("pots %v, want %v", pots, want)
+	}
+	do(t, h, "0 check", "2 check", "0 check", "2 check", "0 check", "2 check")
+	eqStacks(t, h.Stacks(), []int64{1000, 210, 860})
+	checkConserved(t, h)
+}
+
+func TestR7SidePotSplit(t *testing.T) {
+	// 100 in the pot; Alice bets 50, Bob is all-in for 30, Carol and Ted call 50.
+	h := mustHand(t, Setup{Rules: nl(10, 25), Stacks: []int64{1000, 55, 1000, 1000}, Button: 3,
+		Deck: deckFor(t, 3, []string{"AsAh", "KsKh", "QsQh", "JsJh"}, "2c7d9h3s4d")})
+	do(t, h, "2 call", "3 call", "0 call", "1 check")
+	if h.Pot() != 100 {
+		t.Fatalf("pot %d before the flop bet, want 100", h.Pot())
+	}
+	do(t, h, "0 bet 50", "1 allin", "2 call", "3 call")
+	var pots []Pot
+	for _, e := range h.Events() {
+		if e.Kind == EvPots && e.Street == Flop {
+			pots = e.Pots
+		}
+	}
+	if want := []Pot{{Amount: 220, Eligible: []int{0, 1, 2, 3}}, {Amount: 60, Eligible: []int{0, 2, 3}}}; sprint(pots) != sprint(want) {
+		t.Fatalf("pots after the flop %v, want %v", pots, want)
+	}
+}
+
+func TestR8HeadsUpOrder(t *testing.T) {
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{1000, 1000}, Button: 0,
+		Deck: deckFor(t, 0, []string{"AsAh", "KsKh"}, "2c7d9h3s4d")})
+	evs := h.Events()
+	if evs[0].Kind != EvSmallBlind || evs[0].Player != 0 || evs[1].Kind != EvBigBlind || evs[1].Player != 1 {
+		t.Fatalf("blinds %v %v: the button must post the small blind", evs[0], evs[1])
+	}
+	if h.ToAct() != 0 {
+		t.Fatalf("pre-flop the button acts first, got player %d", h.ToAct())
+	}
+	do(t, h, "0 call", "1 check")
+	if h.Street() != Flop || h.ToAct() != 1 {
+		t.Fatalf("after the flop the big blind acts first, got player %d on %v", h.ToAct(), h.Street())
+	}
+	do(t, h, "1 check", "0 check")
+	if h.ToAct() != 1 {
+		t.Fatalf("the button acts last on the turn too")
+	}
+}
+
+func TestR9BigBlindOption(t *testing.T) {
+	s := Setup{Rules: nl(10, 20), Stacks: []int64{1000, 1000, 1000, 1000}, Button: 3,
+		Deck: deckFor(t, 3, []string{"AsAh", "KsKh", "QsQh", "JsJh"}, "2c7d9h3s4d")}
+	h := mustHand(t, s)
+	do(t, h, "2 call", "3 call", "0 call")
+	o, _ := h.Options()
+	if o.Player != 1 || !o.CanCheck || !o.CanRaise {
+		t.Fatalf("big blind options %+v: want check or raise", o)
+	}
+	do(t, h, "1 check")
+	if h.Street() != Flop {
+		t.Fatalf("the big blind's check ends pre-flop; street %v", h.Street())
+	}
+
+	s.Stacks = []int64{1000, 1000, 30, 1000}
+	h = mustHand(t, s)
+	do(t, h, "2 allin", "3 call", "0 call")
+	if o, _ := h.Options(); o.Player != 1 || o.CanCheck || o.ToCall != 10 {
+		t.Fatalf("big blind facing 30: options %+v, want call 10, no check", o)
+	}
+	refuse(t, h, "1 check", ErrCannotCheck)
+}
+
+func TestR12UncalledBet(t *testing.T) {
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{1000, 60}, Button: 0,
+		Deck: deckFor(t, 0, []string{"AsAh", "KsKh"}, "2c7d9h3s4d")})
+	do(t, h, "0 call", "1 check", "1 check", "0 check", "1 check", "0 check", "1 check")
+	evs := do(t, h, "0 bet 100", "1 call")
+	var ret *Event
+	for i := range evs {
+		if evs[i].Kind == EvReturn {
+			ret = &evs[i]
+		}
+	}
+	if ret == nil || ret.Player != 0 || ret.Amount != 50 {
+		t.Fatalf("uncalled bet event %+v, want 50 back to player 0", ret)
+	}
+	eqStacks(t, h.Stacks(), []int64{1060, 0})
+	checkConserved(t, h)
+}
+
+func TestR13ShortBigBlind(t *testing.T) {
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{1000, 7, 1000}, Button: 2,
+		Deck: deckFor(t, 2, []string{"AsAh", "KsKh", "QsQh"}, "2c7d9h3s4d")})
+	o, _ := h.Options()
+	if o.Player != 2 || o.ToCall != 10 || o.MinTo != 20 {
+		t.Fatalf("after a short big blind of 7: options %+v, want call 10 or raise to 20", o)
+	}
+	refuse(t, h, "2 raise 15", ErrTooSmall)
+	evs := do(t, h, "2 call")
+	if evs[0].Kind != EvCall || evs[0].To != 10 {
+		t.Fatalf("call went to %d, want 10", evs[0].To)
+	}
+}
+
+func TestR14ThreeWaySplit(t *testing.T) {
+	// A 35-chip pot split three ways pays 12, 12 and 11, the 11 to the winner furthest from the button.
+	h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{100, 100, 100, 100}, Button: 3,
+		Deck: deckFor(t, 3, []string{"2c3c", "2d3d", "4c5c", "4d5d"}, "TsJsQsKsAs")})
+	do(t, h, "2 call", "3 call", "0 fold", "1 check")
+	do(t, h, "1 check", "2 check", "3 check", "1 check", "2 check", "3 check", "1 check", "2 check", "3 check")
+	eqStacks(t, h.Stacks(), []int64{95, 90 + 12, 90 + 12, 90 + 11})
+	checkConserved(t, h)
+}
