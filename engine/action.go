@@ -204,7 +204,8 @@ func (h *Hand) Apply(a Action) ([]Event, error) {
 	h.lastFull[p] = h.fullRaises
 	h.toAct = -1
 	h.advance(p)
-	return append([]Event(nil), h.events[mark:]...), nil
+	// The caller gets a view of the log with no room to grow, so appending to it cannot touch the log.
+	return h.events[mark:len(h.events):len(h.events)], nil
 }
 
 // raiseTo moves p's bet up to `to`: a call when it does not exceed the bet to match, else a bet or raise.
@@ -282,10 +283,10 @@ func (h *Hand) Button() int { return h.setup.Button }
 func (h *Hand) Street() Street { return h.street }
 
 // Stacks returns each player's chips behind; when the hand is Done these are the final stacks.
-func (h *Hand) Stacks() []int64 { return append([]int64(nil), h.stack...) }
+func (h *Hand) Stacks() []int64 { return append([]int64(nil), h.stack[:h.n]...) }
 
 // Bets returns what each player has in front this street.
-func (h *Hand) Bets() []int64 { return append([]int64(nil), h.bet...) }
+func (h *Hand) Bets() []int64 { return append([]int64(nil), h.bet[:h.n]...) }
 
 // Contributions returns the chips each player has put in this hand, antes included.
 func (h *Hand) Contributions() []int64 {
@@ -311,7 +312,7 @@ func (h *Hand) IsAllIn(p int) bool { return h.allIn[p] }
 // Pot returns every chip in the middle, bets in front of players included.
 func (h *Hand) Pot() int64 {
 	t := h.collected
-	for _, b := range h.bet {
+	for _, b := range h.bet[:h.n] {
 		t += b
 	}
 	return t

@@ -29,15 +29,17 @@ type Hand struct {
 	n     int
 
 	next  int // next card in the deck
-	hole  [][2]Card
+	hole  [MaxPlayers][2]Card
 	board []Card
+	cards [2*MaxPlayers + 5]Card // backing store for the card slices in events: hole cards, then board
 
-	stack   []int64 // behind
-	bet     []int64 // in front this street
-	contrib []int64 // put in this hand, antes excluded
-	ante    []int64 // antes posted: dead money
-	folded  []bool
-	allIn   []bool
+	// Per-player state lives in fixed arrays so a hand is one allocation, not a dozen.
+	stack   [MaxPlayers]int64 // behind
+	bet     [MaxPlayers]int64 // in front this street
+	contrib [MaxPlayers]int64 // put in this hand, antes excluded
+	ante    [MaxPlayers]int64 // antes posted: dead money
+	folded  [MaxPlayers]bool
+	allIn   [MaxPlayers]bool
 
 	// Betting-round state.
 	street     Street
@@ -47,9 +49,9 @@ type Hand struct {
 	fullRaises int   // full bets and raises made this street
 	betCount   int   // fixed-limit: bets and raises this street, for the cap
 	noCap      bool  // fixed-limit: the street began heads-up
-	needs      []bool
-	lastFaced  []int64 // currentBet after the player's last action this street; -1 before acting
-	lastFull   []int   // fullRaises when the player last acted
+	needs      [MaxPlayers]bool
+	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
+	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
 	aggressor  int     // last to bet or raise this street, -1 when none
 	collected  int64   // chips in the middle from finished streets, antes included
 	revealed   bool
@@ -84,19 +86,13 @@ func NewHand(s Setup) (*Hand, error) {
 		setup:     s,
 		rules:     s.Rules,
 		n:         n,
-		hole:      make([][2]Card, n),
-		stack:     append([]int64(nil), s.Stacks...),
-		bet:       make([]int64, n),
-		contrib:   make([]int64, n),
-		ante:      make([]int64, n),
-		folded:    make([]bool, n),
-		allIn:     make([]bool, n),
-		needs:     make([]bool, n),
-		lastFaced: make([]int64, n),
-		lastFull:  make([]int, n),
 		aggressor: -1,
 		toAct:     -1,
+		events:    make([]Event, 0, 16+4*n),
+		actions:   make([]Action, 0, 4*n),
 	}
+	copy(h.stack[:], s.Stacks)
+	h.board = h.cards[2*MaxPlayers : 2*MaxPlayers : 2*MaxPlayers+5]
 	h.postAndDeal()
 	return h, nil
 }
@@ -114,6 +110,9 @@ func Replay(s Setup, actions []Action) (*Hand, error) {
 	}
 	return h, nil
 }
+
+// holeSlice returns p's hole cards as a slice of the hand's card store.
+func (h *Hand) holeSlice(p int) []Card { return h.cards[2*p : 2*p+2 : 2*p+2] }
 
 func (h *Hand) emit(e Event) {
 	h.events = append(h.events, e)
@@ -174,12 +173,13 @@ func (h *Hand) postAndDeal() {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
 			h.hole[p][round] = h.setup.Deck[h.next]
+			h.cards[2*p+round] = h.hole[p][round]
 			h.next++
 		}
 	}
 	for i := 0; i < h.n; i++ {
 		p := h.left(h.setup.Button, i+1)
-		h.emit(Event{Kind: EvHoleCards, Player: p, Cards: []Card{h.hole[p][0], h.hole[p][1]}})
+		h.emit(Event{Kind: EvHoleCards, Player: p, Cards: h.holeSlice(p)})
 	}
 	h.street = Preflop
 	h.currentBet = r.BigBlind
@@ -330,13 +330,14 @@ func (h *Hand) dealStreet() {
 	if h.street == Flop {
 		k = 3
 	}
-	cards := make([]Card, k)
-	for i := range cards {
-		cards[i] = h.setup.Deck[h.next]
+	start := len(h.board)
+	for i := 0; i < k; i++ {
+		h.board = append(h.board, h.setup.Deck[h.next])
 		h.next++
 	}
-	h.board = append(h.board, cards...)
-	h.emit(Event{Kind: EvBoard, Player: -1, Street: h.street, Cards: cards, Board: h.Board()})
+	// Events share the hand's card store: the cards never change once dealt.
+	h.emit(Event{Kind: EvBoard, Player: -1, Street: h.street, Cards: h.board[start:len(h.board):len(h.board)],
+		Board: h.board[:len(h.board):len(h.board)]})
 }
 
 func (h *Hand) endByFolds() {
@@ -441,15 +442,20 @@ func sameSet(a, b []int) bool {
 func (h *Hand) showdown() {
 	h.toAct = -1
 	pots := h.Pots()
-	values := make([]HandValue, h.n)
-	seven := make([]Card, 0, 7)
+	// Rank every live hand with the fast evaluator; build descriptions only for hands that are shown.
+	var ranks [MaxPlayers]HandRank
+	var seven [7]Card
+	copy(seven[2:], h.board)
 	for p := 0; p < h.n; p++ {
-		if h.folded[p] {
-			continue
+		if !h.folded[p] {
+			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+			ranks[p] = Evaluate(seven[:2+len(h.board)]...)
 		}
-		seven = append(seven[:0], h.hole[p][0], h.hole[p][1])
-		seven = append(seven, h.board...)
-		values[p] = Best(seven)
+	}
+	value := func(p int) *HandValue {
+		seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+		v := Best(seven[:2+len(h.board)])
+		return &v
 	}
 	// Showing order: the last river aggressor, else the first live player left of the button.
 	start := h.left(h.setup.Button, 1)
@@ -466,7 +472,7 @@ func (h *Hand) showdown() {
 		}
 		show := h.revealed
 		for k, pot := range pots {
-			if contains(pot.Eligible, p) && (!shown[k] || values[p].Rank >= best[k]) {
+			if contains(pot.Eligible, p) && (!shown[k] || ranks[p] >= best[k]) {
 				show = true
 			}
 		}
@@ -475,26 +481,25 @@ func (h *Hand) showdown() {
 			continue
 		}
 		for k, pot := range pots {
-			if contains(pot.Eligible, p) && (!shown[k] || values[p].Rank > best[k]) {
-				best[k], shown[k] = values[p].Rank, true
+			if contains(pot.Eligible, p) && (!shown[k] || ranks[p] > best[k]) {
+				best[k], shown[k] = ranks[p], true
 			}
 		}
-		v := values[p]
-		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: []Card{h.hole[p][0], h.hole[p][1]}, Value: &v})
+		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p)})
 	}
 	chip := h.rules.chip()
 	for k := range pots {
 		pot := &pots[k]
 		var top HandRank
 		for _, p := range pot.Eligible {
-			if values[p].Rank > top {
-				top = values[p].Rank
+			if ranks[p] > top {
+				top = ranks[p]
 			}
 		}
 		// Winners in seat order from the first seat left of the button: odd chips go to them first.
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
-			if contains(pot.Eligible, p) && values[p].Rank == top {
+			if contains(pot.Eligible, p) && ranks[p] == top {
 				pot.Winners = append(pot.Winners, p)
 			}
 		}
@@ -502,8 +507,7 @@ func (h *Hand) showdown() {
 		for i, w := range pot.Winners {
 			h.stack[w] += pot.Shares[i]
 		}
-		v := values[pot.Winners[0]]
-		h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: &v,
+		h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: value(pot.Winners[0]),
 			Pots: []Pot{clonePot(*pot)}})
 	}
 	h.collected = 0
