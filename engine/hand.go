@@ -52,8 +52,8 @@ type Hand struct {
 	needs      [MaxPlayers]bool
 	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
 	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
-	aggressor  int     // last to bet or raise this street, -1 when none
-	collected  int64   // chips in the middle from finished streets, antes included
+	aggressor  int               // last to bet or raise this street, -1 when none
+	collected  int64             // chips in the middle from finished streets, antes included
 	revealed   bool
 
 	events  []Event
