@@ -1,0 +1,377 @@
+package phh
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// chipKey is the key FromHand writes when the table's smallest chip is not 1, so that a replay splits
+// pots the same way. It is not part of the PHH standard; other readers ignore it.
+const chipKey = "dealerbot_chip"
+
+// UnsupportedError is returned by Replay for a history of a game the engine does not play.
+type UnsupportedError struct {
+	Variant string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("variant %q is not hold'em: only NT (no-limit), FT (fixed-limit) and PT (pot-limit) replay", e.Variant)
+}
+
+// Replayable reports whether Replay plays histories of this variant.
+func Replayable(variant string) bool {
+	switch variant {
+	case NoLimitHoldem, FixedLimitHoldem, PotLimitHoldem:
+		return true
+	}
+	return false
+}
+
+// Setup builds the engine setup the history starts from: p1 is engine player 0 and the last player is
+// the button. Unknown cards (and the burns) are filled with the cards the file does not mention, in
+// encoding order.
+func Setup(h *History) (engine.Setup, error) {
+	var s engine.Setup
+	if !Replayable(h.Variant) {
+		return s, &UnsupportedError{Variant: h.Variant}
+	}
+	n := len(h.StartingStacks)
+	if n < 2 || n > engine.MaxPlayers {
+		return s, fmt.Errorf("the hand has %d players; the engine deals to 2 to %d", n, engine.MaxPlayers)
+	}
+	var err error
+	whole := func(what string, x float64) int64 {
+		if err == nil && (x != math.Trunc(x) || x < 0 || x > 1<<53) {
+			err = fmt.Errorf("%s is %s: the engine plays whole chips only", what, formatAmount(x))
+		}
+		return int64(x)
+	}
+	s.Stacks = make([]int64, n)
+	for i, x := range h.StartingStacks {
+		s.Stacks[i] = whole(fmt.Sprintf("p%d's starting stack", i+1), x)
+	}
+	s.Button = n - 1
+	r := &s.Rules
+	switch h.Variant {
+	case NoLimitHoldem:
+		r.Variant = engine.NoLimit
+	case PotLimitHoldem:
+		r.Variant = engine.PotLimit
+	case FixedLimitHoldem:
+		r.Variant = engine.FixedLimit
+	}
+	// Blinds: entry 0 is the small blind, entry 1 the big blind. Heads-up the standard applies the
+	// arrays in reverse (the button, p2, posts entry 0), which is the same two amounts.
+	if len(h.BlindsOrStraddles) != n {
+		return s, fmt.Errorf("blinds_or_straddles must list one amount per player, small blind first")
+	}
+	for i, x := range h.BlindsOrStraddles[2:] {
+		if x != 0 {
+			return s, fmt.Errorf("p%d posts a straddle of %s: the engine plays small and big blinds only", i+3, formatAmount(x))
+		}
+	}
+	r.SmallBlind = whole("the small blind", h.BlindsOrStraddles[0])
+	r.BigBlind = whole("the big blind", h.BlindsOrStraddles[1])
+	if err := anteRule(h.Antes, r, whole); err != nil {
+		return s, err
+	}
+	switch r.Variant {
+	case engine.FixedLimit:
+		r.SmallBet = whole("small_bet", h.SmallBet)
+		r.BigBet = whole("big_bet", h.BigBet)
+	default:
+		r.MinBet = whole("min_bet", h.MinBet)
+	}
+	if c, ok := h.Extra[chipKey].(int64); ok && c > 0 {
+		r.Chip = c
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := r.Validate(); err != nil {
+		return s, err
+	}
+	s.Deck, err = deck(h, n)
+	return s, err
+}
+
+func anteRule(antes []float64, r *engine.Rules, whole func(string, float64) int64) error {
+	if antes == nil {
+		return nil
+	}
+	all, bbOnly := true, true
+	for i, x := range antes {
+		if x != antes[0] {
+			all = false
+		}
+		if i != 1 && x != 0 {
+			bbOnly = false
+		}
+	}
+	switch {
+	case all:
+		r.Ante = whole("the ante", antes[0])
+	case bbOnly:
+		r.Ante = whole("the big blind's ante", antes[1])
+		r.BigBlindAnte = true
+	default:
+		return fmt.Errorf("antes %v are neither equal for everyone nor posted by the big blind alone; the engine plays only those two kinds", antes)
+	}
+	return nil
+}
+
+// Slots in the deck the engine deals from, for n players: hole cards round by round from p1, then a
+// burn before each street.
+func holeSlot(n, p, k int) int { return k*n + p }
+
+func boardSlot(n, b int) int {
+	switch {
+	case b < 3:
+		return 2*n + 1 + b
+	case b == 3:
+		return 2*n + 5
+	}
+	return 2*n + 7
+}
+
+// deck places every card the file names (hole cards dealt or shown, board cards) in its slot and fills
+// the rest with the unused cards.
+func deck(h *History, n int) (engine.Deck, error) {
+	var d engine.Deck
+	var slot [52]int // card+1 in each slot, 0 when not known
+	var used [52]bool
+	place := func(at int, c engine.Card) error {
+		if slot[at] == int(c)+1 {
+			return nil
+		}
+		if slot[at] != 0 {
+			return fmt.Errorf("the file gives %s and %s for the same card", engine.Card(slot[at]-1), c)
+		}
+		if used[c] {
+			return fmt.Errorf("%s is dealt twice", c)
+		}
+		slot[at] = int(c) + 1
+		used[c] = true
+		return nil
+	}
+	board := 0
+	for _, a := range h.Actions {
+		if a.Cards == "" || (a.Op != "dh" && a.Op != "db" && a.Op != "sm") {
+			continue
+		}
+		cards := len(a.Cards) / 2
+		if a.Op != "db" && cards != 2 {
+			return d, fmt.Errorf("action %q: a hold'em player has two hole cards", a)
+		}
+		for k := 0; k < cards; k++ {
+			var at int
+			if a.Op == "db" {
+				if board == 5 {
+					return d, fmt.Errorf("action %q: the board has only five cards", a)
+				}
+				at = boardSlot(n, board)
+				board++
+			} else {
+				at = holeSlot(n, a.Player-1, k)
+			}
+			text := a.Cards[2*k : 2*k+2]
+			if strings.Contains(text, "?") {
+				continue
+			}
+			c, err := engine.ParseCard(text)
+			if err != nil {
+				return d, fmt.Errorf("action %q: %w", a, err)
+			}
+			if err := place(at, c); err != nil {
+				return d, fmt.Errorf("action %q: %w", a, err)
+			}
+		}
+	}
+	next := engine.Card(0)
+	for i := range d {
+		if slot[i] != 0 {
+			d[i] = engine.Card(slot[i] - 1)
+			continue
+		}
+		for used[next] {
+			next++
+		}
+		d[i] = next
+		used[next] = true
+	}
+	return d, nil
+}
+
+// fileBoard returns the board cards the file deals, "??" for unknown ones.
+func fileBoard(h *History) []string {
+	var b []string
+	for _, a := range h.Actions {
+		if a.Op == "db" {
+			for k := 0; k+2 <= len(a.Cards); k += 2 {
+				b = append(b, a.Cards[k:k+2])
+			}
+		}
+	}
+	return b
+}
+
+// Replay plays the history through the engine and returns the finished hand. Player pN of the file is
+// engine player N-1. Dealing and showdown lines need no engine action: the engine deals from the deck
+// Setup builds and shows down itself; Replay then checks the dealt board against the file's.
+// An action the engine refuses is an error quoting the action and the engine's reason.
+func Replay(h *History) (*engine.Hand, error) {
+	s, err := Setup(h)
+	if err != nil {
+		return nil, err
+	}
+	hand, err := engine.NewHand(s)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range h.Actions {
+		var kind engine.ActionKind
+		switch a.Op {
+		case "dh", "db", "sm":
+			continue
+		case "f":
+			kind = engine.Fold
+		case "cc":
+			kind = engine.Call
+			if o, ok := hand.Options(); ok && o.CanCheck {
+				kind = engine.Check
+			}
+		case "cbr":
+			kind = engine.Raise
+			if o, ok := hand.Options(); ok && o.CanBet {
+				kind = engine.Bet
+			}
+			if a.Amount != math.Trunc(a.Amount) {
+				return nil, fmt.Errorf("action %d %q: the engine plays whole chips only", i+1, a)
+			}
+		default:
+			return nil, fmt.Errorf("action %d %q: %q is not a hold'em action", i+1, a, a.Op)
+		}
+		if hand.Done() {
+			return nil, fmt.Errorf("action %d %q comes after the hand is over", i+1, a)
+		}
+		ea := engine.Action{Player: a.Player - 1, Kind: kind, Amount: int64(a.Amount)}
+		if _, err := hand.Apply(ea); err != nil {
+			return nil, fmt.Errorf("action %d %q (engine %s) refused: %w", i+1, a, ea, err)
+		}
+	}
+	if !hand.Done() {
+		return nil, fmt.Errorf("the actions end before the hand is over: p%d is still to act", hand.ToAct()+1)
+	}
+	want := fileBoard(h)
+	got := hand.Board()
+	if len(want) != len(got) {
+		return nil, fmt.Errorf("the file deals %d board cards but the engine dealt %d (%s)", len(want), len(got), engine.FormatCards(got))
+	}
+	for i, c := range got {
+		if !strings.Contains(want[i], "?") && want[i] != c.String() {
+			return nil, fmt.Errorf("board card %d is %s in the file but the engine dealt %s", i+1, want[i], c)
+		}
+	}
+	return hand, nil
+}
+
+// FromHand writes an engine hand as a history. players names the engine's players by index (ignored
+// unless it has one name per player). The history lists players from the first seat left of the
+// button, as PHH does, so engine player e becomes p((e-Button-1) mod n + 1). Hole cards of every player
+// are written: the history is a private record, not a channel message. FinishingStacks is set only
+// when the hand is done.
+func FromHand(hand *engine.Hand, players []string) *History {
+	s := hand.Setup()
+	n := len(s.Stacks)
+	pos := func(e int) int { return ((e-s.Button-1)%n + n) % n } // 0-based PHH index
+	engineOf := func(j int) int { return (s.Button + 1 + j) % n }
+	r := s.Rules
+	h := &History{}
+	f := false
+	h.AnteTrimmingStatus = &f
+	switch r.Variant {
+	case engine.FixedLimit:
+		h.Variant = FixedLimitHoldem
+		h.SmallBet, h.BigBet = float64(r.BigBlind), float64(2*r.BigBlind)
+		if r.SmallBet > 0 {
+			h.SmallBet = float64(r.SmallBet)
+		}
+		if r.BigBet > 0 {
+			h.BigBet = float64(r.BigBet)
+		}
+	case engine.PotLimit:
+		h.Variant = PotLimitHoldem
+	default:
+		h.Variant = NoLimitHoldem
+	}
+	if r.Variant != engine.FixedLimit {
+		h.MinBet = float64(r.BigBlind)
+		if r.MinBet > 0 {
+			h.MinBet = float64(r.MinBet)
+		}
+	}
+	h.Antes = make([]float64, n)
+	if r.Ante > 0 {
+		for j := range h.Antes {
+			if !r.BigBlindAnte || j == 1 {
+				h.Antes[j] = float64(r.Ante)
+			}
+		}
+	}
+	h.BlindsOrStraddles = make([]float64, n)
+	h.BlindsOrStraddles[0] = float64(r.SmallBlind)
+	h.BlindsOrStraddles[1] = float64(r.BigBlind)
+	h.StartingStacks = make([]float64, n)
+	for j := range h.StartingStacks {
+		h.StartingStacks[j] = float64(s.Stacks[engineOf(j)])
+	}
+	if len(players) == n {
+		h.Players = make([]string, n)
+		for j := range h.Players {
+			h.Players[j] = players[engineOf(j)]
+		}
+	}
+	if r.Chip > 1 {
+		h.Extra = map[string]any{chipKey: r.Chip}
+	}
+	shown := make([]bool, n)
+	add := func(a Action) { h.Actions = append(h.Actions, a) }
+	for _, e := range hand.Events() {
+		p := pos(e.Player) + 1
+		switch e.Kind {
+		case engine.EvHoleCards:
+			add(Action{Player: p, Op: "dh", Cards: engine.FormatCards(e.Cards)})
+		case engine.EvFold:
+			add(Action{Player: p, Op: "f"})
+		case engine.EvCheck, engine.EvCall:
+			add(Action{Player: p, Op: "cc"})
+		case engine.EvBet, engine.EvRaise:
+			add(Action{Player: p, Op: "cbr", Amount: float64(e.To)})
+		case engine.EvBoard:
+			add(Action{Op: "db", Cards: engine.FormatCards(e.Cards)})
+		case engine.EvReveal:
+			for _, rv := range e.Hands {
+				shown[rv.Player] = true
+				add(Action{Player: pos(rv.Player) + 1, Op: "sm", Cards: engine.FormatCards(rv.Cards[:])})
+			}
+		case engine.EvShow:
+			if !shown[e.Player] {
+				shown[e.Player] = true
+				add(Action{Player: p, Op: "sm", Cards: engine.FormatCards(e.Cards)})
+			}
+		case engine.EvMuck:
+			add(Action{Player: p, Op: "sm"})
+		}
+	}
+	if hand.Done() {
+		st := hand.Stacks()
+		h.FinishingStacks = make([]float64, n)
+		for j := range h.FinishingStacks {
+			h.FinishingStacks[j] = float64(st[engineOf(j)])
+		}
+	}
+	return h
+}
