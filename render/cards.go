@@ -1,0 +1,77 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Suit symbols. TextCards uses the plain suit characters. EmojiCards uses a four-colour deck so that no
+// two suits share a colour and every suit also has its own shape, which keeps them apart for
+// colour-blind players and on small screens:
+//
+//	spades   ♠️  black spade
+//	hearts   ♥️  red heart
+//	diamonds 🔷 blue diamond
+//	clubs    🍀 green clover
+//
+// The usual emoji ♦️ and ♣️ are avoided: ♦️ is red like ♥️, and ♣️ is black like ♠️.
+var (
+	textSuits  = [4]string{engine.Clubs: "♣", engine.Diamonds: "♦", engine.Hearts: "♥", engine.Spades: "♠"}
+	emojiSuits = [4]string{engine.Clubs: "🍀", engine.Diamonds: "🔷", engine.Hearts: "♥️", engine.Spades: "♠️"}
+)
+
+// Card draws one card: "A♠", "10♥" (the ten is written 10, not T, for players who do not read hand
+// histories). A value outside the deck is drawn as "??".
+func Card(c engine.Card, style CardStyle) string {
+	if c > 51 {
+		return "??"
+	}
+	r := c.Rank().String()
+	if c.Rank() == engine.Ten {
+		r = "10"
+	}
+	if style == EmojiCards {
+		return r + emojiSuits[c.Suit()]
+	}
+	return r + textSuits[c.Suit()]
+}
+
+// Cards draws cards separated by spaces: "A♠ K♥ 9♦".
+func Cards(cs []engine.Card, style CardStyle) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = Card(c, style)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Chips writes a chip count with thousands separators: 1250 -> "1,250", -1250 -> "-1,250".
+func Chips(n int64) string {
+	neg := n < 0
+	u := uint64(n)
+	if neg {
+		u = -u // two's complement: also right for the smallest int64
+	}
+	digits := strconv.FormatUint(u, 10)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i := 0; i < len(digits); i++ {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
+	return b.String()
+}
+
+// signed writes a net result with its sign: "+350", "-200", "0".
+func signed(n int64) string {
+	if n > 0 {
+		return "+" + Chips(n)
+	}
+	return Chips(n)
+}

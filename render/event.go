@@ -1,0 +1,232 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Event is the public channel text for one event, and false when the event has nothing public to say.
+// Hole cards (EvHoleCards) are never public, and EvTurn is rendered by Turn, which has the options.
+//
+// Event knows nothing of the events before it, so an award at showdown does not say which pot it was;
+// Events and Narrator do.
+func Event(ev engine.Event, names Names, style CardStyle) (Message, bool) {
+	n := Narrator{Names: names, Style: style}
+	return n.Event(ev)
+}
+
+// Events renders a run of events, such as what one Hand.Apply returned, and groups the public lines
+// into as few messages as sensible: one for the betting and dealing, and a new one where the showdown
+// begins, so the result stands out; a message that would pass MaxText is continued in another.
+func Events(evs []engine.Event, names Names, style CardStyle) []Message {
+	n := Narrator{Names: names, Style: style}
+	return n.Events(evs)
+}
+
+// Narrator renders the events of one hand in order and remembers what it needs from earlier events:
+// the pots of the last EvPots, so that awards name the main pot and side pots. Use a new Narrator for
+// each hand. The zero value renders text cards with "Player N" names.
+type Narrator struct {
+	Names Names
+	Style CardStyle
+
+	pots    []engine.Pot // as of the last EvPots
+	awarded []bool       // pots already named by an award
+}
+
+// Event renders one event; see the package function Event.
+func (n *Narrator) Event(ev engine.Event) (Message, bool) {
+	line, ok := n.line(ev)
+	if !ok {
+		return Message{}, false
+	}
+	return Message{Text: clip(line)}, true
+}
+
+// Events renders a run of events; see the package function Events.
+func (n *Narrator) Events(evs []engine.Event) []Message {
+	var msgs []Message
+	var cur []string
+	showdown := false
+	flush := func() {
+		if len(cur) > 0 {
+			for _, t := range Split(strings.Join(cur, "\n")) {
+				msgs = append(msgs, Message{Text: t})
+			}
+			cur = nil
+		}
+	}
+	for _, ev := range evs {
+		line, ok := n.line(ev)
+		if !ok {
+			continue
+		}
+		if isShowdown(ev) && !showdown {
+			flush()
+			showdown = true
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	return msgs
+}
+
+func isShowdown(ev engine.Event) bool {
+	switch ev.Kind {
+	case engine.EvShow, engine.EvMuck:
+		return true
+	case engine.EvAward:
+		return ev.Street == engine.Showdown
+	}
+	return false
+}
+
+// line is the text of one event; lines of several pots are separated by line breaks.
+func (n *Narrator) line(ev engine.Event) (string, bool) {
+	name := n.Names.Name(ev.Player)
+	allIn := ""
+	if ev.AllIn {
+		allIn = " and is all-in"
+	}
+	switch ev.Kind {
+	case engine.EvAnte:
+		return fmt.Sprintf("%s posts the ante %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvSmallBlind:
+		return fmt.Sprintf("%s posts the small blind %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvBigBlind:
+		return fmt.Sprintf("%s posts the big blind %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvHoleCards, engine.EvTurn:
+		// Hole cards go only to their owner (HoleCards); the turn prompt is Turn.
+		return "", false
+	case engine.EvFold:
+		return name + " folds", true
+	case engine.EvCheck:
+		return name + " checks", true
+	case engine.EvCall:
+		return fmt.Sprintf("%s calls %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvBet:
+		if ev.AllIn {
+			return fmt.Sprintf("%s is all-in for %s", name, Chips(ev.To)), true
+		}
+		return fmt.Sprintf("%s bets %s", name, Chips(ev.To)), true
+	case engine.EvRaise:
+		if ev.AllIn {
+			return fmt.Sprintf("%s is all-in for %s", name, Chips(ev.To)), true
+		}
+		return fmt.Sprintf("%s raises to %s", name, Chips(ev.To)), true
+	case engine.EvReturn:
+		return fmt.Sprintf("Uncalled %s returned to %s", Chips(ev.Amount), name), true
+	case engine.EvPots:
+		n.pots = clonePots(ev.Pots)
+		n.awarded = make([]bool, len(ev.Pots))
+		switch len(ev.Pots) {
+		case 0:
+			return "", false
+		case 1:
+			return "Pot: " + Chips(ev.Pots[0].Amount), true
+		}
+		return strings.Join(potLines(ev.Pots, n.Names), "\n"), true
+	case engine.EvReveal:
+		parts := make([]string, len(ev.Hands))
+		for i, h := range ev.Hands {
+			parts[i] = n.Names.Name(h.Player) + " " + Cards(h.Cards[:], n.Style)
+		}
+		return "All-in: " + strings.Join(parts, ", "), true
+	case engine.EvBoard:
+		label := capitalize(ev.Street.String())
+		if len(ev.Board) > len(ev.Cards) {
+			return fmt.Sprintf("%s: %s (board %s)", label, Cards(ev.Cards, n.Style), Cards(ev.Board, n.Style)), true
+		}
+		return label + ": " + Cards(ev.Cards, n.Style), true
+	case engine.EvShow:
+		s := name + " shows " + Cards(ev.Cards, n.Style)
+		if ev.Value != nil {
+			s += " — " + ev.Value.Description
+		}
+		return s, true
+	case engine.EvMuck:
+		return name + " mucks", true
+	case engine.EvAward:
+		return n.award(ev), true
+	case engine.EvEnd:
+		if len(ev.Stacks) == 0 {
+			return "", false
+		}
+		parts := make([]string, len(ev.Stacks))
+		for p, s := range ev.Stacks {
+			parts[p] = n.Names.Name(p) + " " + Chips(s)
+		}
+		return "Stacks: " + strings.Join(parts, " · "), true
+	}
+	return "", false
+}
+
+func (n *Narrator) award(ev engine.Event) string {
+	if len(ev.Pots) == 0 {
+		return fmt.Sprintf("%s wins %s", n.Names.Name(ev.Player), Chips(ev.Amount))
+	}
+	pot := ev.Pots[0]
+	if ev.Street != engine.Showdown {
+		// Everyone else folded: the hand ended before a showdown and nothing is shown.
+		w := ev.Player
+		if len(pot.Winners) > 0 {
+			w = pot.Winners[0]
+		}
+		return fmt.Sprintf("%s wins %s; everyone else folded", n.Names.Name(w), Chips(pot.Amount))
+	}
+	// "the main pot (605)" when the pots are known, else just "605".
+	amount := Chips(pot.Amount)
+	if k := n.potIndex(pot); k >= 0 {
+		amount = potName(k, len(n.pots)) + " (" + amount + ")"
+	}
+	with := ""
+	if ev.Value != nil {
+		with = " with " + ev.Value.Description
+	}
+	if len(pot.Winners) <= 1 {
+		w := ev.Player
+		if len(pot.Winners) == 1 {
+			w = pot.Winners[0]
+		}
+		return fmt.Sprintf("%s wins %s%s", n.Names.Name(w), amount, with)
+	}
+	shares := make([]string, len(pot.Shares))
+	for i, s := range pot.Shares {
+		shares[i] = Chips(s)
+	}
+	return fmt.Sprintf("%s split %s: %s%s", list(n.Names.of(pot.Winners)), amount, list(shares), with)
+}
+
+// potIndex finds which of the last announced pots an award is for: the first not yet awarded with the
+// same players eligible, else -1. Pots are awarded in the order they were announced.
+func (n *Narrator) potIndex(p engine.Pot) int {
+	for k, q := range n.pots {
+		if !n.awarded[k] && sameInts(q.Eligible, p.Eligible) && q.Amount == p.Amount {
+			n.awarded[k] = true
+			return k
+		}
+	}
+	return -1
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func clonePots(ps []engine.Pot) []engine.Pot {
+	out := make([]engine.Pot, len(ps))
+	for i, p := range ps {
+		out[i] = engine.Pot{Amount: p.Amount, Eligible: append([]int(nil), p.Eligible...)}
+	}
+	return out
+}

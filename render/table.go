@@ -1,0 +1,115 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// SeatView is one seat as the table summary shows it. Seat is the table's seat index, counted from 0
+// as engine.Table counts it; it is shown counted from 1.
+type SeatView struct {
+	Seat       int
+	Name       string
+	Stack, Bet int64
+	Folded     bool
+	AllIn      bool
+	SittingOut bool
+	Button     bool
+	ToAct      bool
+}
+
+// TableView is a table between or during hands. HandNo is 0 when no hand is running. PotNames are the
+// names of the hand's players by hand index, for the players eligible for each pot.
+type TableView struct {
+	Title                      string
+	Variant                    engine.Variant
+	SmallBlind, BigBlind, Ante int64
+	HandNo                     int64
+	Seats                      []SeatView
+	Board                      []engine.Card
+	Pots                       []engine.Pot
+	PotNames                   Names
+}
+
+// Table is a compact summary, one line per seat:
+//
+//	Friday game · hand #12
+//	No-limit 5/10, ante 1
+//	Board: 7♦ 5♥ 9♦ · pot 300
+//	• 1. Alice 1,250 · button
+//	▶ 2. Bob 980 · bet 20 · to act
+func Table(v TableView, style CardStyle) Message {
+	var lines []string
+	head := strings.TrimSpace(v.Title)
+	if head == "" {
+		head = "Table"
+	}
+	if v.HandNo > 0 {
+		head += fmt.Sprintf(" · hand #%d", v.HandNo)
+	} else {
+		head += " · between hands"
+	}
+	lines = append(lines, head)
+	stakes := capitalize(v.Variant.String()) + " " + Chips(v.SmallBlind) + "/" + Chips(v.BigBlind)
+	if v.Ante > 0 {
+		stakes += ", ante " + Chips(v.Ante)
+	}
+	lines = append(lines, stakes)
+	if len(v.Board) > 0 || len(v.Pots) > 0 {
+		var parts []string
+		if len(v.Board) > 0 {
+			parts = append(parts, "Board: "+Cards(v.Board, style))
+		}
+		if len(v.Pots) == 1 {
+			parts = append(parts, "pot "+Chips(v.Pots[0].Amount))
+		}
+		lines = append(lines, capitalize(strings.Join(parts, " · ")))
+		if len(v.Pots) > 1 {
+			lines = append(lines, potLines(v.Pots, v.PotNames)...)
+		}
+	}
+	for _, s := range v.Seats {
+		lines = append(lines, seatLine(s))
+	}
+	return Message{Text: clip(strings.Join(lines, "\n"))}
+}
+
+func seatLine(s SeatView) string {
+	mark := "• "
+	if s.ToAct {
+		mark = "▶ "
+	}
+	line := mark + strconv.Itoa(s.Seat+1) + ". " + cleanName(s.Name, s.Seat) + " " + Chips(s.Stack)
+	var tags []string
+	if s.Bet > 0 {
+		tags = append(tags, "bet "+Chips(s.Bet))
+	}
+	if s.Button {
+		tags = append(tags, "button")
+	}
+	switch {
+	case s.SittingOut:
+		tags = append(tags, "sitting out")
+	case s.Folded:
+		tags = append(tags, "folded")
+	case s.AllIn:
+		tags = append(tags, "all-in")
+	}
+	if s.ToAct {
+		tags = append(tags, "to act")
+	}
+	if len(tags) > 0 {
+		line += " · " + strings.Join(tags, " · ")
+	}
+	return line
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
