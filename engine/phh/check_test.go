@@ -46,7 +46,7 @@ func TestCheck(t *testing.T) {
 		filepath.Join(a, "3-differ.phh") + ": differs: p1 finished with 10310, the file says 10311; p2 finished with 9900, the file says 9899",
 		filepath.Join(a, "4-half-off.phh") + ": differs: p1 finished with 10113, the file says 10114.5",
 		filepath.Join(b, "8-broken.phh") + ": error: not a valid TOML file: ",
-		filepath.Join(b, "deep", "5-error.phh") + `: error: action 8 "p4 cbr 150" (engine p3 raise 150) refused: The smallest raise is to 200.`,
+		filepath.Join(b, "deep", "5-error.phh") + `: error: action 8 "p4 cbr 150" (engine player 3: raise to 150) refused: The smallest raise is to 200.`,
 		"checked 9 hands: 2 match, 2 differ, 3 errors, 2 skipped",
 	}
 	if len(lines) != len(wantLines) {

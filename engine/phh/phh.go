@@ -46,7 +46,7 @@ type History struct {
 	Actions            []Action
 	Players            []string
 
-	// Usual metadata; zero when absent.
+	// Usual metadata; zero when absent, and a zero value is not written (so "hand = 0" is dropped).
 	Author, Event, URL, Venue, City, Region, Country, Currency string
 	Hand, Day, Month, Year                                     int64
 

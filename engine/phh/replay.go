@@ -259,7 +259,7 @@ func Replay(h *History) (*engine.Hand, error) {
 		}
 		ea := engine.Action{Player: a.Player - 1, Kind: kind, Amount: int64(a.Amount)}
 		if _, err := hand.Apply(ea); err != nil {
-			return nil, fmt.Errorf("action %d %q (engine %s) refused: %w", i+1, a, ea, err)
+			return nil, fmt.Errorf("action %d %q (engine player %d: %s) refused: %w", i+1, a, ea.Player, describe(ea), err)
 		}
 	}
 	if !hand.Done() {
@@ -278,10 +278,39 @@ func Replay(h *History) (*engine.Hand, error) {
 	return hand, nil
 }
 
+// describe words an engine action without the engine's player number, which counts from 0.
+func describe(a engine.Action) string {
+	if a.Kind == engine.Bet || a.Kind == engine.Raise {
+		return fmt.Sprintf("%s to %d", a.Kind, a.Amount)
+	}
+	return a.Kind.String()
+}
+
+// Redacted returns a copy of the history in which the hole cards of every player who did not show them
+// are "????", fit to publish. A redacted history still replays to the same stacks when the players
+// whose cards are hidden folded; a player who mucked at showdown needs the real cards to replay.
+func (h *History) Redacted() *History {
+	c := *h
+	shown := map[int]bool{}
+	for _, a := range h.Actions {
+		if a.Op == "sm" && a.Cards != "" {
+			shown[a.Player] = true
+		}
+	}
+	c.Actions = make([]Action, len(h.Actions))
+	for i, a := range h.Actions {
+		if a.Op == "dh" && !shown[a.Player] {
+			a.Cards = strings.Repeat("?", len(a.Cards))
+		}
+		c.Actions[i] = a
+	}
+	return &c
+}
+
 // FromHand writes an engine hand as a history. players names the engine's players by index (ignored
 // unless it has one name per player). The history lists players from the first seat left of the
 // button, as PHH does, so engine player e becomes p((e-Button-1) mod n + 1). Hole cards of every player
-// are written: the history is a private record, not a channel message. FinishingStacks is set only
+// are written: the history is a private record; publish h.Redacted() instead. FinishingStacks is set only
 // when the hand is done.
 func FromHand(hand *engine.Hand, players []string) *History {
 	s := hand.Setup()

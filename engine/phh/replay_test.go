@@ -99,9 +99,9 @@ func TestReplay(t *testing.T) {
 		{name: "fixed-limit", input: strings.Replace(fixedLimit, "RAISE", "p3 cbr 4", 1), stacks: []int64{49, 63, 38}, board: "2c7h9d3s4h"},
 
 		{name: "fixed-limit raise of the wrong size", input: strings.Replace(fixedLimit, "RAISE", "p3 cbr 5", 1),
-			err: `action 4 "p3 cbr 5" (engine p2 raise 5) refused: In fixed-limit the raise is to exactly 4.`},
+			err: `action 4 "p3 cbr 5" (engine player 2: raise to 5) refused: In fixed-limit the raise is to exactly 4.`},
 		{name: "raise too small", input: pluribusWith("p4 cbr 210", "p4 cbr 150"),
-			err: `action 8 "p4 cbr 150" (engine p3 raise 150) refused: The smallest raise is to 200.`},
+			err: `action 8 "p4 cbr 150" (engine player 3: raise to 150) refused: The smallest raise is to 200.`},
 		{name: "out of turn", input: pluribusWith("'p3 f', 'p4 cbr 210'", "'p4 cbr 210', 'p3 f'"),
 			err: "It is not your turn: wait for player 2 to act."},
 		{name: "ends early", input: pluribusWith(", 'p4 f']", "]"), err: "the actions end before the hand is over: p4 is still to act"},
@@ -283,5 +283,48 @@ func TestFromHandRoundTrip(t *testing.T) {
 		if got, want := sum(again.Stacks()), sum(s.Stacks); got != want {
 			t.Fatalf("hand %d: %d chips at the end, %d at the start", i, got, want)
 		}
+	}
+}
+
+// TestRedacted: a history fit to publish hides every hole card that was not shown, leaves the
+// original alone, and still replays to the same stacks when the hidden hands folded.
+func TestRedacted(t *testing.T) {
+	showdown, err := Replay(mustParse(t, strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := FromHand(showdown, nil)
+	out, err := full.Redacted().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hidden := range []string{"7c2h", "9d4s"} { // mucked at showdown
+		if strings.Contains(string(out), hidden) {
+			t.Errorf("the redacted history shows the mucked hand %s:\n%s", hidden, out)
+		}
+	}
+	if !strings.Contains(string(out), `"d dh p1 AsAd"`) || !strings.Contains(string(out), `"p1 sm AsAd"`) {
+		t.Errorf("the winner's shown hand is missing from the redacted history:\n%s", out)
+	}
+	if got, want := full.Actions[1], (Action{Player: 2, Op: "dh", Cards: "7c2h"}); got != want {
+		t.Errorf("Redacted changed the original: %+v, want %+v", got, want)
+	}
+
+	folded, err := Replay(mustParse(t, headsUp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := FromHand(folded, nil).Redacted()
+	for _, a := range public.Actions {
+		if a.Op == "dh" && a.Cards != "????" {
+			t.Errorf("nobody showed, yet %q is public", a)
+		}
+	}
+	again, err := Replay(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := again.Stacks(), folded.Stacks(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the redacted history replays to %v, the hand ended %v", got, want)
 	}
 }
