@@ -58,10 +58,22 @@ func (n *Narrator) Events(evs []engine.Event) []Message {
 			cur = nil
 		}
 	}
-	for _, ev := range evs {
+	for i := 0; i < len(evs); i++ {
+		ev := evs[i]
 		line, ok := n.line(ev)
 		if !ok {
 			continue
+		}
+		if ev.Kind == engine.EvAnte {
+			// Ten players' antes read better as one line.
+			j := i
+			for j+1 < len(evs) && evs[j+1].Kind == engine.EvAnte {
+				j++
+			}
+			if j > i {
+				line = n.antes(evs[i : j+1])
+				i = j
+			}
 		}
 		if isShowdown(ev) && !showdown {
 			flush()
@@ -71,6 +83,29 @@ func (n *Narrator) Events(evs []engine.Event) []Message {
 	}
 	flush()
 	return msgs
+}
+
+// antes writes several antes as one line: "Antes of 1: Bob, Carol and Alice", or with each amount
+// when they differ ("Antes: Bob 1, Carol 1 (all-in)").
+func (n *Narrator) antes(evs []engine.Event) string {
+	same := true
+	for _, ev := range evs {
+		same = same && ev.Amount == evs[0].Amount && !ev.AllIn
+	}
+	parts := make([]string, len(evs))
+	for i, ev := range evs {
+		parts[i] = n.Names.Name(ev.Player)
+		if !same {
+			parts[i] += " " + Chips(ev.Amount)
+			if ev.AllIn {
+				parts[i] += " (all-in)"
+			}
+		}
+	}
+	if same {
+		return "Antes of " + Chips(evs[0].Amount) + ": " + list(parts)
+	}
+	return "Antes: " + strings.Join(parts, ", ")
 }
 
 func isShowdown(ev engine.Event) bool {

@@ -97,6 +97,8 @@ func seatLine(s SeatView) string {
 		tags = append(tags, "folded")
 	case s.AllIn:
 		tags = append(tags, "all-in")
+	case s.Stack == 0:
+		tags = append(tags, "no chips")
 	}
 	if s.ToAct {
 		tags = append(tags, "to act")

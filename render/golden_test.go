@@ -1,0 +1,257 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
+
+// script is a hand built from a fixed deck and scripted actions, so its transcript is the same on
+// every run.
+type script struct {
+	title   string
+	rules   engine.Rules
+	names   Names
+	stacks  []int64
+	button  int
+	deck    string // first cards of the deck, in dealing order
+	actions []engine.Action
+}
+
+func act(p int, k engine.ActionKind, amount ...int64) engine.Action {
+	a := engine.Action{Player: p, Kind: k}
+	if len(amount) > 0 {
+		a.Amount = amount[0]
+	}
+	return a
+}
+
+// scripts are the golden hands. Deal order: hole cards one at a time from the player left of the
+// button, two rounds; then burn, flop, burn, turn, burn, river.
+var scripts = []script{
+	{
+		// Dave is all-in pre-flop and Carol on the flop: a main pot and two side pots. Alice and Dave
+		// both hold king-high straights and split the odd main pot (the odd chip to Dave, first left of
+		// the button); Carol cannot beat Bob's set and mucks.
+		title:  "side pots, a split main pot and a muck",
+		rules:  engine.Rules{SmallBlind: 5, BigBlind: 10},
+		names:  Names{"Alice", "Erin", "Bob", "Carol", "Dave"},
+		stacks: []int64{1000, 500, 1000, 400, 150},
+		button: 0,
+		//      Erin Bob Carol Dave Alice (twice)   burn flop      burn turn burn river
+		deck: "5c 9h Jh Kd Kc  4d 9c 3d Qc Qd  2c 9s Td Jc  2d 3h 2h 2s",
+		actions: []engine.Action{
+			act(3, engine.Call), act(4, engine.AllIn), act(0, engine.Call), act(1, engine.Fold),
+			act(2, engine.Call), act(3, engine.Call),
+			act(2, engine.Check), act(3, engine.Bet, 250), act(0, engine.Call), act(2, engine.Call),
+			act(2, engine.Check), act(0, engine.Bet, 100), act(2, engine.Call),
+			act(2, engine.Bet, 300), act(0, engine.Call),
+		},
+	},
+	{
+		// Heads-up: Bob moves in for more than Alice has; the excess comes back, both hands are turned
+		// up and the board runs out.
+		title:  "heads-up all-in with an uncalled bet and a run-out",
+		rules:  engine.Rules{SmallBlind: 5, BigBlind: 10},
+		names:  Names{"Alice", "Bob"},
+		stacks: []int64{300, 800},
+		button: 0,
+		//     Bob Alice Bob Alice  burn flop      burn turn burn river
+		deck: "Ks As Kd Ah  2c 7d 5h 9d  2d Qc 3c 2h",
+		actions: []engine.Action{
+			act(0, engine.Raise, 30), act(1, engine.AllIn), act(0, engine.Call),
+		},
+	},
+	{
+		// Antes, a raise and two folds: the raise is returned and nothing is shown.
+		title:  "antes and a hand won without a showdown",
+		rules:  engine.Rules{SmallBlind: 5, BigBlind: 10, Ante: 1},
+		names:  Names{"Alice", "Bob", "Carol"},
+		stacks: []int64{1000, 1000, 1000},
+		button: 0,
+		deck:   "Ac Kc Qc Ad Kd Qd",
+		actions: []engine.Action{
+			act(0, engine.Raise, 30), act(1, engine.Fold), act(2, engine.Fold),
+		},
+	},
+}
+
+func (s script) setup(t testing.TB) engine.Setup {
+	t.Helper()
+	deck, err := engine.DeckFrom(engine.MustParseCards(s.deck))
+	if err != nil {
+		t.Fatalf("%s: %v", s.title, err)
+	}
+	return engine.Setup{Rules: s.rules, Stacks: s.stacks, Button: s.button, Deck: deck}
+}
+
+// transcript plays the script and writes every message the channel and the players would get, in
+// order: the table, the blinds, each player's hole cards, then for every decision the turn prompt and
+// what the action caused. It also checks that the hand conserved chips.
+func (s script) transcript(t *testing.T, handNo int64, style CardStyle) (string, []Message) {
+	t.Helper()
+	h, err := engine.NewHand(s.setup(t))
+	if err != nil {
+		t.Fatalf("%s: %v", s.title, err)
+	}
+	var b strings.Builder
+	var all []Message
+	write := func(to string, m Message) {
+		all = append(all, m)
+		writeMessage(&b, to, m)
+	}
+	fmt.Fprintf(&b, "### Hand #%d: %s\n", handNo, s.title)
+	write("", Table(s.tableView(h, handNo), style))
+	n := Narrator{Names: s.names, Style: style}
+	for _, m := range n.Events(h.Events()) {
+		write("", m)
+	}
+	for p := range s.stacks {
+		write(s.names.Name(p), HoleCards(h.Hole(p), handNo, style))
+	}
+	for i, a := range s.actions {
+		o, ok := h.Options()
+		if !ok {
+			t.Fatalf("%s: action %d (%s): nobody is to act", s.title, i+1, a)
+		}
+		write("", Turn(TurnView{Name: s.names.Name(o.Player), Options: o, SecondsLeft: 60,
+			Token: fmt.Sprintf("h%d-%d", handNo, i+1), Street: h.Street()}, style))
+		evs, err := h.Apply(a)
+		if err != nil {
+			t.Fatalf("%s: action %d (%s): %v", s.title, i+1, a, err)
+		}
+		for _, m := range n.Events(evs) {
+			write("", m)
+		}
+	}
+	if !h.Done() {
+		t.Fatalf("%s: the script ends before the hand does", s.title)
+	}
+	write("", Table(s.tableView(h, handNo), style))
+	var before, after int64
+	for p, st := range h.Stacks() {
+		before += s.stacks[p]
+		after += st
+	}
+	if before != after {
+		t.Fatalf("%s: %d chips before the hand, %d after", s.title, before, after)
+	}
+	return b.String(), all
+}
+
+func (s script) tableView(h *engine.Hand, handNo int64) TableView {
+	v := TableView{Title: "Friday game", Variant: s.rules.Variant, SmallBlind: s.rules.SmallBlind,
+		BigBlind: s.rules.BigBlind, Ante: s.rules.Ante, HandNo: handNo, Board: h.Board(), PotNames: s.names}
+	if !h.Done() {
+		v.Pots = h.Pots()
+	}
+	bets := h.Bets()
+	for p, st := range h.Stacks() {
+		v.Seats = append(v.Seats, SeatView{Seat: p, Name: s.names.Name(p), Stack: st, Bet: bets[p],
+			Folded: h.Folded(p), AllIn: h.IsAllIn(p) && !h.Done(), Button: p == h.Button(), ToAct: p == h.ToAct()})
+	}
+	return v
+}
+
+func writeMessage(b *strings.Builder, to string, m Message) {
+	if m.Private {
+		fmt.Fprintf(b, "--- private to %s\n", to)
+	} else {
+		b.WriteString("--- public\n")
+	}
+	b.WriteString(m.Text)
+	b.WriteByte('\n')
+	styles := [...]string{Secondary: "secondary", Primary: "primary", Success: "success", Danger: "danger"}
+	for _, btn := range m.Buttons {
+		fmt.Fprintf(b, "  [%s] %s, command %q, token %s", btn.Label, styles[btn.Style], btn.Command, btn.Token)
+		if btn.Amount {
+			fmt.Fprintf(b, ", amount %d–%d", btn.Min, btn.Max)
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func TestGoldenHands(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		style CardStyle
+	}{
+		{"hands_text.golden", TextCards},
+		{"hands_emoji.golden", EmojiCards},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var b strings.Builder
+			for i, s := range scripts {
+				text, _ := s.transcript(t, int64(i+1), tc.style)
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(text)
+			}
+			checkGolden(t, tc.file, b.String())
+		})
+	}
+}
+
+// checkGolden compares got with testdata/name, or rewrites the file with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if d := diff(string(want), got); d != "" {
+		t.Errorf("%s differs from the output (- golden, + now; go test -update accepts the output):\n%s", path, d)
+	}
+}
+
+// diff is a line diff by longest common subsequence; golden files are small.
+func diff(a, b string) string {
+	if a == b {
+		return ""
+	}
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out bytes.Buffer
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			i, j = i+1, j+1
+		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
+			fmt.Fprintf(&out, "%d: + %s\n", j+1, y[j])
+			j++
+		default:
+			fmt.Fprintf(&out, "%d: - %s\n", i+1, x[i])
+			i++
+		}
+	}
+	return out.String()
+}
