@@ -1,0 +1,391 @@
+// Package slack connects dealerbot to Slack through slack-go. It only translates: a /poker slash
+// command, a button click or an amount modal becomes a bot.Command, and a bot.Message becomes a
+// Block Kit post, a DM or an ephemeral message. Socket Mode is the default (no public URL); HTTP mode
+// verifies Slack's request signatures.
+//
+// Wiring, as cmd/dealerbot does it:
+//
+//	cfg, err := slack.ConfigFromEnv(env.Get)
+//	a, err := slack.New(cfg, slack.WithLogger(logger))
+//	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
+//	a.SetDealer(d)
+//	err = a.Run(ctx)                        // blocks until ctx is cancelled
+//	a.Close(shutdownCtx)                    // waits for commands still being handled
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// Dealer is what the adapter needs from the bot; *bot.Dealer implements it.
+type Dealer interface {
+	Handle(ctx context.Context, cmd bot.Command) bot.Reply
+}
+
+// Option changes how New builds the adapter.
+type Option func(*Adapter)
+
+// WithLogger sets the logger (default slog.Default()). Message text is never logged.
+func WithLogger(l *slog.Logger) Option { return func(a *Adapter) { a.log = l } }
+
+// The adapter's bounds.
+const (
+	maxRetries   = 3                // retries of one Slack call after a rate limit
+	maxRetryWait = 2 * time.Minute  // longest Retry-After the adapter waits out
+	adminTTL     = 10 * time.Minute // how long a user's admin flag is cached
+)
+
+// Adapter is the Slack side of dealerbot. It implements bot.Chat and bot.Ephemeral.
+type Adapter struct {
+	cfg Config
+	api *slackapi.Client
+	log *slog.Logger
+
+	// wait sleeps for a rate limit's Retry-After; tests replace it to record the wait.
+	wait func(ctx context.Context, d time.Duration) error
+	now  func() time.Time
+
+	ctx    context.Context // work that outlives an ack (handling a command) runs under it
+	cancel context.CancelFunc
+	work   sync.WaitGroup
+
+	mu     sync.Mutex
+	dealer Dealer
+	dms    map[string]string // user -> DM channel
+	admins map[string]adminEntry
+	seen   map[string]time.Time // HTTP mode: request signatures already served (replays)
+}
+
+type adminEntry struct {
+	admin bool
+	at    time.Time
+}
+
+var _ bot.Chat = (*Adapter)(nil)
+var _ bot.Ephemeral = (*Adapter)(nil)
+
+// New builds an adapter from cfg. It does not connect: call SetDealer, then Run.
+func New(cfg Config, opts ...Option) (*Adapter, error) {
+	if cfg.Mode() == Off {
+		return nil, errors.New("no Slack settings: set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode) or SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET and SLACK_LISTEN_ADDR (HTTP mode)")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a := &Adapter{
+		cfg:    cfg,
+		log:    slog.Default(),
+		wait:   sleep,
+		now:    time.Now,
+		dms:    map[string]string{},
+		admins: map[string]adminEntry{},
+		seen:   map[string]time.Time{},
+	}
+	for _, o := range opts {
+		o(a)
+	}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	apiOpts := []slackapi.Option{}
+	if cfg.AppToken != "" {
+		apiOpts = append(apiOpts, slackapi.OptionAppLevelToken(cfg.AppToken))
+	}
+	if cfg.APIURL != "" {
+		apiOpts = append(apiOpts, slackapi.OptionAPIURL(cfg.APIURL))
+	}
+	a.api = slackapi.New(cfg.BotToken, apiOpts...)
+	return a, nil
+}
+
+// SetDealer gives the adapter the dealer that handles its commands. Call it before Run: the dealer
+// is built with the adapter as its Chat, so the two cannot be built in one step.
+func (a *Adapter) SetDealer(d Dealer) {
+	a.mu.Lock()
+	a.dealer = d
+	a.mu.Unlock()
+}
+
+// Run connects in the configured mode and handles Slack's requests until ctx is cancelled, then
+// returns nil. It returns an error when Slack refuses the tokens or the address cannot be listened on.
+func (a *Adapter) Run(ctx context.Context) error {
+	if a.cfg.Mode() == HTTPMode {
+		return a.runHTTP(ctx)
+	}
+	return a.runSocket(ctx)
+}
+
+// Close waits until commands already acknowledged have been handled (or ctx ends), then stops the
+// adapter's background work. Call it after Run has returned and before closing the dealer.
+func (a *Adapter) Close(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { a.work.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("slack: commands still running at shutdown: %w", ctx.Err())
+	}
+	a.cancel()
+	return err
+}
+
+// Send delivers a bot message: a public one is posted in its channel, a private one is sent by DM
+// (conversations.open, then chat.postMessage). When Slack will not deliver the DM, Send returns an
+// error wrapping bot.ErrDMBlocked so the bot falls back to SendEphemeral.
+func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
+	if !m.Private {
+		if err := a.postAll(ctx, m.Channel, m.Message, m.Channel); err != nil {
+			return fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
+		}
+		return nil
+	}
+	if m.User == "" {
+		return errors.New("slack: private message without a recipient")
+	}
+	dm, err := a.dmChannel(ctx, m.User)
+	if err == nil {
+		err = a.postAll(ctx, dm, m.Message, m.Channel)
+		if err != nil && refused(err) {
+			a.forgetDM(m.User) // the DM may have been closed; open it afresh next time
+		}
+	}
+	if err != nil {
+		if refused(err) {
+			// Only Slack's error code goes into the error: the message may hold hole cards.
+			return fmt.Errorf("slack: DM to %s: %w (%v)", m.User, bot.ErrDMBlocked, err)
+		}
+		return fmt.Errorf("slack: DM to %s: %w", m.User, err)
+	}
+	return nil
+}
+
+// SendEphemeral shows a private message to m.User inside m.Channel (chat.postEphemeral).
+func (a *Adapter) SendEphemeral(ctx context.Context, m bot.Message) error {
+	for _, p := range posts(m.Message, m.Channel) {
+		err := a.retry(ctx, "chat.postEphemeral", func() error {
+			_, err := a.api.PostEphemeralContext(ctx, m.Channel, m.User,
+				slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("slack: ephemeral message to %s in %s: %w", m.User, m.Channel, err)
+		}
+	}
+	return nil
+}
+
+// postAll posts a message (several posts when it is long) in channel; table is the channel its buttons
+// act on.
+func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message, table string) error {
+	for _, p := range posts(m, table) {
+		err := a.retry(ctx, "chat.postMessage", func() error {
+			_, _, err := a.api.PostMessageContext(ctx, channel,
+				slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dmChannel opens (or remembers) the DM channel with user.
+func (a *Adapter) dmChannel(ctx context.Context, user string) (string, error) {
+	a.mu.Lock()
+	ch, ok := a.dms[user]
+	a.mu.Unlock()
+	if ok {
+		return ch, nil
+	}
+	err := a.retry(ctx, "conversations.open", func() error {
+		c, _, _, err := a.api.OpenConversationContext(ctx, &slackapi.OpenConversationParameters{Users: []string{user}})
+		if err == nil {
+			ch = c.ID
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	if ch == "" {
+		return "", slackapi.SlackErrorResponse{Err: "no_dm_channel"}
+	}
+	a.mu.Lock()
+	a.dms[user] = ch
+	a.mu.Unlock()
+	return ch, nil
+}
+
+func (a *Adapter) forgetDM(user string) {
+	a.mu.Lock()
+	delete(a.dms, user)
+	a.mu.Unlock()
+}
+
+// refused reports whether Slack answered and said no (ok:false), as opposed to a network failure.
+func refused(err error) bool {
+	var se slackapi.SlackErrorResponse
+	return errors.As(err, &se)
+}
+
+// retry runs call and, when Slack answers 429, waits the Retry-After it names and tries again, at most
+// maxRetries times.
+func (a *Adapter) retry(ctx context.Context, method string, call func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := call()
+		var rl *slackapi.RateLimitedError
+		if !errors.As(err, &rl) || attempt == maxRetries {
+			return err
+		}
+		d := min(max(rl.RetryAfter, time.Second), maxRetryWait)
+		a.log.Warn("slack rate limit", "method", method, "retry_after", d, "attempt", attempt+1)
+		if werr := a.wait(ctx, d); werr != nil {
+			return err
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// dispatch hands cmd to the dealer in the background (Slack has already been acknowledged) and shows
+// the reply to the sender ephemerally.
+func (a *Adapter) dispatch(cmd bot.Command) {
+	a.spawn(func(ctx context.Context) {
+		a.mu.Lock()
+		d := a.dealer
+		a.mu.Unlock()
+		var r bot.Reply
+		if d == nil {
+			r = bot.Reply{Text: "The dealer is still starting up. Try again in a moment.", IsError: true}
+		} else {
+			cmd.Admin = a.isAdmin(ctx, cmd.Workspace, cmd.User)
+			r = d.Handle(ctx, cmd)
+		}
+		a.reply(ctx, cmd, r)
+	})
+}
+
+// spawn runs f in the background under the adapter's context, counted for Close, with panics
+// recovered so one bad request cannot stop the bot.
+func (a *Adapter) spawn(f func(ctx context.Context)) {
+	a.work.Add(1)
+	go func() {
+		defer a.work.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				a.log.Error("slack: panic while handling a request", "panic", p)
+			}
+		}()
+		f(a.ctx)
+	}()
+}
+
+// reply shows the bot's answer to the sender: the reply itself, then any private messages that could
+// not be sent by DM earlier, all ephemerally in the command's channel.
+func (a *Adapter) reply(ctx context.Context, cmd bot.Command, r bot.Reply) {
+	msgs := []render.Message{{Text: r.Text, Buttons: r.Buttons, Private: true}}
+	msgs = append(msgs, r.Extra...)
+	for _, m := range msgs {
+		if m.Text == "" && len(m.Buttons) == 0 {
+			continue
+		}
+		err := a.SendEphemeral(ctx, bot.Message{Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User, Message: m})
+		if err != nil {
+			a.log.Error("slack: could not show a reply", "channel", cmd.Channel, "user", cmd.User, "err", err)
+		}
+	}
+}
+
+// isAdmin asks Slack (users.info, cached) whether user administers the workspace. When Slack cannot
+// say, the user is treated as a regular player.
+func (a *Adapter) isAdmin(ctx context.Context, workspace, user string) bool {
+	key := workspace + "/" + user
+	a.mu.Lock()
+	e, ok := a.admins[key]
+	a.mu.Unlock()
+	if ok && a.now().Sub(e.at) < adminTTL {
+		return e.admin
+	}
+	var u *slackapi.User
+	err := a.retry(ctx, "users.info", func() (err error) {
+		u, err = a.api.GetUserInfoContext(ctx, user)
+		return err
+	})
+	if err != nil {
+		a.log.Warn("slack: users.info failed; treating the user as a player", "user", user, "err", err)
+		return false
+	}
+	admin := u.IsAdmin || u.IsOwner || u.IsPrimaryOwner
+	a.mu.Lock()
+	a.admins[key] = adminEntry{admin: admin, at: a.now()}
+	a.mu.Unlock()
+	return admin
+}
+
+// interact handles one interaction payload and returns what to acknowledge it with: nil for a plain
+// ack, or a view-submission response that shows an error in the modal.
+func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
+	switch ic.Type {
+	case slackapi.InteractionTypeBlockActions:
+		for _, act := range ic.ActionCallback.BlockActions {
+			c, err := clickFromAction(&ic, act)
+			if err != nil {
+				a.log.Debug("slack: ignoring an action", "action_id", act.ActionID, "err", err)
+				continue
+			}
+			if c.Amount {
+				trigger := ic.TriggerID
+				a.spawn(func(ctx context.Context) { a.openAmount(ctx, trigger, c) })
+				continue
+			}
+			a.dispatch(c.Cmd)
+		}
+	case slackapi.InteractionTypeViewSubmission:
+		cmd, fieldErr, err := commandFromSubmission(&ic)
+		switch {
+		case err != nil:
+			a.log.Debug("slack: ignoring a view submission", "callback_id", ic.View.CallbackID, "err", err)
+		case fieldErr != "":
+			return slackapi.NewErrorsViewSubmissionResponse(map[string]string{amountBlockID: fieldErr})
+		default:
+			a.dispatch(cmd)
+		}
+	}
+	return nil
+}
+
+// openAmount opens the amount modal for a click. Trigger IDs live 3 seconds, so this runs right after
+// the ack; when it fails the player is told how to type the command instead.
+func (a *Adapter) openAmount(ctx context.Context, trigger string, c click) {
+	err := a.retry(ctx, "views.open", func() error {
+		_, err := a.api.OpenViewContext(ctx, trigger, amountModal(c.Value))
+		return err
+	})
+	if err == nil {
+		return
+	}
+	a.log.Warn("slack: could not open the amount window", "user", c.Cmd.User, "err", err)
+	a.reply(ctx, c.Cmd, bot.Reply{
+		Text:    fmt.Sprintf("The amount window did not open. Type /poker %s N with N from %d to %d instead.", c.Value.Command, c.Value.Min, c.Value.Max),
+		IsError: true,
+	})
+}
