@@ -321,6 +321,8 @@ func splitText(s string, max int) []string {
 		cut := byteIndexOfRune(s, max) // s[:cut] holds max runes
 		head := s[:cut]
 		switch i := strings.LastIndexByte(head, '\n'); {
+		case s[cut] == '\n' || s[cut] == ' ':
+			// the piece ends exactly at a break
 		case i > 0:
 			cut = i
 		default:
