@@ -162,7 +162,7 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 		case 1:
 			return "Pot: " + Chips(ev.Pots[0].Amount), true
 		}
-		return strings.Join(potLines(ev.Pots, n.Names), "\n"), true
+		return strings.Join(potLines(ev.Pots, n.Names, true), "\n"), true
 	case engine.EvReveal:
 		parts := make([]string, len(ev.Hands))
 		for i, h := range ev.Hands {

@@ -79,17 +79,27 @@ func cutLine(line string) []string {
 }
 
 // clip shortens text to MaxText for functions that must return one message; it cuts at a line break
-// where it can and says how much was left out.
+// where it can and says how many lines were left out.
 func clip(text string) string {
 	if Length(text) <= MaxText {
 		return text
 	}
 	lines := strings.Split(text, "\n")
-	for k := len(lines) - 1; k > 0; k-- {
-		t := strings.Join(lines[:k], "\n") + "\n… and " + strconv.Itoa(len(lines)-k) + " more lines"
-		if Length(t) <= MaxText {
-			return t
+	// Keep the longest run of whole lines that fits with the note; the note is at most 30 characters.
+	used, k := 0, 0
+	for k < len(lines) {
+		l := Length(lines[k])
+		if k > 0 {
+			l++
 		}
+		if used+l > MaxText-30 {
+			break
+		}
+		used += l
+		k++
 	}
-	return cutLine(text)[0]
+	if k == 0 {
+		return cutLine(text)[0]
+	}
+	return strings.Join(lines[:k], "\n") + "\n… and " + strconv.Itoa(len(lines)-k) + " more lines"
 }

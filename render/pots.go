@@ -2,6 +2,7 @@ package render
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -22,7 +23,9 @@ func potName(k, n int) string {
 //
 //	Main pot: 605 (Alice, Bob, Carol, Dave)
 //	Side pot 1: 750 (Alice, Bob, Carol)
-func potLines(pots []engine.Pot, names Names) []string {
+//
+// Without names it counts the players instead: "Side pot 1: 750 (3 players)".
+func potLines(pots []engine.Pot, names Names, withNames bool) []string {
 	lines := make([]string, len(pots))
 	for k, p := range pots {
 		label := "Main pot: "
@@ -30,20 +33,15 @@ func potLines(pots []engine.Pot, names Names) []string {
 			label = "Side pot " + strconv.Itoa(k) + ": "
 		}
 		lines[k] = label + Chips(p.Amount)
-		if len(p.Eligible) > 0 {
+		switch {
+		case len(p.Eligible) == 0:
+		case !withNames:
+			lines[k] += " (" + strconv.Itoa(len(p.Eligible)) + " players)"
+		default:
 			lines[k] += " (" + joinComma(names.of(p.Eligible)) + ")"
 		}
 	}
 	return lines
 }
 
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
-}
+func joinComma(s []string) string { return strings.Join(s, ", ") }

@@ -666,3 +666,24 @@ func TestCommitmentVerifies(t *testing.T) {
 		t.Error("the hash does not change with the deck order or the salt")
 	}
 }
+
+func TestNames(t *testing.T) {
+	long := strings.Repeat("é", 40)
+	names := Names{"  Bob \n Smith ", "", long, strings.Repeat("x", 32), "Zoë"}
+	for _, tc := range []struct {
+		p    int
+		want string
+	}{
+		{0, "Bob Smith"},
+		{1, "Player 2"},
+		{2, strings.Repeat("é", 31) + "…"},
+		{3, strings.Repeat("x", 32)},
+		{4, "Zoë"},
+		{7, "Player 8"},
+		{-1, "Someone"},
+	} {
+		if got := names.Name(tc.p); got != tc.want {
+			t.Errorf("Name(%d) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}

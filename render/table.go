@@ -58,6 +58,27 @@ func Table(v TableView, style CardStyle) Message {
 		stakes += ", ante " + Chips(v.Ante)
 	}
 	lines = append(lines, stakes)
+	top := lines
+	lines = v.middle(style, true)
+	for _, s := range v.Seats {
+		lines = append(lines, seatLine(s))
+	}
+	text := strings.Join(append(top, lines...), "\n")
+	if Length(text) > MaxText && len(v.Pots) > 1 {
+		// Ten long names in nine side pots do not fit: count the players of each pot instead, so
+		// that every seat still shows.
+		lines = v.middle(style, false)
+		for _, s := range v.Seats {
+			lines = append(lines, seatLine(s))
+		}
+		text = strings.Join(append(top, lines...), "\n")
+	}
+	return Message{Text: clip(text)}
+}
+
+// middle is the board and pots part of the summary.
+func (v TableView) middle(style CardStyle, withNames bool) []string {
+	var lines []string
 	if len(v.Board) > 0 || len(v.Pots) > 0 {
 		var parts []string
 		if len(v.Board) > 0 {
@@ -68,13 +89,10 @@ func Table(v TableView, style CardStyle) Message {
 		}
 		lines = append(lines, capitalize(strings.Join(parts, " · ")))
 		if len(v.Pots) > 1 {
-			lines = append(lines, potLines(v.Pots, v.PotNames)...)
+			lines = append(lines, potLines(v.Pots, v.PotNames, withNames)...)
 		}
 	}
-	for _, s := range v.Seats {
-		lines = append(lines, seatLine(s))
-	}
-	return Message{Text: clip(strings.Join(lines, "\n"))}
+	return lines
 }
 
 func seatLine(s SeatView) string {
