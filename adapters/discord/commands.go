@@ -1,0 +1,361 @@
+package discord
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// CommandName is the one slash command the bot registers; everything is a subcommand of it.
+const CommandName = "poker"
+
+// inputError is a mistake in what the user typed: its text is a sentence for them, and nothing is
+// sent to the dealer.
+type inputError string
+
+func (e inputError) Error() string { return string(e) }
+
+// optKind is how an option's value becomes text for the dealer.
+type optKind uint8
+
+const (
+	optAmount optKind = iota // positive whole number of chips
+	optCount                 // positive whole number (hands, seconds)
+	optChoice                // one of the listed choices
+	optUser                  // a member of the server, sent as a mention
+	optWord                  // free text without line breaks
+)
+
+// optSpec describes one typed option of a subcommand. Key set means the dealer expects key=value.
+type optSpec struct {
+	name, desc string
+	kind       optKind
+	required   bool
+	key        string
+	choices    []string
+}
+
+// subSpec describes one /poker subcommand; group set means it is a subcommand group (schedule).
+type subSpec struct {
+	name, desc string
+	opts       []optSpec
+	group      []subSpec
+}
+
+var (
+	variantChoices = []string{"no-limit", "pot-limit", "fixed-limit"}
+	cardChoices    = []string{"text", "emoji"}
+)
+
+// pokerSubs lists every dealer command. Discord allows 25 options per command: this uses all 25, so
+// a new command has to go into a group (like schedule) rather than the top level.
+var pokerSubs = []subSpec{
+	{name: "start", desc: "Open a table in this channel", opts: []optSpec{
+		{name: "variant", desc: "Betting structure", kind: optChoice, key: "variant", choices: variantChoices},
+		{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount},
+		{name: "big_blind", desc: "Big blind in chips (give the small blind too)", kind: optAmount},
+		{name: "buyin", desc: "Chips each player brings to the table", kind: optAmount, key: "buyin"},
+		{name: "timer", desc: "Seconds each player has to act", kind: optCount, key: "timer"},
+		{name: "cards", desc: "How cards are drawn", kind: optChoice, key: "cards", choices: cardChoices},
+	}},
+	{name: "join", desc: "Sit down at the table", opts: []optSpec{
+		{name: "amount", desc: "Chips to bring (default: the table's buy-in)", kind: optAmount},
+	}},
+	{name: "leave", desc: "Leave the table and cash out"},
+	{name: "sitout", desc: "Sit out from the next hand"},
+	{name: "sitin", desc: "Come back in from the next hand"},
+	{name: "rebuy", desc: "Add chips between hands", opts: []optSpec{
+		{name: "amount", desc: "Chips to add (default: the table's buy-in)", kind: optAmount},
+	}},
+	{name: "deal", desc: "Deal the next hand"},
+	{name: "fold", desc: "Fold your hand"},
+	{name: "check", desc: "Check"},
+	{name: "call", desc: "Call the current bet"},
+	{name: "bet", desc: "Bet an amount", opts: []optSpec{
+		{name: "amount", desc: "Chips to bet", kind: optAmount, required: true},
+	}},
+	{name: "raise", desc: "Raise to an amount", opts: []optSpec{
+		{name: "to", desc: "Total bet to raise to, in chips", kind: optAmount, required: true},
+	}},
+	{name: "allin", desc: "Put all your chips in"},
+	{name: "cards", desc: "Show me my hole cards (only you see them)"},
+	{name: "table", desc: "Show the table"},
+	{name: "show", desc: "Show your cards after the hand"},
+	{name: "chips", desc: "Show my bankroll"},
+	{name: "leaderboard", desc: "Show the server's bankrolls"},
+	{name: "history", desc: "Show recent hands", opts: []optSpec{
+		{name: "count", desc: "How many hands", kind: optCount},
+	}},
+	{name: "verify", desc: "Check the shuffle of the last hand"},
+	{name: "end", desc: "End the game at this table"},
+	{name: "kick", desc: "Remove a player from the table (admins)", opts: []optSpec{
+		{name: "player", desc: "The player to remove", kind: optUser, required: true},
+	}},
+	{name: "help", desc: "How to play with the dealer"},
+	{name: "schedule", desc: "Scheduled games", group: []subSpec{
+		{name: "add", desc: "Schedule a game in this channel", opts: []optSpec{
+			{name: "when", desc: "When, e.g. \"fri 20:00\" or a cron line", kind: optWord, required: true},
+		}},
+		{name: "list", desc: "List scheduled games"},
+		{name: "remove", desc: "Remove a scheduled game", opts: []optSpec{
+			{name: "id", desc: "The game's ID from /poker schedule list", kind: optWord, required: true},
+		}},
+		{name: "skip", desc: "Skip the next occurrence of a game", opts: []optSpec{
+			{name: "id", desc: "The game's ID from /poker schedule list", kind: optWord, required: true},
+		}},
+	}},
+	{name: "rsvp", desc: "Answer the invitation to the next game", opts: []optSpec{
+		{name: "answer", desc: "Will you play?", kind: optChoice, required: true, choices: []string{"yes", "maybe", "no"}},
+	}},
+}
+
+// Commands returns the application commands to register: one /poker command, usable in servers only
+// (a table belongs to a channel), with a subcommand for every dealer command.
+func Commands() []*discordgo.ApplicationCommand {
+	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	noDM := false
+	return []*discordgo.ApplicationCommand{{
+		Type:         discordgo.ChatApplicationCommand,
+		Name:         CommandName,
+		Description:  "Play Texas Hold'em with the dealer",
+		DMPermission: &noDM,
+		Contexts:     &contexts,
+		Options:      subOptions(pokerSubs),
+	}}
+}
+
+func subOptions(subs []subSpec) []*discordgo.ApplicationCommandOption {
+	var out []*discordgo.ApplicationCommandOption
+	for _, s := range subs {
+		o := &discordgo.ApplicationCommandOption{Name: s.name, Description: s.desc}
+		if s.group != nil {
+			o.Type = discordgo.ApplicationCommandOptionSubCommandGroup
+			o.Options = subOptions(s.group)
+		} else {
+			o.Type = discordgo.ApplicationCommandOptionSubCommand
+			for _, spec := range s.opts {
+				o.Options = append(o.Options, specOption(spec))
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func specOption(spec optSpec) *discordgo.ApplicationCommandOption {
+	one := 1.0
+	o := &discordgo.ApplicationCommandOption{Name: spec.name, Description: spec.desc, Required: spec.required}
+	switch spec.kind {
+	case optAmount, optCount:
+		o.Type = discordgo.ApplicationCommandOptionInteger
+		o.MinValue = &one
+	case optChoice:
+		o.Type = discordgo.ApplicationCommandOptionString
+		for _, c := range spec.choices {
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c, Value: c})
+		}
+	case optUser:
+		o.Type = discordgo.ApplicationCommandOptionUser
+	case optWord:
+		o.Type = discordgo.ApplicationCommandOptionString
+		o.MaxLength = 100
+	}
+	return o
+}
+
+// CommandText turns the data of a /poker interaction into the command line the dealer parses,
+// such as "raise 60" or "start variant=pot-limit blinds=10/20". Every value is checked here (the
+// client can send anything): a bad one gives an error whose text tells the user what to do instead.
+func CommandText(d discordgo.ApplicationCommandInteractionData) (string, error) {
+	if d.Name != CommandName {
+		return "", inputError(fmt.Sprintf("I only know /%s; type /%s help to see what it can do.", CommandName, CommandName))
+	}
+	if len(d.Options) != 1 || d.Options[0] == nil {
+		return "", inputError(fmt.Sprintf("Pick one of the /%s subcommands, such as /%s join.", CommandName, CommandName))
+	}
+	return subText(pokerSubs, d.Options[0], "/"+CommandName)
+}
+
+func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOption, path string) (string, error) {
+	var spec *subSpec
+	for i := range subs {
+		if subs[i].name == o.Name {
+			spec = &subs[i]
+		}
+	}
+	if spec == nil {
+		return "", inputError(fmt.Sprintf("%s has no subcommand %q; type /%s help to see them all.", path, o.Name, CommandName))
+	}
+	path += " " + spec.name
+	if spec.group != nil {
+		if o.Type != discordgo.ApplicationCommandOptionSubCommandGroup || len(o.Options) != 1 || o.Options[0] == nil {
+			return "", inputError(fmt.Sprintf("Pick one of the %s subcommands, such as %s %s.", path, path, spec.group[0].name))
+		}
+		rest, err := subText(spec.group, o.Options[0], path)
+		if err != nil {
+			return "", err
+		}
+		return spec.name + " " + rest, nil
+	}
+	if o.Type != discordgo.ApplicationCommandOptionSubCommand {
+		return "", inputError(fmt.Sprintf("%s is a subcommand; pick it from the list after /%s.", path, CommandName))
+	}
+	vals := map[string]string{}
+	for _, got := range o.Options {
+		if got == nil {
+			continue
+		}
+		var os *optSpec
+		for i := range spec.opts {
+			if spec.opts[i].name == got.Name {
+				os = &spec.opts[i]
+			}
+		}
+		if os == nil {
+			return "", inputError(fmt.Sprintf("%s has no option %q; pick options from the list Discord shows.", path, got.Name))
+		}
+		v, err := optValue(*os, got, path)
+		if err != nil {
+			return "", err
+		}
+		vals[os.name] = v
+	}
+	if spec.name == "start" {
+		// The dealer takes the blinds as one pair, blinds=10/20.
+		sb, bb := vals["small_blind"], vals["big_blind"]
+		delete(vals, "small_blind")
+		delete(vals, "big_blind")
+		switch {
+		case sb != "" && bb != "":
+			vals["small_blind"] = sb + "/" + bb
+		case sb != "" || bb != "":
+			return "", inputError("Give both small_blind and big_blind, or neither to use the default blinds.")
+		}
+	}
+	words := []string{spec.name}
+	for _, os := range spec.opts {
+		v, ok := vals[os.name]
+		switch {
+		case !ok && os.required:
+			return "", inputError(fmt.Sprintf("%s needs the %s option: %s.", path, os.name, strings.ToLower(os.desc)))
+		case !ok:
+		case spec.name == "start" && os.name == "small_blind":
+			words = append(words, "blinds="+v)
+		case os.key != "":
+			words = append(words, os.key+"="+v)
+		default:
+			words = append(words, v)
+		}
+	}
+	return strings.Join(words, " "), nil
+}
+
+// optValue checks one option's value against its spec and returns it as the dealer's text. Values are
+// read by hand rather than with IntValue and friends, which panic on a type the client should not send.
+func optValue(spec optSpec, o *discordgo.ApplicationCommandInteractionDataOption, path string) (string, error) {
+	switch spec.kind {
+	case optAmount, optCount:
+		f, ok := o.Value.(float64)
+		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != math.Trunc(f) || f < 1 || f > 1e15 {
+			if spec.kind == optCount {
+				return "", inputError(fmt.Sprintf("%s %s must be a whole number, 1 or more, such as 10.", path, spec.name))
+			}
+			return "", inputError(fmt.Sprintf("%s %s must be a whole number of chips, 1 or more, such as 100.", path, spec.name))
+		}
+		return strconv.FormatInt(int64(f), 10), nil
+	case optChoice:
+		s, _ := o.Value.(string)
+		for _, c := range spec.choices {
+			if o.Type == discordgo.ApplicationCommandOptionString && strings.EqualFold(s, c) {
+				return c, nil
+			}
+		}
+		return "", inputError(fmt.Sprintf("%s %s must be one of %s; pick it from the list.", path, spec.name, strings.Join(spec.choices, ", ")))
+	case optUser:
+		s, _ := o.Value.(string)
+		if o.Type != discordgo.ApplicationCommandOptionUser || !isSnowflake(s) {
+			return "", inputError(fmt.Sprintf("%s %s must be a member of this server; pick one from the list.", path, spec.name))
+		}
+		return "<@" + s + ">", nil
+	default: // optWord
+		s, _ := o.Value.(string)
+		s = strings.Join(strings.Fields(s), " ")
+		if o.Type != discordgo.ApplicationCommandOptionString || s == "" || len(s) > 200 {
+			return "", inputError(fmt.Sprintf("%s %s must be a short line of text: %s.", path, spec.name, strings.ToLower(spec.desc)))
+		}
+		return s, nil
+	}
+}
+
+// interactionUser returns who sent an interaction: Member.User in a server, User in a DM.
+func interactionUser(i *discordgo.Interaction) (*discordgo.User, string) {
+	if i.Member != nil && i.Member.User != nil {
+		name := i.Member.Nick
+		if name == "" {
+			name = displayName(i.Member.User)
+		}
+		return i.Member.User, name
+	}
+	if i.User != nil {
+		return i.User, displayName(i.User)
+	}
+	return nil, ""
+}
+
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// adminPermissions are the member permissions that make a user an admin for the dealer.
+const adminPermissions = discordgo.PermissionAdministrator | discordgo.PermissionManageGuild
+
+// baseCommand fills the parts of a bot.Command every kind of interaction shares. It refuses
+// interactions from outside a server, since tables and bankrolls belong to a server.
+func baseCommand(i *discordgo.Interaction) (bot.Command, error) {
+	u, name := interactionUser(i)
+	if u == nil || u.ID == "" {
+		return bot.Command{}, inputError("I could not tell who you are; try again from a server channel.")
+	}
+	if i.GuildID == "" || i.ChannelID == "" {
+		return bot.Command{}, inputError(fmt.Sprintf("Poker tables live in server channels: use /%s in a channel of your server, not in a direct message.", CommandName))
+	}
+	c := bot.Command{
+		Platform:  "discord",
+		Workspace: i.GuildID,
+		Channel:   i.ChannelID,
+		User:      u.ID,
+		UserName:  name,
+	}
+	if i.Member != nil && i.Member.Permissions&adminPermissions != 0 {
+		c.Admin = true
+	}
+	return c, nil
+}
+
+// SlashCommand translates a /poker interaction into a dealer command.
+func SlashCommand(i *discordgo.Interaction) (bot.Command, error) {
+	if i.Type != discordgo.InteractionApplicationCommand {
+		return bot.Command{}, fmt.Errorf("interaction type %v is not a slash command", i.Type)
+	}
+	c, err := baseCommand(i)
+	if err != nil {
+		return c, err
+	}
+	d, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok {
+		return bot.Command{}, inputError(fmt.Sprintf("That command arrived garbled; try /%s again.", CommandName))
+	}
+	c.Text, err = CommandText(d)
+	if err != nil {
+		return bot.Command{}, err
+	}
+	return c, nil
+}

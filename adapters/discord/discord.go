@@ -1,0 +1,375 @@
+// Package discord connects dealerbot to Discord: it registers one /poker slash command, turns
+// interactions (commands, button clicks, amount forms) into bot.Commands, and delivers the dealer's
+// messages as channel posts, ephemeral replies and DMs. It only translates; the game is in package bot.
+//
+// Use:
+//
+//	a, err := discord.New(cfg, logger)
+//	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
+//	a.SetDealer(d)
+//	err = a.Open(ctx)                      // connect, register /poker, log the invite URL
+//	...
+//	a.Close(ctx)                           // finish interactions in flight, disconnect
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// Handler is what the adapter needs from the dealer (*bot.Dealer has it).
+type Handler interface {
+	Handle(ctx context.Context, cmd bot.Command) bot.Reply
+}
+
+// How long a user whose DMs are closed gets no DM attempts; after that, one more try (they may have
+// opened their DMs in the meantime).
+const dmRetryAfter = 30 * time.Minute
+
+// An interaction token lives 15 minutes; a command still running after this long gives up.
+const interactionTimeout = 14 * time.Minute
+
+// Adapter is a connection to Discord. It implements bot.Chat.
+type Adapter struct {
+	cfg     Config
+	log     *slog.Logger
+	session *discordgo.Session
+	now     func() time.Time
+
+	mu        sync.Mutex
+	handler   Handler
+	dmChannel map[string]string    // user ID -> DM channel ID
+	dmBlocked map[string]time.Time // user ID -> when a DM last failed with 50007
+	closing   bool
+	inflight  sync.WaitGroup
+	base      context.Context
+	cancel    context.CancelFunc
+	remove    func()
+}
+
+var _ bot.Chat = (*Adapter)(nil)
+
+// New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.
+func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
+	if !cfg.Enabled() {
+		return nil, errors.New("discord: DISCORD_TOKEN is not set")
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("discord: %w", err)
+	}
+	// Interactions arrive whatever the intents; ask for as little as possible.
+	s.Identify.Intents = discordgo.IntentsGuilds
+	if cfg.ShardCount > 1 {
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
+	s.StateEnabled = false
+	base, cancel := context.WithCancel(context.Background())
+	a := &Adapter{
+		cfg:       cfg,
+		log:       logger.With("adapter", "discord"),
+		session:   s,
+		now:       time.Now,
+		dmChannel: map[string]string{},
+		dmBlocked: map[string]time.Time{},
+		base:      base,
+		cancel:    cancel,
+	}
+	a.remove = s.AddHandler(a.onInteraction)
+	return a, nil
+}
+
+// SetDealer tells the adapter where to send commands. Until it is called, interactions are answered
+// with "not ready".
+func (a *Adapter) SetDealer(h Handler) {
+	a.mu.Lock()
+	a.handler = h
+	a.mu.Unlock()
+}
+
+// Open connects to the gateway, registers /poker (on DISCORD_GUILD_ID if set, else globally; only
+// shard 0 registers) and logs the invite URL.
+func (a *Adapter) Open(ctx context.Context) error {
+	if err := a.session.Open(); err != nil {
+		return fmt.Errorf("discord: connect to the gateway: %w", err)
+	}
+	if a.cfg.ShardID == 0 {
+		if _, err := a.session.ApplicationCommandBulkOverwrite(a.cfg.AppID, a.cfg.GuildID, Commands(), discordgo.WithContext(ctx)); err != nil {
+			a.session.Close()
+			return fmt.Errorf("discord: register /%s: %w", CommandName, err)
+		}
+	}
+	where := "globally (new commands can take up to an hour to appear)"
+	if a.cfg.GuildID != "" {
+		where = "on server " + a.cfg.GuildID
+	}
+	a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
+		"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
+	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
+	return nil
+}
+
+// Close stops taking interactions, waits for those in flight (until ctx ends) and disconnects.
+func (a *Adapter) Close(ctx context.Context) error {
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+	done := make(chan struct{})
+	go func() { a.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		a.log.Warn("closing with interactions still running", "err", ctx.Err())
+	}
+	a.cancel()
+	a.remove()
+	if err := a.session.Close(); err != nil {
+		return fmt.Errorf("discord: close: %w", err)
+	}
+	return nil
+}
+
+// Run opens the adapter, waits for ctx to end, then closes it (allowing 10 s for work in flight).
+func (a *Adapter) Run(ctx context.Context) error {
+	if err := a.Open(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return a.Close(cctx)
+}
+
+// Send delivers a dealer message: a public one is posted to its channel, a private one is sent by DM
+// to m.User. It returns bot.ErrDMBlocked when the user does not accept DMs from the bot.
+func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
+	msgs, err := ChannelMessages(m.Message)
+	if err != nil {
+		a.log.Warn("message sent without some buttons", "err", err)
+	}
+	if m.Private {
+		return a.sendDM(ctx, m.User, msgs)
+	}
+	if m.Channel == "" {
+		return errors.New("discord: a public message needs a channel")
+	}
+	for _, p := range msgs {
+		if _, err := a.session.ChannelMessageSendComplex(m.Channel, p, discordgo.WithContext(ctx)); err != nil {
+			return fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
+		}
+	}
+	return nil
+}
+
+func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.MessageSend) error {
+	if user == "" {
+		return errors.New("discord: a private message needs a user")
+	}
+	a.mu.Lock()
+	blockedAt, blocked := a.dmBlocked[user]
+	ch := a.dmChannel[user]
+	a.mu.Unlock()
+	if blocked && a.now().Sub(blockedAt) < dmRetryAfter {
+		return bot.ErrDMBlocked
+	}
+	if ch == "" {
+		c, err := a.session.UserChannelCreate(user, discordgo.WithContext(ctx))
+		if err != nil {
+			return a.dmFailed(user, fmt.Errorf("discord: open a DM with user %s: %w", user, err))
+		}
+		ch = c.ID
+		a.mu.Lock()
+		a.dmChannel[user] = ch
+		a.mu.Unlock()
+	}
+	for _, p := range msgs {
+		if _, err := a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx)); err != nil {
+			return a.dmFailed(user, fmt.Errorf("discord: DM user %s: %w", user, err))
+		}
+	}
+	if blocked {
+		a.mu.Lock()
+		delete(a.dmBlocked, user)
+		a.mu.Unlock()
+	}
+	return nil
+}
+
+// dmFailed turns Discord's "cannot send messages to this user" into bot.ErrDMBlocked and remembers
+// the user, so the next private message does not try again right away.
+func (a *Adapter) dmFailed(user string, err error) error {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser {
+		a.mu.Lock()
+		a.dmBlocked[user] = a.now()
+		a.mu.Unlock()
+		a.log.Info("user does not accept DMs; private messages go with their next reply", "user", user)
+		return bot.ErrDMBlocked
+	}
+	return err
+}
+
+// onInteraction is discordgo's handler. discordgo runs each in its own goroutine without recover, so
+// a panic here would end the process: it is recovered, logged, and the user gets an apology.
+func (a *Adapter) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
+	if ev == nil || ev.Interaction == nil {
+		return
+	}
+	a.mu.Lock()
+	if a.closing {
+		a.mu.Unlock()
+		return
+	}
+	a.inflight.Add(1)
+	a.mu.Unlock()
+	defer a.inflight.Done()
+
+	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
+	defer cancel()
+	r := &responder{a: a, ctx: ctx, i: ev.Interaction}
+	defer func() {
+		if p := recover(); p != nil {
+			a.log.Error("panic while handling an interaction", "interaction", ev.ID, "type", ev.Type.String(),
+				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			func() {
+				defer func() { _ = recover() }() // a second panic while apologising must not escape either
+				r.fail("Something went wrong on my side; please try again.")
+			}()
+		}
+	}()
+	a.dispatch(r)
+}
+
+func (a *Adapter) dispatch(r *responder) {
+	i := r.i
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		cmd, err := SlashCommand(i)
+		if err != nil {
+			r.fail(a.userText(err))
+			return
+		}
+		a.run(r, cmd)
+	case discordgo.InteractionMessageComponent:
+		cmd, modal, err := ComponentClick(i)
+		switch {
+		case err != nil:
+			r.fail(a.userText(err))
+		case modal != nil:
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modal})
+		default:
+			a.run(r, cmd)
+		}
+	case discordgo.InteractionModalSubmit:
+		cmd, err := ModalSubmit(i)
+		if err != nil {
+			r.fail(a.userText(err))
+			return
+		}
+		a.run(r, cmd)
+	default:
+		a.log.Debug("ignored interaction", "type", i.Type.String())
+	}
+}
+
+// userText is the sentence a user sees for err: inputErrors are written for them, anything else is
+// logged and replaced by an apology.
+func (a *Adapter) userText(err error) string {
+	var in inputError
+	if errors.As(err, &in) {
+		return in.Error()
+	}
+	a.log.Error("interaction failed", "err", err)
+	return "Something went wrong on my side; please try again."
+}
+
+// run acknowledges the interaction at once (Discord allows 3 s), lets the dealer handle the command,
+// then shows the reply ephemerally in place of the acknowledgement.
+func (a *Adapter) run(r *responder, cmd bot.Command) {
+	if !r.deferReply() {
+		// Discord did not take the acknowledgement: the user was told the interaction failed, so the
+		// command is not run behind their back.
+		return
+	}
+	a.mu.Lock()
+	h := a.handler
+	a.mu.Unlock()
+	if h == nil {
+		r.fail("The dealer is still starting; try again in a moment.")
+		return
+	}
+	a.log.Debug("command", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text)
+	r.reply(h.Handle(r.ctx, cmd))
+}
+
+// responder answers one interaction, remembering whether the first response has been made.
+type responder struct {
+	a        *Adapter
+	ctx      context.Context
+	i        *discordgo.Interaction
+	answered bool // an initial response (deferral, message or modal) was sent
+}
+
+func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
+	if err := r.a.session.InteractionRespond(r.i, resp, discordgo.WithContext(r.ctx)); err != nil {
+		r.a.log.Error("answer interaction", "interaction", r.i.ID, "err", err)
+		return false
+	}
+	r.answered = true
+	return true
+}
+
+func (r *responder) deferReply() bool {
+	return r.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
+	})
+}
+
+// fail shows text to the user ephemerally, whatever state the interaction is in.
+func (r *responder) fail(text string) {
+	r.reply(bot.Reply{Text: text, IsError: true})
+}
+
+// reply shows the dealer's reply: as the first response, or in place of the deferral, with any
+// further pieces as ephemeral follow-ups.
+func (r *responder) reply(rep bot.Reply) {
+	msgs, err := ReplyMessages(rep)
+	if err != nil {
+		r.a.log.Warn("reply sent without some buttons", "err", err)
+	}
+	s := r.a.session
+	for n, m := range msgs {
+		var err error
+		switch {
+		case n == 0 && !r.answered:
+			ok := r.respond(&discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: m.Content, Components: m.Components, Flags: m.Flags, AllowedMentions: m.AllowedMentions},
+			})
+			if !ok {
+				return
+			}
+		case n == 0:
+			_, err = s.InteractionResponseEdit(r.i, editFromParams(m), discordgo.WithContext(r.ctx))
+		default:
+			_, err = s.FollowupMessageCreate(r.i, true, m, discordgo.WithContext(r.ctx))
+		}
+		if err != nil {
+			r.a.log.Error("reply to interaction", "interaction", r.i.ID, "err", err)
+			return
+		}
+	}
+}
