@@ -1,0 +1,582 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// helpText lists every command with a one-line explanation.
+const helpText = `Commands:
+start [options] — open a table here (host). Options: ` + settingsHelp + `
+join [buy-in] — sit down, buying in from your bankroll
+leave — cash out and stand up (after the hand if you are in one)
+sitout / sitin — skip hands without leaving / play again
+rebuy [amount] — add chips from your bankroll between hands
+deal — deal the next hand now
+fold, check, call — act on your turn
+bet N — bet N chips; raise N — raise to N in all; allin — put in every chip
+cards — see your hole cards again, privately
+table — the table: seats, stacks, board, pots
+show — show your cards to the table after the hand
+chips — your bankroll
+leaderboard — everyone's results in this server
+history [n] — the n-th most recent hand, replayed as text
+verify — how to check that the shuffle was fair
+set [options] — change settings (host or admin; stakes change from the next hand)
+kick @user — remove a player (host or admin)
+end — end the session, cash everyone out and post standings (host or admin)
+help — this list`
+
+const verifyText = "Every hand is shuffled before the first card is dealt. Before dealing I post a SHA-256 " +
+	"commitment: the hash of the deck order (written like As2d…, 104 characters), a colon and a secret salt. " +
+	"After the hand I post the deck order and the salt. To check, hash them yourself, for example " +
+	"`printf '%s' 'DECK:SALT' | sha256sum`, and compare with the commitment: if they match, the deck was fixed " +
+	"before the hand began and never changed."
+
+// handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
+func (t *table) handle(ctx context.Context, cmd Command) Reply {
+	r, err := t.run(ctx, cmd)
+	if err != nil {
+		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
+	}
+	return t.withPending(cmd.User, r)
+}
+
+func ok(format string, args ...any) (Reply, error) {
+	return Reply{Text: fmt.Sprintf(format, args...)}, nil
+}
+
+// amountArg reads an optional chip amount.
+func amountArg(args []string, verb, example string) (int64, bool, error) {
+	if len(args) == 0 {
+		return 0, false, nil
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(args[0], ",", ""), 10, 64)
+	if err != nil {
+		return 0, false, userErrorf("%q is not a number of chips: write it in digits, like `%s`.", args[0], example)
+	}
+	if v <= 0 {
+		return 0, false, userErrorf("The amount to %s must be more than 0: for example `%s`.", verb, example)
+	}
+	return v, true, nil
+}
+
+func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
+	fields := strings.Fields(cmd.Text)
+	if len(fields) == 0 {
+		return Reply{}, userErrorf("Type a command, or `help` for the list.")
+	}
+	verb, args := strings.ToLower(fields[0]), fields[1:]
+	if cmd.Token != "" && cmd.Token != t.token() {
+		return Reply{}, userErrorf("That button is from an earlier turn: use the newest message.")
+	}
+	switch verb {
+	case "help":
+		return Reply{Text: helpText}, nil
+	case "verify":
+		return Reply{Text: verifyText}, nil
+	case "chips":
+		return t.chips(ctx, cmd)
+	case "leaderboard":
+		return t.leaderboard(ctx, cmd)
+	case "start":
+		return t.start(ctx, cmd, args)
+	}
+	if !t.open {
+		switch verb {
+		case "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call", "bet", "raise", "allin",
+			"all-in", "cards", "table", "show", "history", "end", "kick", "set":
+			return Reply{}, userErrorf("There is no game in this channel yet: type `start` to open a table.")
+		}
+		return Reply{}, userErrorf("I do not know %q. Type `help` for the list of commands.", verb)
+	}
+	switch verb {
+	case "join":
+		return t.join(ctx, cmd, args)
+	case "leave":
+		return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
+	case "kick":
+		if !t.isHost(cmd) {
+			return Reply{}, userErrorf("Only the host (%s) or an admin can remove a player.", t.rec.HostName)
+		}
+		if len(args) == 0 {
+			return Reply{}, userErrorf("Say who to remove: `kick @name`.")
+		}
+		who := strings.Trim(args[0], "@<>!")
+		seat := t.seatOf(who)
+		if seat < 0 {
+			for i, s := range t.rec.Seats {
+				if s.User != "" && strings.EqualFold(s.Name, who) {
+					seat = i
+				}
+			}
+		}
+		if seat < 0 {
+			return Reply{}, userErrorf("%s is not seated here: check the name with `table`.", who)
+		}
+		return t.leave(ctx, cmd, seat, true)
+	case "sitout", "sitin":
+		return t.sit(ctx, cmd, verb == "sitout")
+	case "rebuy":
+		return t.rebuy(ctx, cmd, args)
+	case "deal":
+		if t.hand != nil {
+			return Reply{}, userErrorf("Hand #%d is still being played: wait for it to end.", t.rec.Hand.No)
+		}
+		if t.seatOf(cmd.User) < 0 && !t.isHost(cmd) {
+			return Reply{}, userErrorf("Only players at this table can deal: `join` first.")
+		}
+		if err := t.deal(ctx); err != nil {
+			return Reply{}, err
+		}
+		if t.rec.HandNo == 0 || !t.open {
+			return ok("The session is over.")
+		}
+		return ok("Dealt hand #%d.", t.rec.HandNo)
+	case "fold", "check", "call", "bet", "raise", "allin", "all-in":
+		return t.action(ctx, cmd, verb, args)
+	case "cards":
+		return t.cards(cmd)
+	case "table":
+		return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
+	case "show":
+		return t.show(ctx, cmd)
+	case "history":
+		return t.history(ctx, args)
+	case "set":
+		if !t.isHost(cmd) {
+			return Reply{}, userErrorf("Only the host (%s) or an admin can change the settings.", t.rec.HostName)
+		}
+		if len(args) == 0 {
+			return Reply{}, userErrorf("Say what to change, for example `set blinds=10/20`. Options: %s", settingsHelp)
+		}
+		n := clone(t.rec)
+		if err := n.Settings.Apply(args); err != nil {
+			return Reply{}, err
+		}
+		if n.Settings.Seats < len(n.Seats) {
+			for _, s := range n.Seats[n.Settings.Seats:] {
+				if s.User != "" {
+					return Reply{}, userErrorf("Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
+				}
+			}
+			n.Seats = n.Seats[:n.Settings.Seats]
+		}
+		for len(n.Seats) < n.Settings.Seats {
+			n.Seats = append(n.Seats, SeatRecord{})
+		}
+		if err := t.commit(ctx, n, Change{}); err != nil {
+			return Reply{}, err
+		}
+		t.publicf(ctx, "%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
+		return ok("Settings changed.")
+	case "end":
+		if !t.isHost(cmd) {
+			return Reply{}, userErrorf("Only the host (%s) or an admin can end the session.", t.rec.HostName)
+		}
+		if t.hand != nil {
+			n := clone(t.rec)
+			n.Ending = true
+			if err := t.commit(ctx, n, Change{}); err != nil {
+				return Reply{}, err
+			}
+			t.publicf(ctx, "%s is ending the session: it ends when this hand is over.", cmd.UserName)
+			return ok("The session ends after this hand.")
+		}
+		t.publicf(ctx, "%s ended the session.", cmd.UserName)
+		if err := t.endSession(ctx); err != nil {
+			return Reply{}, err
+		}
+		return ok("Session ended; standings posted.")
+	}
+	return Reply{}, userErrorf("I do not know %q. Type `help` for the list of commands.", verb)
+}
+
+func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if t.open {
+		return Reply{}, userErrorf("A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", t.rec.HostName)
+	}
+	s := DefaultSettings()
+	if err := s.Apply(args); err != nil {
+		return Reply{}, err
+	}
+	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
+		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
+		Started: t.d.cfg.Now()}
+	rec.LevelAt = rec.Started
+	t.rec = rec // commit needs the channel; restored below on failure
+	if err := t.commit(ctx, rec, Change{}); err != nil {
+		t.rec = TableRecord{}
+		return Reply{}, err
+	}
+	t.open = true
+	t.pending = map[string][]render.Message{}
+	t.publicf(ctx, "%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
+	return ok("Your table is open; you are the host.")
+}
+
+func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	s := t.rec.Settings
+	if t.seatOf(cmd.User) >= 0 {
+		return Reply{}, userErrorf("You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
+	}
+	amount, given, err := amountArg(args, "buy in for", fmt.Sprintf("join %d", s.BuyIn))
+	if err != nil {
+		return Reply{}, err
+	}
+	if !given {
+		amount = s.BuyIn
+	}
+	if amount < s.MinBuyIn || amount > s.MaxBuyIn {
+		return Reply{}, userErrorf("The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(s.MinBuyIn), render.Chips(s.MaxBuyIn), s.BuyIn)
+	}
+	seat := -1
+	for i, st := range t.rec.Seats {
+		if st.User == "" {
+			seat = i
+			break
+		}
+	}
+	if seat < 0 {
+		return Reply{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(t.rec.Seats))
+	}
+	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return Reply{}, err
+	}
+	bank := p.Bankroll
+	if !known {
+		bank = t.d.cfg.StartingBankroll
+	}
+	if bank < amount {
+		return Reply{}, userErrorf("Your bankroll holds only %s chips: join with less (at least %s).", render.Chips(bank), render.Chips(s.MinBuyIn))
+	}
+	now := t.d.cfg.Now()
+	var c Change
+	if !known {
+		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
+			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll})
+	}
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
+		Name: cmd.UserName, Table: t.id, Bankroll: -amount, OnTable: amount})
+	n := clone(t.rec)
+	n.Seats[seat] = SeatRecord{User: cmd.User, Name: cmd.UserName, Stack: amount}
+	if i := standingIndex(n.Standings, cmd.User); i >= 0 {
+		n.Standings[i].BoughtIn += amount
+	} else {
+		n.Standings = append(n.Standings, Standing{User: cmd.User, Name: cmd.UserName, BoughtIn: amount})
+	}
+	if err := t.commit(ctx, n, c); err != nil {
+		if strings.Contains(err.Error(), ErrInsufficient.Error()) {
+			return Reply{}, userErrorf("Your bankroll does not hold %s chips: join with less.", render.Chips(amount))
+		}
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s sits down in seat %d with %s chips.", cmd.UserName, seat+1, render.Chips(amount))
+	t.scheduleDeal()
+	welcome := ""
+	if !known {
+		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(t.d.cfg.StartingBankroll))
+	}
+	return ok("You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
+}
+
+// leave stands a player up: now between hands, or when the running hand ends if they are in it.
+func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (Reply, error) {
+	if seat < 0 {
+		return Reply{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
+	}
+	s := t.rec.Seats[seat]
+	n := clone(t.rec)
+	if p := t.playerOf(seat); p >= 0 && t.hand != nil && !t.hand.Folded(p) {
+		n.Seats[seat].Leaving = true
+		if err := t.commit(ctx, n, Change{}); err != nil {
+			return Reply{}, err
+		}
+		if kicked {
+			t.publicf(ctx, "%s removed %s, who leaves when this hand ends.", cmd.UserName, s.Name)
+		} else {
+			t.publicf(ctx, "%s will leave when this hand ends.", s.Name)
+		}
+		if t.hand.ToAct() == p {
+			t.afterStep(ctx) // folds for the leaving player
+		}
+		return ok("%s leaves when this hand ends; the stack goes back to the bankroll.", s.Name)
+	}
+	var c Change
+	t.cashOut(&n, &c, seat, t.d.cfg.Now())
+	if err := t.commit(ctx, n, c); err != nil {
+		return Reply{}, err
+	}
+	if kicked {
+		t.publicf(ctx, "%s removed %s from the table (%s chips back to the bankroll).", cmd.UserName, s.Name, render.Chips(s.Stack))
+	} else {
+		t.publicf(ctx, "%s leaves the table with %s chips.", s.Name, render.Chips(s.Stack))
+	}
+	return ok("%s chips went back to %s's bankroll.", render.Chips(s.Stack), s.Name)
+}
+
+func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
+	seat := t.seatOf(cmd.User)
+	if seat < 0 {
+		return Reply{}, userErrorf("You are not seated at this table: type `join` to sit down.")
+	}
+	if t.rec.Seats[seat].SittingOut == out {
+		if out {
+			return Reply{}, userErrorf("You are already sitting out: type `sitin` to play again.")
+		}
+		return Reply{}, userErrorf("You are already playing: `sitout` skips hands.")
+	}
+	n := clone(t.rec)
+	n.Seats[seat].SittingOut = out
+	n.Seats[seat].TimedOut = 0
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return Reply{}, err
+	}
+	if out {
+		t.publicf(ctx, "%s sits out.", cmd.UserName)
+		return ok("You sit out from the next hand; type `sitin` to play again.")
+	}
+	t.publicf(ctx, "%s is back in.", cmd.UserName)
+	t.scheduleDeal()
+	return ok("You are dealt in from the next hand.")
+}
+
+func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	s := t.rec.Settings
+	seat := t.seatOf(cmd.User)
+	if seat < 0 {
+		return Reply{}, userErrorf("You are not seated at this table: type `join` to buy in.")
+	}
+	if p := t.playerOf(seat); p >= 0 && t.hand != nil {
+		return Reply{}, userErrorf("Rebuys happen between hands: wait for this hand to end.")
+	}
+	st := t.rec.Seats[seat]
+	switch {
+	case s.Rebuys == 0:
+		return Reply{}, userErrorf("This table does not allow rebuys: `leave` and `join` again another time.")
+	case s.Rebuys > 0 && st.Rebuys >= s.Rebuys:
+		return Reply{}, userErrorf("You have used all %d of your rebuys at this table.", s.Rebuys)
+	case s.RebuyLevels > 0 && t.rec.Level >= s.RebuyLevels:
+		return Reply{}, userErrorf("Rebuys were allowed only during the first %d blind levels.", s.RebuyLevels)
+	}
+	room := s.MaxBuyIn - st.Stack
+	if room <= 0 {
+		return Reply{}, userErrorf("Your stack is already at the table's largest buy-in (%s): play it first.", render.Chips(s.MaxBuyIn))
+	}
+	amount, given, err := amountArg(args, "rebuy", fmt.Sprintf("rebuy %d", min(s.BuyIn, room)))
+	if err != nil {
+		return Reply{}, err
+	}
+	if !given {
+		amount = min(s.BuyIn, room)
+	}
+	if amount > room {
+		return Reply{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(s.MaxBuyIn), room)
+	}
+	p, _, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return Reply{}, err
+	}
+	if p.Bankroll < amount {
+		return Reply{}, userErrorf("Your bankroll holds only %s chips: rebuy for less.", render.Chips(p.Bankroll))
+	}
+	n := clone(t.rec)
+	n.Seats[seat].Stack += amount
+	n.Seats[seat].Rebuys++
+	if i := standingIndex(n.Standings, cmd.User); i >= 0 {
+		n.Standings[i].BoughtIn += amount
+	}
+	c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindRebuy, Workspace: cmd.Workspace, User: cmd.User,
+		Name: st.Name, Table: t.id, Bankroll: -amount, OnTable: amount}}}
+	if err := t.commit(ctx, n, c); err != nil {
+		if strings.Contains(err.Error(), ErrInsufficient.Error()) {
+			return Reply{}, userErrorf("Your bankroll does not hold %s chips: rebuy for less.", render.Chips(amount))
+		}
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	t.scheduleDeal()
+	return ok("Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+}
+
+func (t *table) action(ctx context.Context, cmd Command, verb string, args []string) (Reply, error) {
+	seat := t.seatOf(cmd.User)
+	if seat < 0 {
+		return Reply{}, userErrorf("You are not seated at this table: type `join` to play.")
+	}
+	if t.hand == nil {
+		return Reply{}, userErrorf("No hand is being played: type `deal` to start one.")
+	}
+	p := t.playerOf(seat)
+	if p < 0 {
+		return Reply{}, userErrorf("You are not in this hand: wait for the next one.")
+	}
+	if t.hand.Folded(p) {
+		return Reply{}, userErrorf("You have folded this hand: wait for the next one.")
+	}
+	if to := t.hand.ToAct(); to != p {
+		return Reply{}, userErrorf("It is %s's turn, not yours.", t.names().Name(to))
+	}
+	a := engine.Action{Player: p}
+	switch verb {
+	case "fold":
+		a.Kind = engine.Fold
+	case "check":
+		a.Kind = engine.Check
+	case "call":
+		a.Kind = engine.Call
+	case "allin", "all-in":
+		a.Kind = engine.AllIn
+	case "bet", "raise":
+		a.Kind = engine.Raise
+		if verb == "bet" {
+			a.Kind = engine.Bet
+		}
+		if len(args) == 0 {
+			return Reply{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
+		}
+		v, given, err := amountArg(args, verb, verb+" 60")
+		if err != nil {
+			return Reply{}, err
+		}
+		_ = given
+		a.Amount = v
+	}
+	if err := t.hand.Validate(a); err != nil {
+		return Reply{}, err
+	}
+	if err := t.act(ctx, a, false); err != nil {
+		return Reply{}, err
+	}
+	return ok("Done: %s.", a.Kind)
+}
+
+func (t *table) cards(cmd Command) (Reply, error) {
+	seat := t.seatOf(cmd.User)
+	if seat < 0 || t.hand == nil || t.playerOf(seat) < 0 {
+		return Reply{}, userErrorf("You have no cards: you are not in a hand right now.")
+	}
+	p := t.playerOf(seat)
+	return Reply{Text: render.HoleCards(t.hand.Hole(p), t.rec.Hand.No, t.style()).Text}, nil
+}
+
+func (t *table) show(ctx context.Context, cmd Command) (Reply, error) {
+	if t.hand != nil && t.playerOf(t.seatOf(cmd.User)) >= 0 {
+		return Reply{}, userErrorf("You can show your cards when this hand is over.")
+	}
+	if t.last == nil {
+		return Reply{}, userErrorf("There is no finished hand to show cards from.")
+	}
+	p := -1
+	for i, s := range t.last.seats {
+		if s.User == cmd.User {
+			p = i
+		}
+	}
+	if p < 0 {
+		return Reply{}, userErrorf("You were not in hand #%d, so you have no cards to show.", t.last.no)
+	}
+	if t.last.shown[p] {
+		return Reply{}, userErrorf("Your cards from hand #%d are already face up.", t.last.no)
+	}
+	t.last.shown[p] = true
+	h := t.last.hand.Hole(p)
+	t.publicf(ctx, "%s shows %s from hand #%d.", t.last.seats[p].Name, render.Cards(h[:], t.style()), t.last.no)
+	return ok("Shown.")
+}
+
+func (t *table) history(ctx context.Context, args []string) (Reply, error) {
+	n := 1
+	if len(args) > 0 {
+		v, err := strconv.Atoi(args[0])
+		if err != nil || v <= 0 || v > 100 {
+			return Reply{}, userErrorf("Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
+		}
+		n = v
+	}
+	hands, err := t.d.store.Hands(ctx, t.id, n)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(hands) < n {
+		return Reply{}, userErrorf("This table has only %d finished hands: ask for `history %d` or less.", len(hands), max(1, len(hands)))
+	}
+	hr := hands[n-1]
+	h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+	if err != nil {
+		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
+	}
+	narr := &render.Narrator{Names: hr.Names, Style: t.style()}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, hr.Rules.Variant, render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
+	for p, st := range hr.Stacks {
+		fmt.Fprintf(&b, "%s: %s chips\n", render.Names(hr.Names).Name(p), render.Chips(st))
+	}
+	for _, m := range narr.Events(h.Events()) {
+		b.WriteString(m.Text)
+		b.WriteString("\n")
+	}
+	b.WriteString(render.Reveal(hr.No, hr.Deck, hr.Salt).Text)
+	return Reply{Text: b.String()}, nil
+}
+
+func (t *table) chips(ctx context.Context, cmd Command) (Reply, error) {
+	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return Reply{}, err
+	}
+	if !known {
+		return ok("You have not played yet: your bankroll starts at %s chips when you first `join` a table.", render.Chips(t.d.cfg.StartingBankroll))
+	}
+	return ok("Your bankroll: %s chips, and %s on tables.", render.Chips(p.Bankroll), render.Chips(p.OnTable))
+}
+
+func (t *table) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
+	ps, err := t.d.store.Players(ctx, cmd.Workspace)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(ps) == 0 {
+		return ok("Nobody has played here yet: `start` a table and `join` it.")
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].User < ps[j].User })
+	rows := make([]render.LeaderRow, len(ps))
+	for i, p := range ps {
+		total := p.Bankroll + p.OnTable
+		rows[i] = render.LeaderRow{Name: p.Name, Chips: total, Net: total - p.Granted, Hands: p.Hands}
+	}
+	return Reply{Text: render.Leaderboard("Leaderboard", rows).Text}, nil
+}
+
+// view is the table as render.Table shows it.
+func (t *table) view() render.TableView {
+	r := t.rec.Settings.Rules(t.rec.Level)
+	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante}
+	var bets, stacks []int64
+	if t.hand != nil {
+		v.HandNo = t.rec.Hand.No
+		v.Board = t.hand.Board()
+		v.Pots = t.hand.Pots()
+		v.PotNames = t.names()
+		bets, stacks = t.hand.Bets(), t.hand.Stacks()
+	}
+	for i, s := range t.rec.Seats {
+		if s.User == "" {
+			continue
+		}
+		sv := render.SeatView{Seat: i, Name: s.Name, Stack: s.Stack, SittingOut: s.SittingOut, Button: i == t.rec.Button}
+		if p := t.playerOf(i); p >= 0 && t.hand != nil {
+			sv.Stack, sv.Bet = stacks[p], bets[p]
+			sv.Folded, sv.AllIn, sv.ToAct = t.hand.Folded(p), t.hand.IsAllIn(p), t.hand.ToAct() == p
+		}
+		v.Seats = append(v.Seats, sv)
+	}
+	return v
+}

@@ -1,0 +1,158 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Store keeps everything the dealer must not lose. Each method is one transaction: Commit applies a
+// whole Change or nothing, so what a finished hand changes (stacks, ledger, history) lands together.
+// storage.DB is the implementation; the interface lives here, where it is used.
+type Store interface {
+	// Tables returns every open table, as last committed.
+	Tables(ctx context.Context) ([]TableRecord, error)
+	// Commit applies a change atomically. It returns ErrInsufficient, changing nothing, when a ledger
+	// entry would take a bankroll below zero.
+	Commit(ctx context.Context, c Change) error
+	// Player returns a player's record in a workspace; ok is false for a player never seen.
+	Player(ctx context.Context, workspace, user string) (p PlayerRecord, ok bool, err error)
+	// Players returns every player of a workspace.
+	Players(ctx context.Context, workspace string) ([]PlayerRecord, error)
+	// Hands returns up to n finished hands of a table, the most recent first.
+	Hands(ctx context.Context, table string, n int) ([]HandRecord, error)
+}
+
+// ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
+var ErrInsufficient = errors.New("not enough chips in the bankroll")
+
+// Change is everything one step of the dealer writes, committed in one transaction.
+type Change struct {
+	Table       *TableRecord // put this table state
+	DeleteTable string       // remove this table (after its session ended)
+	Ledger      []LedgerEntry
+	Hand        *HandRecord    // a finished hand
+	Session     *SessionRecord // a finished session
+}
+
+// Ledger entry kinds.
+const (
+	KindGrant   = "grant"    // a new player's starting bankroll; skipped when the player already exists
+	KindAdjust  = "adjust"   // an admin adjustment
+	KindBuyIn   = "buy-in"   // bankroll -> table
+	KindRebuy   = "rebuy"    // bankroll -> table
+	KindResult  = "result"   // a hand's net result for one player (chips move between players on a table)
+	KindCashOut = "cash-out" // table -> bankroll
+)
+
+// LedgerEntry is one chip movement. Bankroll and OnTable are the changes to the player's bankroll and
+// to the chips the player has on tables. Grants and adjustments bring chips in; every other kind only
+// moves them, so the sum of bankrolls and chips on tables always equals the chips brought in.
+type LedgerEntry struct {
+	Seq       uint64 // set by the store
+	Time      time.Time
+	Kind      string
+	Workspace string
+	User      string
+	Name      string
+	Table     string
+	HandNo    int64
+	Bankroll  int64
+	OnTable   int64
+}
+
+// PlayerRecord is a player's account in one workspace.
+type PlayerRecord struct {
+	Workspace string
+	User      string
+	Name      string
+	Bankroll  int64 // chips off the tables
+	OnTable   int64 // chips on tables
+	Granted   int64 // chips brought in: grants and adjustments
+	Hands     int   // hands played
+}
+
+// SeatRecord is one seat of a table.
+type SeatRecord struct {
+	User       string
+	Name       string
+	Stack      int64
+	SittingOut bool
+	Leaving    bool // leaves (cashes out) when the running hand ends
+	TimedOut   int  // hands in a row in which the player's time ran out
+	Rebuys     int
+}
+
+// HandState is the hand in progress: enough to replay it exactly (deck + actions) and to cancel it
+// (the stacks before the hand).
+type HandState struct {
+	No       int64
+	Rules    engine.Rules
+	Stacks   []int64 // of the players dealt in, before the hand
+	Button   int     // index into Stacks
+	Seats    []int   // table seat of each player
+	Deck     engine.Deck
+	Salt     string
+	Actions  []engine.Action
+	TimedOut []int // players whose time ran out this hand
+}
+
+// Setup is the engine setup the hand started from.
+func (h *HandState) Setup() engine.Setup {
+	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck}
+}
+
+// Standing is a player's result in a session so far.
+type Standing struct {
+	User      string
+	Name      string
+	BoughtIn  int64
+	CashedOut int64
+}
+
+// TableRecord is a table's whole state between two commands.
+type TableRecord struct {
+	ID        string
+	Platform  string
+	Workspace string
+	Channel   string
+	Host      string
+	HostName  string
+	Settings  Settings
+	Seats     []SeatRecord
+	Button    int   // seat of the button; -1 before the draw
+	HandNo    int64 // number of the last hand dealt
+	Started   time.Time
+	Level     int       // blind level, from 0
+	LevelAt   time.Time // when the level began
+	LevelHand int64     // hand number at which the level began
+	Hand      *HandState
+	Ending    bool // the host ended the session; it ends with the running hand
+	Standings []Standing
+}
+
+// HandRecord is a finished hand, kept for `history` and for checking.
+type HandRecord struct {
+	Table   string
+	No      int64
+	Time    time.Time
+	Names   []string
+	Rules   engine.Rules
+	Stacks  []int64
+	Button  int
+	Deck    engine.Deck
+	Salt    string
+	Actions []engine.Action
+	Final   []int64
+	PHH     string // the hand as a PHH history (every hole card: a private record)
+}
+
+// SessionRecord is a finished session and its standings.
+type SessionRecord struct {
+	Table     string
+	Started   time.Time
+	Ended     time.Time
+	Standings []Standing
+}

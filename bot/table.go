@@ -1,0 +1,634 @@
+package bot
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/engine/phh"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// table is one channel's table. Only its goroutine (loop) touches it after creation.
+type table struct {
+	d    *Dealer
+	id   string
+	jobs chan job
+
+	open bool        // a session is running
+	rec  TableRecord // the state as last committed
+	hand *engine.Hand
+	narr *render.Narrator
+
+	turnTimer Timer
+	dealTimer Timer
+
+	pending map[string][]render.Message // private messages that could not be delivered, by user
+
+	last *lastHand // the hand that ended most recently, for `show`
+}
+
+// lastHand remembers a finished hand for `show`.
+type lastHand struct {
+	no    int64
+	hand  *engine.Hand
+	seats []SeatRecord // the seat records of the hand's players, by hand index
+	shown map[int]bool
+}
+
+func (t *table) loop() {
+	defer t.d.wg.Done()
+	for j := range t.jobs {
+		var r Reply
+		if j.fire != nil {
+			j.fire(j.ctx, t)
+		} else {
+			r = t.handle(j.ctx, j.cmd)
+		}
+		j.done <- r
+	}
+	t.stopTimers()
+}
+
+func (t *table) stopTimers() {
+	if t.turnTimer != nil {
+		t.turnTimer.Stop()
+		t.turnTimer = nil
+	}
+	if t.dealTimer != nil {
+		t.dealTimer.Stop()
+		t.dealTimer = nil
+	}
+}
+
+func (t *table) style() render.CardStyle { return t.rec.Settings.Cards }
+
+// --- sending -----------------------------------------------------------------------------------
+
+func (t *table) public(ctx context.Context, msgs ...render.Message) {
+	for _, m := range msgs {
+		m.Private = false
+		err := t.d.chat.Send(ctx, Message{Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
+		if err != nil {
+			t.d.log.Error("send to channel", "table", t.id, "err", err)
+		}
+	}
+}
+
+func (t *table) publicf(ctx context.Context, format string, args ...any) {
+	t.public(ctx, render.Message{Text: fmt.Sprintf(format, args...)})
+}
+
+// private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
+func (t *table) private(ctx context.Context, user string, m render.Message) {
+	m.Private = true
+	msg := Message{Workspace: t.rec.Workspace, Channel: t.rec.Channel, User: user, Message: m}
+	err := t.d.chat.Send(ctx, msg)
+	if err == nil {
+		return
+	}
+	if !errors.Is(err, ErrDMBlocked) {
+		t.d.log.Error("send private message", "table", t.id, "user", user, "err", err)
+		return
+	}
+	if e, ok := t.d.chat.(Ephemeral); ok {
+		if err := e.SendEphemeral(ctx, msg); err == nil {
+			return
+		}
+	}
+	if t.d.warnDM(t.rec.Workspace, user) {
+		t.pending[user] = append(t.pending[user], render.Message{Private: true,
+			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
+				"(or workspace) to get your cards privately; until then type `cards` or use the button below."})
+	}
+	t.pending[user] = append(t.pending[user], m)
+}
+
+// withPending attaches the user's undelivered private messages to their reply.
+func (t *table) withPending(user string, r Reply) Reply {
+	p := t.pending[user]
+	if len(p) == 0 {
+		return r
+	}
+	delete(t.pending, user)
+	r.Extra = append(r.Extra, p...)
+	r.Buttons = append(r.Buttons, render.Button{Label: "Show my cards", Command: "cards", Style: render.Secondary})
+	return r
+}
+
+// --- persistence -------------------------------------------------------------------------------
+
+// commit writes the table with extra changes. On failure the caller must restore its in-memory state.
+func (t *table) commit(ctx context.Context, rec TableRecord, c Change) error {
+	c.Table = &rec
+	if err := t.d.store.Commit(ctx, c); err != nil {
+		return fmt.Errorf("commit table %s: %w", t.id, err)
+	}
+	t.rec = rec
+	return nil
+}
+
+// clone deep-copies a record so a failed commit leaves t.rec untouched.
+func clone(r TableRecord) TableRecord {
+	r.Seats = append([]SeatRecord(nil), r.Seats...)
+	r.Standings = append([]Standing(nil), r.Standings...)
+	if r.Hand != nil {
+		h := *r.Hand
+		h.Stacks = append([]int64(nil), h.Stacks...)
+		h.Seats = append([]int(nil), h.Seats...)
+		h.Actions = append([]engine.Action(nil), h.Actions...)
+		h.TimedOut = append([]int(nil), h.TimedOut...)
+		r.Hand = &h
+	}
+	return r
+}
+
+// --- restore -----------------------------------------------------------------------------------
+
+// restore loads a table on start-up. It runs before the table gets any job.
+func (t *table) restore(ctx context.Context, rec TableRecord) error {
+	done := make(chan error, 1)
+	t.jobs <- job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *table) {
+		done <- t.restoreNow(ctx, rec)
+	}}
+	return <-done
+}
+
+func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
+	t.open = true
+	t.rec = rec
+	if rec.Hand == nil {
+		t.scheduleDeal()
+		return nil
+	}
+	h, err := engine.Replay(rec.Hand.Setup(), rec.Hand.Actions)
+	if err == nil && !h.Done() {
+		t.hand = h
+		t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
+		t.narr.Events(h.Events()) // so later awards know the pots
+		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
+		t.afterStep(ctx)
+		return nil
+	}
+	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.
+	no := rec.Hand.No
+	n := clone(rec)
+	n.Hand = nil
+	if cerr := t.commit(ctx, n, Change{}); cerr != nil {
+		return cerr
+	}
+	t.d.log.Warn("cancelled hand after restart", "table", t.id, "hand", no, "err", err)
+	t.publicf(ctx, "Hand #%d could not be resumed after a restart and is cancelled: every chip is back where it was before the hand.", no)
+	t.scheduleDeal()
+	return nil
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+func (t *table) seatOf(user string) int {
+	for i, s := range t.rec.Seats {
+		if s.User == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// playerOf returns the hand index of a seat, or -1 when the seat is not in the running hand.
+func (t *table) playerOf(seat int) int {
+	if t.rec.Hand == nil {
+		return -1
+	}
+	for p, s := range t.rec.Hand.Seats {
+		if s == seat {
+			return p
+		}
+	}
+	return -1
+}
+
+// names returns the display names of the running hand's players.
+func (t *table) names() render.Names {
+	if t.rec.Hand == nil {
+		return nil
+	}
+	ns := make(render.Names, len(t.rec.Hand.Seats))
+	for p, s := range t.rec.Hand.Seats {
+		ns[p] = t.rec.Seats[s].Name
+	}
+	return ns
+}
+
+func (t *table) token() string {
+	if t.hand == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", t.rec.Hand.No, len(t.rec.Hand.Actions))
+}
+
+// playing returns the seats that would be dealt into the next hand.
+func (t *table) playing() []int {
+	var out []int
+	for i, s := range t.rec.Seats {
+		if s.User != "" && !s.SittingOut && !s.Leaving && s.Stack > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (t *table) isHost(cmd Command) bool { return cmd.Admin || cmd.User == t.rec.Host }
+
+func standingIndex(st []Standing, user string) int {
+	for i, s := range st {
+		if s.User == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// --- hands -------------------------------------------------------------------------------------
+
+func (t *table) shuffle() (engine.Deck, error) {
+	t.d.randMu.Lock()
+	defer t.d.randMu.Unlock()
+	return engine.ShuffledDeck(t.d.cfg.Rand)
+}
+
+// deal starts the next hand. It is a no-op when a hand is running or fewer than two can play.
+func (t *table) deal(ctx context.Context) error {
+	if t.dealTimer != nil {
+		t.dealTimer.Stop()
+		t.dealTimer = nil
+	}
+	if !t.open || t.hand != nil {
+		return nil
+	}
+	now := t.d.cfg.Now()
+	if t.rec.Settings.EndMinutes > 0 && now.Sub(t.rec.Started) >= time.Duration(t.rec.Settings.EndMinutes)*time.Minute {
+		t.publicf(ctx, "Time is up: the session is over.")
+		return t.endSession(ctx)
+	}
+	seats := t.playing()
+	if len(seats) < 2 {
+		return userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
+	}
+	n := clone(t.rec)
+	var notes []string
+	level := n.Settings.Level(now.Sub(n.Started), n.HandNo)
+	if level > n.Level {
+		n.Level, n.LevelAt, n.LevelHand = level, now, n.HandNo
+		r := n.Settings.Rules(level)
+		line := fmt.Sprintf("Blinds go up: level %d, %s/%s", level+1, render.Chips(r.SmallBlind), render.Chips(r.BigBlind))
+		if r.Ante > 0 {
+			line += ", ante " + render.Chips(r.Ante)
+		}
+		notes = append(notes, line+".")
+	}
+	if n.Button < 0 {
+		d, err := t.shuffle()
+		if err != nil {
+			return err
+		}
+		tb, err := engine.NewTable(len(n.Seats), n.Settings.Rules(0))
+		if err != nil {
+			return err
+		}
+		for i, s := range n.Seats {
+			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: s.SittingOut || s.Leaving}
+		}
+		var b strings.Builder
+		b.WriteString("Draw for the button:")
+		for _, dr := range tb.DrawForButton(d) {
+			fmt.Fprintf(&b, " %s %s", n.Seats[dr.Seat].Name, render.Card(dr.Card, t.style()))
+			if dr.Round > 1 {
+				fmt.Fprintf(&b, " (round %d)", dr.Round)
+			}
+			b.WriteString(",")
+		}
+		n.Button = tb.Button
+		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
+	} else {
+		// The button moves to the next seat dealt in.
+		next := -1
+		for i := 1; i <= len(n.Seats); i++ {
+			s := (n.Button + i) % len(n.Seats)
+			if contains(seats, s) {
+				next = s
+				break
+			}
+		}
+		n.Button = next
+	}
+	deck, err := t.shuffle()
+	if err != nil {
+		return err
+	}
+	salt := make([]byte, 16)
+	if err := t.d.readRand(salt); err != nil {
+		return err
+	}
+	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck, Salt: hex.EncodeToString(salt)}
+	for i, s := range seats {
+		hs.Stacks = append(hs.Stacks, n.Seats[s].Stack)
+		if s == n.Button {
+			hs.Button = i
+		}
+	}
+	h, err := engine.NewHand(hs.Setup())
+	if err != nil {
+		return err
+	}
+	n.HandNo = hs.No
+	n.Hand = hs
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return err
+	}
+	t.hand = h
+	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
+	for _, line := range notes {
+		t.publicf(ctx, "%s", line)
+	}
+	t.public(ctx, render.Commitment(hs.No, render.DeckHash(deck, hs.Salt)))
+	for p, s := range seats {
+		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
+	}
+	t.public(ctx, t.narr.Events(h.Events())...)
+	t.afterStep(ctx)
+	return nil
+}
+
+// act applies one action (or a timeout when timeout is set) for the player to act, commits it, and
+// tells the channel. On a failed commit the hand is rebuilt as it was and nothing is said.
+func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
+	old := t.hand
+	var evs []engine.Event
+	var err error
+	if timeout {
+		evs, err = t.hand.Timeout()
+	} else {
+		evs, err = t.hand.Apply(a)
+	}
+	if err != nil {
+		return err
+	}
+	n := clone(t.rec)
+	p := t.rec.Hand.Seats
+	_ = p
+	acts := t.hand.Actions()
+	if timeout {
+		n.Hand.TimedOut = append(n.Hand.TimedOut, acts[len(acts)-1].Player)
+	}
+	n.Hand.Actions = acts
+	if t.hand.Done() {
+		return t.finish(ctx, n, evs, timeout)
+	}
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		t.hand = t.rebuild(old)
+		return err
+	}
+	if timeout {
+		t.publicf(ctx, "%s ran out of time.", t.names().Name(acts[len(acts)-1].Player))
+	}
+	t.narrate(ctx, evs)
+	t.afterStep(ctx)
+	return nil
+}
+
+// rebuild replays the committed hand after a failed commit; Apply already changed the live one.
+func (t *table) rebuild(_ *engine.Hand) *engine.Hand {
+	h, err := engine.Replay(t.rec.Hand.Setup(), t.rec.Hand.Actions)
+	if err != nil {
+		t.d.log.Error("rebuild hand", "table", t.id, "err", err)
+		return nil
+	}
+	return h
+}
+
+// narrate posts events, with each live hand's chance to win when the cards are turned up.
+func (t *table) narrate(ctx context.Context, evs []engine.Event) {
+	for i, ev := range evs {
+		if ev.Kind != engine.EvReveal {
+			continue
+		}
+		t.public(ctx, t.narr.Events(evs[:i+1])...)
+		if m, ok := equityMessage(ev, t.names(), t.style()); ok {
+			t.public(ctx, m)
+		}
+		evs = evs[i+1:]
+		break
+	}
+	t.public(ctx, t.narr.Events(evs)...)
+}
+
+// afterStep prompts the player to act and starts their timer; a leaving player folds at once.
+func (t *table) afterStep(ctx context.Context) {
+	if t.turnTimer != nil {
+		t.turnTimer.Stop()
+		t.turnTimer = nil
+	}
+	if t.hand == nil || t.hand.Done() {
+		return
+	}
+	p := t.hand.ToAct()
+	seat := t.rec.Hand.Seats[p]
+	if t.rec.Seats[seat].Leaving {
+		if err := t.act(ctx, engine.Action{Player: p, Kind: engine.Fold}, false); err != nil {
+			t.d.log.Error("fold for leaving player", "table", t.id, "err", err)
+		}
+		return
+	}
+	o, _ := t.hand.Options()
+	secs := t.rec.Settings.Timer
+	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: secs,
+		Token: t.token(), Street: t.hand.Street()}, t.style()))
+	if secs > 0 {
+		tok := t.token()
+		t.turnTimer = t.d.after(t, time.Duration(secs)*time.Second, func(ctx context.Context, t *table) {
+			if t.hand == nil || t.token() != tok {
+				return // acted in time
+			}
+			t.turnTimer = nil
+			if err := t.act(ctx, engine.Action{}, true); err != nil {
+				t.d.log.Error("timeout", "table", t.id, "err", err)
+			}
+		})
+	}
+}
+
+// finish commits everything a finished hand changes in one transaction, then tells the channel.
+func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, timeout bool) error {
+	h := t.hand
+	hs := n.Hand
+	final := h.Stacks()
+	now := t.d.cfg.Now()
+	var c Change
+	names := make([]string, len(hs.Seats))
+	players := make([]SeatRecord, len(hs.Seats))
+	var notes []string
+	for p, s := range hs.Seats {
+		seat := &n.Seats[s]
+		names[p] = seat.Name
+		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
+			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]})
+		seat.Stack = final[p]
+		if contains(hs.TimedOut, p) {
+			seat.TimedOut++
+			if seat.TimedOut >= 2 && !seat.SittingOut {
+				seat.SittingOut = true
+				notes = append(notes, fmt.Sprintf("%s ran out of time two hands in a row and is sitting out: type `sitin` to play again.", seat.Name))
+			}
+		} else {
+			seat.TimedOut = 0
+		}
+		players[p] = *seat
+	}
+	for i := range n.Seats {
+		seat := &n.Seats[i]
+		if seat.User != "" && seat.Leaving {
+			notes = append(notes, fmt.Sprintf("%s leaves the table with %s chips.", seat.Name, render.Chips(seat.Stack)))
+			t.cashOut(&n, &c, i, now)
+		}
+	}
+	hist := phh.FromHand(h, names)
+	var text []byte
+	if hist != nil {
+		text, _ = hist.Marshal()
+	}
+	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Rules: hs.Rules, Stacks: hs.Stacks,
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Actions: hs.Actions, Final: final, PHH: string(text)}
+	n.Hand = nil
+	if err := t.commit(ctx, n, c); err != nil {
+		t.hand = t.rebuild(nil)
+		return err
+	}
+	t.hand = nil
+	if t.turnTimer != nil {
+		t.turnTimer.Stop()
+		t.turnTimer = nil
+	}
+	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
+	for _, ev := range h.Events() {
+		if ev.Kind == engine.EvShow {
+			t.last.shown[ev.Player] = true
+		}
+		if ev.Kind == engine.EvReveal {
+			for _, r := range ev.Hands {
+				t.last.shown[r.Player] = true
+			}
+		}
+	}
+	if timeout {
+		acts := hs.Actions
+		t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
+	}
+	// t.names() needs the hand, which is gone: narrate with the names kept above.
+	t.narrName(ctx, names, evs)
+	t.public(ctx, render.Reveal(hs.No, hs.Deck, hs.Salt))
+	for _, s := range notes {
+		t.publicf(ctx, "%s", s)
+	}
+	var broke []string
+	for _, s := range t.rec.Seats {
+		if s.User != "" && s.Stack == 0 {
+			broke = append(broke, s.Name)
+		}
+	}
+	if t.rec.Ending {
+		return t.endSession(ctx)
+	}
+	if len(t.playing()) < 2 && t.rec.Settings.Rebuys == 0 && len(broke) > 0 {
+		t.publicf(ctx, "One player holds every chip: the session is over.")
+		return t.endSession(ctx)
+	}
+	for _, name := range broke {
+		t.publicf(ctx, "%s is out of chips: `rebuy` to play on or `leave`.", name)
+	}
+	t.scheduleDeal()
+	return nil
+}
+
+func (t *table) narrName(ctx context.Context, names []string, evs []engine.Event) {
+	saved := t.narr
+	if saved == nil {
+		saved = &render.Narrator{Names: names, Style: t.style()}
+	}
+	for i, ev := range evs {
+		if ev.Kind != engine.EvReveal {
+			continue
+		}
+		t.public(ctx, saved.Events(evs[:i+1])...)
+		if m, ok := equityMessage(ev, names, t.style()); ok {
+			t.public(ctx, m)
+		}
+		evs = evs[i+1:]
+		break
+	}
+	t.public(ctx, saved.Events(evs)...)
+}
+
+// cashOut moves a seat's stack back to the bankroll and empties the seat.
+func (t *table) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
+	s := n.Seats[seat]
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindCashOut, Workspace: n.Workspace, User: s.User,
+		Name: s.Name, Table: n.ID, Bankroll: s.Stack, OnTable: -s.Stack})
+	if i := standingIndex(n.Standings, s.User); i >= 0 {
+		n.Standings[i].CashedOut += s.Stack
+	}
+	n.Seats[seat] = SeatRecord{}
+}
+
+// scheduleDeal starts the pause before the automatic next hand when two or more can play.
+func (t *table) scheduleDeal() {
+	if !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == 0 || len(t.playing()) < 2 {
+		return
+	}
+	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *table) {
+		t.dealTimer = nil
+		if err := t.deal(ctx); err != nil {
+			var ue *userError
+			if !errors.As(err, &ue) {
+				t.d.log.Error("automatic deal", "table", t.id, "err", err)
+			}
+		}
+	})
+}
+
+// endSession cashes everyone out, records the standings and closes the table, in one commit.
+func (t *table) endSession(ctx context.Context) error {
+	now := t.d.cfg.Now()
+	n := clone(t.rec)
+	var c Change
+	for i, s := range n.Seats {
+		if s.User != "" {
+			t.cashOut(&n, &c, i, now)
+		}
+	}
+	c.Session = &SessionRecord{Table: n.ID, Started: n.Started, Ended: now, Standings: n.Standings}
+	c.DeleteTable = n.ID
+	if err := t.d.store.Commit(ctx, c); err != nil {
+		return fmt.Errorf("end session at %s: %w", t.id, err)
+	}
+	t.stopTimers()
+	rows := make([]render.Standing, len(n.Standings))
+	for i, s := range n.Standings {
+		rows[i] = render.Standing{Name: s.Name, BoughtIn: s.BoughtIn, CashedOut: s.CashedOut}
+	}
+	t.public(ctx, render.Standings("Session over — standings", rows))
+	t.open, t.rec, t.hand, t.narr, t.last = false, TableRecord{}, nil, nil, nil
+	return nil
+}
+
+func contains(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,352 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// OpenTimeout is how long Open waits for another process to release the file.
+const OpenTimeout = 2 * time.Second
+
+var (
+	bucketPlayers  = []byte("players")
+	bucketLedger   = []byte("ledger")
+	bucketTables   = []byte("tables")
+	bucketHands    = []byte("hands")
+	bucketSessions = []byte("sessions")
+)
+
+// DB is the dealer's database. It is safe for concurrent use.
+type DB struct {
+	db       *bolt.DB
+	inflight atomic.Int64
+}
+
+var _ bot.Store = (*DB)(nil)
+
+// Open opens or creates the database file at path.
+func Open(path string) (*DB, error) {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: OpenTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Many tables committing at once share one fsync; a short delay keeps latency low.
+	b.MaxBatchDelay = 2 * time.Millisecond
+	err = b.Update(func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketPlayers, bucketLedger, bucketTables, bucketHands, bucketSessions} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("create buckets in %s: %w", path, err)
+	}
+	return &DB{db: b}, nil
+}
+
+// Close closes the file.
+func (d *DB) Close() error { return d.db.Close() }
+
+// Path returns the file's path.
+func (d *DB) Path() string { return d.db.Path() }
+
+// Backup writes a consistent copy of the database to w while others keep using it.
+func (d *DB) Backup(w io.Writer) error {
+	return d.db.View(func(tx *bolt.Tx) error {
+		_, err := tx.WriteTo(w)
+		return err
+	})
+}
+
+func playerKey(workspace, user string) []byte {
+	return []byte(workspace + "\x00" + user)
+}
+
+func handKey(table string, no int64) []byte {
+	k := make([]byte, 0, len(table)+9)
+	k = append(k, table...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, uint64(no))
+}
+
+func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+func put(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}
+
+// Commit applies c in one transaction. Concurrent commits are batched into one fsync.
+func (d *DB) Commit(ctx context.Context, c bot.Change) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	fn := func(tx *bolt.Tx) error { return apply(tx, c) }
+	var err error
+	if d.inflight.Add(1) > 1 {
+		err = d.db.Batch(fn)
+	} else {
+		err = d.db.Update(fn)
+	}
+	d.inflight.Add(-1)
+	return err
+}
+
+// apply writes c. It only touches tx, so bbolt's Batch may run it again after a failed batch.
+func apply(tx *bolt.Tx, c bot.Change) error {
+	players := tx.Bucket(bucketPlayers)
+	ledger := tx.Bucket(bucketLedger)
+	for _, e := range c.Ledger {
+		key := playerKey(e.Workspace, e.User)
+		var p bot.PlayerRecord
+		exists := false
+		if v := players.Get(key); v != nil {
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("player %s: %w", key, err)
+			}
+			exists = true
+		} else {
+			p = bot.PlayerRecord{Workspace: e.Workspace, User: e.User}
+		}
+		if e.Kind == bot.KindGrant && exists {
+			continue // a grant only opens an account
+		}
+		if e.Name != "" {
+			p.Name = e.Name
+		}
+		p.Bankroll += e.Bankroll
+		p.OnTable += e.OnTable
+		switch e.Kind {
+		case bot.KindGrant, bot.KindAdjust:
+			p.Granted += e.Bankroll
+		case bot.KindResult:
+			p.Hands++
+		}
+		if p.Bankroll < 0 {
+			return bot.ErrInsufficient
+		}
+		seq, err := ledger.NextSequence()
+		if err != nil {
+			return err
+		}
+		e.Seq = seq
+		if err := put(ledger, seqKey(seq), e); err != nil {
+			return err
+		}
+		if err := put(players, key, p); err != nil {
+			return err
+		}
+	}
+	if c.Table != nil {
+		if err := put(tx.Bucket(bucketTables), []byte(c.Table.ID), c.Table); err != nil {
+			return err
+		}
+	}
+	if c.DeleteTable != "" {
+		if err := tx.Bucket(bucketTables).Delete([]byte(c.DeleteTable)); err != nil {
+			return err
+		}
+	}
+	if c.Hand != nil {
+		if err := put(tx.Bucket(bucketHands), handKey(c.Hand.Table, c.Hand.No), c.Hand); err != nil {
+			return err
+		}
+	}
+	if c.Session != nil {
+		b := tx.Bucket(bucketSessions)
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		if err := put(b, seqKey(seq), c.Session); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tables returns every open table.
+func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
+	var out []bot.TableRecord
+	err := d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+			var t bot.TableRecord
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("table %s: %w", k, err)
+			}
+			out = append(out, t)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Player returns one player's record.
+func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerRecord, bool, error) {
+	var p bot.PlayerRecord
+	ok := false
+	err := d.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketPlayers).Get(playerKey(workspace, user))
+		if v == nil {
+			return nil
+		}
+		ok = true
+		return json.Unmarshal(v, &p)
+	})
+	return p, ok, err
+}
+
+// Players returns every player of a workspace.
+func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord, error) {
+	var out []bot.PlayerRecord
+	prefix := []byte(workspace + "\x00")
+	err := d.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketPlayers).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var p bot.PlayerRecord
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("player %s: %w", k, err)
+			}
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Hands returns up to n finished hands of a table, the most recent first.
+func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, error) {
+	var out []bot.HandRecord
+	prefix := []byte(table + "\x00")
+	err := d.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketHands).Cursor()
+		// Seek past the table's last key, then walk back.
+		end := append(append([]byte(nil), prefix...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+		k, v := c.Seek(end)
+		if k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < n; k, v = c.Prev() {
+			var h bot.HandRecord
+			if err := json.Unmarshal(v, &h); err != nil {
+				return fmt.Errorf("hand %x: %w", k, err)
+			}
+			out = append(out, h)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Ledger returns every ledger entry in order.
+func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
+	var out []bot.LedgerEntry
+	err := d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
+			var e bot.LedgerEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			out = append(out, e)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Sessions returns every finished session in order.
+func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
+	var out []bot.SessionRecord
+	err := d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketSessions).ForEach(func(k, v []byte) error {
+			var s bot.SessionRecord
+			if err := json.Unmarshal(v, &s); err != nil {
+				return err
+			}
+			out = append(out, s)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Totals are the chip sums Balance compares.
+type Totals struct {
+	BroughtIn int64 // grants and adjustments in the ledger
+	Bankrolls int64 // sum of bankrolls
+	OnTables  int64 // sum of players' chips on tables
+	Stacks    int64 // sum of stacks (and chips in running hands) over table records
+	LedgerSum int64 // sum of every entry's bankroll and table changes
+}
+
+// Balance reads the chip totals in one transaction and reports an error when the ledger does not
+// balance: bankrolls + chips on tables must equal the chips brought in, and the tables must hold
+// exactly the chips the ledger says are on them.
+func (d *DB) Balance(ctx context.Context) (Totals, error) {
+	var t Totals
+	err := d.db.View(func(tx *bolt.Tx) error {
+		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
+			var e bot.LedgerEntry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
+				t.BroughtIn += e.Bankroll
+			}
+			t.LedgerSum += e.Bankroll + e.OnTable
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+			var p bot.PlayerRecord
+			if err := json.Unmarshal(v, &p); err != nil {
+				return err
+			}
+			t.Bankrolls += p.Bankroll
+			t.OnTables += p.OnTable
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+			var tr bot.TableRecord
+			if err := json.Unmarshal(v, &tr); err != nil {
+				return err
+			}
+			// During a hand the seats keep their stacks from before it; the hand's result lands with
+			// its end, so the seats always hold the chips the ledger has on the table.
+			for _, s := range tr.Seats {
+				t.Stacks += s.Stack
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return t, err
+	}
+	if t.Bankrolls+t.OnTables != t.BroughtIn || t.LedgerSum != t.BroughtIn || t.OnTables != t.Stacks {
+		return t, fmt.Errorf("ledger does not balance: %+v", t)
+	}
+	return t, nil
+}
