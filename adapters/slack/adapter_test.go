@@ -1,0 +1,246 @@
+package slack
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+func TestSocketSlashCommandRepliesEphemerally(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{reply: func(c bot.Command) bot.Reply {
+		if c.Text == "help" {
+			return bot.Reply{Text: "Commands: start, join, deal, fold, call, raise N"}
+		}
+		return bot.Reply{Text: "Unknown command " + c.Text + ". Try /poker help.", IsError: true}
+	}}
+	h.a.SetDealer(d)
+	h.setAdmin("UADMIN")
+	h.runSocket(t)
+
+	h.slash("CGAME", "UADMIN", "")
+	got := h.waitCall(0, "chat.postEphemeral", nil)
+	if got.Channel != "CGAME" || got.User != "UADMIN" || !strings.Contains(got.Text, "Commands:") {
+		t.Errorf("help reply %+v, want the bot's help shown only to UADMIN in CGAME", got)
+	}
+	n := len(h.snapshot())
+	h.slash("CGAME", "UBOB", "dance")
+	got = h.waitCall(n, "chat.postEphemeral", nil)
+	if got.User != "UBOB" || !strings.Contains(got.Text, "Try /poker help") {
+		t.Errorf("unknown-command reply %+v, want the bot's error shown only to UBOB", got)
+	}
+	cmds := d.commands()
+	if len(cmds) != 2 {
+		t.Fatalf("dealer got %d commands, want 2", len(cmds))
+	}
+	want0 := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UADMIN", UserName: "UADMIN", Admin: true, Text: "help"}
+	if cmds[0] != want0 {
+		t.Errorf("first command %+v, want %+v", cmds[0], want0)
+	}
+	if cmds[1].Admin {
+		t.Error("a regular member was passed on as an admin")
+	}
+	for _, c := range h.snapshot() {
+		if c.Method == "chat.postMessage" {
+			t.Errorf("a reply was posted publicly: %+v", c)
+		}
+	}
+}
+
+func TestSocketButtonsAndAmountModal(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{}
+	h.a.SetDealer(d)
+	h.runSocket(t)
+
+	turn := render.Message{Text: "Bob to act — 40 to call.", Buttons: []render.Button{
+		{Label: "Fold", Command: "fold", Token: "tok1", Style: render.Danger},
+		{Label: "Call 40", Command: "call", Token: "tok1", Style: render.Primary},
+		{Label: "Raise…", Command: "raise", Token: "tok1", Amount: true, Min: 80, Max: 1000},
+	}}
+	if err := h.a.Send(context.Background(), bot.Message{Workspace: "T1", Channel: "CGAME", Message: turn}); err != nil {
+		t.Fatal(err)
+	}
+	post := h.waitCall(0, "chat.postMessage", nil)
+	if post.Channel != "CGAME" || len(post.Buttons) != 3 || post.Text != turn.Text {
+		t.Fatalf("turn post %+v", post)
+	}
+
+	// Call runs at once with the button's token.
+	h.click("CGAME", "UBOB", post.Buttons[1])
+	h.waitFor("the call", func([]call) bool { return len(d.commands()) == 1 })
+	if c := d.commands()[0]; c.Text != "call" || c.Token != "tok1" || c.User != "UBOB" || c.Channel != "CGAME" {
+		t.Errorf("click became %+v", c)
+	}
+
+	// Raise… opens a modal showing the range, and runs nothing yet.
+	n := len(h.snapshot())
+	h.click("CGAME", "UBOB", post.Buttons[2])
+	v := h.waitCall(n, "views.open", nil)
+	if v.Trigger != "trig-"+post.Buttons[2].ActionID {
+		t.Errorf("views.open with trigger %q, want the click's", v.Trigger)
+	}
+	if !strings.Contains(v.Text, "80") || !strings.Contains(v.Text, "1,000") {
+		t.Errorf("modal label %q does not show 80 to 1,000", v.Text)
+	}
+	if len(d.commands()) != 1 {
+		t.Errorf("opening the modal ran a command: %+v", d.commands())
+	}
+
+	// A bad amount is refused inside the modal and runs nothing.
+	ack := h.submit("UBOB", v.View, "lots")
+	var resp slackapi.ViewSubmissionResponse
+	if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors ||
+		!strings.Contains(resp.Errors[amountBlockID], "80 to 1000") {
+		t.Errorf("ack for a bad amount %s, want a field error naming the range", ack)
+	}
+	ack = h.submit("UBOB", v.View, "5000")
+	if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors {
+		t.Errorf("ack for an amount above the range %s, want a field error", ack)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if len(d.commands()) != 1 {
+		t.Fatalf("a refused amount ran a command: %+v", d.commands())
+	}
+
+	// A good amount closes the modal and becomes "raise N" with the token.
+	ack = h.submit("UBOB", v.View, "250")
+	if len(ack) != 0 && string(ack) != "null" {
+		t.Errorf("ack for a good amount %s, want an empty ack (closes the modal)", ack)
+	}
+	h.waitFor("the raise", func([]call) bool { return len(d.commands()) == 2 })
+	want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "UBOB", Text: "raise 250", Token: "tok1"}
+	if c := d.commands()[1]; c != want {
+		t.Errorf("submission became %+v, want %+v", c, want)
+	}
+}
+
+func TestAmountModalThatCannotOpenExplainsTheCommand(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.a.SetDealer(&fakeDealer{})
+	h.runSocket(t)
+	h.limit("views.open", maxRetries+1) // Slack keeps refusing
+	b := buttonElement(render.Button{Label: "Bet…", Command: "bet", Token: "t", Amount: true, Min: 20, Max: 500}, 0, "CGAME")
+	h.click("CGAME", "UBOB", *b)
+	got := h.waitCall(0, "chat.postEphemeral", nil)
+	if got.User != "UBOB" || !strings.Contains(got.Text, "/poker bet N") || !strings.Contains(got.Text, "20 to 500") {
+		t.Errorf("fallback %+v, want a private hint to type /poker bet N with 20 to 500", got)
+	}
+}
+
+func TestPrivateMessageGoesByDM(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	ctx := context.Background()
+	hole := render.Message{Text: "Hand #1 — your cards: A♠ K♥", Private: true}
+	for range 2 {
+		if err := h.a.Send(ctx, bot.Message{Workspace: "T1", Channel: "CGAME", User: "UALICE", Message: hole}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := h.snapshot()
+	var opens, dms int
+	for _, c := range cs {
+		switch {
+		case c.Method == "conversations.open":
+			opens++
+		case c.Method == "chat.postMessage" && c.Channel == "DUALICE" && c.Text == hole.Text:
+			dms++
+		default:
+			t.Errorf("unexpected call %+v: hole cards may only go to the player's DM", c)
+		}
+	}
+	if opens != 1 || dms != 2 {
+		t.Errorf("%d conversations.open and %d DMs, want 1 (remembered) and 2:\n%s", opens, dms, dump(cs))
+	}
+}
+
+func TestDMBlockedFallsBackToEphemeral(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.refuseDM("UCAROL", "cannot_dm_user")
+	ctx := context.Background()
+	hole := bot.Message{Workspace: "T1", Channel: "CGAME", User: "UCAROL",
+		Message: render.Message{Text: "Hand #3 — your cards: Q♦ Q♣", Private: true}}
+
+	err := h.a.Send(ctx, hole)
+	if !errors.Is(err, bot.ErrDMBlocked) {
+		t.Fatalf("Send to a user who cannot be DMed: %v, want bot.ErrDMBlocked", err)
+	}
+	if strings.Contains(err.Error(), "Q♦") || strings.Contains(h.logs.String(), "Q♦") {
+		t.Errorf("hole cards leaked into the error or the log: %v\n%s", err, h.logs.String())
+	}
+	for _, c := range h.snapshot() {
+		if c.Method == "chat.postMessage" {
+			t.Errorf("a refused DM still posted %+v", c)
+		}
+	}
+
+	// The bot's fallback: an ephemeral message in the table's channel, seen only by Carol.
+	if err := h.a.SendEphemeral(ctx, hole); err != nil {
+		t.Fatal(err)
+	}
+	got := h.waitCall(0, "chat.postEphemeral", nil)
+	if got.Channel != "CGAME" || got.User != "UCAROL" || got.Text != hole.Text {
+		t.Errorf("fallback %+v, want Carol's cards ephemerally in CGAME", got)
+	}
+}
+
+func TestReplyExtrasShownEphemerally(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.a.SetDealer(&fakeDealer{reply: func(bot.Command) bot.Reply {
+		return bot.Reply{Text: "You are in.", Extra: []render.Message{{Text: "Hand #2 — your cards: 9♠ 9♥", Private: true}}}
+	}})
+	h.runSocket(t)
+	h.slash("CGAME", "UCAROL", "cards")
+	cs := h.waitFor("two ephemeral messages", func(cs []call) bool {
+		n := 0
+		for _, c := range cs {
+			if c.Method == "chat.postEphemeral" && c.User == "UCAROL" {
+				n++
+			}
+		}
+		return n == 2
+	})
+	if !strings.Contains(cs[len(cs)-1].Text+cs[len(cs)-2].Text, "9♠ 9♥") {
+		t.Errorf("the undelivered hole cards were not shown:\n%s", dump(cs))
+	}
+}
+
+func TestRateLimitedPostIsRetried(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.limit("chat.postMessage", 2)
+	msg := bot.Message{Channel: "CGAME", Message: render.Message{Text: "Flop: 7♣ 8♦ 2♠"}}
+	if err := h.a.Send(context.Background(), msg); err != nil {
+		t.Fatalf("Send after two 429s: %v", err)
+	}
+	var posted int
+	for _, c := range h.snapshot() {
+		if c.Method == "chat.postMessage" {
+			posted++
+		}
+	}
+	if posted != 1 {
+		t.Errorf("posted %d times, want exactly once", posted)
+	}
+	if got := *h.waits; len(got) != 2 || got[0] != 2*time.Second || got[1] != 2*time.Second {
+		t.Errorf("waited %v, want Slack's Retry-After (2s) twice", got)
+	}
+
+	// Slack keeps refusing: the adapter gives up after maxRetries and posts nothing.
+	h.limit("chat.postMessage", maxRetries+1)
+	err := h.a.Send(context.Background(), msg)
+	var rl *slackapi.RateLimitedError
+	if !errors.As(err, &rl) {
+		t.Errorf("Send under a lasting rate limit: %v, want a RateLimitedError", err)
+	}
+	if n := len(*h.waits); n != 2+maxRetries {
+		t.Errorf("waited %d times in all, want %d (bounded)", n, 2+maxRetries)
+	}
+}

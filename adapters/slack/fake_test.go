@@ -1,0 +1,493 @@
+package slack
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	slackapi "github.com/slack-go/slack"
+	"github.com/slack-go/slack/slacktest"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// call is one Web API call the fake Slack received.
+type call struct {
+	Method  string
+	Channel string // channel (post, ephemeral, update) or the user of conversations.open
+	User    string // chat.postEphemeral's recipient
+	Text    string // section texts, unescaped, joined by newlines (views.open: the modal's label)
+	Buttons []slackapi.ButtonBlockElement
+	View    *slackapi.ModalViewRequest
+	Trigger string
+}
+
+// fakeSlack is slacktest's server with recording handlers for the methods the adapter calls, a fake
+// Socket Mode WebSocket, and knobs for refusals and rate limits.
+type fakeSlack struct {
+	t   *testing.T
+	srv *slacktest.Server
+
+	mu         sync.Mutex
+	calls      []call
+	ts         int
+	dmRefused  map[string]string // user -> error code of conversations.open
+	rateLimits map[string]int    // method -> 429 answers still to give
+	admins     map[string]bool
+
+	envelopes chan []byte      // to the socket client
+	acks      chan socketAck   // from the socket client
+	connected chan struct{}    // closed on the first WebSocket connection
+	once      sync.Once
+	ackTimes  map[string]time.Time
+}
+
+type socketAck struct {
+	EnvelopeID string          `json:"envelope_id"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+func newFakeSlack(t *testing.T) *fakeSlack {
+	t.Helper()
+	f := &fakeSlack{
+		t:          t,
+		dmRefused:  map[string]string{},
+		rateLimits: map[string]int{},
+		admins:     map[string]bool{},
+		envelopes:  make(chan []byte, 16),
+		acks:       make(chan socketAck, 16),
+		connected:  make(chan struct{}),
+		ackTimes:   map[string]time.Time{},
+	}
+	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
+		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
+		c.Handle("/chat.postEphemeral", f.record("chat.postEphemeral"))
+		c.Handle("/chat.update", f.record("chat.update"))
+		c.Handle("/conversations.open", f.conversationsOpen)
+		c.Handle("/views.open", f.viewsOpen)
+		c.Handle("/users.info", f.usersInfo)
+		c.Handle("/apps.connections.open", f.connectionsOpen)
+		c.Handle("/socket", slacktest.Websocket(f.socket))
+	})
+	f.srv.Start()
+	t.Cleanup(f.srv.Stop)
+	return f
+}
+
+func (f *fakeSlack) json(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// limited answers 429 while the method still has rate limits to give.
+func (f *fakeSlack) limited(method string, w http.ResponseWriter) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.rateLimits[method] > 0 {
+		f.rateLimits[method]--
+		f.calls = append(f.calls, call{Method: method + " (429)"})
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusTooManyRequests)
+		return true
+	}
+	return false
+}
+
+func form(r *http.Request) url.Values {
+	body, _ := io.ReadAll(r.Body)
+	v, _ := url.ParseQuery(string(body))
+	return v
+}
+
+// blockContent pulls the section text and buttons out of a blocks JSON value.
+func blockContent(t *testing.T, raw string) (string, []slackapi.ButtonBlockElement) {
+	if raw == "" {
+		return "", nil
+	}
+	var blocks slackapi.Blocks
+	if err := json.Unmarshal([]byte(raw), &blocks); err != nil {
+		t.Errorf("blocks are not valid Block Kit JSON: %v", err)
+		return "", nil
+	}
+	var texts []string
+	var buttons []slackapi.ButtonBlockElement
+	for _, b := range blocks.BlockSet {
+		switch b := b.(type) {
+		case *slackapi.SectionBlock:
+			texts = append(texts, unescape(b.Text.Text))
+		case *slackapi.ActionBlock:
+			for _, el := range b.Elements.ElementSet {
+				buttons = append(buttons, *el.(*slackapi.ButtonBlockElement))
+			}
+		}
+	}
+	return strings.Join(texts, "\n"), buttons
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(s)
+}
+
+func (f *fakeSlack) record(method string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if f.limited(method, w) {
+			return
+		}
+		v := form(r)
+		text, buttons := blockContent(f.t, v.Get("blocks"))
+		f.mu.Lock()
+		f.ts++
+		ts := fmt.Sprintf("1700000000.%06d", f.ts)
+		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons})
+		f.mu.Unlock()
+		f.json(w, map[string]any{"ok": true, "channel": v.Get("channel"), "ts": ts, "message_ts": ts})
+	}
+}
+
+func (f *fakeSlack) conversationsOpen(w http.ResponseWriter, r *http.Request) {
+	if f.limited("conversations.open", w) {
+		return
+	}
+	user := form(r).Get("users")
+	f.mu.Lock()
+	code, refused := f.dmRefused[user]
+	f.calls = append(f.calls, call{Method: "conversations.open", Channel: user})
+	f.mu.Unlock()
+	if refused {
+		f.json(w, map[string]any{"ok": false, "error": code})
+		return
+	}
+	f.json(w, map[string]any{"ok": true, "channel": map[string]any{"id": "D" + user}})
+}
+
+func (f *fakeSlack) viewsOpen(w http.ResponseWriter, r *http.Request) {
+	if f.limited("views.open", w) {
+		return
+	}
+	var req struct {
+		TriggerID string                    `json:"trigger_id"`
+		View      slackapi.ModalViewRequest `json:"view"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		f.t.Errorf("views.open body: %v", err)
+	}
+	label := ""
+	if len(req.View.Blocks.BlockSet) > 0 {
+		if in, ok := req.View.Blocks.BlockSet[0].(*slackapi.InputBlock); ok {
+			label = in.Label.Text
+		}
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, call{Method: "views.open", Trigger: req.TriggerID, View: &req.View, Text: label})
+	f.mu.Unlock()
+	f.json(w, map[string]any{"ok": true, "view": map[string]any{"id": "V1"}})
+}
+
+func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
+	user := form(r).Get("user")
+	f.mu.Lock()
+	admin := f.admins[user]
+	f.mu.Unlock()
+	f.json(w, map[string]any{"ok": true, "user": map[string]any{"id": user, "name": user, "is_admin": admin}})
+}
+
+func (f *fakeSlack) connectionsOpen(w http.ResponseWriter, r *http.Request) {
+	f.json(w, map[string]any{"ok": true, "url": "ws://" + f.srv.ServerAddr + "/socket"})
+}
+
+// socket plays Slack's side of Socket Mode: hello, then envelopes; acks are read back.
+func (f *fakeSlack) socket(c *websocket.Conn) {
+	if err := c.WriteJSON(map[string]any{"type": "hello", "num_connections": 1}); err != nil {
+		return
+	}
+	f.once.Do(func() { close(f.connected) })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			var a socketAck
+			if err := c.ReadJSON(&a); err != nil {
+				return
+			}
+			f.mu.Lock()
+			f.ackTimes[a.EnvelopeID] = time.Now()
+			f.mu.Unlock()
+			f.acks <- a
+		}
+	}()
+	ping := time.NewTicker(time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case env := <-f.envelopes:
+			if err := c.WriteMessage(websocket.TextMessage, env); err != nil {
+				return
+			}
+		case <-ping.C:
+			_ = c.WriteControl(websocket.PingMessage, []byte("p"), time.Now().Add(time.Second))
+		}
+	}
+}
+
+var envelopeSeq struct {
+	sync.Mutex
+	n int
+}
+
+// send delivers one Socket Mode envelope and waits for its ack, failing the test unless the ack comes
+// within Slack's 3 seconds. It returns the ack's payload.
+func (f *fakeSlack) send(typ string, payload any) json.RawMessage {
+	f.t.Helper()
+	envelopeSeq.Lock()
+	envelopeSeq.n++
+	id := fmt.Sprintf("env-%d", envelopeSeq.n)
+	envelopeSeq.Unlock()
+	p, err := json.Marshal(payload)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	env, _ := json.Marshal(map[string]any{"type": typ, "envelope_id": id, "payload": json.RawMessage(p), "accepts_response_payload": typ != "interactive"})
+	sent := time.Now()
+	f.envelopes <- env
+	for {
+		select {
+		case a := <-f.acks:
+			if a.EnvelopeID != id {
+				f.t.Errorf("ack for %s while waiting for %s", a.EnvelopeID, id)
+				continue
+			}
+			if d := time.Since(sent); d > 3*time.Second {
+				f.t.Errorf("ack after %v; Slack wants it within 3s", d)
+			}
+			return a.Payload
+		case <-time.After(3 * time.Second):
+			f.t.Fatalf("no ack for %s envelope %s within 3s", typ, id)
+		}
+	}
+}
+
+// slash sends /poker text from user in channel.
+func (f *fakeSlack) slash(channel, user, text string) {
+	f.t.Helper()
+	f.send("slash_commands", slackapi.SlashCommand{
+		TeamID: "T1", ChannelID: channel, UserID: user, UserName: user, Command: "/poker", Text: text,
+		TriggerID: "trig-slash", ResponseURL: "http://" + f.srv.ServerAddr + "/response",
+	})
+}
+
+// click presses button b of a message as user.
+func (f *fakeSlack) click(channel, user string, b slackapi.ButtonBlockElement) {
+	f.t.Helper()
+	ic := &slackapi.InteractionCallback{
+		Type:      slackapi.InteractionTypeBlockActions,
+		TriggerID: "trig-" + b.ActionID,
+		Team:      slackapi.Team{ID: "T1"},
+		User:      slackapi.User{ID: user, Name: user},
+		Channel:   slackapi.Channel{GroupConversation: slackapi.GroupConversation{Conversation: slackapi.Conversation{ID: channel}}},
+		ActionCallback: slackapi.ActionCallbacks{BlockActions: []*slackapi.BlockAction{
+			{ActionID: b.ActionID, BlockID: "b", Value: b.Value, Type: "button"},
+		}},
+	}
+	f.send("interactive", ic)
+}
+
+// submit sends the amount modal v back with value typed in, and returns the ack payload.
+func (f *fakeSlack) submit(user string, v *slackapi.ModalViewRequest, value string) json.RawMessage {
+	f.t.Helper()
+	ic := &slackapi.InteractionCallback{
+		Type: slackapi.InteractionTypeViewSubmission,
+		Team: slackapi.Team{ID: "T1"},
+		User: slackapi.User{ID: user, Name: user},
+		View: slackapi.View{ID: "V1", CallbackID: v.CallbackID, PrivateMetadata: v.PrivateMetadata,
+			State: &slackapi.ViewState{Values: map[string]map[string]slackapi.BlockAction{
+				amountBlockID: {amountActionID: {Type: "number_input", Value: value}}}}},
+	}
+	return f.send("interactive", ic)
+}
+
+// limit makes the next n calls of method answer 429.
+func (f *fakeSlack) limit(method string, n int) {
+	f.mu.Lock()
+	f.rateLimits[method] = n
+	f.mu.Unlock()
+}
+
+// refuseDM makes conversations.open with user fail with code.
+func (f *fakeSlack) refuseDM(user, code string) {
+	f.mu.Lock()
+	f.dmRefused[user] = code
+	f.mu.Unlock()
+}
+
+func (f *fakeSlack) setAdmin(user string) {
+	f.mu.Lock()
+	f.admins[user] = true
+	f.mu.Unlock()
+}
+
+// snapshot returns the calls so far.
+func (f *fakeSlack) snapshot() []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]call(nil), f.calls...)
+}
+
+// waitFor waits until cond holds for the calls made so far and returns them.
+func (f *fakeSlack) waitFor(what string, cond func([]call) bool) []call {
+	f.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		cs := f.snapshot()
+		if cond(cs) {
+			return cs
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("timed out waiting for %s; calls:\n%s", what, dump(cs))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitCall waits for a call with method (after the first `after` calls) matching match and returns it.
+func (f *fakeSlack) waitCall(after int, method string, match func(call) bool) call {
+	f.t.Helper()
+	var got call
+	f.waitFor(method, func(cs []call) bool {
+		for _, c := range cs[min(after, len(cs)):] {
+			if c.Method == method && (match == nil || match(c)) {
+				got = c
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+func dump(cs []call) string {
+	var b strings.Builder
+	for i, c := range cs {
+		fmt.Fprintf(&b, "%3d %-20s ch=%s user=%s %q", i, c.Method, c.Channel, c.User, c.Text)
+		for _, bt := range c.Buttons {
+			fmt.Fprintf(&b, " [%s]", bt.Text.Text)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// logBuffer collects the adapter's log lines for checks that no hole card leaks into them.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// harness is an adapter connected to a fake Slack.
+type harness struct {
+	*fakeSlack
+	a     *Adapter
+	logs  *logBuffer
+	waits *[]time.Duration
+}
+
+// newHarness builds an adapter against the fake Slack (not yet running); waits records the rate-limit
+// pauses instead of sleeping.
+func newHarness(t *testing.T, cfg Config) *harness {
+	t.Helper()
+	f := newFakeSlack(t)
+	cfg.APIURL = f.srv.GetAPIURL()
+	logs := &logBuffer{}
+	a, err := New(cfg, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	waits := &[]time.Duration{}
+	a.wait = func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		*waits = append(*waits, d)
+		mu.Unlock()
+		return ctx.Err()
+	}
+	return &harness{fakeSlack: f, a: a, logs: logs, waits: waits}
+}
+
+// runSocket starts the adapter in Socket Mode and stops it when the test ends.
+func (h *harness) runSocket(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.a.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("Run did not return after cancel")
+		}
+		cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer ccancel()
+		if err := h.a.Close(cctx); err != nil {
+			t.Error(err)
+		}
+	})
+	select {
+	case <-h.connected:
+	case err := <-done:
+		t.Fatalf("Run returned before connecting: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("socket mode did not connect to the fake Slack")
+	}
+}
+
+func socketConfig() Config { return Config{BotToken: "xoxb-test", AppToken: "xapp-test"} }
+
+// fakeDealer answers commands with a scripted reply and records them.
+type fakeDealer struct {
+	mu    sync.Mutex
+	cmds  []bot.Command
+	reply func(bot.Command) bot.Reply
+}
+
+func (d *fakeDealer) Handle(ctx context.Context, cmd bot.Command) bot.Reply {
+	d.mu.Lock()
+	d.cmds = append(d.cmds, cmd)
+	d.mu.Unlock()
+	if d.reply == nil {
+		return bot.Reply{Text: "ok: " + cmd.Text}
+	}
+	return d.reply(cmd)
+}
+
+func (d *fakeDealer) commands() []bot.Command {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]bot.Command(nil), d.cmds...)
+}
