@@ -45,9 +45,9 @@ type fakeSlack struct {
 	rateLimits map[string]int    // method -> 429 answers still to give
 	admins     map[string]bool
 
-	envelopes chan []byte      // to the socket client
-	acks      chan socketAck   // from the socket client
-	connected chan struct{}    // closed on the first WebSocket connection
+	envelopes chan []byte    // to the socket client
+	acks      chan socketAck // from the socket client
+	connected chan struct{}  // closed on the first WebSocket connection
 	once      sync.Once
 	ackTimes  map[string]time.Time
 }
