@@ -1,0 +1,196 @@
+// Package console is the local adapter: it reads lines like `alice: raise 60` from a reader (a
+// terminal or a script), hands them to the dealer as commands from user "alice" in workspace "local",
+// channel "console", and prints what the dealer says: channel messages plainly, private messages as
+// `[to alice] ...`, buttons as a hint line. It is also the bot's test fake.
+package console
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// The fixed identity of the console.
+const (
+	Platform  = "console"
+	Workspace = "local"
+	Channel   = "console"
+)
+
+// Chat prints messages to a writer and keeps every message it was given, in order. It implements
+// bot.Chat. Users listed with BlockDMs get bot.ErrDMBlocked for private messages, as a platform
+// whose user refuses DMs would.
+type Chat struct {
+	mu      sync.Mutex
+	out     io.Writer
+	log     []bot.Message
+	blocked map[string]bool
+}
+
+// NewChat returns a Chat printing to out.
+func NewChat(out io.Writer) *Chat {
+	return &Chat{out: out, blocked: map[string]bool{}}
+}
+
+// BlockDMs makes private messages to user fail with bot.ErrDMBlocked.
+func (c *Chat) BlockDMs(user string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.blocked[user] = true
+}
+
+// Send prints m and records it.
+func (c *Chat) Send(ctx context.Context, m bot.Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.Private && c.blocked[m.User] {
+		return bot.ErrDMBlocked
+	}
+	c.log = append(c.log, m)
+	if m.Private {
+		c.printf("%s", prefixLines("[to "+m.User+"] ", m.Text))
+	} else {
+		c.printf("%s", m.Text)
+	}
+	if h := ButtonHint(m.Buttons); h != "" {
+		c.printf("%s", h)
+	}
+	return nil
+}
+
+// Messages returns a copy of every message sent so far.
+func (c *Chat) Messages() []bot.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]bot.Message(nil), c.log...)
+}
+
+// printf writes one block followed by a newline; c.mu is held.
+func (c *Chat) printf(format string, args ...any) {
+	fmt.Fprintf(c.out, format, args...)
+	io.WriteString(c.out, "\n")
+}
+
+// Print writes a block under the same lock as messages, so lines never interleave.
+func (c *Chat) Print(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.printf("%s", text)
+}
+
+func prefixLines(prefix, text string) string {
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ButtonHint describes buttons as a line of commands to type, such as
+// `  buttons: fold | call | raise <80-1000> (click: append @5.2)`.
+func ButtonHint(bs []render.Button) string {
+	if len(bs) == 0 {
+		return ""
+	}
+	var parts []string
+	token := ""
+	for _, b := range bs {
+		p := b.Command
+		if b.Amount {
+			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
+		}
+		parts = append(parts, fmt.Sprintf("[%s] %s", b.Label, p))
+		if b.Token != "" {
+			token = b.Token
+		}
+	}
+	hint := "  buttons: " + strings.Join(parts, " | ")
+	if token != "" {
+		hint += " (to click, end the line with @" + token + ")"
+	}
+	return hint
+}
+
+// Options configure Run.
+type Options struct {
+	// Admins are the users who act as chat admins (Command.Admin). Everyone else has only the
+	// host's powers at tables they started.
+	Admins []string
+}
+
+// ParseLine reads `name: command [@token]` into a command from the console's fixed workspace and
+// channel. ok is false for blank lines and comments (#).
+func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return bot.Command{}, false, nil
+	}
+	name, text, found := strings.Cut(line, ":")
+	name = strings.TrimSpace(name)
+	if !found || name == "" || strings.ContainsAny(name, " \t") {
+		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
+	}
+	text = strings.TrimSpace(text)
+	token := ""
+	if i := strings.LastIndex(text, " @"); i >= 0 && !strings.Contains(text[i+2:], " ") {
+		token = text[i+2:]
+		text = strings.TrimSpace(text[:i])
+	} else if strings.HasPrefix(text, "@") && !strings.Contains(text, " ") {
+		token, text = text[1:], ""
+	}
+	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: name, UserName: name,
+		Text: text, Token: token}
+	for _, a := range opts.Admins {
+		if a == name {
+			cmd.Admin = true
+		}
+	}
+	return cmd, true, nil
+}
+
+// Run feeds every line of in to the dealer, in order, and prints each private reply through chat as
+// `[to name] ...`. It returns at the end of in, or when ctx is cancelled.
+func Run(ctx context.Context, d *bot.Dealer, chat *Chat, in io.Reader, opts Options) error {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		cmd, ok, err := ParseLine(sc.Text(), opts)
+		if err != nil {
+			chat.Print(err.Error())
+			continue
+		}
+		if !ok {
+			continue
+		}
+		r := d.Handle(ctx, cmd)
+		chat.Print(FormatReply(cmd.User, r))
+	}
+	return sc.Err()
+}
+
+// FormatReply prints a private reply: `[to alice] text`, then its extra messages and button hint.
+func FormatReply(user string, r bot.Reply) string {
+	var b strings.Builder
+	text := r.Text
+	if r.IsError {
+		text = "! " + text
+	}
+	b.WriteString(prefixLines("[to "+user+"] ", text))
+	for _, m := range r.Extra {
+		b.WriteString("\n")
+		b.WriteString(prefixLines("[to "+user+"] ", m.Text))
+	}
+	if h := ButtonHint(r.Buttons); h != "" {
+		b.WriteString("\n")
+		b.WriteString(h)
+	}
+	return b.String()
+}
