@@ -1,0 +1,331 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+const testApp = "424242"
+
+// syncBuffer collects log output from many goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// fakeClock is the adapter's clock in tests.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// openAdapter connects a real adapter (real discordgo session) to the fake and closes it at the end
+// of the test.
+func openAdapter(t *testing.T, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
+	t.Helper()
+	a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1},
+		slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.session.Client = f.client()
+	a.now = clock.Now
+	if err := a.Open(context.Background()); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := a.Close(ctx); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	<-f.open
+	return a
+}
+
+// scripted is a stand-in dealer: it records commands and answers with reply.
+type scripted struct {
+	mu    sync.Mutex
+	got   []bot.Command
+	reply func(bot.Command) bot.Reply
+}
+
+func (s *scripted) Handle(_ context.Context, c bot.Command) bot.Reply {
+	s.mu.Lock()
+	s.got = append(s.got, c)
+	s.mu.Unlock()
+	return s.reply(c)
+}
+
+func (s *scripted) commands() []bot.Command {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]bot.Command(nil), s.got...)
+}
+
+func TestAdapterOverFakeDiscord(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs := &syncBuffer{}
+	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	a := openAdapter(t, f, logs, clock)
+	alice, bob := player{"111", "alice"}, player{"222", "bob"}
+	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
+		switch c.Text {
+		case "join 1000":
+			return bot.Reply{Text: "You sit down with 1000 chips."}
+		case "table":
+			return bot.Reply{Text: "Your turn.", Buttons: []render.Button{
+				{Label: "Fold", Command: "fold", Token: "h1.4", Style: render.Danger},
+				{Label: "Raise…", Command: "raise", Token: "h1.4", Amount: true, Min: 40, Max: 980},
+			}}
+		case "deal":
+			var m map[string]int
+			m["boom"]++ // a bug in the dealer must not take the bot down
+		case "cards":
+			return bot.Reply{Text: "Your cards:", Extra: []render.Message{{Text: "Hole cards for hand 1: Q♦ Q♣", Private: true}}}
+		}
+		return bot.Reply{Text: "ok " + c.Text}
+	}}
+	a.SetDealer(dealer)
+
+	t.Run("connects and registers /poker on the test server", func(t *testing.T) {
+		f.mu.Lock()
+		id := f.identify
+		f.mu.Unlock()
+		if got, want := id["token"], "Bot test-token"; got != want {
+			t.Errorf("IDENTIFY token = %v, want %v", got, want)
+		}
+		reg := f.waitFor(0, "command registration", func(c call) bool {
+			return c.Method == "PUT" && c.Path == "/applications/"+testApp+"/guilds/7000/commands"
+		})
+		if !strings.Contains(reg.String(), `"name":"poker"`) {
+			t.Errorf("registered %s, want /poker", reg)
+		}
+		if !strings.Contains(logs.String(), "client_id="+testApp) || !strings.Contains(logs.String(), "applications.commands") {
+			t.Errorf("invite URL not logged:\n%s", logs.String())
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			f.mu.Lock()
+			n := f.heartbeat
+			f.mu.Unlock()
+			if n > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no heartbeat reached the gateway")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+
+	t.Run("slash command is acknowledged at once, then answered privately", func(t *testing.T) {
+		n := f.count()
+		tok := f.slash(alice, "C1", "join", "amount", 4, 1000)
+		first, final := f.answer(n, tok)
+		if got, want := first.Body["type"], 5.0; got != want {
+			t.Errorf("first response type = %v, want %v (deferred)", got, want)
+		}
+		if first.flags()&64 == 0 {
+			t.Errorf("deferral is not ephemeral: %s", first)
+		}
+		if got, want := final.content(), "You sit down with 1000 chips."; got != want {
+			t.Errorf("reply = %q, want %q", got, want)
+		}
+		cmds := dealer.commands()
+		last := cmds[len(cmds)-1]
+		want := bot.Command{Platform: "discord", Workspace: "7000", Channel: "C1", User: alice.id, UserName: "alice", Text: "join 1000"}
+		if last != want {
+			t.Errorf("dealer got %+v, want %+v", last, want)
+		}
+	})
+
+	t.Run("malformed option is refused without reaching the dealer", func(t *testing.T) {
+		before := len(dealer.commands())
+		n := f.count()
+		tok := f.slash(bob, "C1", "raise", "to", 3, "sixty") // a string where Discord promised an integer
+		first, _ := f.answer(n, tok)
+		if got, want := first.Body["type"], 4.0; got != want {
+			t.Errorf("response type = %v, want %v (an immediate message)", got, want)
+		}
+		if first.flags()&64 == 0 {
+			t.Errorf("error is not ephemeral: %s", first)
+		}
+		if !strings.Contains(first.content(), "/poker raise to must be a whole number of chips") {
+			t.Errorf("error = %q, want a sentence about the amount", first.content())
+		}
+		if got := len(dealer.commands()); got != before {
+			t.Errorf("the dealer received the malformed command")
+		}
+	})
+
+	t.Run("buttons and the raise form", func(t *testing.T) {
+		n := f.count()
+		_, final := f.answer(n, f.slash(alice, "C1", "table"))
+		bs := final.buttons()
+		if len(bs) != 2 {
+			t.Fatalf("reply buttons = %+v, want Fold and Raise…", bs)
+		}
+		n = f.count()
+		_, final = f.answer(n, f.click(alice, "C1", bs[0].id))
+		if got, want := final.content(), "ok fold"; got != want {
+			t.Errorf("fold click reply = %q, want %q", got, want)
+		}
+		cmds := dealer.commands()
+		if last := cmds[len(cmds)-1]; last.Text != "fold" || last.Token != "h1.4" || last.User != alice.id {
+			t.Errorf("fold click became %+v", last)
+		}
+
+		before := len(dealer.commands())
+		n = f.count()
+		modal, _ := f.answer(n, f.click(alice, "C1", bs[1].id))
+		if got, want := modal.Body["type"], 9.0; got != want {
+			t.Fatalf("Raise… answered with type %v, want %v (a modal)", got, want)
+		}
+		if len(dealer.commands()) != before {
+			t.Errorf("opening the form ran a command")
+		}
+		data := modal.Body["data"].(map[string]any)
+		row := data["components"].([]any)[0].(map[string]any)
+		input := row["components"].([]any)[0].(map[string]any)
+		if label := input["label"].(string); !strings.Contains(label, "40") || !strings.Contains(label, "980") {
+			t.Errorf("form label %q does not give the range", label)
+		}
+		n = f.count()
+		_, final = f.answer(n, f.submit(alice, "C1", data["custom_id"].(string), "80"))
+		if got, want := final.content(), "ok raise 80"; got != want {
+			t.Errorf("raise form reply = %q, want %q", got, want)
+		}
+		cmds = dealer.commands()
+		if last := cmds[len(cmds)-1]; last.Token != "h1.4" {
+			t.Errorf("raise form lost the token: %+v", last)
+		}
+
+		n = f.count()
+		_, final = f.answer(n, f.submit(alice, "C1", data["custom_id"].(string), "lots"))
+		if !strings.Contains(final.content(), "whole number") {
+			t.Errorf("bad amount reply = %q", final.content())
+		}
+	})
+
+	t.Run("a panic in the dealer is answered and survived", func(t *testing.T) {
+		n := f.count()
+		_, final := f.answer(n, f.slash(alice, "C1", "deal"))
+		if !strings.Contains(final.content(), "Something went wrong on my side") {
+			t.Errorf("reply after panic = %q", final.content())
+		}
+		if !strings.Contains(logs.String(), "panic while handling an interaction") {
+			t.Errorf("panic not logged")
+		}
+		n = f.count()
+		_, final = f.answer(n, f.slash(alice, "C1", "chips"))
+		if got, want := final.content(), "ok chips"; got != want {
+			t.Errorf("after the panic: reply = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("private extras follow the reply ephemerally", func(t *testing.T) {
+		n := f.count()
+		tok := f.slash(bob, "C1", "cards")
+		f.answer(n, tok)
+		fu := f.waitFor(n, "follow-up", func(c call) bool {
+			return c.Method == "POST" && c.Path == "/webhooks/"+testApp+"/"+tok
+		})
+		if fu.flags()&64 == 0 || !strings.Contains(fu.content(), "Q♦ Q♣") {
+			t.Errorf("follow-up = %s, want the cards, ephemeral", fu)
+		}
+	})
+
+	t.Run("long channel posts are split, buttons on the last", func(t *testing.T) {
+		n := f.count()
+		text := strings.Repeat("Alice checks.\n", 320) // 4480 characters
+		err := a.Send(context.Background(), bot.Message{Channel: "C2", Message: render.Message{Text: text,
+			Buttons: []render.Button{{Label: "Call", Command: "call", Token: "t"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts := f.since(n)
+		if len(posts) != 3 {
+			t.Fatalf("%d calls, want 3 posts:\n%s", len(posts), f.dump(n))
+		}
+		for k, p := range posts {
+			if p.Path != "/channels/C2/messages" || utf16Len(p.content()) > 2000 {
+				t.Errorf("post %d: %s (%d characters)", k, p.Path, utf16Len(p.content()))
+			}
+			if has := len(p.buttons()) > 0; has != (k == 2) {
+				t.Errorf("post %d has buttons = %v", k, has)
+			}
+		}
+	})
+
+	t.Run("hole cards by DM, and the DM-blocked fallback", func(t *testing.T) {
+		ctx := context.Background()
+		n := f.count()
+		if err := a.Send(ctx, bot.Message{User: alice.id, Message: render.Message{Text: "Your cards: A♠ A♥", Private: true}}); err != nil {
+			t.Fatalf("DM: %v", err)
+		}
+		got := f.since(n)
+		if len(got) != 2 || got[0].Path != "/users/@me/channels" || got[1].Path != "/channels/"+dmPrefix+alice.id+"/messages" {
+			t.Fatalf("DM calls:\n%s", f.dump(n))
+		}
+
+		f.block(bob.id)
+		n = f.count()
+		err := a.Send(ctx, bot.Message{User: bob.id, Message: render.Message{Text: "Your cards: 7♣ 2♦", Private: true}})
+		if !errors.Is(err, bot.ErrDMBlocked) {
+			t.Fatalf("Send to a user with closed DMs = %v, want bot.ErrDMBlocked", err)
+		}
+		if tries := len(f.since(n)); tries != 2 {
+			t.Errorf("%d calls for the first try, want 2 (open DM, send)", tries)
+		}
+		n = f.count()
+		err = a.Send(ctx, bot.Message{User: bob.id, Message: render.Message{Text: "Your cards: 7♣ 2♦", Private: true}})
+		if !errors.Is(err, bot.ErrDMBlocked) || f.count() != n {
+			t.Errorf("second DM: %v after %d calls; want bot.ErrDMBlocked without asking Discord again", err, f.count()-n)
+		}
+		clock.Add(dmRetryAfter + time.Minute)
+		f.mu.Lock()
+		delete(f.blocked, bob.id)
+		f.mu.Unlock()
+		if err := a.Send(ctx, bot.Message{User: bob.id, Message: render.Message{Text: "Your cards: 9♣ 9♦", Private: true}}); err != nil {
+			t.Errorf("DM after the user opened DMs again: %v", err)
+		}
+		if l := logs.String(); strings.Contains(l, "7♣") || strings.Contains(l, "A♠") || strings.Contains(l, "9♣") {
+			t.Errorf("hole cards reached the log:\n%s", l)
+		}
+	})
+}
