@@ -117,7 +117,7 @@ func TestSocketButtonsAndAmountModal(t *testing.T) {
 		t.Errorf("ack for a good amount %s, want an empty ack (closes the modal)", ack)
 	}
 	h.waitFor("the raise", func([]call) bool { return len(d.commands()) == 2 })
-	want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "UBOB", Text: "raise 250", Token: "tok1"}
+	want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise 250", Token: "tok1"}
 	if c := d.commands()[1]; c != want {
 		t.Errorf("submission became %+v, want %+v", c, want)
 	}

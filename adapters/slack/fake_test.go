@@ -44,6 +44,7 @@ type fakeSlack struct {
 	dmRefused  map[string]string // user -> error code of conversations.open
 	rateLimits map[string]int    // method -> 429 answers still to give
 	admins     map[string]bool
+	names      map[string]string // user ID -> user name sent in payloads
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -64,6 +65,7 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 		dmRefused:  map[string]string{},
 		rateLimits: map[string]int{},
 		admins:     map[string]bool{},
+		names:      map[string]string{"UALICE": "alice", "UBOB": "bob", "UCAROL": "carol"},
 		envelopes:  make(chan []byte, 16),
 		acks:       make(chan socketAck, 16),
 		connected:  make(chan struct{}),
@@ -278,11 +280,18 @@ func (f *fakeSlack) send(typ string, payload any) json.RawMessage {
 	}
 }
 
+func (f *fakeSlack) name(user string) string {
+	if n, ok := f.names[user]; ok {
+		return n
+	}
+	return user
+}
+
 // slash sends /poker text from user in channel.
 func (f *fakeSlack) slash(channel, user, text string) {
 	f.t.Helper()
 	f.send("slash_commands", slackapi.SlashCommand{
-		TeamID: "T1", ChannelID: channel, UserID: user, UserName: user, Command: "/poker", Text: text,
+		TeamID: "T1", ChannelID: channel, UserID: user, UserName: f.name(user), Command: "/poker", Text: text,
 		TriggerID: "trig-slash", ResponseURL: "http://" + f.srv.ServerAddr + "/response",
 	})
 }
@@ -294,7 +303,7 @@ func (f *fakeSlack) click(channel, user string, b slackapi.ButtonBlockElement) {
 		Type:      slackapi.InteractionTypeBlockActions,
 		TriggerID: "trig-" + b.ActionID,
 		Team:      slackapi.Team{ID: "T1"},
-		User:      slackapi.User{ID: user, Name: user},
+		User:      slackapi.User{ID: user, Name: f.name(user)},
 		Channel:   slackapi.Channel{GroupConversation: slackapi.GroupConversation{Conversation: slackapi.Conversation{ID: channel}}},
 		ActionCallback: slackapi.ActionCallbacks{BlockActions: []*slackapi.BlockAction{
 			{ActionID: b.ActionID, BlockID: "b", Value: b.Value, Type: "button"},
@@ -309,7 +318,7 @@ func (f *fakeSlack) submit(user string, v *slackapi.ModalViewRequest, value stri
 	ic := &slackapi.InteractionCallback{
 		Type: slackapi.InteractionTypeViewSubmission,
 		Team: slackapi.Team{ID: "T1"},
-		User: slackapi.User{ID: user, Name: user},
+		User: slackapi.User{ID: user, Name: f.name(user)},
 		View: slackapi.View{ID: "V1", CallbackID: v.CallbackID, PrivateMetadata: v.PrivateMetadata,
 			State: &slackapi.ViewState{Values: map[string]map[string]slackapi.BlockAction{
 				amountBlockID: {amountActionID: {Type: "number_input", Value: value}}}}},
