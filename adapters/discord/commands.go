@@ -14,6 +14,9 @@ import (
 // CommandName is the one slash command the bot registers; everything is a subcommand of it.
 const CommandName = "poker"
 
+// maxWords is the longest free-text option, in bytes.
+const maxWords = 200
+
 // inputError is a mistake in what the user typed: its text is a sentence for them, and nothing is
 // sent to the dealer.
 type inputError string
@@ -38,6 +41,7 @@ type optSpec struct {
 	required   bool
 	key        string
 	choices    []string
+	min, max   int64 // for numbers; max 0 means no maximum
 }
 
 // subSpec describes one /poker subcommand; group set means it is a subcommand group (schedule).
@@ -45,6 +49,7 @@ type subSpec struct {
 	name, desc string
 	opts       []optSpec
 	group      []subSpec
+	bare       bool // inside a group, the dealer's command is the subcommand alone (no group word)
 }
 
 var (
@@ -54,33 +59,42 @@ var (
 
 // pokerSubs lists every dealer command. Discord allows 25 options per command: this uses all 25, so
 // a new command has to go into a group (like schedule) rather than the top level.
+// settingOpts are the typed options of start and set; "more" carries any other setting as key=value.
+var settingOpts = []optSpec{
+	{name: "variant", desc: "Betting structure", kind: optChoice, key: "variant", choices: variantChoices},
+	{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount, min: 1},
+	{name: "big_blind", desc: "Big blind in chips (give the small blind too)", kind: optAmount, min: 1},
+	{name: "ante", desc: "Ante in chips (0 for none)", kind: optAmount, key: "ante", min: 0},
+	{name: "buyin", desc: "Chips a player brings when joining without an amount", kind: optAmount, key: "buyin", min: 1},
+	{name: "timer", desc: "Seconds each player has to act (0 for no timer)", kind: optCount, key: "timer", min: 0, max: 600},
+	{name: "cards", desc: "How cards are drawn", kind: optChoice, key: "cards", choices: cardChoices},
+	{name: "seats", desc: "Seats at the table", kind: optCount, key: "seats", min: 2, max: 10},
+	{name: "more", desc: "Other settings as key=value, e.g. rebuy=no levels=10m end=2h", kind: optWord},
+}
+
+// pokerSubs lists every dealer command. Discord allows 25 options per command: this uses all 25, so
+// a new command has to go into a group (like schedule) rather than the top level.
 var pokerSubs = []subSpec{
-	{name: "start", desc: "Open a table in this channel", opts: []optSpec{
-		{name: "variant", desc: "Betting structure", kind: optChoice, key: "variant", choices: variantChoices},
-		{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount},
-		{name: "big_blind", desc: "Big blind in chips (give the small blind too)", kind: optAmount},
-		{name: "buyin", desc: "Chips each player brings to the table", kind: optAmount, key: "buyin"},
-		{name: "timer", desc: "Seconds each player has to act", kind: optCount, key: "timer"},
-		{name: "cards", desc: "How cards are drawn", kind: optChoice, key: "cards", choices: cardChoices},
-	}},
+	{name: "start", desc: "Open a table in this channel", opts: settingOpts},
+	{name: "set", desc: "Change the table's settings (host or admin)", opts: settingOpts},
 	{name: "join", desc: "Sit down at the table", opts: []optSpec{
-		{name: "amount", desc: "Chips to bring (default: the table's buy-in)", kind: optAmount},
+		{name: "amount", desc: "Chips to bring (default: the table's buy-in)", kind: optAmount, min: 1},
 	}},
 	{name: "leave", desc: "Leave the table and cash out"},
 	{name: "sitout", desc: "Sit out from the next hand"},
 	{name: "sitin", desc: "Come back in from the next hand"},
 	{name: "rebuy", desc: "Add chips between hands", opts: []optSpec{
-		{name: "amount", desc: "Chips to add (default: the table's buy-in)", kind: optAmount},
+		{name: "amount", desc: "Chips to add (default: the table's buy-in)", kind: optAmount, min: 1},
 	}},
 	{name: "deal", desc: "Deal the next hand"},
 	{name: "fold", desc: "Fold your hand"},
 	{name: "check", desc: "Check"},
 	{name: "call", desc: "Call the current bet"},
 	{name: "bet", desc: "Bet an amount", opts: []optSpec{
-		{name: "amount", desc: "Chips to bet", kind: optAmount, required: true},
+		{name: "amount", desc: "Chips to bet", kind: optAmount, required: true, min: 1},
 	}},
 	{name: "raise", desc: "Raise to an amount", opts: []optSpec{
-		{name: "to", desc: "Total bet to raise to, in chips", kind: optAmount, required: true},
+		{name: "to", desc: "Total bet to raise to, in chips", kind: optAmount, required: true, min: 1},
 	}},
 	{name: "allin", desc: "Put all your chips in"},
 	{name: "cards", desc: "Show me my hole cards (only you see them)"},
@@ -89,7 +103,7 @@ var pokerSubs = []subSpec{
 	{name: "chips", desc: "Show my bankroll"},
 	{name: "leaderboard", desc: "Show the server's bankrolls"},
 	{name: "history", desc: "Show recent hands", opts: []optSpec{
-		{name: "count", desc: "How many hands", kind: optCount},
+		{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},
 	}},
 	{name: "verify", desc: "Check the shuffle of the last hand"},
 	{name: "end", desc: "End the game at this table"},
@@ -108,9 +122,10 @@ var pokerSubs = []subSpec{
 		{name: "skip", desc: "Skip the next occurrence of a game", opts: []optSpec{
 			{name: "id", desc: "The game's ID from /poker schedule list", kind: optWord, required: true},
 		}},
-	}},
-	{name: "rsvp", desc: "Answer the invitation to the next game", opts: []optSpec{
-		{name: "answer", desc: "Will you play?", kind: optChoice, required: true, choices: []string{"yes", "maybe", "no"}},
+		// rsvp lives here because the top level is full; it is still the dealer's "rsvp" command.
+		{name: "rsvp", desc: "Answer the invitation to the next game", bare: true, opts: []optSpec{
+			{name: "answer", desc: "Will you play?", kind: optChoice, required: true, choices: []string{"yes", "maybe", "no"}},
+		}},
 	}},
 }
 
@@ -148,12 +163,13 @@ func subOptions(subs []subSpec) []*discordgo.ApplicationCommandOption {
 }
 
 func specOption(spec optSpec) *discordgo.ApplicationCommandOption {
-	one := 1.0
 	o := &discordgo.ApplicationCommandOption{Name: spec.name, Description: spec.desc, Required: spec.required}
 	switch spec.kind {
 	case optAmount, optCount:
 		o.Type = discordgo.ApplicationCommandOptionInteger
-		o.MinValue = &one
+		lo := float64(spec.min)
+		o.MinValue = &lo
+		o.MaxValue = float64(spec.max)
 	case optChoice:
 		o.Type = discordgo.ApplicationCommandOptionString
 		for _, c := range spec.choices {
@@ -163,7 +179,7 @@ func specOption(spec optSpec) *discordgo.ApplicationCommandOption {
 		o.Type = discordgo.ApplicationCommandOptionUser
 	case optWord:
 		o.Type = discordgo.ApplicationCommandOptionString
-		o.MaxLength = 100
+		o.MaxLength = maxWords
 	}
 	return o
 }
@@ -200,6 +216,11 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		if err != nil {
 			return "", err
 		}
+		for _, g := range spec.group {
+			if g.name == o.Options[0].Name && g.bare {
+				return rest, nil
+			}
+		}
 		return spec.name + " " + rest, nil
 	}
 	if o.Type != discordgo.ApplicationCommandOptionSubCommand {
@@ -225,7 +246,7 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		}
 		vals[os.name] = v
 	}
-	if spec.name == "start" {
+	if spec.name == "start" || spec.name == "set" {
 		// The dealer takes the blinds as one pair, blinds=10/20.
 		sb, bb := vals["small_blind"], vals["big_blind"]
 		delete(vals, "small_blind")
@@ -244,7 +265,7 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		case !ok && os.required:
 			return "", inputError(fmt.Sprintf("%s needs the %s option: %s.", path, os.name, strings.ToLower(os.desc)))
 		case !ok:
-		case spec.name == "start" && os.name == "small_blind":
+		case (spec.name == "start" || spec.name == "set") && os.name == "small_blind":
 			words = append(words, "blinds="+v)
 		case os.key != "":
 			words = append(words, os.key+"="+v)
@@ -261,11 +282,20 @@ func optValue(spec optSpec, o *discordgo.ApplicationCommandInteractionDataOption
 	switch spec.kind {
 	case optAmount, optCount:
 		f, ok := o.Value.(float64)
-		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != math.Trunc(f) || f < 1 || f > 1e15 {
-			if spec.kind == optCount {
-				return "", inputError(fmt.Sprintf("%s %s must be a whole number, 1 or more, such as 10.", path, spec.name))
+		hi := float64(spec.max)
+		if spec.max == 0 {
+			hi = 1e15
+		}
+		if o.Type != discordgo.ApplicationCommandOptionInteger || !ok || f != math.Trunc(f) || f < float64(spec.min) || f > hi {
+			rng := fmt.Sprintf("%d or more", spec.min)
+			if spec.max > 0 {
+				rng = fmt.Sprintf("from %d to %d", spec.min, spec.max)
 			}
-			return "", inputError(fmt.Sprintf("%s %s must be a whole number of chips, 1 or more, such as 100.", path, spec.name))
+			what := "a whole number"
+			if spec.kind == optAmount {
+				what = "a whole number of chips"
+			}
+			return "", inputError(fmt.Sprintf("%s %s must be %s, %s.", path, spec.name, what, rng))
 		}
 		return strconv.FormatInt(int64(f), 10), nil
 	case optChoice:
@@ -285,7 +315,7 @@ func optValue(spec optSpec, o *discordgo.ApplicationCommandInteractionDataOption
 	default: // optWord
 		s, _ := o.Value.(string)
 		s = strings.Join(strings.Fields(s), " ")
-		if o.Type != discordgo.ApplicationCommandOptionString || s == "" || len(s) > 200 {
+		if o.Type != discordgo.ApplicationCommandOptionString || s == "" || len(s) > maxWords {
 			return "", inputError(fmt.Sprintf("%s %s must be a short line of text: %s.", path, spec.name, strings.ToLower(spec.desc)))
 		}
 		return s, nil

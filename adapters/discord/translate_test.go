@@ -135,7 +135,7 @@ func TestCommandsFitDiscord(t *testing.T) {
 	check("/poker", cmds[0].Options)
 	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
 		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "history", "verify", "end", "kick",
-		"help", "schedule add", "schedule list", "schedule remove", "schedule skip", "rsvp"} {
+		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp"} {
 		if !seen[c] {
 			t.Errorf("no subcommand for %q", c)
 		}
@@ -174,7 +174,10 @@ func TestCommandText(t *testing.T) {
 		{name: "raise", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("raise", opt("to", tInt, 60.0))}, want: "raise 60"},
 		{name: "bet", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("bet", opt("amount", tInt, 25.0))}, want: "bet 25"},
 		{name: "fold", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("fold")}, want: "fold"},
-		{name: "history count", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("count", tInt, 5.0))}, want: "history 5"},
+		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("back", tInt, 5.0))}, want: "history 5"},
+		{name: "set ante and more", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("more", tString, "rebuy=no  levels=10m"), opt("ante", tInt, 0.0))}, want: "set ante=0 rebuy=no levels=10m"},
+		{name: "set blinds", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("small_blind", tInt, 25.0), opt("big_blind", tInt, 50.0))}, want: "set blinds=25/50"},
+		{name: "timer off", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("timer", tInt, 0.0), opt("seats", tInt, 6.0))}, want: "start timer=0 seats=6"},
 		{name: "start everything, options in any order", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start",
 			opt("cards", tString, "emoji"), opt("big_blind", tInt, 20.0), opt("timer", tInt, 60.0),
 			opt("variant", tString, "pot-limit"), opt("buyin", tInt, 1000.0), opt("small_blind", tInt, 10.0))},
@@ -183,7 +186,7 @@ func TestCommandText(t *testing.T) {
 		{name: "kick mentions the user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tUser, "80351110224678912"))}, want: "kick <@80351110224678912>"},
 		{name: "schedule add", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "  fri\n20:00 ")))}, want: "schedule add fri 20:00"},
 		{name: "schedule list", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("list"))}, want: "schedule list"},
-		{name: "rsvp", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("rsvp", opt("answer", tString, "maybe"))}, want: "rsvp maybe"},
+		{name: "rsvp", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("rsvp", opt("answer", tString, "maybe")))}, want: "rsvp maybe"},
 
 		{name: "no subcommand", opts: nil, wantErr: "Pick one of the /poker subcommands"},
 		{name: "unknown subcommand", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("cheat")}, wantErr: `/poker has no subcommand "cheat"`},
@@ -193,7 +196,9 @@ func TestCommandText(t *testing.T) {
 		{name: "amount zero", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("join", opt("amount", tInt, 0.0))}, wantErr: "1 or more"},
 		{name: "amount negative", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("rebuy", opt("amount", tInt, -5.0))}, wantErr: "1 or more"},
 		{name: "amount missing", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("raise")}, wantErr: "/poker raise needs the to option"},
-		{name: "count not whole", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("count", tInt, 2.5))}, wantErr: "/poker history count must be a whole number, 1 or more"},
+		{name: "count not whole", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("back", tInt, 2.5))}, wantErr: "/poker history back must be a whole number, from 1 to 100"},
+		{name: "count above its maximum", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("seats", tInt, 11.0))}, wantErr: "/poker start seats must be a whole number, from 2 to 10"},
+		{name: "negative ante", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("ante", tInt, -1.0))}, wantErr: "/poker set ante must be a whole number of chips, 0 or more"},
 		{name: "variant not a choice", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("variant", tString, "omaha"))}, wantErr: "must be one of no-limit, pot-limit, fixed-limit"},
 		{name: "only one blind", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("big_blind", tInt, 20.0))}, wantErr: "Give both small_blind and big_blind"},
 		{name: "kick a non-user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tString, "@bob"))}, wantErr: "must be a member of this server"},
