@@ -34,7 +34,15 @@ type table struct {
 // fake Socket Mode.
 func newTable(t *testing.T, seed uint64) *table {
 	t.Helper()
-	h := newHarness(t, socketConfig())
+	tb := newDealer(t, socketConfig(), seed)
+	tb.runSocket(t) // its cleanup (adapter first) runs before the dealer's and the database's
+	return tb
+}
+
+// newDealer builds the adapter for cfg with a dealer and a bbolt store behind it, not yet running.
+func newDealer(t *testing.T, cfg Config, seed uint64) *table {
+	t.Helper()
+	h := newHarness(t, cfg)
 	db, err := storage.Open(filepath.Join(t.TempDir(), "x.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +67,6 @@ func newTable(t *testing.T, seed uint64) *table {
 		}
 	})
 	h.a.SetDealer(d)
-	h.runSocket(t) // its cleanup (adapter first) runs before the dealer's and the database's
 	return &table{harness: h, t: t, db: db}
 }
 
