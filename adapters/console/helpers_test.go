@@ -339,3 +339,5 @@ func sortedKeys(m map[string]int64) []string {
 }
 
 var _ io.Reader = (*scriptRand)(nil)
+
+func storageOpen(path string) (*storage.DB, error) { return storage.Open(path) }
