@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +56,8 @@ type Adapter struct {
 	// wait sleeps for a rate limit's Retry-After; tests replace it to record the wait.
 	wait func(ctx context.Context, d time.Duration) error
 	now  func() time.Time
+	// trusted says whether a response_url may be posted to; tests admit their fake server.
+	trusted func(rawURL string) bool
 
 	ctx    context.Context // work that outlives an ack (handling a command) runs under it
 	cancel context.CancelFunc
@@ -85,8 +89,9 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 	a := &Adapter{
 		cfg:    cfg,
 		log:    slog.Default(),
-		wait:   sleep,
-		now:    time.Now,
+		wait:    sleep,
+		now:     time.Now,
+		trusted: slackHook,
 		dms:    map[string]string{},
 		admins: map[string]adminEntry{},
 		seen:   map[string]time.Time{},
@@ -267,8 +272,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // dispatch hands cmd to the dealer in the background (Slack has already been acknowledged) and shows
-// the reply to the sender ephemerally.
-func (a *Adapter) dispatch(cmd bot.Command) {
+// the reply to the sender ephemerally. responseURL, when Slack sent one, is the way back to the sender
+// when chat.postEphemeral cannot reach them (the bot is not in the channel).
+func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 	a.spawn(func(ctx context.Context) {
 		a.mu.Lock()
 		d := a.dealer
@@ -280,7 +286,7 @@ func (a *Adapter) dispatch(cmd bot.Command) {
 			cmd.Admin = a.isAdmin(ctx, cmd.Workspace, cmd.User)
 			r = d.Handle(ctx, cmd)
 		}
-		a.reply(ctx, cmd, r)
+		a.reply(ctx, cmd, r, responseURL)
 	})
 }
 
@@ -300,19 +306,59 @@ func (a *Adapter) spawn(f func(ctx context.Context)) {
 }
 
 // reply shows the bot's answer to the sender: the reply itself, then any private messages that could
-// not be sent by DM earlier, all ephemerally in the command's channel.
-func (a *Adapter) reply(ctx context.Context, cmd bot.Command, r bot.Reply) {
+// not be sent by DM earlier, all ephemerally in the command's channel. When Slack refuses the ephemeral
+// message (typically because the bot was never invited to the channel) and the request came with a
+// response_url, the answer goes there instead, with a hint to invite the bot.
+func (a *Adapter) reply(ctx context.Context, cmd bot.Command, r bot.Reply, responseURL string) {
 	msgs := []render.Message{{Text: r.Text, Buttons: r.Buttons, Private: true}}
 	msgs = append(msgs, r.Extra...)
+	hinted := false
 	for _, m := range msgs {
 		if m.Text == "" && len(m.Buttons) == 0 {
 			continue
 		}
 		err := a.SendEphemeral(ctx, bot.Message{Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User, Message: m})
+		if err == nil {
+			continue
+		}
+		if refused(err) && responseURL != "" && a.trusted(responseURL) {
+			if !hinted && notInChannel(err) {
+				hinted = true
+				m.Text = "dealerbot is not a member of this channel, so nobody else can see the table: type /invite @dealerbot here.\n\n" + m.Text
+			}
+			if werr := a.respond(ctx, responseURL, m, cmd.Channel); werr == nil {
+				continue
+			}
+		}
+		a.log.Error("slack: could not show a reply", "channel", cmd.Channel, "user", cmd.User, "err", err)
+	}
+}
+
+// respond posts an ephemeral message to a response_url.
+func (a *Adapter) respond(ctx context.Context, responseURL string, m render.Message, table string) error {
+	for _, p := range posts(m, table) {
+		err := a.retry(ctx, "response_url", func() error {
+			return slackapi.PostWebhookContext(ctx, responseURL, &slackapi.WebhookMessage{
+				ResponseType: slackapi.ResponseTypeEphemeral, Text: p.Text, Blocks: &slackapi.Blocks{BlockSet: p.Blocks},
+			})
+		})
 		if err != nil {
-			a.log.Error("slack: could not show a reply", "channel", cmd.Channel, "user", cmd.User, "err", err)
+			return err
 		}
 	}
+	return nil
+}
+
+// notInChannel reports whether Slack refused because the bot cannot see the channel.
+func notInChannel(err error) bool {
+	var se slackapi.SlackErrorResponse
+	return errors.As(err, &se) && (se.Err == "not_in_channel" || se.Err == "channel_not_found")
+}
+
+// slackHook admits only Slack's own response URLs, so a payload cannot make the bot post elsewhere.
+func slackHook(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && u.Scheme == "https" && (u.Host == "hooks.slack.com" || strings.HasSuffix(u.Host, ".slack.com"))
 }
 
 // isAdmin asks Slack (users.info, cached) whether user administers the workspace. When Slack cannot
@@ -352,12 +398,13 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 				a.log.Debug("slack: ignoring an action", "action_id", act.ActionID, "err", err)
 				continue
 			}
+			c.ResponseURL = ic.ResponseURL
 			if c.Amount {
 				trigger := ic.TriggerID
 				a.spawn(func(ctx context.Context) { a.openAmount(ctx, trigger, c) })
 				continue
 			}
-			a.dispatch(c.Cmd)
+			a.dispatch(c.Cmd, ic.ResponseURL)
 		}
 	case slackapi.InteractionTypeViewSubmission:
 		cmd, fieldErr, err := commandFromSubmission(&ic)
@@ -367,7 +414,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 		case fieldErr != "":
 			return slackapi.NewErrorsViewSubmissionResponse(map[string]string{amountBlockID: fieldErr})
 		default:
-			a.dispatch(cmd)
+			a.dispatch(cmd, "")
 		}
 	}
 	return nil
@@ -387,5 +434,5 @@ func (a *Adapter) openAmount(ctx context.Context, trigger string, c click) {
 	a.reply(ctx, c.Cmd, bot.Reply{
 		Text:    fmt.Sprintf("The amount window did not open. Type /poker %s N with N from %d to %d instead.", c.Value.Command, c.Value.Min, c.Value.Max),
 		IsError: true,
-	})
+	}, c.ResponseURL)
 }

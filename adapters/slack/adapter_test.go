@@ -244,3 +244,35 @@ func TestRateLimitedPostIsRetried(t *testing.T) {
 		t.Errorf("waited %d times in all, want %d (bounded)", n, 2+maxRetries)
 	}
 }
+
+func TestReplyWhenTheBotIsNotInTheChannel(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.a.SetDealer(&fakeDealer{reply: func(bot.Command) bot.Reply {
+		return bot.Reply{Text: "There is no game in this channel yet: type `start` to open a table.", IsError: true}
+	}})
+	h.refuseEphemeral("CPRIVATE", "not_in_channel")
+	h.runSocket(t)
+	h.slash("CPRIVATE", "UBOB", "join")
+	got := h.waitCall(0, "response_url", nil)
+	if got.User != "ephemeral" || !strings.Contains(got.Text, "/invite @dealerbot") || !strings.Contains(got.Text, "no game in this channel") {
+		t.Errorf("response_url got %+v, want the reply, ephemeral, with a hint to invite the bot", got)
+	}
+}
+
+func TestResponseURLsOutsideSlackAreNotFollowed(t *testing.T) {
+	for _, tt := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://hooks.slack.com/commands/T1/1/abc", true},
+		{"http://hooks.slack.com/commands/T1/1/abc", false},
+		{"https://hooks.slack.com.evil.example/x", false},
+		{"https://evilslack.com/x", false},
+		{"https://127.0.0.1/x", false},
+		{"::", false},
+	} {
+		if got := slackHook(tt.url); got != tt.want {
+			t.Errorf("slackHook(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}

@@ -42,6 +42,7 @@ type fakeSlack struct {
 	calls      []call
 	ts         int
 	dmRefused  map[string]string // user -> error code of conversations.open
+	ephRefused map[string]string // channel -> error code of chat.postEphemeral
 	rateLimits map[string]int    // method -> 429 answers still to give
 	admins     map[string]bool
 	names      map[string]string // user ID -> user name sent in payloads
@@ -63,6 +64,7 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 	f := &fakeSlack{
 		t:          t,
 		dmRefused:  map[string]string{},
+		ephRefused: map[string]string{},
 		rateLimits: map[string]int{},
 		admins:     map[string]bool{},
 		names:      map[string]string{"UALICE": "alice", "UBOB": "bob", "UCAROL": "carol"},
@@ -73,7 +75,8 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
-		c.Handle("/chat.postEphemeral", f.record("chat.postEphemeral"))
+		c.Handle("/chat.postEphemeral", f.ephemeral)
+		c.Handle("/response", f.response)
 		c.Handle("/chat.update", f.record("chat.update"))
 		c.Handle("/conversations.open", f.conversationsOpen)
 		c.Handle("/views.open", f.viewsOpen)
@@ -154,6 +157,39 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 		f.mu.Unlock()
 		f.json(w, map[string]any{"ok": true, "channel": v.Get("channel"), "ts": ts, "message_ts": ts})
 	}
+}
+
+func (f *fakeSlack) ephemeral(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	v, _ := url.ParseQuery(string(body))
+	f.mu.Lock()
+	code, refused := f.ephRefused[v.Get("channel")]
+	if refused {
+		f.calls = append(f.calls, call{Method: "chat.postEphemeral (" + code + ")", Channel: v.Get("channel"), User: v.Get("user")})
+	}
+	f.mu.Unlock()
+	if refused {
+		f.json(w, map[string]any{"ok": false, "error": code})
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	f.record("chat.postEphemeral")(w, r)
+}
+
+// response records a post to a response_url (JSON, as Slack's webhooks take it).
+func (f *fakeSlack) response(w http.ResponseWriter, r *http.Request) {
+	var m struct {
+		ResponseType string          `json:"response_type"`
+		Blocks       json.RawMessage `json:"blocks"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+		f.t.Errorf("response_url body: %v", err)
+	}
+	text, buttons := blockContent(f.t, string(m.Blocks))
+	f.mu.Lock()
+	f.calls = append(f.calls, call{Method: "response_url", User: m.ResponseType, Text: text, Buttons: buttons})
+	f.mu.Unlock()
+	_, _ = w.Write([]byte("ok"))
 }
 
 func (f *fakeSlack) conversationsOpen(w http.ResponseWriter, r *http.Request) {
@@ -333,6 +369,13 @@ func (f *fakeSlack) limit(method string, n int) {
 	f.mu.Unlock()
 }
 
+// refuseEphemeral makes chat.postEphemeral in channel fail with code.
+func (f *fakeSlack) refuseEphemeral(channel, code string) {
+	f.mu.Lock()
+	f.ephRefused[channel] = code
+	f.mu.Unlock()
+}
+
 // refuseDM makes conversations.open with user fail with code.
 func (f *fakeSlack) refuseDM(user, code string) {
 	f.mu.Lock()
@@ -434,6 +477,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.trusted = func(u string) bool { return strings.HasPrefix(u, "http://"+f.srv.ServerAddr+"/") }
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
 	a.wait = func(ctx context.Context, d time.Duration) error {

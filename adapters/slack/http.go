@@ -93,7 +93,7 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "malformed slash command", http.StatusBadRequest)
 			return
 		}
-		a.dispatch(commandFromSlash(sc))
+		a.dispatch(commandFromSlash(sc), sc.ResponseURL)
 		w.WriteHeader(http.StatusOK)
 	default:
 		http.Error(w, "neither a slash command nor an interaction payload", http.StatusBadRequest)

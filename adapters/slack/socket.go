@@ -48,7 +48,7 @@ func (a *Adapter) socketEvent(ctx context.Context, sm *socketmode.Client, evt so
 		sc, ok := evt.Data.(slackapi.SlashCommand)
 		a.ack(ctx, sm, evt.Request, nil)
 		if ok {
-			a.dispatch(commandFromSlash(sc))
+			a.dispatch(commandFromSlash(sc), sc.ResponseURL)
 		}
 	case socketmode.EventTypeInteractive:
 		ic, ok := evt.Data.(slackapi.InteractionCallback)

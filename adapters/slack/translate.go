@@ -132,6 +132,8 @@ type click struct {
 	Cmd    bot.Command
 	Amount bool        // open the modal
 	Value  buttonValue // for the modal
+
+	ResponseURL string // where to answer when an ephemeral message cannot be posted
 }
 
 // clickFromAction translates one block action of a block_actions payload.
