@@ -87,14 +87,14 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg:    cfg,
-		log:    slog.Default(),
+		cfg:     cfg,
+		log:     slog.Default(),
 		wait:    sleep,
 		now:     time.Now,
 		trusted: slackHook,
-		dms:    map[string]string{},
-		admins: map[string]adminEntry{},
-		seen:   map[string]time.Time{},
+		dms:     map[string]string{},
+		admins:  map[string]adminEntry{},
+		seen:    map[string]time.Time{},
 	}
 	for _, o := range opts {
 		o(a)
