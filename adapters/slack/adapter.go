@@ -67,7 +67,17 @@ type Adapter struct {
 	dealer Dealer
 	dms    map[string]string // user -> DM channel
 	admins map[string]adminEntry
-	seen   map[string]time.Time // HTTP mode: request signatures already served (replays)
+	seen   map[string]time.Time  // HTTP mode: request signatures already served (replays)
+	turns  map[string]turnPrompt // channel -> the turn prompt whose buttons are live
+}
+
+// turnPrompt is a posted message with betting buttons. Once its decision point has passed, its
+// buttons are taken off (chat.update) so players are not tempted by stale ones; a click on a stale
+// button that is still showing is answered by the bot all the same.
+type turnPrompt struct {
+	ts    string
+	token string
+	text  string
 }
 
 type adminEntry struct {
@@ -95,6 +105,7 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		dms:     map[string]string{},
 		admins:  map[string]adminEntry{},
 		seen:    map[string]time.Time{},
+		turns:   map[string]turnPrompt{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -148,8 +159,18 @@ func (a *Adapter) Close(ctx context.Context) error {
 // error wrapping bot.ErrDMBlocked so the bot falls back to SendEphemeral.
 func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	if !m.Private {
-		if err := a.postAll(ctx, m.Channel, m.Message, m.Channel); err != nil {
+		ts, err := a.postAll(ctx, m.Channel, m.Message, m.Channel)
+		if err != nil {
 			return fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
+		}
+		if token, ok := turnToken(m.Message); ok {
+			a.mu.Lock()
+			old := a.turns[m.Channel]
+			a.turns[m.Channel] = turnPrompt{ts: ts, token: token, text: m.Text}
+			a.mu.Unlock()
+			if old.ts != "" && old.token != token {
+				a.spawn(func(ctx context.Context) { a.retire(ctx, m.Channel, old) })
+			}
 		}
 		return nil
 	}
@@ -158,7 +179,7 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	}
 	dm, err := a.dmChannel(ctx, m.User)
 	if err == nil {
-		err = a.postAll(ctx, dm, m.Message, m.Channel)
+		_, err = a.postAll(ctx, dm, m.Message, m.Channel)
 		if err != nil && refused(err) {
 			a.forgetDM(m.User) // the DM may have been closed; open it afresh next time
 		}
@@ -189,19 +210,63 @@ func (a *Adapter) SendEphemeral(ctx context.Context, m bot.Message) error {
 }
 
 // postAll posts a message (several posts when it is long) in channel; table is the channel its buttons
-// act on.
-func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message, table string) error {
+// act on. It returns the timestamp of the last post, the one with the buttons.
+func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message, table string) (ts string, err error) {
 	for _, p := range posts(m, table) {
-		err := a.retry(ctx, "chat.postMessage", func() error {
-			_, _, err := a.api.PostMessageContext(ctx, channel,
+		err := a.retry(ctx, "chat.postMessage", func() (err error) {
+			_, ts, err = a.api.PostMessageContext(ctx, channel,
 				slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
 			return err
 		})
 		if err != nil {
-			return err
+			return "", err
 		}
 	}
-	return nil
+	return ts, nil
+}
+
+// turnToken reports whether m is a turn prompt (it has betting buttons) and the token of its buttons.
+func turnToken(m render.Message) (string, bool) {
+	for _, b := range m.Buttons {
+		switch b.Command {
+		case "fold", "check", "call", "bet", "raise", "allin", "all-in":
+			if b.Token != "" {
+				return b.Token, true
+			}
+		}
+	}
+	return "", false
+}
+
+// retire takes the buttons off a turn prompt whose decision point has passed, keeping its text.
+func (a *Adapter) retire(ctx context.Context, channel string, p turnPrompt) {
+	ps := posts(render.Message{Text: p.text}, channel)
+	if len(ps) == 0 {
+		return
+	}
+	last := ps[len(ps)-1]
+	err := a.retry(ctx, "chat.update", func() error {
+		_, _, _, err := a.api.UpdateMessageContext(ctx, channel, p.ts,
+			slackapi.MsgOptionText(last.Text, false), slackapi.MsgOptionBlocks(last.Blocks...))
+		return err
+	})
+	if err != nil {
+		a.log.Warn("slack: could not remove old buttons", "channel", channel, "err", err)
+	}
+}
+
+// acted notes that a command carrying token succeeded: if it was the live prompt's, that prompt is
+// finished (the hand may have ended, so no newer prompt will replace it).
+func (a *Adapter) acted(ctx context.Context, channel, token string) {
+	a.mu.Lock()
+	p, ok := a.turns[channel]
+	if ok && p.token == token {
+		delete(a.turns, channel)
+	}
+	a.mu.Unlock()
+	if ok && p.token == token {
+		a.retire(ctx, channel, p)
+	}
 }
 
 // dmChannel opens (or remembers) the DM channel with user.
@@ -287,6 +352,9 @@ func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 			r = d.Handle(ctx, cmd)
 		}
 		a.reply(ctx, cmd, r, responseURL)
+		if !r.IsError && cmd.Token != "" {
+			a.acted(ctx, cmd.Channel, cmd.Token)
+		}
 	})
 }
 

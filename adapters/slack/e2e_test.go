@@ -277,6 +277,33 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 	}
 
 	t.Logf("transcript:\n%s", dump(tb.snapshot()))
+
+	// Every turn prompt lost its buttons once its turn was over, the last one included; its text stayed.
+	// Retiring runs in the background, so wait for it.
+	prompts := 0
+	tb.waitFor("every turn prompt retired", func(cs []call) bool {
+		prompts = 0
+		for i, c := range cs {
+			if c.Method != "chat.postMessage" || c.Channel != "CGAME" || len(c.Buttons) == 0 {
+				continue
+			}
+			prompts++
+			retired := false
+			for _, u := range cs[i+1:] {
+				if u.Method == "chat.update" && u.TS == c.TS && u.Channel == "CGAME" {
+					retired = len(u.Buttons) == 0 && u.Text == c.Text
+				}
+			}
+			if !retired {
+				return false
+			}
+		}
+		return true
+	})
+	if prompts < 5 {
+		t.Errorf("only %d turn prompts in a whole hand", prompts)
+	}
+
 	// Hole cards never reached the channel, an ephemeral message or a log line before the showdown;
 	// the folded player's cards never at all.
 	for i, c := range tb.snapshot() {

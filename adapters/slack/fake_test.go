@@ -30,6 +30,7 @@ type call struct {
 	Buttons []slackapi.ButtonBlockElement
 	View    *slackapi.ModalViewRequest
 	Trigger string
+	TS      string // the message's timestamp: given by chat.postMessage, named by chat.update
 }
 
 // fakeSlack is slacktest's server with recording handlers for the methods the adapter calls, a fake
@@ -153,7 +154,10 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 		f.mu.Lock()
 		f.ts++
 		ts := fmt.Sprintf("1700000000.%06d", f.ts)
-		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons})
+		if method == "chat.update" {
+			ts = v.Get("ts")
+		}
+		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons, TS: ts})
 		f.mu.Unlock()
 		f.json(w, map[string]any{"ok": true, "channel": v.Get("channel"), "ts": ts, "message_ts": ts})
 	}

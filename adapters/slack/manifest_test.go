@@ -13,6 +13,7 @@ import (
 var scopeOf = map[string]string{
 	"PostMessage":      "chat:write",
 	"PostEphemeral":    "chat:write",
+	"UpdateMessage":    "chat:write",
 	"OpenConversation": "im:write",
 	"GetUserInfo":      "users:read",
 	"OpenView":         "", // views.open needs no scope beyond a trigger ID
