@@ -1,0 +1,343 @@
+package schedule_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/render"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+func mustOpen(tb testing.TB) *storage.DB {
+	tb.Helper()
+	db, err := storage.Open(filepath.Join(tb.TempDir(), "dealerbot.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// fakeHost records what the scheduler asks of the dealer, one line per call.
+type fakeHost struct {
+	log      []string
+	posts    []render.Message
+	openErr  error
+	results  []schedule.Balance
+	finished bool // what Finish reports as done
+}
+
+func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
+	h.log = append(h.log, "post: "+m.Text)
+	h.posts = append(h.posts, m)
+	return nil
+}
+
+func (h *fakeHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time) error {
+	h.log = append(h.log, fmt.Sprintf("open %s until %s", strings.Join(s.Options, " "), end.UTC().Format("15:04")))
+	return h.openErr
+}
+
+func (h *fakeHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session) ([]schedule.Balance, bool, error) {
+	h.log = append(h.log, "finish "+g.Start.UTC().Format("01-02 15:04"))
+	return h.results, h.finished, nil
+}
+
+// clock is a settable fake clock.
+type clock struct{ t time.Time }
+
+func (c *clock) Now() time.Time { return c.t }
+
+func newManager(tb testing.TB, db *storage.DB, c *clock) (*schedule.Manager, *fakeHost) {
+	h := &fakeHost{finished: true}
+	m := &schedule.Manager{Store: db, Host: h, Now: c.Now, DefaultZone: "Europe/Berlin",
+		Options: func(opts []string) (string, error) {
+			for _, o := range opts {
+				if strings.HasPrefix(o, "blinds=") && !strings.Contains(o, "/") {
+					return "", &schedule.Error{Message: "Write the blinds as small/big, for example blinds=10/20."}
+				}
+			}
+			return strings.Join(opts, ", "), nil
+		}}
+	return m, h
+}
+
+var (
+	admin = schedule.Request{Platform: "discord", Workspace: "G1", Channel: "C1", User: "UA", UserName: "Alice", Admin: true}
+	bob   = schedule.Request{Platform: "discord", Workspace: "G1", Channel: "C1", User: "UB", UserName: "Bob"}
+	carol = schedule.Request{Platform: "discord", Workspace: "G1", Channel: "C1", User: "UC", UserName: "Carol"}
+	dave  = schedule.Request{Platform: "discord", Workspace: "G1", Channel: "C1", User: "UD", UserName: "Dave"}
+)
+
+func do(tb testing.TB, m *schedule.Manager, r schedule.Request, text string) schedule.Reply {
+	tb.Helper()
+	r.Text = text
+	rep, ok := m.Handle(context.Background(), r)
+	if !ok {
+		tb.Fatalf("%q was not taken as a schedule command", text)
+	}
+	return rep
+}
+
+func mustDo(tb testing.TB, m *schedule.Manager, r schedule.Request, text string) schedule.Reply {
+	tb.Helper()
+	rep := do(tb, m, r, text)
+	if rep.IsError {
+		tb.Fatalf("%q: %s", text, rep.Text)
+	}
+	return rep
+}
+
+// sunday noon UTC, 22 November 2026; the Friday game at 20:00 Berlin is 19:00 UTC on the 27th.
+var sunday = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func TestAddStatesNextThreeDates(t *testing.T) {
+	db := mustOpen(t)
+	m, _ := newManager(t, db, &clock{sunday})
+	rep := mustDo(t, m, admin, "schedule add weekly fri 20:00 tz=America/New_York length=3h blinds=10/20 buyin=1000")
+	for _, want := range []string{"Schedule 1 added", "Fri 27 Nov 2026 20:00 EST", "Fri 4 Dec 2026 20:00 EST", "Fri 11 Dec 2026 20:00 EST", "3 h", "blinds=10/20, buyin=1000"} {
+		if !strings.Contains(rep.Text, want) {
+			t.Errorf("reply %q does not contain %q", rep.Text, want)
+		}
+	}
+	rep = mustDo(t, m, admin, "schedule add daily 19:30 end=23:00")
+	for _, want := range []string{"Schedule 2 added", "Sun 22 Nov 2026 19:30 CET", "Mon 23 Nov 2026 19:30 CET", "3 h 30 min"} {
+		if !strings.Contains(rep.Text, want) {
+			t.Errorf("reply %q does not contain %q", rep.Text, want)
+		}
+	}
+	list := mustDo(t, m, bob, "schedule list").Text
+	for _, want := range []string{"1. weekly fri 20:00 (America/New_York)", "2. daily 19:30 (Europe/Berlin)", "host Alice"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("list %q does not contain %q", list, want)
+		}
+	}
+}
+
+// TestBadInputChangesNothing: each refusal is a sentence saying what to do, and the stored schedules
+// and RSVPs are exactly as before.
+func TestBadInputChangesNothing(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{sunday}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 blinds=10/20")
+	mustDo(t, m, bob, "rsvp yes 1")
+	otherWorkspace := admin
+	otherWorkspace.Workspace = "G2"
+	tests := []struct {
+		name string
+		r    schedule.Request
+		text string
+		want string
+	}{
+		{"invalid cron", admin, "schedule add 0 25 * * 5", "is not a cron schedule I can read"},
+		{"garbled when", admin, "schedule add fortnightly fri 20:00", "I could not read"},
+		{"unknown time zone", admin, "schedule add weekly fri 20:00 tz=Mars/Olympus", `I do not know the time zone "Mars/Olympus"`},
+		{"date in the past", admin, "schedule add on 2026-11-20 20:00", "2026-11-20 is in the past"},
+		{"from in the past", admin, "schedule add weekly fri 20:00 from=2026-11-01", "from=2026-11-01 is in the past"},
+		{"never comes", admin, "schedule add 0 20 31 2 *", "never comes round"},
+		{"bad length", admin, "schedule add weekly fri 20:00 length=forever", "Write length= as whole minutes or hours"},
+		{"length and end", admin, "schedule add weekly fri 20:00 length=2h end=23:00", "either length= or end="},
+		{"remind before announce", admin, "schedule add weekly fri 20:00 announce=1h remind=2h", "cannot come before the announcement"},
+		{"bad game option", admin, "schedule add weekly fri 20:00 blinds=10", "Write the blinds as small/big"},
+		{"time after options", admin, "schedule add blinds=10/20 weekly fri 20:00", "Put the time first"},
+		{"non-host adds", bob, "schedule add weekly fri 20:00", "Only a server admin or the host"},
+		{"unknown id remove", admin, "schedule remove 7", "There is no schedule 7 here"},
+		{"unknown id skip", admin, "schedule skip 7", "There is no schedule 7 here"},
+		{"other workspace", otherWorkspace, "schedule remove 1", "There is no schedule 1 here"},
+		{"non-host removes", bob, "schedule remove 1", "Only Alice, who hosts schedule 1, or a server admin can remove it"},
+		{"non-host skips", bob, "schedule skip 1", "Only Alice, who hosts schedule 1, or a server admin can skip it"},
+		{"remove without id", admin, "schedule remove", "Name one schedule"},
+		{"unknown subcommand", admin, "schedule move 1", "I do not know `schedule move`"},
+		{"bad rsvp", bob, "rsvp perhaps", "`perhaps` is not an answer"},
+		{"rsvp unknown schedule", bob, "rsvp yes 9", "There is no schedule 9 here"},
+		{"season unknown schedule", bob, "leaderboard season 9", "There is no schedule 9 here"},
+	}
+	before, _ := db.Schedules(context.Background())
+	beforeRSVP, _ := db.RSVPs(context.Background(), "1", before[0].Next)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := do(t, m, tt.r, tt.text)
+			if !rep.IsError || !strings.Contains(rep.Text, tt.want) {
+				t.Errorf("reply = %q (error %v), want an error containing %q", rep.Text, rep.IsError, tt.want)
+			}
+			after, _ := db.Schedules(context.Background())
+			if !reflect.DeepEqual(jsonish(before), jsonish(after)) {
+				t.Errorf("schedules changed:\n%v\n%v", before, after)
+			}
+			afterRSVP, _ := db.RSVPs(context.Background(), "1", before[0].Next)
+			if len(afterRSVP) != len(beforeRSVP) || afterRSVP[0].Answer != beforeRSVP[0].Answer {
+				t.Errorf("rsvps changed: %v -> %v", beforeRSVP, afterRSVP)
+			}
+		})
+	}
+	if len(h.log) != 0 {
+		t.Errorf("bad input reached the channel: %v", h.log)
+	}
+}
+
+func jsonish(ss []schedule.Schedule) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, fmt.Sprintf("%+v", s))
+	}
+	return out
+}
+
+// step advances the clock a minute at a time to until, ticking at each minute.
+func step(tb testing.TB, m *schedule.Manager, c *clock, until time.Time) {
+	tb.Helper()
+	for c.t.Before(until) {
+		c.t = c.t.Add(time.Minute)
+		if err := m.Tick(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestGameNight drives a whole week with a fake clock: the announcement with RSVP buttons a day
+// before, the reminder mentioning those going half an hour before, the table opening at the start
+// with the game's settings and the RSVPs pinged, then at the end the results and the settle-up, and
+// the season leaderboard from the stored result.
+func TestGameNight(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{sunday}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 length=3h blinds=10/20 levels=20m")
+
+	step(t, m, c, time.Date(2026, 11, 26, 19, 0, 0, 0, time.UTC))
+	if len(h.posts) != 1 {
+		t.Fatalf("at announcement time: %v", h.log)
+	}
+	ann := h.posts[0]
+	if !strings.Contains(ann.Text, "Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours)") || !strings.Contains(ann.Text, "blinds=10/20 levels=20m") {
+		t.Errorf("announcement = %q", ann.Text)
+	}
+	var cmds []string
+	for _, b := range ann.Buttons {
+		cmds = append(cmds, b.Command+"/"+b.Token)
+	}
+	if got, want := strings.Join(cmds, " "), "rsvp yes/1 rsvp maybe/1 rsvp no/1"; got != want {
+		t.Errorf("buttons = %q, want %q", got, want)
+	}
+
+	// Clicks carry the schedule ID as token.
+	for _, r := range []struct {
+		req schedule.Request
+		cmd string
+	}{{bob, "rsvp yes"}, {carol, "rsvp no"}, {dave, "rsvp maybe"}, {carol, "rsvp yes"}} {
+		r.req.Token = "1"
+		if rep := mustDo(t, m, r.req, r.cmd); !strings.Contains(rep.Text, "Fri 27 Nov 2026 20:00 CET") {
+			t.Errorf("%s: reply %q names no game", r.cmd, rep.Text)
+		}
+	}
+
+	step(t, m, c, time.Date(2026, 11, 27, 18, 30, 0, 0, time.UTC))
+	if len(h.posts) != 2 {
+		t.Fatalf("at reminder time: %v", h.log)
+	}
+	if got, want := h.posts[1].Text, "⏰ The game starts in 30 minutes (20:00 CET). Going: <@UB>, <@UC>. Maybe: Dave."; got != want {
+		t.Errorf("reminder = %q, want %q", got, want)
+	}
+
+	h.results = []schedule.Balance{{User: "UB", Name: "Bob", Net: 350}, {User: "UC", Name: "Carol", Net: -351}, {User: "UD", Name: "Dave", Net: 1}}
+	h.finished = false // the last hand is still running at the end time
+	step(t, m, c, time.Date(2026, 11, 27, 22, 0, 0, 0, time.UTC))
+	h.finished = true
+	step(t, m, c, time.Date(2026, 11, 27, 22, 2, 0, 0, time.UTC))
+	want := []string{
+		"post: 🃏 Home game",
+		"post: ⏰ The game starts in 30 minutes",
+		"open blinds=10/20 levels=20m until 22:00",
+		"post: <@UB>, <@UC>, <@UD>: The 20:00 CET game is open until 23:00 CET: type `join` to sit down.",
+		"finish 11-27 19:00", // 22:00: still playing
+		"finish 11-27 19:00", // 22:01: done
+		"post: Results of the Fri 27 Nov 2026 20:00 CET game:\n1. Bob +350\n2. Dave +1\n3. Carol -351\nSettle-up:\n• Carol pays Bob 350\n• Carol pays Dave 1",
+	}
+	if len(h.log) != len(want) {
+		t.Fatalf("calls:\n%s\nwant:\n%s", strings.Join(h.log, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(h.log[i], want[i]) {
+			t.Errorf("call %d = %q, want it to start with %q", i, h.log[i], want[i])
+		}
+	}
+	season := mustDo(t, m, bob, "leaderboard season").Text
+	if want := "1. Bob +350 · 1 game · best +350 · 1 night won"; !strings.Contains(season, want) {
+		t.Errorf("season = %q, want a line %q", season, want)
+	}
+	if want := "3. Carol -351"; !strings.Contains(season, want) {
+		t.Errorf("season = %q, want a line starting %q", season, want)
+	}
+}
+
+// TestSkip: the host skips the next game; it is never announced, and the week after is.
+func TestSkip(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{sunday}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00")
+	rep := mustDo(t, m, admin, "schedule skip 1")
+	if want := "The game on Fri 27 Nov 2026 20:00 CET is skipped. The next one is Fri 4 Dec 2026 20:00 CET."; rep.Text != want {
+		t.Errorf("skip = %q, want %q", rep.Text, want)
+	}
+	step(t, m, c, time.Date(2026, 12, 3, 19, 0, 0, 0, time.UTC))
+	if len(h.log) != 1 || !strings.Contains(h.log[0], "Fri 4 Dec 2026") {
+		t.Errorf("calls = %q, want only the announcement of 4 December", h.log)
+	}
+}
+
+// TestOpenRefused: when the dealer cannot open the table (one is already running), the channel is
+// told why instead of the game silently not starting.
+func TestOpenRefused(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 remind=off")
+	h.openErr = &schedule.Error{Message: "A game is already running at this table: `end` it first."}
+	step(t, m, c, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC))
+	last := h.log[len(h.log)-1]
+	if want := "post: I could not open the table for the 20:00 CET game: A game is already running"; !strings.HasPrefix(last, want) {
+		t.Errorf("last call = %q, want %q", last, want)
+	}
+	h.openErr = errors.New("disk on fire")
+	c.t = time.Date(2026, 12, 4, 19, 0, 0, 0, time.UTC)
+	if err := m.Tick(context.Background()); err == nil || strings.Contains(h.log[len(h.log)-1], "disk") {
+		t.Errorf("internal error: Tick = %v, last call %q; want the error returned and kept out of the channel", err, h.log[len(h.log)-1])
+	}
+}
+
+func TestRemove(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{sunday}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00")
+	mustDo(t, m, bob, "rsvp yes")
+	mustDo(t, m, admin, "schedule remove 1")
+	step(t, m, c, time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+	if len(h.log) != 0 {
+		t.Errorf("a removed schedule still fired: %v", h.log)
+	}
+	if rep := do(t, m, bob, "rsvp yes"); !rep.IsError || !strings.Contains(rep.Text, "No games are scheduled in this channel") {
+		t.Errorf("rsvp after remove = %q", rep.Text)
+	}
+}
+
+func TestNotScheduleCommands(t *testing.T) {
+	db := mustOpen(t)
+	m, _ := newManager(t, db, &clock{sunday})
+	for _, text := range []string{"raise 60", "leaderboard", "join 1000", ""} {
+		r := bob
+		r.Text = text
+		if _, ok := m.Handle(context.Background(), r); ok {
+			t.Errorf("%q was taken as a schedule command", text)
+		}
+	}
+}
