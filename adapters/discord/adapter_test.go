@@ -292,6 +292,31 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		}
 	})
 
+	t.Run("a newer prompt removes the buttons of the one it replaces", func(t *testing.T) {
+		ctx := context.Background()
+		post := func(text string, buttons ...render.Button) string {
+			n := f.count()
+			if err := a.Send(ctx, bot.Message{Channel: "C3", Message: render.Message{Text: text, Buttons: buttons}}); err != nil {
+				t.Fatal(err)
+			}
+			return f.waitFor(n, "the post", func(c call) bool { return c.Path == "/channels/C3/messages" }).ID
+		}
+		invite := post("Game on Friday?", render.Button{Label: "Yes", Command: "rsvp yes", Token: "g1"})
+		first := post("alice to act", render.Button{Label: "Fold", Command: "fold", Token: "1.0"}, render.Button{Label: "Call", Command: "call", Token: "1.0"})
+		post("Show my cards", render.Button{Label: "Cards", Command: "cards"}) // no token: never superseded, never supersedes
+		n := f.count()
+		post("bob to act", render.Button{Label: "Fold", Command: "fold", Token: "1.1"})
+		f.waitFor(n, "the old prompt's buttons to go", func(c call) bool {
+			return c.Method == "PATCH" && c.Path == "/channels/C3/messages/"+first && strings.Contains(c.Raw, `"components":[]`)
+		})
+		a.cleanups.Wait() // every edit the adapter started has been made
+		for _, c := range f.since(n) {
+			if c.Method == "PATCH" && c.Path != "/channels/C3/messages/"+first {
+				t.Errorf("edited a message that offers other commands: %s (invite %s)", c, invite)
+			}
+		}
+	})
+
 	t.Run("hole cards by DM, and the DM-blocked fallback", func(t *testing.T) {
 		ctx := context.Background()
 		n := f.count()

@@ -18,12 +18,14 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Handler is what the adapter needs from the dealer (*bot.Dealer has it).
@@ -49,8 +51,10 @@ type Adapter struct {
 	handler   Handler
 	dmChannel map[string]string    // user ID -> DM channel ID
 	dmBlocked map[string]time.Time // user ID -> when a DM last failed with 50007
+	prompts   map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
 	closing   bool
-	inflight  sync.WaitGroup
+	inflight  sync.WaitGroup // interactions being handled
+	cleanups  sync.WaitGroup // superseded buttons being removed
 	base      context.Context
 	cancel    context.CancelFunc
 	remove    func()
@@ -84,6 +88,7 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 		now:       time.Now,
 		dmChannel: map[string]string{},
 		dmBlocked: map[string]time.Time{},
+		prompts:   map[string][]prompt{},
 		base:      base,
 		cancel:    cancel,
 	}
@@ -127,7 +132,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	a.closing = true
 	a.mu.Unlock()
 	done := make(chan struct{})
-	go func() { a.inflight.Wait(); close(done) }()
+	go func() { a.inflight.Wait(); a.cleanups.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
@@ -165,12 +170,79 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	if m.Channel == "" {
 		return errors.New("discord: a public message needs a channel")
 	}
+	var last *discordgo.Message
 	for _, p := range msgs {
-		if _, err := a.session.ChannelMessageSendComplex(m.Channel, p, discordgo.WithContext(ctx)); err != nil {
+		var err error
+		if last, err = a.session.ChannelMessageSendComplex(m.Channel, p, discordgo.WithContext(ctx)); err != nil {
 			return fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
 		}
 	}
+	if last != nil {
+		a.supersede(m.Channel, last.ID, m.Buttons)
+	}
 	return nil
+}
+
+// prompt is a channel post whose buttons are tied to a decision point (they carry a token).
+type prompt struct {
+	id       string
+	commands map[string]bool // first word of each button's command
+}
+
+// maxPrompts is how many posts with live buttons are remembered per channel.
+const maxPrompts = 8
+
+// supersede remembers a new post with tokened buttons and removes the buttons from older posts in
+// the channel that offered any of the same commands: a new turn prompt makes the last one stale.
+// The dealer refuses stale clicks anyway (by token); this only keeps the channel from showing
+// buttons that can no longer work. It runs in the background: it is cosmetic and must not slow the
+// table down.
+func (a *Adapter) supersede(channel, id string, buttons []render.Button) {
+	p := prompt{id: id, commands: map[string]bool{}}
+	for _, b := range buttons {
+		if b.Token != "" {
+			verb, _, _ := strings.Cut(b.Command, " ")
+			p.commands[verb] = true
+		}
+	}
+	if len(p.commands) == 0 || id == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var keep []prompt
+	var stale []string
+	for _, old := range a.prompts[channel] {
+		overlap := false
+		for c := range p.commands {
+			overlap = overlap || old.commands[c]
+		}
+		if overlap {
+			stale = append(stale, old.id)
+		} else {
+			keep = append(keep, old)
+		}
+	}
+	keep = append(keep, p)
+	if len(keep) > maxPrompts {
+		keep = keep[len(keep)-maxPrompts:]
+	}
+	a.prompts[channel] = keep
+	if a.closing {
+		return
+	}
+	for _, id := range stale {
+		a.cleanups.Add(1)
+		go func() {
+			defer a.cleanups.Done()
+			none := []discordgo.MessageComponent{}
+			_, err := a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: channel, Components: &none},
+				discordgo.WithContext(a.base))
+			if err != nil {
+				a.log.Warn("remove stale buttons", "channel", channel, "message", id, "err", err)
+			}
+		}()
+	}
 }
 
 func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.MessageSend) error {

@@ -70,7 +70,7 @@ func (g *game) dms(calls []call, p player) []call {
 }
 
 // turn finds the newest turn prompt in the channel: who is to act and the buttons offered.
-func (g *game) turn() (player, []button) {
+func (g *game) turn() (player, []button, call) {
 	g.t.Helper()
 	posts := g.posts(g.f.since(0))
 	for i := len(posts) - 1; i >= 0; i-- {
@@ -84,13 +84,13 @@ func (g *game) turn() (player, []button) {
 		}
 		for _, p := range g.players {
 			if p.name == name {
-				return p, bs
+				return p, bs, posts[i]
 			}
 		}
 		g.t.Fatalf("turn prompt for unknown player: %q", posts[i].content())
 	}
 	g.t.Fatalf("no turn prompt in the channel")
-	return player{}, nil
+	return player{}, nil, call{}
 }
 
 func find(t *testing.T, bs []button, prefix string) (button, bool) {
@@ -242,7 +242,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	}
 
 	// A click by the wrong player is refused privately and changes nothing.
-	actor, bs := g.turn()
+	actor, bs, firstPrompt := g.turn()
 	var other player
 	for _, p := range g.players {
 		if p != actor {
@@ -282,7 +282,11 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		t.Errorf("raise not announced: %v", ps)
 	}
 
-	// The old prompt's buttons are stale now: answered, never acted on.
+	// The new prompt replaced the old one, whose buttons are removed...
+	f.waitFor(n, "the old prompt's buttons to go", func(c call) bool {
+		return c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+firstPrompt.ID && strings.Contains(c.Raw, `"components":[]`)
+	})
+	// ...and a click that was already on its way is answered, never acted on.
 	got, calls = g.press(actor, fold)
 	if !strings.Contains(got.content(), "earlier turn") {
 		t.Errorf("stale click answered %q", got.content())
@@ -292,7 +296,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	}
 
 	// The next player moves all in; everyone else calls or checks it down.
-	actor, bs = g.turn()
+	actor, bs, _ = g.turn()
 	allin, ok := find(t, bs, "All-in")
 	if !ok {
 		t.Fatalf("no All-in button in %v", bs)
@@ -315,7 +319,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		if showdown >= 0 {
 			break
 		}
-		actor, bs = g.turn()
+		actor, bs, _ = g.turn()
 		var b button
 		for _, want := range []string{"Check", "Call", "All-in"} {
 			if b, ok = find(t, bs, want); ok {

@@ -45,6 +45,7 @@ type call struct {
 	Query  url.Values
 	Body   map[string]any // the JSON body when it is an object
 	Raw    string
+	ID     string // the ID the fake gave the message it created, if any
 }
 
 func (c call) String() string {
@@ -163,10 +164,13 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		c.Body, _ = v.(map[string]any)
 	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if r.Method == "POST" && (parts[0] == "webhooks" || parts[0] == "channels") {
+		c.ID = f.id()
+	}
 	if path != "/gateway" {
 		f.record(c)
 	}
-	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case r.Method == "GET" && path == "/gateway":
 		writeJSON(w, 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
@@ -177,7 +181,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && parts[3] == "callback":
 		w.WriteHeader(http.StatusNoContent)
 	case parts[0] == "webhooks": // PATCH .../messages/@original or POST follow-up
-		writeJSON(w, 200, map[string]any{"id": f.id(), "channel_id": "0", "content": c.content()})
+		writeJSON(w, 200, map[string]any{"id": c.ID, "channel_id": "0", "content": c.content()})
 	case r.Method == "POST" && path == "/users/@me/channels":
 		user, _ := c.Body["recipient_id"].(string)
 		writeJSON(w, 200, map[string]any{"id": dmPrefix + user, "type": 1})
@@ -186,7 +190,9 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusForbidden, map[string]any{"code": 50007, "message": "Cannot send messages to this user"})
 			return
 		}
-		writeJSON(w, 200, map[string]any{"id": f.id(), "channel_id": parts[1], "content": c.content()})
+		writeJSON(w, 200, map[string]any{"id": c.ID, "channel_id": parts[1], "content": c.content()})
+	case r.Method == "PATCH" && parts[0] == "channels" && len(parts) == 4 && parts[2] == "messages":
+		writeJSON(w, 200, map[string]any{"id": parts[3], "channel_id": parts[1], "content": c.content()})
 	default:
 		f.t.Errorf("fake Discord: unexpected call %s", c)
 		writeJSON(w, 404, map[string]any{"code": 10000, "message": "Unknown"})
