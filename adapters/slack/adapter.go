@@ -82,6 +82,7 @@ type turnPrompt struct {
 
 type adminEntry struct {
 	admin bool
+	name  string // display name, "" when the profile has none
 	at    time.Time
 }
 
@@ -348,7 +349,7 @@ func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 		if d == nil {
 			r = bot.Reply{Text: "The dealer is still starting up. Try again in a moment.", IsError: true}
 		} else {
-			cmd.Admin = a.isAdmin(ctx, cmd.Workspace, cmd.User)
+			a.identify(ctx, &cmd)
 			r = d.Handle(ctx, cmd)
 		}
 		a.reply(ctx, cmd, r, responseURL)
@@ -429,30 +430,36 @@ func slackHook(rawURL string) bool {
 	return err == nil && u.Scheme == "https" && (u.Host == "hooks.slack.com" || strings.HasSuffix(u.Host, ".slack.com"))
 }
 
-// isAdmin asks Slack (users.info, cached) whether user administers the workspace. When Slack cannot
-// say, the user is treated as a regular player.
-func (a *Adapter) isAdmin(ctx context.Context, workspace, user string) bool {
-	key := workspace + "/" + user
+// identify asks Slack (users.info, cached for a while) whether the sender administers the workspace
+// and what name they show, which reads better at the table than the account name in the payload.
+// When Slack cannot say, the sender is a regular player under the payload's name.
+func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
+	key := cmd.Workspace + "/" + cmd.User
 	a.mu.Lock()
 	e, ok := a.admins[key]
 	a.mu.Unlock()
-	if ok && a.now().Sub(e.at) < adminTTL {
-		return e.admin
+	if !ok || a.now().Sub(e.at) >= adminTTL {
+		var u *slackapi.User
+		err := a.retry(ctx, "users.info", func() (err error) {
+			u, err = a.api.GetUserInfoContext(ctx, cmd.User)
+			return err
+		})
+		if err != nil {
+			a.log.Warn("slack: users.info failed; treating the user as a player", "user", cmd.User, "err", err)
+			return
+		}
+		e = adminEntry{admin: u.IsAdmin || u.IsOwner || u.IsPrimaryOwner, at: a.now()}
+		if e.name = strings.TrimSpace(u.Profile.DisplayName); e.name == "" {
+			e.name = strings.TrimSpace(u.Profile.RealName)
+		}
+		a.mu.Lock()
+		a.admins[key] = e
+		a.mu.Unlock()
 	}
-	var u *slackapi.User
-	err := a.retry(ctx, "users.info", func() (err error) {
-		u, err = a.api.GetUserInfoContext(ctx, user)
-		return err
-	})
-	if err != nil {
-		a.log.Warn("slack: users.info failed; treating the user as a player", "user", user, "err", err)
-		return false
+	cmd.Admin = e.admin
+	if e.name != "" {
+		cmd.UserName = e.name
 	}
-	admin := u.IsAdmin || u.IsOwner || u.IsPrimaryOwner
-	a.mu.Lock()
-	a.admins[key] = adminEntry{admin: admin, at: a.now()}
-	a.mu.Unlock()
-	return admin
 }
 
 // interact handles one interaction payload and returns what to acknowledge it with: nil for a plain

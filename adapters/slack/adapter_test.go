@@ -276,3 +276,93 @@ func TestResponseURLsOutsideSlackAreNotFollowed(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayNameFromProfile(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{}
+	h.a.SetDealer(d)
+	h.mu.Lock()
+	h.display["UALICE"] = "Alice Liddell"
+	h.mu.Unlock()
+	h.runSocket(t)
+	h.slash("CGAME", "UALICE", "join")
+	h.slash("CGAME", "UBOB", "join")
+	h.waitFor("two commands", func([]call) bool { return len(d.commands()) == 2 })
+	names := map[string]string{}
+	for _, c := range d.commands() {
+		names[c.User] = c.UserName
+	}
+	if names["UALICE"] != "Alice Liddell" || names["UBOB"] != "bob" {
+		t.Errorf("names %v: want the profile's display name, else the account name", names)
+	}
+}
+
+func TestSlowDealerStillAckedAndAwaitedOnClose(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	h.a.SetDealer(&fakeDealer{reply: func(bot.Command) bot.Reply {
+		started <- struct{}{}
+		<-release
+		return bot.Reply{Text: "Dealt hand #1."}
+	}})
+	h.runSocket(t)
+	h.slash("CGAME", "UALICE", "deal") // fails the test unless acked within 3s although the dealer is busy
+	<-started
+
+	closed := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		closed <- h.a.Close(ctx)
+	}()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) while a command was still being handled", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-closed; err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	// Close returned only after the command's reply was delivered.
+	var replied bool
+	for _, c := range h.snapshot() {
+		replied = replied || c.Method == "chat.postEphemeral" && c.Text == "Dealt hand #1."
+	}
+	if !replied {
+		t.Errorf("Close returned before the reply was shown:\n%s", dump(h.snapshot()))
+	}
+}
+
+func TestPanicInHandlingDoesNotStopTheAdapter(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.a.SetDealer(&fakeDealer{reply: func(c bot.Command) bot.Reply {
+		if c.Text == "boom" {
+			panic("dealer bug")
+		}
+		return bot.Reply{Text: "still here"}
+	}})
+	h.runSocket(t)
+	h.slash("CGAME", "UALICE", "boom")
+	h.slash("CGAME", "UALICE", "table")
+	if got := h.waitCall(0, "chat.postEphemeral", nil); got.Text != "still here" {
+		t.Errorf("after a panic the next command got %q", got.Text)
+	}
+	if !strings.Contains(h.logs.String(), "panic") {
+		t.Error("the panic was not logged")
+	}
+}
+
+func TestSocketModeRefusedTokenStopsRunWithAnExplanation(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	h.mu.Lock()
+	h.authFails = true
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := h.a.Run(ctx)
+	if err == nil || !strings.Contains(err.Error(), "SLACK_APP_TOKEN") {
+		t.Errorf("Run with a refused app token: %v, want an error naming SLACK_APP_TOKEN", err)
+	}
+}

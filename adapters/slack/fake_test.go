@@ -47,6 +47,8 @@ type fakeSlack struct {
 	rateLimits map[string]int    // method -> 429 answers still to give
 	admins     map[string]bool
 	names      map[string]string // user ID -> user name sent in payloads
+	display    map[string]string // user ID -> display name in users.info
+	authFails  bool              // apps.connections.open answers invalid_auth
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -69,6 +71,7 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 		rateLimits: map[string]int{},
 		admins:     map[string]bool{},
 		names:      map[string]string{"UALICE": "alice", "UBOB": "bob", "UCAROL": "carol"},
+		display:    map[string]string{},
 		envelopes:  make(chan []byte, 16),
 		acks:       make(chan socketAck, 16),
 		connected:  make(chan struct{}),
@@ -238,12 +241,20 @@ func (f *fakeSlack) viewsOpen(w http.ResponseWriter, r *http.Request) {
 func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
 	user := form(r).Get("user")
 	f.mu.Lock()
-	admin := f.admins[user]
+	admin, display := f.admins[user], f.display[user]
 	f.mu.Unlock()
-	f.json(w, map[string]any{"ok": true, "user": map[string]any{"id": user, "name": user, "is_admin": admin}})
+	f.json(w, map[string]any{"ok": true, "user": map[string]any{"id": user, "name": user, "is_admin": admin,
+		"profile": map[string]any{"display_name": display}}})
 }
 
 func (f *fakeSlack) connectionsOpen(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	fails := f.authFails
+	f.mu.Unlock()
+	if fails {
+		f.json(w, map[string]any{"ok": false, "error": "invalid_auth"})
+		return
+	}
 	f.json(w, map[string]any{"ok": true, "url": "ws://" + f.srv.ServerAddr + "/socket"})
 }
 

@@ -95,6 +95,8 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		a.dispatch(commandFromSlash(sc), sc.ResponseURL)
 		w.WriteHeader(http.StatusOK)
+	case r.PostForm.Get("ssl_check") == "1":
+		w.WriteHeader(http.StatusOK) // Slack checking the certificate of the slash command URL
 	default:
 		http.Error(w, "neither a slash command nor an interaction payload", http.StatusBadRequest)
 	}
