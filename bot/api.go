@@ -37,6 +37,7 @@ type Reply struct {
 
 // Message is a message for a channel or, when Private, for one user.
 type Message struct {
+	Platform  string // the table's platform, so one process can serve Discord and Slack at once
 	Workspace string
 	Channel   string
 	User      string // the recipient of a private message

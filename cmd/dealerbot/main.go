@@ -1,0 +1,260 @@
+// Command dealerbot runs the dealer: on Discord and/or Slack when their settings are present, otherwise
+// as a table in the terminal. It also has `backup FILE` and `phh check PATH...` subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dealerbot/dealerbot/adapters/console"
+	"github.com/dealerbot/dealerbot/adapters/discord"
+	"github.com/dealerbot/dealerbot/adapters/slack"
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := &Main{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Lookup: os.LookupEnv}
+	os.Exit(m.Run(ctx))
+}
+
+// Main is the program with its inputs and outputs injected, so tests can drive it.
+type Main struct {
+	Args           []string
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Lookup         func(string) (string, bool) // the environment
+	// BotConfig, when set, is used for the dealer instead of defaults built from the settings (tests
+	// inject clocks and decks through it).
+	BotConfig *bot.Config
+}
+
+const usage = `Usage:
+  dealerbot [--env FILE] [--script FILE]   run the dealer (the console table when no chat is configured)
+  dealerbot backup FILE                    write a consistent copy of the database
+  dealerbot phh check PATH...              replay PHH hand histories and compare final stacks
+Settings come from the environment and .env; see .env.example.
+`
+
+// Run runs the command line and returns the exit code.
+func (m *Main) Run(ctx context.Context) int {
+	fs := flag.NewFlagSet("dealerbot", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() { fmt.Fprint(m.Stderr, usage) }
+	envFile := fs.String("env", ".env", "settings file read after the environment")
+	script := fs.String("script", "", "console: read the lines to play from this file instead of the terminal")
+	if err := fs.Parse(m.Args); err != nil {
+		return 2
+	}
+	args := fs.Args()
+	if len(args) > 0 && args[0] == "phh" {
+		return runPHH(args[1:], m.Stdout, m.Stderr)
+	}
+	env, err := loadEnv(*envFile, m.Lookup)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "dealerbot:", err)
+		return 2
+	}
+	settings, err := readSettings(env)
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "dealerbot:", err)
+		return 2
+	}
+	switch {
+	case len(args) == 0:
+	case args[0] == "backup":
+		if len(args) != 2 {
+			fmt.Fprint(m.Stderr, "dealerbot backup needs exactly one argument: the file to write the copy to\n")
+			return 2
+		}
+		if err := backup(ctx, settings.DB, args[1]); err != nil {
+			fmt.Fprintln(m.Stderr, "dealerbot backup:", err)
+			return 1
+		}
+		fmt.Fprintf(m.Stdout, "backed up %s to %s\n", settings.DB, args[1])
+		return 0
+	default:
+		fmt.Fprintf(m.Stderr, "dealerbot: unknown command %q\n%s", args[0], usage)
+		return 2
+	}
+	if err := m.serve(ctx, env, settings, *script); err != nil {
+		fmt.Fprintln(m.Stderr, "dealerbot:", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+// serve opens the database and runs the dealer on every configured platform until ctx ends (or, at
+// the console, until the input ends).
+func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) error {
+	log := newLogger(m.Stderr, s.LogLevel)
+	dcfg, err := discord.ConfigFromEnv(env.Get)
+	if err != nil {
+		return err
+	}
+	scfg, err := slack.ConfigFromEnv(env.Get)
+	if err != nil {
+		return err
+	}
+	db, err := storage.Open(s.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	stopBackups, err := serveBackups(db, log)
+	if err != nil {
+		return err
+	}
+	defer stopBackups()
+
+	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
+	if m.BotConfig != nil {
+		cfg = *m.BotConfig
+	}
+	router := &router{chats: map[string]bot.Chat{}}
+	var runners []func(context.Context) error
+	var closers []func(context.Context) error
+	var setDealer []func(*bot.Dealer)
+
+	if dcfg.Enabled() {
+		a, err := discord.New(dcfg, log.With("platform", "discord"))
+		if err != nil {
+			return err
+		}
+		router.chats["discord"] = a
+		setDealer = append(setDealer, func(d *bot.Dealer) { a.SetDealer(d) })
+		runners = append(runners, a.Run)
+	}
+	if scfg.Mode() != slack.Off {
+		a, err := slack.New(scfg, slack.WithLogger(log.With("platform", "slack")))
+		if err != nil {
+			return err
+		}
+		router.chats["slack"] = a
+		setDealer = append(setDealer, func(d *bot.Dealer) { a.SetDealer(d) })
+		runners = append(runners, a.Run)
+		closers = append(closers, a.Close)
+	}
+	if len(router.chats) == 0 {
+		return m.console(ctx, db, cfg, script)
+	}
+	d, err := bot.New(db, router, cfg)
+	if err != nil {
+		return err
+	}
+	for _, f := range setDealer {
+		f(d)
+	}
+	log.Info("dealerbot running", "db", s.DB, "platforms", strings.Join(router.names(), ","))
+	errs := make(chan error, len(runners))
+	for _, run := range runners {
+		go func() { errs <- run(ctx) }()
+	}
+	var firstErr error
+	for range runners {
+		if err := <-errs; err != nil && !errors.Is(err, context.Canceled) && firstErr == nil {
+			firstErr = err
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	for _, c := range closers {
+		c(shutdown)
+	}
+	if err := d.Close(shutdown); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
+}
+
+// console runs the terminal table: lines from the script file or standard input.
+func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, script string) error {
+	chat := console.NewChat(m.Stdout)
+	d, err := bot.New(db, chat, cfg)
+	if err != nil {
+		return err
+	}
+	in := m.Stdin
+	if script != "" {
+		f, err := os.Open(script)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	} else {
+		fmt.Fprintln(m.Stdout, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command. Ctrl-D quits.")
+	}
+	runErr := console.Run(ctx, d, chat, in, console.Options{})
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := d.Close(shutdown); err != nil && runErr == nil {
+		runErr = err
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return nil
+	}
+	return runErr
+}
+
+// router sends each message to the chat of its table's platform, for a process serving several.
+type router struct {
+	chats map[string]bot.Chat
+}
+
+func (r *router) names() []string {
+	var out []string
+	for k := range r.chats {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (r *router) pick(platform string) (bot.Chat, error) {
+	if c, ok := r.chats[platform]; ok {
+		return c, nil
+	}
+	if len(r.chats) == 1 {
+		for _, c := range r.chats {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("no chat adapter for platform %q", platform)
+}
+
+func (r *router) Send(ctx context.Context, m bot.Message) error {
+	c, err := r.pick(m.Platform)
+	if err != nil {
+		return err
+	}
+	return c.Send(ctx, m)
+}
+
+func (r *router) SendEphemeral(ctx context.Context, m bot.Message) error {
+	c, err := r.pick(m.Platform)
+	if err != nil {
+		return err
+	}
+	e, ok := c.(bot.Ephemeral)
+	if !ok {
+		return bot.ErrDMBlocked
+	}
+	return e.SendEphemeral(ctx, m)
+}
