@@ -72,7 +72,7 @@ func (t *table) style() render.CardStyle { return t.rec.Settings.Cards }
 func (t *table) public(ctx context.Context, msgs ...render.Message) {
 	for _, m := range msgs {
 		m.Private = false
-		err := t.d.chat.Send(ctx, Message{Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
+		err := t.d.chat.Send(ctx, Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
 		if err != nil {
 			t.d.log.Error("send to channel", "table", t.id, "err", err)
 		}
@@ -86,7 +86,7 @@ func (t *table) publicf(ctx context.Context, format string, args ...any) {
 // private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
 func (t *table) private(ctx context.Context, user string, m render.Message) {
 	m.Private = true
-	msg := Message{Workspace: t.rec.Workspace, Channel: t.rec.Channel, User: user, Message: m}
+	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, User: user, Message: m}
 	err := t.d.chat.Send(ctx, msg)
 	if err == nil {
 		return
