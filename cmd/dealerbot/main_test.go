@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+func envOf(vals map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := vals[k]; return v, ok }
+}
+
+func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	m := &Main{Args: append([]string{"--env", filepath.Join(t.TempDir(), "none.env")}, args...),
+		Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e, Lookup: envOf(env)}
+	code = m.Run(context.Background())
+	return code, o.String(), e.String()
+}
+
+func TestConsoleScriptPlaysAndPersists(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "game.db")
+	script := filepath.Join(t.TempDir(), "game.txt")
+	os.WriteFile(script, []byte("alice: start\nalice: join 1000\nbob: join 1000\nalice: deal\nbob: chips\n"), 0o600)
+	code, out, errOut := runMain(t, map[string]string{"DEALERBOT_DB": db, "DEALERBOT_STARTING_BANKROLL": "5000"}, "", "--script", script)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"alice opened a table", "bob sits down", "posts the big blind", "[to alice] Hand #1"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Hole cards only ever go to one player.
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "your cards") && !strings.HasPrefix(line, "[to ") {
+			t.Fatalf("hole cards in a channel line: %q", line)
+		}
+	}
+	// Everything is on disk: the bankrolls and the table with its hand in progress.
+	s, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, ok, err := s.Player(context.Background(), "local", "alice")
+	if err != nil || !ok || p.Bankroll+p.OnTable != 5000 {
+		t.Fatalf("alice on disk: %+v %v %v, want 5000 chips in all", p, ok, err)
+	}
+	tables, _ := s.Tables(context.Background())
+	if len(tables) != 1 || tables[0].Hand == nil {
+		t.Fatalf("tables on disk %+v: want one with a hand in progress", tables)
+	}
+}
+
+func TestBackupWithoutAndWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "live.db")
+	db, err := storage.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := bot.LedgerEntry{Kind: bot.KindGrant, Workspace: "w", User: "u", Name: "u", Bankroll: 777}
+	if err := db.Commit(context.Background(), bot.Change{Ledger: []bot.LedgerEntry{grant}}); err != nil {
+		t.Fatal(err)
+	}
+	// While the database is open (the bot holds bbolt's lock), the copy comes over the socket.
+	stop, err := serveBackups(db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out1 := filepath.Join(dir, "copy1.db")
+	code, _, errOut := runMain(t, map[string]string{"DEALERBOT_DB": dbPath}, "", "backup", out1)
+	if code != 0 {
+		t.Fatalf("backup while running: exit %d: %s", code, errOut)
+	}
+	stop()
+	db.Close()
+	// With no bot running, backup opens the file itself.
+	out2 := filepath.Join(dir, "copy2.db")
+	if code, _, errOut := runMain(t, map[string]string{"DEALERBOT_DB": dbPath}, "", "backup", out2); code != 0 {
+		t.Fatalf("backup of a closed database: exit %d: %s", code, errOut)
+	}
+	for _, path := range []string{out1, out2} {
+		c, err := storage.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok, err := c.Player(context.Background(), "w", "u")
+		c.Close()
+		if err != nil || !ok || p.Bankroll != 777 {
+			t.Fatalf("%s: player %+v %v %v, want the 777-chip bankroll", path, p, ok, err)
+		}
+	}
+}
+
+func TestBadCommandLines(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown subcommand", nil, []string{"dance"}, 2, `unknown command "dance"`},
+		{"backup without a file", nil, []string{"backup"}, 2, "exactly one argument"},
+		{"backup of a missing database", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "nope.db")},
+			[]string{"backup", filepath.Join(dir, "out.db")}, 1, "set DEALERBOT_DB"},
+		{"bad setting", map[string]string{"DEALERBOT_DEAL_DELAY": "soon"}, nil, 2, "DEALERBOT_DEAL_DELAY"},
+		{"half a Slack setup", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "x.db"), "SLACK_BOT_TOKEN": "xoxb-1"}, nil, 1, "SLACK_"},
+		{"phh without a path", nil, []string{"phh", "check"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runMain(t, tt.env, "", tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
