@@ -57,12 +57,17 @@ func TestDueInOrder(t *testing.T) {
 	}
 }
 
-// TestDueLateStartup: the bot comes up five minutes after the start, having missed the announcement
-// and the reminder; all three go out at once, in order, and the game still starts.
+// TestDueLateStartup: the bot comes up ten minutes before the start, having missed the announcement:
+// the announcement and the reminder go out at once, in order. Coming up five minutes after the
+// start, the game still starts, without a stale announcement or reminder.
 func TestDueLateStartup(t *testing.T) {
 	s, spec := newWeekly(t)
+	if got, want := describe(Due(s, spec, time.Date(2026, 11, 27, 18, 50, 0, 0, time.UTC))), "announce 11-27 19:00, remind 11-27 19:00"; got != want {
+		t.Errorf("before the start Due = %q, want %q", got, want)
+	}
+	s, spec = newWeekly(t)
 	now := time.Date(2026, 11, 27, 19, 5, 0, 0, time.UTC)
-	if got, want := describe(Due(s, spec, now)), "announce 11-27 19:00, remind 11-27 19:00, start 11-27 19:00"; got != want {
+	if got, want := describe(Due(s, spec, now)), "start 11-27 19:00"; got != want {
 		t.Errorf("Due = %q, want %q", got, want)
 	}
 	if got := Due(s, spec, now); len(got) != 0 {
@@ -149,7 +154,10 @@ func TestDueSingleGameEnds(t *testing.T) {
 	spec := mustParse(t, "on 2026-12-04 20:00", "Europe/Berlin")
 	created := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	s := &Schedule{ID: "2", Length: time.Hour, Announce: DefaultAnnounce, Remind: DefaultRemind, Next: spec.Next(created)}
-	if got, want := describe(Due(s, spec, time.Date(2026, 12, 4, 19, 0, 0, 0, time.UTC))), "announce 12-04 19:00, remind 12-04 19:00, start 12-04 19:00"; got != want {
+	if got, want := describe(Due(s, spec, time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC))), "announce 12-04 19:00"; got != want {
+		t.Errorf("Due = %q, want %q", got, want)
+	}
+	if got, want := describe(Due(s, spec, time.Date(2026, 12, 4, 19, 0, 0, 0, time.UTC))), "start 12-04 19:00"; got != want {
 		t.Errorf("Due = %q, want %q", got, want)
 	}
 	if !s.Next.IsZero() {

@@ -121,7 +121,8 @@ type Event struct {
 
 // Due advances s to now and returns what has become due, in order: settlements of games past their
 // end, then for each game in turn its announcement, reminder and start (or one Missed event for a run
-// of games whose start passed more than Grace ago). Due is idempotent: calling it again at the same
+// of games whose start passed more than Grace ago). A game started late, within Grace, gets no
+// announcement or reminder any more. Due is idempotent: calling it again at the same
 // time returns only Settle events for games not yet settled (see Settled). The caller persists s.
 func Due(s *Schedule, spec *Spec, now time.Time) []Event {
 	var out []Event
@@ -150,6 +151,11 @@ func Due(s *Schedule, spec *Spec, now time.Time) []Event {
 			missed.Count++
 		default:
 			flushMissed()
+			if !now.Before(at) {
+				// Starting late (the bot was down): the start message pings everyone, so an
+				// announcement or reminder now would only be noise.
+				s.Announced, s.Reminded = true, true
+			}
 			if !s.Announced && !now.Before(at.Add(-s.Announce)) {
 				out = append(out, Event{Kind: Announce, Schedule: s.ID, At: at, End: at.Add(s.Length)})
 				s.Announced = true

@@ -1,0 +1,204 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// ScheduleConfig configures scheduled home games.
+type ScheduleConfig struct {
+	// DefaultZone is the IANA time zone of a schedule added without tz=; default UTC.
+	DefaultZone string
+	// Now is the clock; default the dealer's.
+	Now func() time.Time
+	// Logger receives internal errors; default the dealer's.
+	Logger *slog.Logger
+}
+
+// Scheduler runs scheduled weekly home games beside a Dealer. Its Handle answers `schedule ...`,
+// `rsvp ...` and `leaderboard season` itself and passes every other command to the dealer, so an
+// adapter is given the Scheduler where it would be given the Dealer.
+type Scheduler struct {
+	d *Dealer
+	m *schedule.Manager
+	r *schedule.Runner
+}
+
+// sessionLister is the part of storage.DB the scheduler reads finished sessions from.
+type sessionLister interface {
+	Sessions(ctx context.Context) ([]SessionRecord, error)
+}
+
+// NewScheduler returns a scheduler for d keeping its schedules in store (storage.DB). Call Start to
+// register the stored schedules and run them, and Close before closing the dealer.
+func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) *Scheduler {
+	if cfg.Now == nil {
+		cfg.Now = d.cfg.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = d.log
+	}
+	s := &Scheduler{d: d}
+	s.m = &schedule.Manager{
+		Store: store, Host: schedHost{d: d, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
+		Options: schedOptions,
+		IsHost: func(ctx context.Context, r schedule.Request) bool {
+			rec, ok := schedTable(ctx, d, r.Platform+"/"+r.Workspace+"/"+r.Channel)
+			return ok && rec.Host == r.User
+		},
+	}
+	s.r = schedule.NewRunner(s.m, cfg.Logger)
+	return s
+}
+
+// Handle answers the schedule commands and passes the rest to the dealer. `help` gets the schedule
+// commands added to the dealer's list.
+func (s *Scheduler) Handle(ctx context.Context, cmd Command) Reply {
+	req := schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
+		UserName: cmd.UserName, Admin: cmd.Admin, Text: cmd.Text, Token: cmd.Token}
+	if r, ok := s.m.Handle(ctx, req); ok {
+		return Reply{Text: r.Text, IsError: r.IsError, Buttons: r.Buttons}
+	}
+	r := s.d.Handle(ctx, cmd)
+	if f := strings.Fields(strings.ToLower(cmd.Text)); len(f) == 1 && f[0] == "help" && !r.IsError {
+		r.Text += "\n" + schedHelp
+	}
+	return r
+}
+
+const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [game options] — a weekly home game (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
+schedule list / schedule skip ID / schedule remove ID — the channel's schedules; skip the next game; stop one
+rsvp yes|maybe|no — answer for the next scheduled game
+leaderboard season — the season's results of this channel's schedule`
+
+// Start registers every stored schedule, announces starts missed while the bot was down, fires
+// what is due and starts the scheduler's clock.
+func (s *Scheduler) Start(ctx context.Context) error { return s.r.Start(ctx) }
+
+// Tick fires what is due now; Start's clock calls it, tests call it directly.
+func (s *Scheduler) Tick(ctx context.Context) error { return s.m.Tick(ctx) }
+
+// Close stops the scheduler's clock and waits for a running tick. Close it before the dealer.
+func (s *Scheduler) Close(ctx context.Context) error {
+	s.r.Stop(ctx)
+	return nil
+}
+
+// schedOptions checks a schedule's game settings the way `start` will read them.
+func schedOptions(opts []string) (string, error) {
+	st := DefaultSettings()
+	for _, o := range opts {
+		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
+			return "", &schedule.Error{Message: "Give the game's end as end=23:30 or length=3h before the game settings."}
+		}
+	}
+	if err := st.Apply(opts); err != nil {
+		var ue *userError
+		if errors.As(err, &ue) {
+			return "", &schedule.Error{Message: ue.msg}
+		}
+		return "", err
+	}
+	return st.Describe(), nil
+}
+
+// schedTable returns a table's committed record.
+func schedTable(ctx context.Context, d *Dealer, id string) (TableRecord, bool) {
+	recs, err := d.store.Tables(ctx)
+	if err != nil {
+		d.log.Error("load tables for schedule", "err", err)
+		return TableRecord{}, false
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return TableRecord{}, false
+}
+
+// schedHost is the dealer as the scheduler sees it.
+type schedHost struct {
+	d   *Dealer
+	now func() time.Time
+}
+
+func schedTableID(s *schedule.Schedule) string {
+	return s.Platform + "/" + s.Workspace + "/" + s.Channel
+}
+
+func (h schedHost) command(s *schedule.Schedule, text string) Command {
+	// The scheduler acts with the host's authority, also when the host is not around.
+	return Command{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel, User: s.Host,
+		UserName: s.HostName, Admin: true, Text: text}
+}
+
+func (h schedHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
+	m.Private = false
+	return h.d.chat.Send(ctx, Message{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel, Message: m})
+}
+
+// Open runs `start` with the schedule's options and the session's end, as the host.
+func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time) error {
+	mins := int((end.Sub(h.now()) + time.Minute - 1) / time.Minute)
+	if mins < 1 {
+		mins = 1
+	}
+	text := strings.TrimSpace("start " + strings.Join(s.Options, " ") + fmt.Sprintf(" end=%dm", mins))
+	r := h.d.Handle(ctx, h.command(s, text))
+	if r.IsError {
+		return &schedule.Error{Message: r.Text}
+	}
+	return nil
+}
+
+// Finish ends the session at its end time (after the hand in play: the dealer's `end`) and reads its
+// result from the finished session's standings once the table has closed.
+func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session) ([]schedule.Balance, bool, error) {
+	id := schedTableID(s)
+	ours := func(started time.Time) bool {
+		return !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
+	}
+	if rec, open := schedTable(ctx, h.d, id); open {
+		if !ours(rec.Started) {
+			return nil, true, nil // someone else's game runs here; ours never opened
+		}
+		if !rec.Ending {
+			cmd := h.command(s, "end")
+			cmd.UserName = "The schedule"
+			if r := h.d.Handle(ctx, cmd); r.IsError {
+				return nil, false, fmt.Errorf("end scheduled session at %s: %s", id, r.Text)
+			}
+		}
+		if _, still := schedTable(ctx, h.d, id); still {
+			return nil, false, nil // the hand in play finishes first
+		}
+	}
+	sl, ok := h.d.store.(sessionLister)
+	if !ok {
+		return nil, true, errors.New("the store keeps no sessions")
+	}
+	sessions, err := sl.Sessions(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("load sessions: %w", err)
+	}
+	for i := len(sessions) - 1; i >= 0; i-- {
+		ss := sessions[i]
+		if ss.Table != id || !ours(ss.Started) {
+			continue
+		}
+		var out []schedule.Balance
+		for _, st := range ss.Standings {
+			out = append(out, schedule.Balance{User: st.User, Name: st.Name, Net: st.CashedOut - st.BoughtIn})
+		}
+		return out, true, nil
+	}
+	return nil, true, nil
+}

@@ -1,0 +1,141 @@
+package bot_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+// schedChat records every message the dealer and the scheduler send.
+type schedChat struct {
+	mu   sync.Mutex
+	msgs []bot.Message
+}
+
+func (c *schedChat) Send(ctx context.Context, m bot.Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = append(c.msgs, m)
+	return nil
+}
+
+func (c *schedChat) public() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, m := range c.msgs {
+		if !m.Private {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+type schedTimer struct{}
+
+func (schedTimer) Stop() bool { return true }
+
+// TestSchedulerGameNight runs a scheduled game through the real dealer and a bbolt file: the table
+// opens at the start with the schedule's settings, two players play a hand, and at the end time the
+// session ends and the results and settle-up are posted; chips are conserved throughout.
+func TestSchedulerGameNight(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	set := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
+	chat := &schedChat{}
+	// Timers never fire: the test deals by hand, so nothing happens behind its back.
+	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(context.Background())
+	s := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	ctx := context.Background()
+	cmd := func(user, name string, admin bool, text string) bot.Reply {
+		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+	}
+
+	if r := cmd("UB", "Bob", false, "schedule add weekly fri 20:00"); !r.IsError || !strings.Contains(r.Text, "Only a server admin or the host") {
+		t.Errorf("non-admin add = %q", r.Text)
+	}
+	if r := cmd("UA", "Alice", true, "schedule add weekly fri 20:00 blinds=five"); !r.IsError || !strings.Contains(r.Text, "Write the blinds as small/big") {
+		t.Errorf("bad blinds = %q", r.Text)
+	}
+	r := cmd("UA", "Alice", true, "schedule add weekly fri 20:00 length=2h blinds=5/10 buyin=500")
+	if r.IsError || !strings.Contains(r.Text, "Fri 27 Nov 2026 20:00 CET") || !strings.Contains(r.Text, "no-limit 5/10, buy-in 500") {
+		t.Fatalf("add = %q", r.Text)
+	}
+	if r := cmd("UB", "Bob", false, "rsvp yes"); r.IsError {
+		t.Fatalf("rsvp = %q", r.Text)
+	}
+	if r := cmd("UB", "Bob", false, "help"); !strings.Contains(r.Text, "schedule add") || !strings.Contains(r.Text, "fold, check, call") {
+		t.Errorf("help lacks the dealer's or the schedule's commands: %q", r.Text)
+	}
+
+	start := time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{start.Add(-24 * time.Hour), start.Add(-30 * time.Minute), start} {
+		set(at)
+		if err := s.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pub := strings.Join(chat.public(), "\n")
+	for _, want := range []string{"Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours)", "The game starts in 30 minutes (20:00 CET). Going: @Bob.", "Alice opened a table: no-limit 5/10", "ends after 120 minutes", "@Bob: The 20:00 CET game is open until 22:00 CET"} {
+		if !strings.Contains(pub, want) {
+			t.Errorf("channel lacks %q:\n%s", want, pub)
+		}
+	}
+
+	for _, p := range [][2]string{{"UB", "Bob"}, {"UC", "Carol"}} {
+		if r := cmd(p[0], p[1], false, "join"); r.IsError {
+			t.Fatalf("%s join: %q", p[1], r.Text)
+		}
+	}
+	if r := cmd("UB", "Bob", false, "deal"); r.IsError {
+		t.Fatalf("deal: %q", r.Text)
+	}
+	// Whoever is to act folds; heads-up that ends the hand.
+	if r := cmd("UB", "Bob", false, "fold"); r.IsError {
+		if r := cmd("UC", "Carol", false, "fold"); r.IsError {
+			t.Fatalf("nobody could fold: %q", r.Text)
+		}
+	}
+
+	set(start.Add(2 * time.Hour))
+	if err := s.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pub = strings.Join(chat.public(), "\n")
+	i := strings.Index(pub, "Results of the Fri 27 Nov 2026 20:00 CET game:")
+	if i < 0 {
+		t.Fatalf("no results posted:\n%s", pub)
+	}
+	res := pub[i:]
+	won := strings.Contains(res, "1. Bob +5\n2. Carol -5\nSettle-up:\n• Carol pays Bob 5")
+	lost := strings.Contains(res, "1. Carol +5\n2. Bob -5\nSettle-up:\n• Bob pays Carol 5")
+	if won == lost {
+		t.Errorf("results = %q, want the small blind (5) paid by the folder to the other", res)
+	}
+	if _, err := db.Balance(ctx); err != nil {
+		t.Errorf("chips not conserved: %v", err)
+	}
+	season := cmd("UB", "Bob", false, "leaderboard season").Text
+	if !strings.Contains(season, "1 game") || !(strings.Contains(season, "Bob +5") || strings.Contains(season, "Bob -5")) {
+		t.Errorf("season = %q", season)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
