@@ -160,8 +160,9 @@ func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 }
 
 // Finish ends the session at its end time (after the hand in play: the dealer's `end`) and reads its
-// result from the finished session's standings once the table has closed.
-func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session) ([]schedule.Balance, bool, error) {
+// result from the finished session's standings once the table has closed. Before the end time it
+// only looks: the dealer ends a session itself when one player holds every chip.
+func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session, end bool) ([]schedule.Balance, bool, error) {
 	id := schedTableID(s)
 	ours := func(started time.Time) bool {
 		return !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
@@ -169,6 +170,9 @@ func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.
 	if rec, open := schedTable(ctx, h.d, id); open {
 		if !ours(rec.Started) {
 			return nil, true, nil // someone else's game runs here; ours never opened
+		}
+		if !end {
+			return nil, false, nil
 		}
 		if !rec.Ending {
 			cmd := h.command(s, "end")

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -138,4 +139,76 @@ func TestSchedulerGameNight(t *testing.T) {
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSchedulerEndsEarly: in a freeze-out (no rebuys) the session ends when one player holds every
+// chip, and the scheduler posts the results and settle-up right away, long before the end time.
+func TestSchedulerEndsEarly(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 27, 18, 55, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	chat := &schedChat{}
+	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
+		Rand: rand.NewChaCha8([32]byte{7})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(context.Background())
+	s := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	ctx := context.Background()
+	cmd := func(user, name string, text string) bot.Reply {
+		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: user == "UA", Text: text})
+	}
+	if r := cmd("UA", "Alice", "schedule add weekly fri 20:00 length=3h rebuy=no buyin=500"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	mu.Lock()
+	now = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+	mu.Unlock()
+	if err := s.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]string{{"UB", "Bob"}, {"UC", "Carol"}} {
+		if r := cmd(p[0], p[1], "join"); r.IsError {
+			t.Fatalf("%s join: %q", p[1], r.Text)
+		}
+	}
+	if r := cmd("UB", "Bob", "deal"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	first, second := [2]string{"UB", "Bob"}, [2]string{"UC", "Carol"}
+	if r := cmd(first[0], first[1], "allin"); r.IsError {
+		first, second = second, first
+		if r := cmd(first[0], first[1], "allin"); r.IsError {
+			t.Fatalf("nobody could go all-in: %q", r.Text)
+		}
+	}
+	if r := cmd(second[0], second[1], "call"); r.IsError {
+		t.Fatalf("call: %q", r.Text)
+	}
+	pub := strings.Join(chat.public(), "\n")
+	if !strings.Contains(pub, "One player holds every chip") {
+		t.Fatalf("the seeded deck did not give a winner (a split?): choose another seed.\n%s", pub)
+	}
+	mu.Lock()
+	now = now.Add(time.Minute)
+	mu.Unlock()
+	if err := s.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pub = strings.Join(chat.public(), "\n")
+	a := strings.Contains(pub, "1. Bob +500\n2. Carol -500\nSettle-up:\n• Carol pays Bob 500")
+	b := strings.Contains(pub, "1. Carol +500\n2. Bob -500\nSettle-up:\n• Bob pays Carol 500")
+	if a == b {
+		t.Errorf("want the results and a 500 settle-up posted an hour after the start:\n%s", pub)
+	}
+	if _, err := db.Balance(ctx); err != nil {
+		t.Errorf("chips not conserved: %v", err)
+	}
+	s.Close(ctx)
 }

@@ -25,7 +25,10 @@ func (h *schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Tim
 	return nil
 }
 
-func (h *schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session) ([]schedule.Balance, bool, error) {
+func (h *schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session, end bool) ([]schedule.Balance, bool, error) {
+	if !end {
+		return nil, false, nil // still playing until the end time
+	}
 	h.log = append(h.log, "finish")
 	return []schedule.Balance{{User: "UB", Name: "Bob", Net: 200}, {User: "UC", Name: "Carol", Net: -200}}, true, nil
 }

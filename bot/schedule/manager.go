@@ -39,10 +39,12 @@ type Host interface {
 	// Open opens the schedule's table with its game settings (s.Options), hosted by s.Host, to end at
 	// end. The error is shown in the channel when it is a player error (a table already running).
 	Open(ctx context.Context, s *Schedule, end time.Time) error
-	// Finish ends the game that started at game.Start if it still runs (the hand in play is finished
-	// first) and returns each player's net result once it has ended; done is false while a hand is
-	// still being played.
-	Finish(ctx context.Context, s *Schedule, game Session) (players []Balance, done bool, err error)
+	// Finish returns each player's net result for the game that started at game.Start once the
+	// session is over; done is false while it still runs. With end set (the end time has come) it
+	// first ends the session if it still runs: the hand in play is finished first, so done may stay
+	// false for a while. Without end it only looks (a session may end early, when one player has
+	// every chip).
+	Finish(ctx context.Context, s *Schedule, game Session, end bool) (players []Balance, done bool, err error)
 }
 
 // Request is a chat command for the scheduler, as the bot received it.
@@ -636,7 +638,7 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 	before.Open = slices.Clone(s.Open)
 	evs := Due(s, spec, now)
 	if len(evs) == 0 {
-		return nil
+		return m.early(ctx, s, spec, now)
 	}
 	if !sameState(&before, s) {
 		if err := m.Store.PutSchedule(ctx, s); err != nil {
@@ -647,6 +649,27 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 	for _, e := range evs {
 		if err := m.fire(ctx, s, spec, e, now); err != nil {
 			return fmt.Errorf("%s %s of schedule %s: %w", e.Kind, fmtGame(e.At), s.ID, err)
+		}
+	}
+	return m.early(ctx, s, spec, now)
+}
+
+// early settles a game whose session ended before its end time (one player won every chip, or the
+// host ended it), so the results do not wait for the end time.
+func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.Time) error {
+	for _, o := range slices.Clone(s.Open) {
+		if !now.Before(o.End) {
+			continue // Due's Settle handles it
+		}
+		players, done, err := m.Host.Finish(ctx, s, o, false)
+		if err != nil {
+			return fmt.Errorf("check game %s of schedule %s: %w", fmtGame(o.Start), s.ID, err)
+		}
+		if !done || len(players) == 0 {
+			continue // still playing, or it never opened: wait for the end time
+		}
+		if err := m.record(ctx, s, Result{Schedule: s.ID, Game: o.Start, Ended: now, Players: players}, spec.Loc); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -726,21 +749,25 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 }
 
 func (m *Manager) settle(ctx context.Context, s *Schedule, e Event, now time.Time, loc *time.Location) error {
-	players, done, err := m.Host.Finish(ctx, s, Session{Start: e.At, End: e.End})
+	players, done, err := m.Host.Finish(ctx, s, Session{Start: e.At, End: e.End}, true)
 	if err != nil {
 		return err
 	}
 	if !done && now.Before(e.End.Add(SettleWait)) {
 		return nil // the last hand is still being played: try again at the next tick
 	}
-	res := Result{Schedule: s.ID, Game: e.At, Ended: now, Players: players}
-	s.Settled(e.At)
+	return m.record(ctx, s, Result{Schedule: s.ID, Game: e.At, Ended: now, Players: players}, loc)
+}
+
+// record stores a game's result with the schedule's progress and posts the results and settle-up.
+func (m *Manager) record(ctx context.Context, s *Schedule, res Result, loc *time.Location) error {
+	s.Settled(res.Game)
 	if err := m.Store.PutResult(ctx, res, s); err != nil {
 		return fmt.Errorf("save result: %w", err)
 	}
 	m.changed(s, false)
-	if len(players) == 0 {
-		return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("The %s game is over; nobody played.", fmtGame(e.At.In(loc)))})
+	if len(res.Players) == 0 {
+		return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("The %s game is over; nobody played.", fmtGame(res.Game.In(loc)))})
 	}
 	return m.Host.Post(ctx, s, render.Message{Text: ResultMessage(res, loc)})
 }

@@ -27,11 +27,12 @@ func mustOpen(tb testing.TB) *storage.DB {
 
 // fakeHost records what the scheduler asks of the dealer, one line per call.
 type fakeHost struct {
-	log      []string
-	posts    []render.Message
-	openErr  error
-	results  []schedule.Balance
-	finished bool // what Finish reports as done
+	log        []string
+	posts      []render.Message
+	openErr    error
+	results    []schedule.Balance
+	finished   bool // what Finish reports as done at the end time
+	endedEarly bool // the session ended before its end time
 }
 
 func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
@@ -45,7 +46,15 @@ func (h *fakeHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 	return h.openErr
 }
 
-func (h *fakeHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session) ([]schedule.Balance, bool, error) {
+func (h *fakeHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session, end bool) ([]schedule.Balance, bool, error) {
+	if !end {
+		// Looking early: the session is over before its end time only when the test says so.
+		if h.endedEarly {
+			h.log = append(h.log, "over early "+g.Start.UTC().Format("01-02 15:04"))
+			return h.results, true, nil
+		}
+		return nil, false, nil
+	}
 	h.log = append(h.log, "finish "+g.Start.UTC().Format("01-02 15:04"))
 	return h.results, h.finished, nil
 }
@@ -339,5 +348,31 @@ func TestNotScheduleCommands(t *testing.T) {
 		if _, ok := m.Handle(context.Background(), r); ok {
 			t.Errorf("%q was taken as a schedule command", text)
 		}
+	}
+}
+
+// TestEndedEarly: when one player wins every chip an hour in, the results and settle-up come at once,
+// not at the end time, and nothing more happens at the end time.
+func TestEndedEarly(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 length=3h rebuy=no")
+	step(t, m, c, time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC))
+	h.results = []schedule.Balance{{User: "UB", Name: "Bob", Net: 1000}, {User: "UC", Name: "Carol", Net: -500}, {User: "UD", Name: "Dave", Net: -500}}
+	h.endedEarly = true
+	n := len(h.log)
+	step(t, m, c, time.Date(2026, 11, 27, 20, 1, 0, 0, time.UTC))
+	want := []string{"over early 11-27 19:00", "post: Results of the Fri 27 Nov 2026 20:00 CET game:\n1. Bob +1,000\n2. Carol -500\n3. Dave -500\nSettle-up:\n• Carol pays Bob 500\n• Dave pays Bob 500"}
+	if got := h.log[n:]; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("after the early end:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	n = len(h.log)
+	step(t, m, c, time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+	if got := h.log[n:]; len(got) != 0 {
+		t.Errorf("after settling early, more calls: %q", got)
+	}
+	if res, _ := db.Results(context.Background(), "1"); len(res) != 1 {
+		t.Errorf("%d results stored, want 1", len(res))
 	}
 }
