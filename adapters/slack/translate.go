@@ -307,9 +307,9 @@ func escapeText(s string) string {
 	return b.String()
 }
 
-func escapePlain(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func escapePlain(s string) string { return mrkdwnEscaper.Replace(s) }
 
 // splitText cuts s into pieces of at most max characters: at a line break where it can, else at a
 // space, else anywhere outside an escape (&amp;) or a mention. Blank text gives no pieces.
@@ -334,7 +334,9 @@ func splitText(s string, max int) []string {
 				cut = safeCut(s, cut)
 			}
 		}
-		out = append(out, s[:cut])
+		if piece := s[:cut]; strings.TrimSpace(piece) != "" {
+			out = append(out, piece)
+		}
 		s = strings.TrimLeft(s[cut:], "\n ")
 	}
 	return out
