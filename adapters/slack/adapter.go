@@ -44,7 +44,7 @@ func WithLogger(l *slog.Logger) Option { return func(a *Adapter) { a.log = l } }
 const (
 	maxRetries   = 3                // retries of one Slack call after a rate limit
 	maxRetryWait = 2 * time.Minute  // longest Retry-After the adapter waits out
-	adminTTL     = 10 * time.Minute // how long a user's admin flag is cached
+	userTTL      = 10 * time.Minute // how long a user's admin flag and name are cached
 )
 
 // Adapter is the Slack side of dealerbot. It implements bot.Chat and bot.Ephemeral.
@@ -65,8 +65,8 @@ type Adapter struct {
 
 	mu     sync.Mutex
 	dealer Dealer
-	dms    map[string]string // user -> DM channel
-	admins map[string]adminEntry
+	dms    map[string]string     // user -> DM channel
+	users  map[string]userEntry  // workspace/user -> admin flag and display name
 	seen   map[string]time.Time  // HTTP mode: request signatures already served (replays)
 	turns  map[string]turnPrompt // channel -> the turn prompt whose buttons are live
 }
@@ -80,7 +80,7 @@ type turnPrompt struct {
 	text  string
 }
 
-type adminEntry struct {
+type userEntry struct {
 	admin bool
 	name  string // display name, "" when the profile has none
 	at    time.Time
@@ -104,7 +104,7 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		now:     time.Now,
 		trusted: slackHook,
 		dms:     map[string]string{},
-		admins:  map[string]adminEntry{},
+		users:   map[string]userEntry{},
 		seen:    map[string]time.Time{},
 		turns:   map[string]turnPrompt{},
 	}
@@ -436,9 +436,9 @@ func slackHook(rawURL string) bool {
 func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	key := cmd.Workspace + "/" + cmd.User
 	a.mu.Lock()
-	e, ok := a.admins[key]
+	e, ok := a.users[key]
 	a.mu.Unlock()
-	if !ok || a.now().Sub(e.at) >= adminTTL {
+	if !ok || a.now().Sub(e.at) >= userTTL {
 		var u *slackapi.User
 		err := a.retry(ctx, "users.info", func() (err error) {
 			u, err = a.api.GetUserInfoContext(ctx, cmd.User)
@@ -448,12 +448,12 @@ func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 			a.log.Warn("slack: users.info failed; treating the user as a player", "user", cmd.User, "err", err)
 			return
 		}
-		e = adminEntry{admin: u.IsAdmin || u.IsOwner || u.IsPrimaryOwner, at: a.now()}
+		e = userEntry{admin: u.IsAdmin || u.IsOwner || u.IsPrimaryOwner, at: a.now()}
 		if e.name = strings.TrimSpace(u.Profile.DisplayName); e.name == "" {
 			e.name = strings.TrimSpace(u.Profile.RealName)
 		}
 		a.mu.Lock()
-		a.admins[key] = e
+		a.users[key] = e
 		a.mu.Unlock()
 	}
 	cmd.Admin = e.admin

@@ -209,3 +209,54 @@ func TestHTTPModeInteractions(t *testing.T) {
 func renderButton(command, token string) render.Button {
 	return render.Button{Label: command, Command: command, Token: token}
 }
+
+func TestHTTPModeRunNamesABusyAddress(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	a, err := New(Config{BotToken: "xoxb-test", SigningSecret: secret, ListenAddr: busy.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.Run(ctx); err == nil || !strings.Contains(err.Error(), "SLACK_LISTEN_ADDR") {
+		t.Errorf("Run on a busy address: %v, want an error naming SLACK_LISTEN_ADDR", err)
+	}
+}
+
+func TestHTTPModeRunServesUntilCancelled(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // free the port for Run
+	a, err := New(Config{BotToken: "xoxb-test", SigningSecret: secret, ListenAddr: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	var resp *http.Response
+	for range 100 {
+		if resp, err = http.Post("http://"+addr+"/slack/events", "application/x-www-form-urlencoded", strings.NewReader("command=/poker")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unsigned request to Run's server: %d, want 401", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run after cancel: %v, want nil", err)
+	}
+}
