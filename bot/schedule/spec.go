@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -22,12 +23,22 @@ type Spec struct {
 	sched cron.Schedule
 }
 
+// zones caches loaded time zones: loading one reads and parses the zone database, and every tick
+// needs each schedule's zone.
+var zones sync.Map // name -> *time.Location
+
 // ParseZone loads an IANA zone name ("Europe/Berlin"). The error is a sentence for players.
 func ParseZone(name string) (*time.Location, error) {
 	if name == "" || strings.EqualFold(name, "local") {
 		return nil, errorf("Name a time zone from the IANA list, like tz=Europe/Berlin or tz=America/New_York.")
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
 	loc, err := time.LoadLocation(name)
+	if err == nil {
+		zones.Store(name, loc)
+	}
 	if err != nil {
 		return nil, errorf("I do not know the time zone %q: use an IANA name like tz=Europe/Berlin, tz=America/New_York or tz=UTC.", name)
 	}
@@ -105,13 +116,11 @@ func compile(spec Spec, loc *time.Location) (*Spec, error) {
 	if strings.Contains(spec.Cron, "=") || strings.HasPrefix(spec.Cron, "@") {
 		return nil, errorf("Give the time zone as tz=Zone, not inside the cron text; write %s.", whenHelp)
 	}
-	if _, err := cron.ParseStandard("CRON_TZ=" + loc.String() + " " + spec.Cron); err != nil {
-		return nil, errorf("%q is not a cron schedule I can read (%v): write %s.", spec.Cron, err, whenHelp)
-	}
-	// Next works on wall-clock times written as UTC (see Next), so the schedule itself runs in UTC.
+	// Next works on wall-clock times written as UTC (see Next), so the schedule itself runs in UTC;
+	// the zone was checked by ParseZone.
 	s, err := cron.ParseStandard("CRON_TZ=UTC " + spec.Cron)
 	if err != nil {
-		return nil, fmt.Errorf("cron %q: %w", spec.Cron, err)
+		return nil, errorf("%q is not a cron schedule I can read (%v): write %s.", spec.Cron, err, whenHelp)
 	}
 	spec.Loc = loc
 	spec.sched = s
