@@ -1,9 +1,13 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
-// HandRank orders five-card poker hands: higher is better, equal ranks split the pot.
-// (Placeholder encoding: category<<20 | five 4-bit ranks. To be replaced by the table-driven evaluator.)
+// HandRank orders poker hands: higher is better, equal ranks split the pot. The 7,462 distinct
+// five-card hands (equivalence classes: suits never rank) are numbered 1 (7-5-4-3-2 offsuit) to
+// 7462 (a royal flush); 0 is no hand.
 type HandRank uint32
 
 // Category is the kind of poker hand.
@@ -27,8 +31,14 @@ func (c Category) String() string {
 		"Full house", "Four of a kind", "Straight flush"}[c]
 }
 
-// Category returns the rank's category.
-func (r HandRank) Category() Category { return Category(r >> 20) }
+// Category returns the rank's category (HighCard for the zero rank).
+func (r HandRank) Category() Category {
+	c := StraightFlush
+	for r < categoryStart[c] && c > HighCard {
+		c--
+	}
+	return c
+}
 
 // HandValue is a hand as players see it: its rank, category, the five cards used and a description.
 type HandValue struct {
@@ -38,116 +48,110 @@ type HandValue struct {
 	Description string
 }
 
-// Evaluate returns the rank of the best five-card hand among 5 to 7 cards.
-func Evaluate(cards ...Card) HandRank { return Best(cards).Rank }
-
-// Best returns the best five-card hand among 5 to 7 cards.
-func Best(cards []Card) HandValue {
-	n := len(cards)
-	if n < 5 || n > 7 {
-		panic(fmt.Sprintf("engine.Best: %d cards, want 5 to 7", n))
-	}
-	var best HandValue
-	var five [5]Card
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			// choose the two (or fewer) cards to leave out: a,b index into the left-out set
-			if n == 5 && (a > 0 || b > 1) {
-				continue
-			}
-			k := 0
-			for i := 0; i < n; i++ {
-				if n == 7 && (i == a || i == b) || n == 6 && i == a {
-					continue
-				}
-				if k < 5 {
-					five[k] = cards[i]
-					k++
-				}
-			}
-			v := eval5(five)
-			if v.Rank > best.Rank {
-				best = v
-			}
+// Evaluate returns the rank of the best five-card hand among 5 to 7 distinct cards. It panics if
+// given fewer than 5 or more than 7 cards, a card out of range or the same card twice, since callers
+// always hold real dealt cards. It does not allocate.
+func Evaluate(cards ...Card) HandRank {
+	loadTables()
+	key, mask := keyStart, uint64(0)
+	for _, c := range cards {
+		if c > 51 {
+			panic(fmt.Sprintf("engine.Evaluate: %d is not a card", c))
 		}
+		key += cardKey[c]
+		mask |= cardMask[c]
 	}
-	return best
+	if n := len(cards); n < 5 || n > 7 || bits.OnesCount64(mask) != n {
+		panic(fmt.Sprintf("engine.Evaluate: want 5 to 7 distinct cards, got %s", FormatCards(cards)))
+	}
+	return rankOf(key, mask)
 }
 
-func eval5(c [5]Card) HandValue {
+// Evaluate7 is the fast path for exactly seven cards, for enumerations and benchmarks: it checks
+// nothing (the cards must be distinct and valid; otherwise the result is meaningless or it panics)
+// and takes a pointer so the array is not copied. Evaluate7(&c) == Evaluate(c[:]...).
+func Evaluate7(c *[7]Card) HandRank {
+	loadTables()
+	key := keyStart + cardKey[c[0]] + cardKey[c[1]] + cardKey[c[2]] + cardKey[c[3]] +
+		cardKey[c[4]] + cardKey[c[5]] + cardKey[c[6]]
+	mask := cardMask[c[0]] | cardMask[c[1]] | cardMask[c[2]] | cardMask[c[3]] |
+		cardMask[c[4]] | cardMask[c[5]] | cardMask[c[6]]
+	return rankOf(key, mask)
+}
+
+// Best returns the best five-card hand among 5 to 7 distinct cards: its rank, category, the five
+// cards as the hand reads (sets first, largest first, then kickers high to low; a wheel as
+// 5-4-3-2-A) and a description for players such as "Full house, kings full of sevens". Cards of
+// equal rank keep their input order. It panics on the inputs Evaluate panics on.
+func Best(cards []Card) HandValue {
+	best := Evaluate(cards...)
+	// Try the 5-card subsets (leaving out no card, card i, or cards i and j) and keep the first
+	// that makes the best rank.
+	var five [5]Card
+	try := func(i, j int) bool {
+		k := 0
+		for x, c := range cards {
+			if x != i && x != j {
+				five[k] = c
+				k++
+			}
+		}
+		return Evaluate(five[:]...) == best
+	}
+	found := false
+	switch n := len(cards); n {
+	case 5:
+		found = try(-1, -1)
+	case 6:
+		for i := 0; i < n && !found; i++ {
+			found = try(i, -1)
+		}
+	case 7:
+		for i := 0; i < n && !found; i++ {
+			for j := i + 1; j < n && !found; j++ {
+				found = try(i, j)
+			}
+		}
+	}
+	if !found {
+		panic("engine.Best: no five cards make the hand's rank") // cannot happen: the tables agree
+	}
+	return describeFive(best, five)
+}
+
+// describeFive orders five cards as the hand reads and names the hand.
+func describeFive(rank HandRank, five [5]Card) HandValue {
+	cat := rank.Category()
 	var counts [13]int
-	flush := true
-	for i, x := range c {
-		counts[x.Rank()]++
-		if x.Suit() != c[0].Suit() {
-			flush = false
-		}
-		_ = i
+	for _, c := range five {
+		counts[c.Rank()]++
 	}
-	// ranks ordered by (count desc, rank desc)
-	var order []Rank
+	var order []Rank // distinct ranks: larger sets first, then higher
 	for n := 4; n >= 1; n-- {
-		for r := int(Ace); r >= 0; r-- {
+		for r := Ace; ; r-- {
 			if counts[r] == n {
-				order = append(order, Rank(r))
+				order = append(order, r)
+			}
+			if r == Two {
+				break
 			}
 		}
 	}
-	straightHigh := -1
-	if len(order) == 5 {
-		if order[0]-order[4] == 4 {
-			straightHigh = int(order[0])
-		} else if order[0] == Ace && order[1] == Five {
-			straightHigh = int(Five)
-			order = []Rank{Five, Four, Three, Two, Ace}
-		}
+	if (cat == Straight || cat == StraightFlush) && order[0] == Ace && order[1] == Five {
+		order = append(order[1:], Ace) // the wheel reads 5-4-3-2-A
 	}
-	var cat Category
-	switch {
-	case straightHigh >= 0 && flush:
-		cat = StraightFlush
-	case counts[order[0]] == 4:
-		cat = FourOfAKind
-	case counts[order[0]] == 3 && counts[order[1]] == 2:
-		cat = FullHouse
-	case flush:
-		cat = Flush
-	case straightHigh >= 0:
-		cat = Straight
-	case counts[order[0]] == 3:
-		cat = ThreeOfAKind
-	case counts[order[0]] == 2 && counts[order[1]] == 2:
-		cat = TwoPair
-	case counts[order[0]] == 2:
-		cat = OnePair
-	default:
-		cat = HighCard
-	}
-	r := uint32(cat) << 20
-	for i := 0; i < 5; i++ {
-		var v uint32
-		if i < len(order) {
-			v = uint32(order[i])
-			if straightHigh == int(Five) && order[i] == Ace {
-				v = 0
-			} else if straightHigh == int(Five) {
-				v = uint32(order[i]) + 1
-			}
-		}
-		r |= v << (16 - 4*i)
-	}
-	// cards ordered as the rank reads them
-	var out [5]Card
+	v := HandValue{Rank: rank, Category: cat}
 	k := 0
-	for _, rk := range order {
-		for _, x := range c {
-			if x.Rank() == rk {
-				out[k] = x
+	for _, r := range order {
+		for _, c := range five {
+			if c.Rank() == r {
+				v.Cards[k] = c
 				k++
 			}
 		}
 	}
-	return HandValue{Rank: HandRank(r), Category: cat, Cards: out, Description: describe(cat, order)}
+	v.Description = describe(cat, order)
+	return v
 }
 
 func describe(cat Category, o []Rank) string {
