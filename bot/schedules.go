@@ -37,8 +37,14 @@ type sessionLister interface {
 }
 
 // NewScheduler returns a scheduler for d keeping its schedules in store (storage.DB). Call Start to
-// register the stored schedules and run them, and Close before closing the dealer.
-func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) *Scheduler {
+// register the stored schedules and run them, and Close before closing the dealer. It fails when
+// DefaultZone is not an IANA time zone.
+func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Scheduler, error) {
+	if cfg.DefaultZone != "" {
+		if _, err := schedule.ParseZone(cfg.DefaultZone); err != nil {
+			return nil, fmt.Errorf("default time zone for schedules: %w", err)
+		}
+	}
 	if cfg.Now == nil {
 		cfg.Now = d.cfg.Now
 	}
@@ -55,7 +61,7 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) *Schedule
 		},
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
-	return s
+	return s, nil
 }
 
 // Handle answers the schedule commands and passes the rest to the dealer. `help` gets the schedule

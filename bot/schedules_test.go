@@ -62,7 +62,10 @@ func TestSchedulerGameNight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close(context.Background())
-	s := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	cmd := func(user, name string, admin bool, text string) bot.Reply {
 		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
@@ -159,7 +162,10 @@ func TestSchedulerEndsEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close(context.Background())
-	s := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	cmd := func(user, name string, text string) bot.Reply {
 		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: user == "UA", Text: text})
@@ -211,4 +217,20 @@ func TestSchedulerEndsEarly(t *testing.T) {
 		t.Errorf("chips not conserved: %v", err)
 	}
 	s.Close(ctx)
+}
+
+func TestNewSchedulerBadZone(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	d, err := bot.New(db, &schedChat{}, bot.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(context.Background())
+	if _, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berln"}); err == nil || !strings.Contains(err.Error(), "Europe/Berln") {
+		t.Errorf("NewScheduler with a misspelt zone: err = %v, want one naming it", err)
+	}
 }
