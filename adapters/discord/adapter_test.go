@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -353,4 +354,36 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 			t.Errorf("hole cards reached the log:\n%s", l)
 		}
 	})
+}
+
+// TestShardOpen: a second shard identifies as such and leaves command registration to shard 0, so
+// processes do not overwrite each other's commands.
+func TestShardOpen(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	cfg, err := ConfigFromEnv(env(map[string]string{"DISCORD_TOKEN": "test-token", "DISCORD_APP_ID": testApp,
+		"DISCORD_SHARD_ID": "1", "DISCORD_SHARD_COUNT": "2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.session.Client = f.client()
+	if err := a.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	<-f.open
+	f.mu.Lock()
+	shard := f.identify["shard"]
+	f.mu.Unlock()
+	if got, want := fmt.Sprint(shard), "[1 2]"; got != want {
+		t.Errorf("IDENTIFY shard = %s, want %s", got, want)
+	}
+	for _, c := range f.since(0) {
+		if strings.HasPrefix(c.Path, "/applications/") {
+			t.Errorf("shard 1 registered commands: %s", c)
+		}
+	}
 }

@@ -206,7 +206,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	for _, p := range posts {
 		joined += p.content() + "\n"
 	}
-	if !strings.Contains(joined, "posts the small blind") && !strings.Contains(joined, "small blind") {
+	if !strings.Contains(joined, "posts the small blind 5") || !strings.Contains(joined, "posts the big blind 10") {
 		t.Errorf("no blinds posted:\n%s", joined)
 	}
 	hole := map[string][]string{}
