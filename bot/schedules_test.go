@@ -78,7 +78,7 @@ func TestSchedulerGameNight(t *testing.T) {
 		t.Errorf("bad blinds = %q", r.Text)
 	}
 	r := cmd("UA", "Alice", true, "schedule add weekly fri 20:00 length=2h blinds=5/10 buyin=500")
-	if r.IsError || !strings.Contains(r.Text, "Fri 27 Nov 2026 20:00 CET") || !strings.Contains(r.Text, "no-limit 5/10, buy-in 500") {
+	if r.IsError || !strings.Contains(r.Text, "Fri 27 Nov 2026 20:00 CET") || !strings.Contains(r.Text, "no-limit 5/10, buy-in 500") || !strings.Contains(r.Text, "Game: no-limit 5/10") {
 		t.Fatalf("add = %q", r.Text)
 	}
 	if r := cmd("UB", "Bob", false, "rsvp yes"); r.IsError {
@@ -96,7 +96,7 @@ func TestSchedulerGameNight(t *testing.T) {
 		}
 	}
 	pub := strings.Join(chat.public(), "\n")
-	for _, want := range []string{"Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours)", "The game starts in 30 minutes (20:00 CET). Going: @Bob.", "Alice opened a table: no-limit 5/10", "ends after 120 minutes", "@Bob: The 20:00 CET game is open until 22:00 CET"} {
+	for _, want := range []string{"Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours), hosted by Alice, 2 h long. Game: no-limit 5/10, buy-in 500", "The game starts in 30 minutes (20:00 CET). Going: @Bob.", "Alice opened a table: no-limit 5/10", "ends after 120 minutes", "@Bob: The 20:00 CET game is open until 22:00 CET"} {
 		if !strings.Contains(pub, want) {
 			t.Errorf("channel lacks %q:\n%s", want, pub)
 		}

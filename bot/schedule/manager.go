@@ -327,6 +327,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 			return Reply{}, err
 		}
 	}
+	s.Game = desc
 	if err := m.Store.PutSchedule(ctx, s); err != nil {
 		return Reply{}, fmt.Errorf("save schedule: %w", err)
 	}
@@ -690,7 +691,10 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 			return err
 		}
 		text := fmt.Sprintf("🃏 Home game on %s (%s), hosted by %s, %s long.", fmtGame(at), untilText(at.Sub(now)), s.HostName, fmtDuration(s.Length))
-		if len(s.Options) > 0 {
+		switch {
+		case s.Game != "":
+			text += " Game: " + s.Game + "."
+		case len(s.Options) > 0:
 			text += " Settings: " + strings.Join(s.Options, " ") + "."
 		}
 		text += " Are you playing?"

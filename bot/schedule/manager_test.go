@@ -226,7 +226,7 @@ func TestGameNight(t *testing.T) {
 		t.Fatalf("at announcement time: %v", h.log)
 	}
 	ann := h.posts[0]
-	if !strings.Contains(ann.Text, "Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours)") || !strings.Contains(ann.Text, "blinds=10/20 levels=20m") {
+	if !strings.Contains(ann.Text, "Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours)") || !strings.Contains(ann.Text, "Game: blinds=10/20, levels=20m. Are you playing?") {
 		t.Errorf("announcement = %q", ann.Text)
 	}
 	var cmds []string

@@ -43,6 +43,7 @@ type Schedule struct {
 	Announce  time.Duration
 	Remind    time.Duration
 	Options   []string // game settings as `start` options: "blinds=10/20", "levels=20m"
+	Game      string   // the settings described for players: "no-limit 10/20, buy-in 1,000 ..."
 	Created   time.Time
 
 	// Runner state: the game being worked toward and what has been done for it.
