@@ -52,10 +52,11 @@ var weekdays = map[string]int{
 }
 
 // whenHelp lists the forms Parse reads.
-const whenHelp = "`weekly fri 20:00`, `daily 19:30`, `every tue,thu 21:00`, `on 2026-12-04 20:00` " +
+const whenHelp = "`weekly fri 20:00` (or just `fri 20:00`), `daily 19:30`, `every tue,thu 21:00`, `on 2026-12-04 20:00` " +
 	"or five cron fields like `0 20 * * 5`"
 
-// Parse reads when in the zone loc. It accepts the friendly forms `weekly fri 20:00`, `daily 19:30`,
+// Parse reads when in the zone loc. It accepts the friendly forms `weekly fri 20:00` (also bare,
+// `fri 20:00`), `daily 19:30`,
 // `every tue,thu 21:00`, a single game `on 2026-12-04 20:00`, and plain five-field cron
 // (`0 20 * * 5`). The error is a sentence for players.
 func Parse(when string, loc *time.Location) (*Spec, error) {
@@ -103,6 +104,12 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 		spec.From = d
 		spec.Until = d.AddDate(0, 0, 1)
 	default:
+		if len(f) == 2 {
+			// A bare day and time, "fri 20:00" or "tue,thu 21:00", is every such day.
+			if _, err := parseDays(f[0]); err == nil {
+				return Parse("every "+when, loc)
+			}
+		}
 		if len(f) != 5 {
 			return nil, errorf("I could not read %q: write %s.", when, whenHelp)
 		}

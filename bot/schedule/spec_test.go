@@ -94,6 +94,9 @@ func TestParse(t *testing.T) {
 	}{
 		{"weekly", "weekly fri 20:00", "0 20 * * 5", []string{"Fri 2026-11-27 20:00 CET", "Fri 2026-12-04 20:00 CET"}, ""},
 		{"weekly full day name and case", "Weekly FRIDAY 20:00", "0 20 * * 5", []string{"Fri 2026-11-27 20:00 CET"}, ""},
+		{"bare day", "fri 20:00", "0 20 * * 5", []string{"Fri 2026-11-27 20:00 CET", "Fri 2026-12-04 20:00 CET"}, ""},
+		{"bare days", "tue,thu 21:00", "0 21 * * 2,4", []string{"Tue 2026-11-24 21:00 CET", "Thu 2026-11-26 21:00 CET"}, ""},
+		{"bare day bad clock", "fri 8pm", "", nil, `"8pm" is not a time of day`},
 		{"daily", "daily 19:30", "30 19 * * *", []string{"Sun 2026-11-22 19:30 CET", "Mon 2026-11-23 19:30 CET"}, ""},
 		{"every", "every tue,thu 21:00", "0 21 * * 2,4", []string{"Tue 2026-11-24 21:00 CET", "Thu 2026-11-26 21:00 CET", "Tue 2026-12-01 21:00 CET"}, ""},
 		{"cron", "0 20 * * 5", "0 20 * * 5", []string{"Fri 2026-11-27 20:00 CET"}, ""},
