@@ -104,8 +104,12 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
 	a := openAdapter(t, f, logs, clock)
 	alice, bob := player{"111", "alice"}, player{"222", "bob"}
+	release := make(chan struct{})
 	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
 		switch c.Text {
+		case "verify":
+			<-release // a slow dealer: the interaction must be acknowledged without waiting for it
+			return bot.Reply{Text: "slow but sure"}
 		case "join 1000":
 			return bot.Reply{Text: "You sit down with 1000 chips."}
 		case "table":
@@ -172,6 +176,19 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		want := bot.Command{Platform: "discord", Workspace: "7000", Channel: "C1", User: alice.id, UserName: "alice", Text: "join 1000"}
 		if last != want {
 			t.Errorf("dealer got %+v, want %+v", last, want)
+		}
+	})
+
+	t.Run("a slow dealer does not hold up the acknowledgement", func(t *testing.T) {
+		n := f.count()
+		tok := f.slash(alice, "C1", "verify")
+		f.waitFor(n, "the deferral while the dealer is busy", func(c call) bool {
+			return strings.Contains(c.Path, "/"+tok+"/callback") && c.Body["type"] == 5.0
+		})
+		close(release)
+		_, final := f.answer(n, tok)
+		if got, want := final.content(), "slow but sure"; got != want {
+			t.Errorf("reply = %q, want %q", got, want)
 		}
 	})
 
