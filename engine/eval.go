@@ -81,12 +81,14 @@ func Evaluate7(c *[7]Card) HandRank {
 
 // Best returns the best five-card hand among 5 to 7 distinct cards: its rank, category, the five
 // cards as the hand reads (sets first, largest first, then kickers high to low; a wheel as
-// 5-4-3-2-A) and a description for players such as "Full house, kings full of sevens". Cards of
-// equal rank keep their input order. It panics on the inputs Evaluate panics on.
+// 5-4-3-2-A) and a description for players such as "Full house, kings full of sevens". When
+// several five-card choices are equally good, the earliest cards in the input play; cards of equal
+// rank keep their input order. It panics on the inputs Evaluate panics on.
 func Best(cards []Card) HandValue {
 	best := Evaluate(cards...)
-	// Try the 5-card subsets (leaving out no card, card i, or cards i and j) and keep the first
-	// that makes the best rank.
+	// Try the 5-card subsets (leaving out no card, card i, or cards i and j) in lexicographic order
+	// of the cards kept, and keep the first that makes the best rank: among equal choices the
+	// earlier input cards play.
 	var five [5]Card
 	try := func(i, j int) bool {
 		k := 0
@@ -103,12 +105,12 @@ func Best(cards []Card) HandValue {
 	case 5:
 		found = try(-1, -1)
 	case 6:
-		for i := 0; i < n && !found; i++ {
+		for i := n - 1; i >= 0 && !found; i-- {
 			found = try(i, -1)
 		}
 	case 7:
-		for i := 0; i < n && !found; i++ {
-			for j := i + 1; j < n && !found; j++ {
+		for i := n - 2; i >= 0 && !found; i-- {
+			for j := n - 1; j > i && !found; j-- {
 				found = try(i, j)
 			}
 		}
