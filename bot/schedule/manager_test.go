@@ -393,3 +393,43 @@ func BenchmarkTick(b *testing.B) {
 		}
 	}
 }
+
+// FuzzAdd: any `schedule add` line is either refused with a sentence and nothing stored, or stored
+// with its next game in the future.
+func FuzzAdd(f *testing.F) {
+	for _, s := range []string{"weekly fri 20:00 tz=America/New_York length=3h blinds=10/20", "daily 19:30 end=23:00",
+		"on 2026-12-04 20:00 announce=2h remind=off", "0 20 * * 5 from=2026-12-01", "fri 20:00 end=01:30", "every tue,thu 21:00 tz=UTC"} {
+		f.Add(s)
+	}
+	db := mustOpen(f)
+	c := &clock{sunday}
+	m, _ := newManager(f, db, c)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, line string) {
+		before, err := db.Schedules(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := do(t, m, admin, "schedule add "+line)
+		after, err := db.Schedules(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.IsError {
+			if rep.Text == "" || rep.Text == "Sorry, something went wrong on my side and nothing changed. Please try again in a moment." {
+				t.Fatalf("%q: refusal %q says nothing useful", line, rep.Text)
+			}
+			if len(after) != len(before) {
+				t.Fatalf("%q was refused but a schedule was stored", line)
+			}
+			return
+		}
+		if len(after) != len(before)+1 {
+			t.Fatalf("%q: accepted but %d schedules before, %d after", line, len(before), len(after))
+		}
+		s := after[len(after)-1]
+		if !s.Next.After(sunday) || s.Length <= 0 || s.Remind > s.Announce {
+			t.Fatalf("%q stored %+v", line, s)
+		}
+	})
+}
