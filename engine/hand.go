@@ -88,7 +88,7 @@ func NewHand(s Setup) (*Hand, error) {
 		n:         n,
 		aggressor: -1,
 		toAct:     -1,
-		events:    make([]Event, 0, 16+4*n),
+		events:    make([]Event, 0, 24+8*n), // room for a whole hand: no regrowth
 		actions:   make([]Action, 0, 4*n),
 	}
 	copy(h.stack[:], s.Stacks)
@@ -366,56 +366,51 @@ func (h *Hand) finish() {
 
 // Pots returns the main pot and the side pots as they stand, main first, built by contribution level.
 func (h *Hand) Pots() []Pot {
-	var levels []int64
+	// Levels: each live all-in player's contribution closes one; the largest contribution tops them.
+	var lv [MaxPlayers + 1]int64
+	levels := lv[:0]
+	var top int64
 	for p := 0; p < h.n; p++ {
 		if !h.folded[p] && h.allIn[p] {
 			levels = append(levels, h.contrib[p])
 		}
-	}
-	var top int64
-	for p := 0; p < h.n; p++ {
-		if h.contrib[p] > top {
-			top = h.contrib[p]
-		}
+		top = max(top, h.contrib[p])
 	}
 	levels = append(levels, top)
 	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
-	var pots []Pot
+	// One backing array serves every pot's eligible list.
+	elig := make([]int, 0, h.n*len(levels))
+	pots := make([]Pot, 0, len(levels))
 	prev := int64(-1)
 	for i, l := range levels {
 		if l == prev {
 			continue
 		}
-		lo := prev
-		if lo < 0 {
-			lo = 0
-		}
+		lo := max(prev, 0)
 		var amount int64
 		for p := 0; p < h.n; p++ {
 			amount += min(h.contrib[p], l) - min(h.contrib[p], lo)
 		}
-		var elig []int
+		from := len(elig)
 		for p := 0; p < h.n; p++ {
 			if !h.folded[p] && h.contrib[p] >= l {
 				elig = append(elig, p)
 			}
 		}
+		e := elig[from:len(elig):len(elig)]
 		prev = l
-		if len(elig) == 0 {
+		switch {
+		case len(e) == 0:
 			// Only folded players' chips reach this high: they stay with the pot below.
 			if len(pots) > 0 {
 				pots[len(pots)-1].Amount += amount
 			}
-			continue
-		}
-		if len(pots) > 0 && sameSet(pots[len(pots)-1].Eligible, elig) {
+		case len(pots) > 0 && sameSet(pots[len(pots)-1].Eligible, e):
 			pots[len(pots)-1].Amount += amount
-			continue
+		case amount == 0 && i > 0 && len(pots) > 0:
+		default:
+			pots = append(pots, Pot{Amount: amount, Eligible: e})
 		}
-		if amount == 0 && i > 0 && len(pots) > 0 {
-			continue
-		}
-		pots = append(pots, Pot{Amount: amount, Eligible: elig})
 	}
 	var antes int64
 	for _, a := range h.ante {

@@ -131,7 +131,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	router := &router{chats: map[string]bot.Chat{}}
 	var runners []func(context.Context) error
 	var closers []func(context.Context) error
-	var setDealer []func(*bot.Dealer)
+	var setDealer []func(handler)
 
 	if dcfg.Enabled() {
 		a, err := discord.New(dcfg, log.With("platform", "discord"))
@@ -139,7 +139,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 			return err
 		}
 		router.chats["discord"] = a
-		setDealer = append(setDealer, func(d *bot.Dealer) { a.SetDealer(d) })
+		setDealer = append(setDealer, func(h handler) { a.SetDealer(h) })
 		runners = append(runners, a.Run)
 	}
 	if scfg.Mode() != slack.Off {
@@ -148,7 +148,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 			return err
 		}
 		router.chats["slack"] = a
-		setDealer = append(setDealer, func(d *bot.Dealer) { a.SetDealer(d) })
+		setDealer = append(setDealer, func(h handler) { a.SetDealer(h) })
 		runners = append(runners, a.Run)
 		closers = append(closers, a.Close)
 	}
@@ -159,8 +159,16 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if err != nil {
 		return err
 	}
+	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
+	if err != nil {
+		return err
+	}
+	// The scheduler answers schedule commands and hands every other command to the dealer.
 	for _, f := range setDealer {
-		f(d)
+		f(sched)
+	}
+	if err := sched.Start(ctx); err != nil {
+		return err
 	}
 	log.Info("dealerbot running", "db", s.DB, "platforms", strings.Join(router.names(), ","))
 	errs := make(chan error, len(runners))
@@ -178,6 +186,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	for _, c := range closers {
 		c(shutdown)
 	}
+	sched.Close(shutdown)
 	if err := d.Close(shutdown); err != nil && firstErr == nil {
 		firstErr = err
 	}
@@ -212,6 +221,11 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, scri
 		return nil
 	}
 	return runErr
+}
+
+// handler is what an adapter needs from the bot: the dealer, or the scheduler in front of it.
+type handler interface {
+	Handle(ctx context.Context, cmd bot.Command) bot.Reply
 }
 
 // router sends each message to the chat of its table's platform, for a process serving several.
