@@ -51,20 +51,26 @@ func Equity(hands [][2]Card, board []Card) ([]EquityResult, error) {
 			n++
 		}
 	}
-	// One loop per missing board card, each carrying the partial board's key and mask.
+	// One loop per missing board card, each carrying the partial board's key and mask; the last
+	// card's boards are collected in a batch and scored together.
+	var bk, bm [52]uint64
+	last := func(from int, k, m uint64) {
+		j := 0
+		for _, z := range rest[from:n] {
+			bk[j], bm[j] = k+cardKey[z], m|cardMask[z]
+			j++
+		}
+		e.score(bk[:j], bm[:j])
+	}
 	switch 5 - len(board) {
 	case 0:
-		e.score(k, m)
+		bk[0], bm[0] = k, m
+		e.score(bk[:1], bm[:1])
 	case 1:
-		for _, a := range rest[:n] {
-			e.score(k+cardKey[a], m|cardMask[a])
-		}
+		last(0, k, m)
 	case 2:
 		for i := 0; i < n; i++ {
-			ka, ma := k+cardKey[rest[i]], m|cardMask[rest[i]]
-			for _, b := range rest[i+1 : n] {
-				e.score(ka+cardKey[b], ma|cardMask[b])
-			}
+			last(i+1, k+cardKey[rest[i]], m|cardMask[rest[i]])
 		}
 	case 5:
 		for i := 0; i < n; i++ {
@@ -74,10 +80,7 @@ func Equity(hands [][2]Card, board []Card) ([]EquityResult, error) {
 				for x := j + 1; x < n; x++ {
 					kc, mc := kb+cardKey[rest[x]], mb|cardMask[rest[x]]
 					for y := x + 1; y < n; y++ {
-						kd, md := kc+cardKey[rest[y]], mc|cardMask[rest[y]]
-						for _, z := range rest[y+1 : n] {
-							e.score(kd+cardKey[z], md|cardMask[z])
-						}
+						last(y+1, kc+cardKey[rest[y]], mc|cardMask[rest[y]])
 					}
 				}
 			}
@@ -110,25 +113,50 @@ type equityRun struct {
 	tied   [MaxEquityHands][MaxEquityHands + 1]int64 // tied[i][k]: boards hand i shared k ways
 }
 
-// score ranks every hand on one complete board (its key and mask) and counts the outcome.
-func (e *equityRun) score(k, m uint64) {
-	e.boards++
-	best, ways := HandRank(0), 0
-	for i := 0; i < e.n; i++ {
-		r := rankOf(k+e.key[i], m|e.mask[i])
-		e.rank[i] = r
-		if r > best {
-			best, ways = r, 1
-		} else if r == best {
-			ways++
+// score ranks every hand on a batch of complete boards (their keys and masks) and counts the
+// outcomes. Two hands, the common all-in, take a shorter path.
+func (e *equityRun) score(ks, ms []uint64) {
+	e.boards += int64(len(ks))
+	ms = ms[:len(ks)]
+	if e.n == 2 {
+		k0, m0, k1, m1 := e.key[0], e.mask[0], e.key[1], e.mask[1]
+		var w0, w1, tie int64
+		for i, k := range ks {
+			r0, r1 := rankOf(k+k0, ms[i]|m0), rankOf(k+k1, ms[i]|m1)
+			switch {
+			case r0 > r1:
+				w0++
+			case r1 > r0:
+				w1++
+			default:
+				tie++
+			}
 		}
+		e.wins[0] += w0
+		e.wins[1] += w1
+		e.tied[0][2] += tie
+		e.tied[1][2] += tie
+		return
 	}
-	for i := 0; i < e.n; i++ {
-		if e.rank[i] == best {
-			if ways == 1 {
-				e.wins[i]++
-			} else {
-				e.tied[i][ways]++
+	for b, k := range ks {
+		m := ms[b]
+		best, ways := HandRank(0), 0
+		for i := 0; i < e.n; i++ {
+			r := rankOf(k+e.key[i], m|e.mask[i])
+			e.rank[i] = r
+			if r > best {
+				best, ways = r, 1
+			} else if r == best {
+				ways++
+			}
+		}
+		for i := 0; i < e.n; i++ {
+			if e.rank[i] == best {
+				if ways == 1 {
+					e.wins[i]++
+				} else {
+					e.tied[i][ways]++
+				}
 			}
 		}
 	}

@@ -124,6 +124,8 @@ func TestEquityMatchesSlowCount(t *testing.T) {
 		boards int64
 	}{
 		{"three-way before the flop", []string{"AcKc", "QhQd", "7s6s"}, "", 1370754},
+		{"heads-up on the flop", []string{"AhKh", "QsQc"}, "Th9h2c", 990},
+		{"heads-up on the turn, chopped often", []string{"AcQd", "AdQh"}, "As7c2dKh", 44},
 		{"three-way on the flop", []string{"AhKh", "QsQc", "Jd9d"}, "Th9h2c", 903},
 		{"four-way on the turn", []string{"AsAd", "KsQs", "8c8h", "Jh9c"}, "8dTs2s4c", 40},
 	}
