@@ -64,10 +64,18 @@ func rankOf(key, mask uint64) HandRank {
 // category<<20, then up to five rank nibbles in the order they are compared.
 type score uint32
 
-func mkScore(c Category, ranks ...int) score {
-	s := score(c) << 20
-	for i, r := range ranks {
-		s |= score(r) << (16 - 4*uint(i))
+func mkScore(c Category) score { return score(c) << 20 }
+
+// with appends one rank nibble after the i ranks already in s.
+func (s score) with(i int, r int) score { return s | score(r)<<(16-4*uint(i)) }
+
+// withTop appends the n highest ranks set in m after the i ranks already in s.
+func (s score) withTop(i int, m uint32, n int) score {
+	for r := 12; r >= 0 && n > 0; r-- {
+		if m&(1<<r) != 0 {
+			s = s.with(i, r)
+			i, n = i+1, n-1
+		}
 	}
 	return s
 }
@@ -85,23 +93,12 @@ func straightHigh(m uint32) int {
 	return -1
 }
 
-// topRanks returns up to n of the highest ranks set in m, skipping the ranks in skip.
-func topRanks(m uint32, n int, skip ...int) []int {
-	out := make([]int, 0, n)
-	for r := 12; r >= 0 && len(out) < n; r-- {
-		if m&(1<<r) != 0 && !slices.Contains(skip, r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // flushScore is the best flush or straight flush in a suit holding the ranks of m (five or more).
 func flushScore(m uint32) score {
 	if hi := straightHigh(m); hi >= 0 {
-		return mkScore(StraightFlush, hi)
+		return mkScore(StraightFlush).with(0, hi)
 	}
-	return mkScore(Flush, topRanks(m, 5)...)
+	return mkScore(Flush).withTop(0, m, 5)
 }
 
 // plainScore is the best hand, ignoring suits, that 5 to 7 cards with these rank counts make.
@@ -124,25 +121,31 @@ func plainScore(cnt *[13]int) score {
 			}
 		}
 	}
-	switch {
-	case high[4] >= 0:
-		return mkScore(FourOfAKind, append([]int{high[4]}, topRanks(present, 1, high[4])...)...)
-	case high[3] >= 0 && (second[2] >= 0 && second[2] != high[3] || high[2] != high[3]):
-		pair := high[2]
-		if pair == high[3] {
-			pair = second[2]
+	without := func(rs ...int) uint32 {
+		m := present
+		for _, r := range rs {
+			m &^= 1 << r
 		}
-		return mkScore(FullHouse, high[3], pair)
-	case straightHigh(present) >= 0:
-		return mkScore(Straight, straightHigh(present))
-	case high[3] >= 0:
-		return mkScore(ThreeOfAKind, append([]int{high[3]}, topRanks(present, 2, high[3])...)...)
-	case second[2] >= 0:
-		return mkScore(TwoPair, append([]int{high[2], second[2]}, topRanks(present, 1, high[2], second[2])...)...)
-	case high[2] >= 0:
-		return mkScore(OnePair, append([]int{high[2]}, topRanks(present, 3, high[2])...)...)
+		return m
 	}
-	return mkScore(HighCard, topRanks(present, 5)...)
+	switch q, t, p := high[4], high[3], high[2]; {
+	case q >= 0:
+		return mkScore(FourOfAKind).with(0, q).withTop(1, without(q), 1)
+	case t >= 0 && (p != t || second[2] >= 0):
+		if p == t { // the pair is the next rank holding two or more cards
+			p = second[2]
+		}
+		return mkScore(FullHouse).with(0, t).with(1, p)
+	case straightHigh(present) >= 0:
+		return mkScore(Straight).with(0, straightHigh(present))
+	case t >= 0:
+		return mkScore(ThreeOfAKind).with(0, t).withTop(1, without(t), 2)
+	case second[2] >= 0:
+		return mkScore(TwoPair).with(0, p).with(1, second[2]).withTop(2, without(p, second[2]), 1)
+	case p >= 0:
+		return mkScore(OnePair).with(0, p).withTop(1, without(p), 3)
+	}
+	return mkScore(HighCard).withTop(0, present, 5)
 }
 
 // multiset is one rank multiset of 5 to 7 cards while the tables are built.
@@ -232,23 +235,37 @@ func buildTables() {
 // buildHash tries one multiplier and fills hashDisp and rankTab; it reports false if two keys of
 // one bucket share their slot bits, which no displacement can separate.
 func buildHash(mul uint64, sets []multiset) bool {
-	buckets := make([][]int32, 1<<hashBucketBits)
+	// Group the multisets by bucket (a counting sort: start[b] is where bucket b's members begin).
+	const nb = 1 << hashBucketBits
+	var start [nb + 1]int32
+	for _, ms := range sets {
+		start[ms.key*mul>>(64-hashBucketBits)+1]++
+	}
+	biggest := int32(0)
+	for b := 1; b <= nb; b++ {
+		biggest = max(biggest, start[b])
+		start[b] += start[b-1]
+	}
+	grouped := make([]int32, len(sets))
+	fill := start
 	for i, ms := range sets {
 		b := ms.key * mul >> (64 - hashBucketBits)
-		buckets[b] = append(buckets[b], int32(i))
+		grouped[fill[b]] = int32(i)
+		fill[b]++
 	}
-	order := make([]int, len(buckets))
-	for i := range order {
-		order[i] = i
+	// Place the largest buckets first, while the table is emptiest.
+	order := make([]int, 0, nb)
+	for size := biggest; size > 0; size-- {
+		for b := range nb {
+			if start[b+1]-start[b] == size {
+				order = append(order, b)
+			}
+		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(buckets[b]) - len(buckets[a]) })
 	used := make([]bool, 1<<hashSlotBits)
 	slot := make([]uint32, 0, 16)
 	for _, b := range order {
-		members := buckets[b]
-		if len(members) == 0 {
-			break
-		}
+		members := grouped[start[b]:start[b+1]]
 		slot = slot[:0]
 		for _, i := range members {
 			x := uint32(sets[i].key*mul>>33) & hashSlotMask
