@@ -522,6 +522,12 @@ func TestMessagesFitDiscord(t *testing.T) {
 				AllIn: true, Button: p == 0, ToAct: p == 1})
 		}
 		msgs = append(msgs, Table(v, style), HoleCards(h.Hole(0), math.MaxInt64, style))
+		eq := EquityView{Names: names}
+		for p := 0; p < 10; p++ {
+			eq.Hands = append(eq.Hands, engine.Revealed{Player: p, Cards: h.Hole(p)})
+			eq.Results = append(eq.Results, engine.EquityResult{Wins: 1, Ties: 1, Losses: int64(p)})
+		}
+		msgs = append(msgs, Equity(eq, style))
 		msgs = append(msgs, Turn(TurnView{Name: names[9], Options: engine.Options{CanCall: true, ToCall: math.MaxInt64 / 4,
 			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}, style))
 	}
