@@ -35,8 +35,8 @@ const numClasses = 7462
 var categoryStart = [...]HandRank{1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453}
 
 var (
-	cardKey  [52]uint64 // what one card adds to key
-	cardMask [52]uint64 // what one card ORs into mask
+	cardKey  [256]uint64 // what one card adds to key (256 entries so a Card index needs no bounds check)
+	cardMask [256]uint64 // what one card ORs into mask
 
 	flushTab [1 << 13]uint16 // best flush or straight flush among a suit's ranks (five or more bits set)
 
