@@ -187,11 +187,12 @@ func checkEquity(hands [][2]Card, board []Card) *Error {
 		if c > 51 {
 			return errorf(ErrEquityCard, "%s holds %d, which is not a card: cards are numbered 0 to 51", place(w), c)
 		}
+		// The sentences say where the clash is but never name the card: it may be a hole card.
 		if where[c] == w && w > 0 {
-			return errorf(ErrEquityCard, "%s holds %s twice: every card must be different", place(w), c)
+			return errorf(ErrEquityCard, "%s holds the same card twice: every card must be different", place(w))
 		}
 		if where[c] != 0 {
-			return errorf(ErrEquityCard, "%s appears twice (%s and %s): every card must be different", c, place(where[c]), place(w))
+			return errorf(ErrEquityCard, "%s and %s hold the same card: every card must be different", place(where[c]), place(w))
 		}
 		where[c] = w
 		return nil

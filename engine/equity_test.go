@@ -2,7 +2,9 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -198,11 +200,11 @@ func TestEquityRefuses(t *testing.T) {
 		{"six board cards", holes(t, "AsAh", "KsKd"), MustParseCards("2c3c4c5c6c7c"), ErrEquityBoard,
 			"the board must have 0, 3, 4 or 5 cards (before the flop, flop, turn, river), not 6"},
 		{"card in two hands", holes(t, "AsAh", "AsKd"), nil, ErrEquityCard,
-			"As appears twice (hand 1 and hand 2): every card must be different"},
+			"hand 1 and hand 2 hold the same card: every card must be different"},
 		{"card in a hand and on the board", holes(t, "AsAh", "KsKd"), MustParseCards("2c3cKd"), ErrEquityCard,
-			"Kd appears twice (hand 2 and the board): every card must be different"},
+			"hand 2 and the board hold the same card: every card must be different"},
 		{"pocket pair of one card", holes(t, "AsAs", "KsKd"), nil, ErrEquityCard,
-			"hand 1 holds As twice: every card must be different"},
+			"hand 1 holds the same card twice: every card must be different"},
 		{"not a card", [][2]Card{{0, 1}, {2, 60}}, nil, ErrEquityCard,
 			"hand 2 holds 60, which is not a card: cards are numbered 0 to 51"},
 	}
@@ -219,6 +221,13 @@ func TestEquityRefuses(t *testing.T) {
 			if got != nil {
 				t.Errorf("results %v alongside an error", got)
 			}
+			for _, h := range tt.hands {
+				for _, c := range h {
+					if c < 52 && strings.Contains(e.Message, c.String()) {
+						t.Errorf("the error names %s, which may be a hole card", c)
+					}
+				}
+			}
 		})
 	}
 }
@@ -232,4 +241,23 @@ func BenchmarkEquityHeadsUpPreflop(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleEquity() {
+	hands := [][2]Card{
+		{NewCard(Ace, Spades), NewCard(Ace, Hearts)},
+		{NewCard(King, Spades), NewCard(King, Diamonds)},
+	}
+	res, err := Equity(hands, nil) // all-in before the flop: every one of 1,712,304 boards
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, r := range res {
+		fmt.Printf("%s: %d wins, %d ties, %d losses, %.3f%% of the pot\n",
+			FormatCards(hands[i][:]), r.Wins, r.Ties, r.Losses, 100*r.Share)
+	}
+	// Output:
+	// AsAh: 1399204 wins, 7923 ties, 305177 losses, 81.946% of the pot
+	// KsKd: 305177 wins, 7923 ties, 1399204 losses, 18.054% of the pot
 }

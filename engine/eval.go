@@ -56,13 +56,17 @@ func Evaluate(cards ...Card) HandRank {
 	key, mask := keyStart, uint64(0)
 	for _, c := range cards {
 		if c > 51 {
-			panic(fmt.Sprintf("engine.Evaluate: %d is not a card", c))
+			panic(fmt.Sprintf("engine.Evaluate: %d is not a card; cards are numbered 0 to 51", c))
 		}
 		key += cardKey[c]
 		mask |= cardMask[c]
 	}
-	if n := len(cards); n < 5 || n > 7 || bits.OnesCount64(mask) != n {
-		panic(fmt.Sprintf("engine.Evaluate: want 5 to 7 distinct cards, got %s", FormatCards(cards)))
+	// The messages never name the cards: they may be someone's hole cards.
+	switch n := len(cards); {
+	case n < 5 || n > 7:
+		panic(fmt.Sprintf("engine.Evaluate: got %d cards, pass 5 to 7", n))
+	case bits.OnesCount64(mask) != n:
+		panic("engine.Evaluate: a card appears twice; pass 5 to 7 different cards")
 	}
 	return rankOf(key, mask)
 }

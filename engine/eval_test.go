@@ -2,6 +2,7 @@ package engine
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -369,23 +370,23 @@ func TestR11Straight(t *testing.T) {
 }
 
 // TestEvaluateRefuses: fewer than five cards, more than seven, a repeated card or a number that is
-// not a card is a programming error and panics with a sentence saying what was wrong.
+// not a card is a programming error and panics with a sentence saying what to pass instead, which
+// never names the cards (they may be hole cards).
 func TestEvaluateRefuses(t *testing.T) {
 	tests := []struct {
-		name  string
-		cards []Card
+		name, msg string
+		cards     []Card
 	}{
-		{"four cards", MustParseCards("As Ks Qs Js")},
-		{"eight cards", MustParseCards("As Ks Qs Js Ts 9s 8s 7s")},
-		{"repeated card", MustParseCards("As As Qs Js Ts")},
-		{"not a card", []Card{0, 1, 2, 3, 52}},
+		{"four cards", "engine.Evaluate: got 4 cards, pass 5 to 7", MustParseCards("As Ks Qs Js")},
+		{"eight cards", "engine.Evaluate: got 8 cards, pass 5 to 7", MustParseCards("As Ks Qs Js Ts 9s 8s 7s")},
+		{"repeated card", "engine.Evaluate: a card appears twice; pass 5 to 7 different cards", MustParseCards("As As Qs Js Ts")},
+		{"not a card", "engine.Evaluate: 52 is not a card; cards are numbered 0 to 51", []Card{0, 1, 2, 3, 52}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			defer func() {
-				msg, ok := recover().(string)
-				if !ok || msg == "" {
-					t.Fatalf("Evaluate did not panic with a message")
+				if got := recover(); got != tt.msg {
+					t.Errorf("panic %q, want %q", got, tt.msg)
 				}
 			}()
 			Evaluate(tt.cards...)
@@ -436,4 +437,13 @@ func BenchmarkBuildTables(b *testing.B) {
 	for b.Loop() {
 		buildTables()
 	}
+}
+
+func ExampleBest() {
+	v := Best(MustParseCards("Kh 7d Kc Ks 7s 2d 9c"))
+	fmt.Println(v.Description)
+	fmt.Println(FormatCards(v.Cards[:]), v.Category, v.Rank > Evaluate(MustParseCards("Ah Ad Ac Qs Js 2d 9c")...))
+	// Output:
+	// Full house, kings full of sevens
+	// KhKcKs7d7s Full house true
 }
