@@ -315,6 +315,58 @@ func TestBest(t *testing.T) {
 	}
 }
 
+// TestRankNumbers: ranks run from 1, the worst hand (7-5-4-3-2 offsuit), to 7462, a royal flush,
+// and each category's weakest and strongest hands sit at its ends.
+func TestRankNumbers(t *testing.T) {
+	tests := []struct {
+		cards string
+		want  HandRank
+	}{
+		{"7c 5d 4h 3s 2c", 1},
+		{"Ac Kd Qh Js 9c", 1277},
+		{"2c 2d 5h 4s 3c", 1278},
+		{"Ac Ad Kh Qs Jc", 4137},
+		{"3c 3d 2h 2s 4c", 4138},
+		{"Ac Ad Kh Ks Qc", 4995},
+		{"2c 2d 2h 4s 3c", 4996},
+		{"Ac Ad Ah Ks Qc", 5853},
+		{"Ac 2d 3h 4s 5c", 5854},
+		{"Tc Jd Qh Ks Ac", 5863},
+		{"7c 5c 4c 3c 2c", 5864},
+		{"Ac Kc Qc Jc 9c", 7140},
+		{"2c 2d 2h 3s 3c", 7141},
+		{"Ac Ad Ah Ks Kc", 7296},
+		{"2c 2d 2h 2s 3c", 7297},
+		{"Ac Ad Ah As Kc", 7452},
+		{"Ah 2h 3h 4h 5h", 7453},
+		{"Th Jh Qh Kh Ah", 7462},
+	}
+	for _, tt := range tests {
+		if got := Evaluate(MustParseCards(tt.cards)...); got != tt.want {
+			t.Errorf("%s ranks %d, want %d", tt.cards, got, tt.want)
+		}
+	}
+	if got := HandRank(0).Category(); got != HighCard {
+		t.Errorf("rank 0 (no hand) is in category %v, want %v", got, HighCard)
+	}
+}
+
+// TestEvaluateDoesNotAllocate: the evaluator's hot paths allocate nothing, so enumerations and a
+// busy dealer create no garbage.
+func TestEvaluateDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	seven := [7]Card{}
+	copy(seven[:], MustParseCards("Kh 7d Kc Ks 7s 2d 9c"))
+	if n := testing.AllocsPerRun(100, func() { Evaluate(seven[:]...) }); n != 0 {
+		t.Errorf("Evaluate: %v allocations per call, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { Evaluate7(&seven) }); n != 0 {
+		t.Errorf("Evaluate7: %v allocations per call, want 0", n)
+	}
+}
+
 // showdown ranks each player's two cards with the board and returns the winners' indices.
 func showdown(t *testing.T, board string, holes ...string) []int {
 	t.Helper()
