@@ -26,7 +26,11 @@ const (
 	StraightFlush
 )
 
+// String names the category as players read it: "High card" .. "Straight flush".
 func (c Category) String() string {
+	if c > StraightFlush {
+		return fmt.Sprintf("Category(%d)", uint8(c))
+	}
 	return [...]string{"High card", "One pair", "Two pair", "Three of a kind", "Straight", "Flush",
 		"Full house", "Four of a kind", "Straight flush"}[c]
 }
