@@ -30,8 +30,11 @@ var ErrInsufficient = errors.New("not enough chips in the bankroll")
 
 // Change is everything one step of the dealer writes, committed in one transaction.
 type Change struct {
-	Table       *TableRecord // put this table state
-	DeleteTable string       // remove this table (after its session ended)
+	Table *TableRecord // put this table state
+	// Actions is the action log of a table's running hand. A player's action writes only this small
+	// record, not the whole table; Tables puts the newest log back into the table's hand.
+	Actions     *ActionLog
+	DeleteTable string // remove this table (after its session ended)
 	Ledger      []LedgerEntry
 	Hand        *HandRecord    // a finished hand
 	Session     *SessionRecord // a finished session
@@ -102,6 +105,14 @@ type HandState struct {
 // Setup is the engine setup the hand started from.
 func (h *HandState) Setup() engine.Setup {
 	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck}
+}
+
+// ActionLog is the action list of the hand in progress at a table.
+type ActionLog struct {
+	Table    string
+	HandNo   int64
+	Actions  []engine.Action
+	TimedOut []int
 }
 
 // Standing is a player's result in a session so far.

@@ -378,8 +378,6 @@ func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
 		return err
 	}
 	n := clone(t.rec)
-	p := t.rec.Hand.Seats
-	_ = p
 	acts := t.hand.Actions()
 	if timeout {
 		n.Hand.TimedOut = append(n.Hand.TimedOut, acts[len(acts)-1].Player)
@@ -388,10 +386,12 @@ func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
 	if t.hand.Done() {
 		return t.finish(ctx, n, evs, timeout)
 	}
-	if err := t.commit(ctx, n, Change{}); err != nil {
+	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut}
+	if err := t.d.store.Commit(ctx, Change{Actions: log}); err != nil {
 		t.hand = t.rebuild(old)
-		return err
+		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
+	t.rec = n
 	if timeout {
 		t.publicf(ctx, "%s ran out of time.", t.names().Name(acts[len(acts)-1].Player))
 	}

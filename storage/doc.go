@@ -9,16 +9,20 @@
 //
 // Buckets: "players" (workspace\x00user -> JSON bot.PlayerRecord), "ledger" (big-endian sequence ->
 // JSON bot.LedgerEntry, append-only), "tables" (table ID -> JSON bot.TableRecord, including the hand in
-// progress), "hands" (table ID\x00big-endian hand number -> JSON bot.HandRecord) and "sessions"
+// progress), "actions" (table ID -> JSON bot.ActionLog, the running hand's actions, rewritten on each
+// action so that an action writes a few bytes rather than the whole table), "hands" (table ID\x00big-endian hand number -> JSON bot.HandRecord) and "sessions"
 // (sequence -> JSON bot.SessionRecord).
 //
 // Backup writes a consistent copy of the whole file while the dealer keeps running.
 //
 // # Caveats
 //
-// When several goroutines commit at once (many tables), commits are coalesced with bbolt's
-// DB.Batch, which may run a change twice; Commit's function only writes inside the transaction, so a
-// rerun is harmless. A lone commit uses DB.Update and does not wait for company.
+// Commits are written by one goroutine: a change that arrives while the disk is idle is written at
+// once; changes that arrive while a transaction is being synced are written together in the next one
+// (group commit, like bbolt's DB.Batch but without its fixed delay, which under steady load closed
+// batches of one or two). When one change of a group fails (ErrInsufficient), the group is rolled
+// back and each change is written alone, so a change may be applied twice in rolled-back
+// transactions; apply only writes inside its transaction, so that is harmless.
 //
 // The ledger balances by construction: Commit refuses a change that would take a bankroll below
 // zero, and only grants and adjustments add chips. Balance checks the invariant over the whole file.
