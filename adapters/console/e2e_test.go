@@ -74,6 +74,9 @@ func TestSession(t *testing.T) {
 	if !g.sawPublic("Side pot") {
 		t.Fatalf("no side pot announced:\n%s", g.out)
 	}
+	if !g.sawPublic("Chances to win") {
+		t.Fatalf("the all-in hands were turned up without their chances to win:\n%s", g.out)
+	}
 	g.checkChips("hand 1")
 	if got := g.bankroll("carol"); got != start-2000 {
 		t.Fatalf("carol's bankroll after buying in for 2000 is %d, want %d", got, start-2000)
