@@ -93,7 +93,7 @@ func prefixLines(prefix, text string) string {
 }
 
 // ButtonHint describes buttons as a line of commands to type, such as
-// `  buttons: fold | call | raise <80-1000> (click: append @5.2)`.
+// `  buttons: [Fold] fold | [Call 40] call | [Raise…] raise <80-1000> (to click, end the line with #5.2)`.
 func ButtonHint(bs []render.Button) string {
 	if len(bs) == 0 {
 		return ""
@@ -112,7 +112,7 @@ func ButtonHint(bs []render.Button) string {
 	}
 	hint := "  buttons: " + strings.Join(parts, " | ")
 	if token != "" {
-		hint += " (to click, end the line with @" + token + ")"
+		hint += " (to click, end the line with #" + token + ")"
 	}
 	return hint
 }
@@ -124,7 +124,7 @@ type Options struct {
 	Admins []string
 }
 
-// ParseLine reads `name: command [@token]` into a command from the console's fixed workspace and
+// ParseLine reads `name: command [#token]` into a command from the console's fixed workspace and
 // channel. ok is false for blank lines and comments (#).
 func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) {
 	line = strings.TrimSpace(line)
@@ -138,11 +138,9 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	}
 	text = strings.TrimSpace(text)
 	token := ""
-	if i := strings.LastIndex(text, " @"); i >= 0 && !strings.Contains(text[i+2:], " ") {
+	if i := strings.LastIndex(text, " #"); i >= 0 && !strings.Contains(text[i+2:], " ") {
 		token = text[i+2:]
 		text = strings.TrimSpace(text[:i])
-	} else if strings.HasPrefix(text, "@") && !strings.Contains(text, " ") {
-		token, text = text[1:], ""
 	}
 	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: name, UserName: name,
 		Text: text, Token: token}

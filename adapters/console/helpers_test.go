@@ -202,6 +202,8 @@ type game struct {
 	clock *fakeClock
 	rnd   *scriptRand
 	opts  console.Options
+	// wrap, when set, gives the dealer another Chat around the console one.
+	wrap func(*console.Chat) bot.Chat
 }
 
 func mustOpen(tb testing.TB, path string) *storage.DB {
@@ -213,10 +215,13 @@ func mustOpen(tb testing.TB, path string) *storage.DB {
 	return db
 }
 
-func newGame(t testing.TB) *game {
+func newGame(t testing.TB, opts ...func(*game)) *game {
 	t.Helper()
 	g := &game{t: t, path: filepath.Join(t.TempDir(), "dealer.db"), clock: newClock(), rnd: newScriptRand(1),
 		opts: console.Options{Admins: []string{"admin"}}}
+	for _, o := range opts {
+		o(g)
+	}
 	g.open()
 	t.Cleanup(g.stop)
 	return g
@@ -227,7 +232,11 @@ func (g *game) open() {
 	g.db = mustOpen(g.t, g.path)
 	g.out = &bytes.Buffer{}
 	g.chat = console.NewChat(g.out)
-	d, err := bot.New(g.db, g.chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
+	var chat bot.Chat = g.chat
+	if g.wrap != nil {
+		chat = g.wrap(g.chat)
+	}
+	d, err := bot.New(g.db, chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
 		DealDelay: 3 * time.Second})
 	if err != nil {
 		g.t.Fatal(err)

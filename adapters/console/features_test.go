@@ -1,0 +1,168 @@
+package console_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/adapters/console"
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// A player who refuses DMs gets their cards with their next reply, with a "Show my cards" button,
+// and is told once how to allow DMs.
+func TestBlockedDMsComeWithTheNextReply(t *testing.T) {
+	g := newGame(t)
+	g.chat.BlockDMs("bob")
+	g.rnd.drawDeck(t, "As Kd")
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Ac Ad"}, "2c 7d 9h 4s Jc")
+	g.must("alice: start", "alice: join", "bob: join", "alice: deal")
+	r := g.say("bob: table")
+	var extra []string
+	for _, m := range r.Extra {
+		extra = append(extra, m.Text)
+	}
+	all := strings.Join(extra, "\n")
+	if !strings.Contains(all, "A♣ A♦") || !strings.Contains(all, "Allow direct messages") {
+		t.Fatalf("bob's reply carries %q; want his cards and how to allow DMs", all)
+	}
+	found := false
+	for _, b := range r.Buttons {
+		found = found || b.Command == "cards"
+	}
+	if !found {
+		t.Fatalf("no Show my cards button: %+v", r.Buttons)
+	}
+	if r := g.say("bob: table"); len(r.Extra) != 0 {
+		t.Fatalf("the cards came twice: %+v", r.Extra)
+	}
+	if r := g.say("bob: cards"); r.IsError || !strings.Contains(r.Text, "A♣ A♦") {
+		t.Fatalf("cards: %q", r.Text)
+	}
+	// Next hand: the cards come again, the DM advice does not.
+	g.must("alice: fold")
+	g.clock.Advance(3 * time.Second)
+	r = g.say("bob: table")
+	all = ""
+	for _, m := range r.Extra {
+		all += m.Text
+	}
+	if !strings.Contains(all, "Hand #2") || strings.Contains(all, "Allow direct messages") {
+		t.Fatalf("hand 2 extra: %q", all)
+	}
+}
+
+// ephemeralChat is a platform with in-channel private messages (Slack).
+type ephemeralChat struct {
+	*console.Chat
+	mu   sync.Mutex
+	sent []bot.Message
+}
+
+func (e *ephemeralChat) SendEphemeral(ctx context.Context, m bot.Message) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sent = append(e.sent, m)
+	return nil
+}
+
+func TestBlockedDMsUseEphemeral(t *testing.T) {
+	var ec *ephemeralChat
+	g := newGame(t, func(g *game) {
+		g.wrap = func(c *console.Chat) bot.Chat { ec = &ephemeralChat{Chat: c}; return ec }
+	})
+	g.chat.BlockDMs("bob")
+	g.must("alice: start", "alice: join", "bob: join", "alice: deal")
+	if r := g.say("bob: table"); len(r.Extra) != 0 {
+		t.Fatalf("with ephemeral messages the cards should not wait for a reply: %+v", r.Extra)
+	}
+	ec.mu.Lock()
+	defer ec.mu.Unlock()
+	if len(ec.sent) != 1 || ec.sent[0].User != "bob" || !strings.Contains(ec.sent[0].Text, "your cards") {
+		t.Fatalf("ephemeral messages: %+v", ec.sent)
+	}
+}
+
+// A session with a set end finishes at the first deal after the time, with standings.
+func TestSessionEndsAtSetTime(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start end=30m", "alice: join", "bob: join", "alice: deal", "alice: fold")
+	g.clock.Advance(31 * time.Minute) // the automatic deal comes after the end time
+	if g.table().ID != "" || !g.sawPublic("Time is up") || !g.sawPublic("standings") {
+		t.Fatalf("the session did not end at its time:\n%s", g.out)
+	}
+	if tot := g.balance(); tot.OnTables != 0 {
+		t.Fatalf("chips left on tables: %+v", tot)
+	}
+}
+
+// Without rebuys, the session ends when one player holds every chip.
+func TestSessionEndsWhenOnePlayerHasAllChips(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd")
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Ac Ad"}, "2c 7d 9h 4s Jc")
+	g.must("alice: start rebuy=no", "alice: join 1000", "bob: join 1000", "alice: deal", "alice: allin", "bob: call")
+	if g.table().ID != "" || !g.sawPublic("One player holds every chip") {
+		t.Fatalf("the session did not end:\n%s", g.out)
+	}
+	if got := g.bankroll("bob"); got != 10000+1000 {
+		t.Fatalf("bob's bankroll %d, want 11000", got)
+	}
+}
+
+// Blinds rise on time, announced, from the next hand.
+func TestBlindsRiseOnTime(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start blinds=5/10 levels=10m", "alice: join", "bob: join", "alice: deal", "alice: fold")
+	g.clock.Advance(11 * time.Minute)
+	tr := g.table()
+	if tr.Hand == nil || tr.Hand.Rules.BigBlind != 20 || !g.sawPublic("Blinds go up: level 2, 10/20") {
+		t.Fatalf("after 11 minutes: %+v\n%s", tr.Hand, g.out)
+	}
+}
+
+// The host or an admin may remove a player; the stack goes back to the bankroll.
+func TestKick(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start", "alice: join", "bob: join 600", "carol: join")
+	g.refuse("carol: kick bob", "Only the host")
+	g.must("admin: kick @bob")
+	if _, seated := g.stacks()["bob"]; seated || g.bankroll("bob") != 10000 {
+		t.Fatalf("bob still seated or not paid: %v %d", g.stacks(), g.bankroll("bob"))
+	}
+	g.checkChips("after the kick")
+}
+
+// A click carries the token of its turn: the current one acts, the same click again is refused.
+func TestButtonClick(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh")
+	g.must("alice: start", "alice: join", "bob: join", "carol: join", "alice: deal")
+	g.must("alice: call #1.0")
+	g.refuse("alice: call #1.0", "That button is from an earlier turn")
+	g.must("bob: call #1.1")
+}
+
+// Run reads a script and prints channel messages plainly, private ones as [to name].
+func TestRunScript(t *testing.T) {
+	g := newGame(t)
+	script := "# a comment\nalice: start\n\nalice: join 1000\nbob: join 1000\nalice: deal\nnonsense\nalice: dance\n"
+	if err := console.Run(context.Background(), g.d, g.chat, strings.NewReader(script), console.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := g.out.String()
+	for _, want := range []string{
+		"\nalice sits down in seat 1 with 1,000 chips.\n",
+		"[to alice] You are in seat 1 with 1,000 chips.",
+		"[to bob] Hand #1",
+		"buttons: [Fold] fold",
+		"write a line as `name: command`",
+		`[to alice] ! I do not know "dance"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
