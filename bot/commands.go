@@ -294,7 +294,9 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 	}
 	s := t.rec.Seats[seat]
 	n := clone(t.rec)
-	if p := t.playerOf(seat); p >= 0 && t.hand != nil && !t.hand.Folded(p) {
+	// A player dealt into the running hand (even folded) leaves when it ends: the hand's result
+	// still has to be settled against the seat.
+	if p := t.playerOf(seat); p >= 0 && t.hand != nil {
 		n.Seats[seat].Leaving = true
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			return Reply{}, err

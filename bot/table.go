@@ -91,16 +91,17 @@ func (t *table) private(ctx context.Context, user string, m render.Message) {
 	if err == nil {
 		return
 	}
-	if !errors.Is(err, ErrDMBlocked) {
+	blocked := errors.Is(err, ErrDMBlocked)
+	if !blocked {
+		// Not the user's settings: log it (never the text, which may hold cards) and still deliver.
 		t.d.log.Error("send private message", "table", t.id, "user", user, "err", err)
-		return
 	}
 	if e, ok := t.d.chat.(Ephemeral); ok {
 		if err := e.SendEphemeral(ctx, msg); err == nil {
 			return
 		}
 	}
-	if t.d.warnDM(t.rec.Workspace, user) {
+	if blocked && t.d.warnDM(t.rec.Workspace, user) {
 		t.pending[user] = append(t.pending[user], render.Message{Private: true,
 			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
 				"(or workspace) to get your cards privately; until then type `cards` or use the button below."})

@@ -166,3 +166,22 @@ func TestRunScript(t *testing.T) {
 		}
 	}
 }
+
+// A player who folded and leaves mid-hand is settled when the hand ends, with what is left behind.
+func TestLeaveAfterFolding(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh")
+	g.must("alice: start", "alice: join 1000", "bob: join 1000", "carol: join 1000", "alice: deal",
+		"alice: call", "bob: fold", "bob: leave")
+	if _, seated := g.stacks()["bob"]; !seated {
+		t.Fatal("bob left before the hand he played in was settled")
+	}
+	g.must("carol: check", "carol: check", "alice: check", "carol: check", "alice: check", "carol: check", "alice: check")
+	if _, seated := g.stacks()["bob"]; seated {
+		t.Fatal("bob is still seated after the hand")
+	}
+	if got := g.bankroll("bob"); got != 10000-5 {
+		t.Fatalf("bob's bankroll %d, want 9995 (he lost his small blind)", got)
+	}
+	g.checkChips("after bob left")
+}
