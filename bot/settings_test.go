@@ -1,0 +1,99 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+func TestSettingsApply(t *testing.T) {
+	tests := []struct {
+		name  string
+		opts  string
+		check func(bot.Settings) bool
+		err   string
+	}{
+		{"defaults", "", func(s bot.Settings) bool { return s == bot.DefaultSettings() }, ""},
+		{"full line", "variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m",
+			func(s bot.Settings) bool {
+				return s.Variant == engine.PotLimit && s.SmallBlind == 10 && s.BigBlind == 20 && s.Timer == 60 &&
+					s.Cards == render.EmojiCards && s.LevelMinutes == 10
+			}, ""},
+		{"buy-in sets the limits", "buyin=500", func(s bot.Settings) bool { return s.MinBuyIn == 200 && s.MaxBuyIn == 1000 }, ""},
+		{"levels by hands", "levels=20hands", func(s bot.Settings) bool { return s.LevelHands == 20 && s.LevelMinutes == 0 }, ""},
+		{"rebuy count", "rebuy=2", func(s bot.Settings) bool { return s.Rebuys == 2 }, ""},
+		{"no rebuys", "rebuy=no", func(s bot.Settings) bool { return s.Rebuys == 0 }, ""},
+		{"end in hours", "end=2h", func(s bot.Settings) bool { return s.EndMinutes == 120 }, ""},
+		{"timer off", "timer=off", func(s bot.Settings) bool { return s.Timer == 0 }, ""},
+		{"no equals", "blinds", nil, "write key=value"},
+		{"unknown key", "speed=fast", nil, "I do not know the option `speed`"},
+		{"bad variant", "variant=stud", nil, "stud is not a variant"},
+		{"blinds without slash", "blinds=10", nil, "small/big"},
+		{"small above big", "blinds=20/10", nil, "must not be larger"},
+		{"zero big blind", "blinds=0/0", nil, "above 0"},
+		{"negative ante", "ante=-1", nil, "0 or more"},
+		{"min above max", "min=2000 max=1000", nil, "is above the largest"},
+		{"buy-in outside limits", "buyin=5000 min=400 max=2000", nil, "between min"},
+		{"timer too short", "timer=3", nil, "between 10 and 600"},
+		{"too many seats", "seats=11", nil, "2 to 10 seats"},
+		{"bad cards", "cards=pictures", nil, "cards=text or cards=emoji"},
+		{"bad levels", "levels=often", nil, "levels=10m"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := bot.DefaultSettings()
+			err := s.Apply(strings.Fields(tt.opts))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Apply(%q) error %v, want one containing %q", tt.opts, err, tt.err)
+				}
+				if s != bot.DefaultSettings() {
+					t.Fatalf("a refused Apply changed the settings: %+v", s)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(s) {
+				t.Fatalf("Apply(%q) = %+v", tt.opts, s)
+			}
+		})
+	}
+}
+
+func TestBlindLevels(t *testing.T) {
+	s := bot.DefaultSettings()
+	prev := int64(0)
+	for level := 0; level < 20; level++ {
+		r := s.Rules(level)
+		if r.BigBlind <= prev || r.Validate() != nil {
+			t.Fatalf("level %d: %+v does not rise from %d", level, r, prev)
+		}
+		prev = r.BigBlind
+	}
+}
+
+// FuzzSettings: any option line either applies to valid settings or is refused, changing nothing.
+func FuzzSettings(f *testing.F) {
+	f.Add("variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m")
+	f.Add("blinds=5/5 ante=1 min=1 max=1 buyin=1 rebuy=3 end=1h seats=2")
+	f.Fuzz(func(t *testing.T, line string) {
+		s := bot.DefaultSettings()
+		if err := s.Apply(strings.Fields(line)); err != nil {
+			if s != bot.DefaultSettings() {
+				t.Fatalf("refused %q but changed the settings", line)
+			}
+			return
+		}
+		if err := s.Rules(0).Validate(); err != nil {
+			t.Fatalf("%q gave unplayable rules: %v", line, err)
+		}
+		if s.MinBuyIn > s.BuyIn || s.BuyIn > s.MaxBuyIn || s.Seats < 2 || s.Seats > engine.MaxPlayers {
+			t.Fatalf("%q gave inconsistent settings %+v", line, s)
+		}
+	})
+}
