@@ -171,6 +171,13 @@ func TestSession(t *testing.T) {
 		t.Fatalf("history: %q", r.Text)
 	}
 
+	if r := g.say("bob: chips"); r.IsError || !strings.Contains(r.Text, "Your bankroll: 9,500 chips") {
+		t.Fatalf("chips: %q", r.Text)
+	}
+	if r := g.say("carol: leaderboard"); r.IsError || !strings.Contains(r.Text, "bob") || !strings.Contains(r.Text, "dave") {
+		t.Fatalf("leaderboard: %q", r.Text)
+	}
+
 	// The host ends the session: everyone is cashed out and standings are posted.
 	g.refuse("bob: end", "Only the host")
 	g.must("alice: end")
@@ -227,6 +234,9 @@ func checkNoHoleCards(t *testing.T, g *game) {
 		h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !strings.Contains(hr.PHH, "actions") {
+			t.Fatalf("hand %d was stored without its PHH history: %q", hr.No, hr.PHH)
 		}
 		commit := render.Commitment(hr.No, render.DeckHash(hr.Deck, hr.Salt)).Text
 		reveal := render.Reveal(hr.No, hr.Deck, hr.Salt).Text
