@@ -30,6 +30,7 @@ history [n] — the n-th most recent hand, replayed as text
 verify — how to check that the shuffle was fair
 set [options] — change settings (host or admin; stakes change from the next hand)
 kick @user — remove a player (host or admin)
+adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
@@ -87,6 +88,8 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 		return t.leaderboard(ctx, cmd)
 	case "start":
 		return t.start(ctx, cmd, args)
+	case "adjust":
+		return t.adjust(ctx, cmd, args)
 	}
 	if !t.open {
 		switch verb {
@@ -581,4 +584,34 @@ func (t *table) view() render.TableView {
 		v.Seats = append(v.Seats, sv)
 	}
 	return v
+}
+
+// adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.
+func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if !cmd.Admin {
+		return Reply{}, userErrorf("Only a server or workspace admin can adjust bankrolls.")
+	}
+	if len(args) != 2 {
+		return Reply{}, userErrorf("Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
+	}
+	who := strings.Trim(args[0], "@<>!")
+	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
+	if err != nil || n == 0 {
+		return Reply{}, userErrorf("%q is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", args[1], who, who)
+	}
+	p, known, err := t.d.store.Player(ctx, cmd.Workspace, who)
+	if err != nil {
+		return Reply{}, err
+	}
+	if !known {
+		return Reply{}, userErrorf("%s has no bankroll here yet: they get one when they first join a table.", who)
+	}
+	if p.Bankroll+n < 0 {
+		return Reply{}, userErrorf("%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
+	}
+	e := LedgerEntry{Time: t.d.cfg.Now(), Kind: KindAdjust, Workspace: cmd.Workspace, User: who, Table: t.id, Bankroll: n}
+	if err := t.d.store.Commit(ctx, Change{Ledger: []LedgerEntry{e}}); err != nil {
+		return Reply{}, err
+	}
+	return ok("%s's bankroll is now %s chips.", who, render.Chips(p.Bankroll+n))
 }

@@ -185,3 +185,20 @@ func TestLeaveAfterFolding(t *testing.T) {
 	}
 	g.checkChips("after bob left")
 }
+
+// An admin adjusts a bankroll; the ledger records it and still balances.
+func TestAdjust(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start", "alice: join 1000")
+	g.refuse("alice: adjust @alice 500", "Only a server or workspace admin")
+	g.refuse("admin: adjust @alice lots", "is not a number of chips")
+	g.refuse("admin: adjust @alice -20000", "holds only 9,000 chips")
+	g.refuse("admin: adjust @zoe 100", "zoe has no bankroll here yet")
+	g.must("admin: adjust @alice 500", "admin: adjust @alice -200")
+	if got := g.bankroll("alice"); got != 10000-1000+500-200 {
+		t.Fatalf("alice's bankroll %d, want 9300", got)
+	}
+	if tot := g.balance(); tot.BroughtIn != 10000+500-200 {
+		t.Fatalf("brought in %d, want 10300", tot.BroughtIn)
+	}
+}
