@@ -121,8 +121,9 @@ func (d *Dealer) newTableLocked(id string) *table {
 
 var errClosed = errors.New("the dealer is shutting down")
 
-// submit queues a job on a table's goroutine and waits for it. It holds d.mu while queueing so that
-// Close cannot close the queue under it; the table goroutine never takes d.mu, so it keeps draining.
+// submit queues a job on a table's goroutine and waits for it. A full queue at one table holds up
+// only that table's callers: the dealer's lock is released before queueing, and the table's read
+// lock keeps Close from closing the queue under a sender.
 func (d *Dealer) submit(ctx context.Context, id string, j job) (Reply, error) {
 	j.ctx = ctx
 	j.done = make(chan Reply, 1)
@@ -135,11 +136,17 @@ func (d *Dealer) submit(ctx context.Context, id string, j job) (Reply, error) {
 	if t == nil {
 		t = d.newTableLocked(id)
 	}
+	d.mu.Unlock()
+	t.sendMu.RLock()
+	if t.closed {
+		t.sendMu.RUnlock()
+		return Reply{}, errClosed
+	}
 	select {
 	case t.jobs <- j:
-		d.mu.Unlock()
+		t.sendMu.RUnlock()
 	case <-ctx.Done():
-		d.mu.Unlock()
+		t.sendMu.RUnlock()
 		return Reply{}, ctx.Err()
 	}
 	select {
@@ -179,10 +186,17 @@ func (d *Dealer) Close(ctx context.Context) error {
 		return nil
 	}
 	d.closed = true
+	tables := make([]*table, 0, len(d.tables))
 	for _, t := range d.tables {
-		close(t.jobs)
+		tables = append(tables, t)
 	}
 	d.mu.Unlock()
+	for _, t := range tables {
+		t.sendMu.Lock() // waits for senders; the table goroutine keeps draining for them
+		t.closed = true
+		close(t.jobs)
+		t.sendMu.Unlock()
+	}
 	done := make(chan struct{})
 	go func() { d.wg.Wait(); close(done) }()
 	select {

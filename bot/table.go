@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dealerbot/dealerbot/engine"
@@ -18,6 +19,9 @@ type table struct {
 	d    *Dealer
 	id   string
 	jobs chan job
+
+	sendMu sync.RWMutex // senders hold it for reading; Close for writing, to close jobs
+	closed bool         // jobs is closed; guarded by sendMu
 
 	open bool        // a session is running
 	rec  TableRecord // the state as last committed

@@ -8,10 +8,11 @@
 // finished session) or none of it. A commit is on disk (fsync) when Commit returns.
 //
 // Buckets: "players" (workspace\x00user -> JSON bot.PlayerRecord), "ledger" (big-endian sequence ->
-// JSON bot.LedgerEntry, append-only), "tables" (table ID -> JSON bot.TableRecord, including the hand in
-// progress), "actions" (table ID -> JSON bot.ActionLog, the running hand's actions, rewritten on each
-// action so that an action writes a few bytes rather than the whole table), "hands" (table ID\x00big-endian hand number -> JSON bot.HandRecord) and "sessions"
-// (sequence -> JSON bot.SessionRecord).
+// JSON bot.LedgerEntry, append-only), "tables" (table ID -> JSON bot.TableRecord, including the hand
+// in progress), "actions" (table ID -> JSON bot.ActionLog, the running hand's actions, rewritten on
+// each action so that an action writes a few bytes rather than the whole table), "hands" (table
+// ID\x00big-endian hand number -> JSON bot.HandRecord) and "sessions" (sequence -> JSON
+// bot.SessionRecord).
 //
 // Backup writes a consistent copy of the whole file while the dealer keeps running.
 //
@@ -23,6 +24,10 @@
 // batches of one or two). When one change of a group fails (ErrInsufficient), the group is rolled
 // back and each change is written alone, so a change may be applied twice in rolled-back
 // transactions; apply only writes inside its transaction, so that is harmless.
+//
+// The file is opened with a 256 MiB initial memory map (growing the map blocks every transaction)
+// and without syncing the free list (bbolt rebuilds it when the file is opened, which makes opening a
+// very large file slower).
 //
 // The ledger balances by construction: Commit refuses a change that would take a bankroll below
 // zero, and only grants and adjustments add chips. Balance checks the invariant over the whole file.

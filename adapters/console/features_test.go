@@ -202,3 +202,21 @@ func TestAdjust(t *testing.T) {
 		t.Fatalf("brought in %d, want 10300", tot.BroughtIn)
 	}
 }
+
+// After Close the dealer refuses commands with a sentence, and a timer firing late does nothing.
+func TestClose(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start timer=30", "alice: join", "bob: join", "alice: deal")
+	before := g.snapshot()
+	if err := g.d.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := g.d.Handle(context.Background(), bot.Command{Platform: console.Platform, Workspace: console.Workspace,
+		Channel: console.Channel, User: "alice", Text: "fold"}); !r.IsError || !strings.Contains(r.Text, "shutting down") {
+		t.Fatalf("after Close: %+v", r)
+	}
+	g.clock.Advance(time.Minute) // the turn timer fires into a closed dealer
+	if after := g.snapshot(); after != before {
+		t.Fatal("a timer changed the state after Close")
+	}
+}
