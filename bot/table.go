@@ -371,7 +371,6 @@ func (t *table) deal(ctx context.Context) error {
 // act applies one action (or a timeout when timeout is set) for the player to act, commits it, and
 // tells the channel. On a failed commit the hand is rebuilt as it was and nothing is said.
 func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
-	old := t.hand
 	var evs []engine.Event
 	var err error
 	if timeout {
@@ -393,20 +392,20 @@ func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
 	}
 	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut}
 	if err := t.d.store.Commit(ctx, Change{Actions: log}); err != nil {
-		t.hand = t.rebuild(old)
+		t.hand = t.rebuild()
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
 	t.rec = n
 	if timeout {
 		t.publicf(ctx, "%s ran out of time.", t.names().Name(acts[len(acts)-1].Player))
 	}
-	t.narrate(ctx, evs)
+	t.narrate(ctx, t.names(), evs)
 	t.afterStep(ctx)
 	return nil
 }
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
-func (t *table) rebuild(_ *engine.Hand) *engine.Hand {
+func (t *table) rebuild() *engine.Hand {
 	h, err := engine.Replay(t.rec.Hand.Setup(), t.rec.Hand.Actions)
 	if err != nil {
 		t.d.log.Error("rebuild hand", "table", t.id, "err", err)
@@ -415,14 +414,18 @@ func (t *table) rebuild(_ *engine.Hand) *engine.Hand {
 	return h
 }
 
-// narrate posts events, with each live hand's chance to win when the cards are turned up.
-func (t *table) narrate(ctx context.Context, evs []engine.Event) {
+// narrate posts events, with each live hand's chance to win when the cards are turned up, before
+// the rest of the board is dealt.
+func (t *table) narrate(ctx context.Context, names render.Names, evs []engine.Event) {
+	if t.narr == nil {
+		t.narr = &render.Narrator{Names: names, Style: t.style()}
+	}
 	for i, ev := range evs {
 		if ev.Kind != engine.EvReveal {
 			continue
 		}
 		t.public(ctx, t.narr.Events(evs[:i+1])...)
-		if m, ok := equityMessage(ev, t.names(), t.style()); ok {
+		if m, ok := equityMessage(ev, names, t.style()); ok {
 			t.public(ctx, m)
 		}
 		evs = evs[i+1:]
@@ -509,7 +512,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Actions: hs.Actions, Final: final, PHH: string(text)}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {
-		t.hand = t.rebuild(nil)
+		t.hand = t.rebuild()
 		return err
 	}
 	t.hand = nil
@@ -532,8 +535,8 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		acts := hs.Actions
 		t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
 	}
-	// t.names() needs the hand, which is gone: narrate with the names kept above.
-	t.narrName(ctx, names, evs)
+	t.narrate(ctx, names, evs) // t.names() needs the hand record, which is gone
+
 	t.public(ctx, render.Reveal(hs.No, hs.Deck, hs.Salt))
 	for _, s := range notes {
 		t.publicf(ctx, "%s", s)
@@ -556,25 +559,6 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	}
 	t.scheduleDeal()
 	return nil
-}
-
-func (t *table) narrName(ctx context.Context, names []string, evs []engine.Event) {
-	saved := t.narr
-	if saved == nil {
-		saved = &render.Narrator{Names: names, Style: t.style()}
-	}
-	for i, ev := range evs {
-		if ev.Kind != engine.EvReveal {
-			continue
-		}
-		t.public(ctx, saved.Events(evs[:i+1])...)
-		if m, ok := equityMessage(ev, names, t.style()); ok {
-			t.public(ctx, m)
-		}
-		evs = evs[i+1:]
-		break
-	}
-	t.public(ctx, saved.Events(evs)...)
 }
 
 // cashOut moves a seat's stack back to the bankroll and empties the seat.
