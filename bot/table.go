@@ -363,6 +363,10 @@ func (t *table) deal(ctx context.Context) error {
 	for p, s := range seats {
 		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
 	}
+	if h.Done() {
+		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
+		return t.finish(ctx, clone(t.rec), h.Events(), false)
+	}
 	t.public(ctx, t.narr.Events(h.Events())...)
 	t.afterStep(ctx)
 	return nil

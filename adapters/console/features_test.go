@@ -220,3 +220,17 @@ func TestClose(t *testing.T) {
 		t.Fatal("a timer changed the state after Close")
 	}
 }
+
+// When the antes put every player all-in, the hand is dealt out and settled at once.
+func TestHandOverAtTheDeal(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start blinds=5/10 ante=400 buyin=400 min=400 max=400 rebuy=yes", "alice: join", "bob: join", "alice: deal")
+	if tr := g.table(); tr.Hand != nil || tr.HandNo != 1 {
+		t.Fatalf("the all-in hand was not settled: %+v", tr.Hand)
+	}
+	st := g.stacks()
+	if st["alice"]+st["bob"] != 800 {
+		t.Fatalf("stacks %v do not add up to 800", st)
+	}
+	g.checkChips("after the hand")
+}
