@@ -99,7 +99,8 @@ type HandState struct {
 	Deck     engine.Deck
 	Salt     string
 	Actions  []engine.Action
-	TimedOut []int // players whose time ran out this hand
+	TimedOut []int     // players whose time ran out this hand
+	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
 }
 
 // Setup is the engine setup the hand started from.
@@ -113,6 +114,7 @@ type ActionLog struct {
 	HandNo   int64
 	Actions  []engine.Action
 	TimedOut []int
+	Deadline time.Time
 }
 
 // Standing is a player's result in a session so far.

@@ -338,7 +338,8 @@ func (t *table) deal(ctx context.Context) error {
 	if err := t.d.readRand(salt); err != nil {
 		return err
 	}
-	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck, Salt: hex.EncodeToString(salt)}
+	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck,
+		Salt: hex.EncodeToString(salt), Deadline: t.deadline()}
 	for i, s := range seats {
 		hs.Stacks = append(hs.Stacks, n.Seats[s].Stack)
 		if s == n.Button {
@@ -394,7 +395,8 @@ func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
 	if t.hand.Done() {
 		return t.finish(ctx, n, evs, timeout)
 	}
-	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut}
+	n.Hand.Deadline = t.deadline()
+	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
 	if err := t.d.store.Commit(ctx, Change{Actions: log}); err != nil {
 		t.hand = t.rebuild()
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
@@ -438,6 +440,17 @@ func (t *table) narrate(ctx context.Context, names render.Names, evs []engine.Ev
 	t.public(ctx, t.narr.Events(evs)...)
 }
 
+// restartGrace is the least time a player gets to act after the dealer restarts.
+const restartGrace = 15 * time.Second
+
+// deadline is when a turn starting now runs out; zero without a turn timer.
+func (t *table) deadline() time.Time {
+	if t.rec.Settings.Timer <= 0 {
+		return time.Time{}
+	}
+	return t.d.cfg.Now().Add(time.Duration(t.rec.Settings.Timer) * time.Second)
+}
+
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
 func (t *table) afterStep(ctx context.Context) {
 	if t.turnTimer != nil {
@@ -456,12 +469,18 @@ func (t *table) afterStep(ctx context.Context) {
 		return
 	}
 	o, _ := t.hand.Options()
-	secs := t.rec.Settings.Timer
-	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: secs,
+	wait := time.Duration(t.rec.Settings.Timer) * time.Second
+	if dl := t.rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
+		// After a restart the player has the time that was left, but never less than a grace period.
+		if left := dl.Sub(t.d.cfg.Now()); left < wait {
+			wait = max(left, restartGrace)
+		}
+	}
+	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: int((wait + time.Second - 1) / time.Second),
 		Token: t.token(), Street: t.hand.Street()}, t.style()))
-	if secs > 0 {
+	if wait > 0 {
 		tok := t.token()
-		t.turnTimer = t.d.after(t, time.Duration(secs)*time.Second, func(ctx context.Context, t *table) {
+		t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *table) {
 			if t.hand == nil || t.token() != tok {
 				return // acted in time
 			}

@@ -280,7 +280,7 @@ func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
 					return fmt.Errorf("actions of table %s: %w", k, err)
 				}
 				if log.HandNo == t.Hand.No && len(log.Actions) > len(t.Hand.Actions) {
-					t.Hand.Actions, t.Hand.TimedOut = log.Actions, log.TimedOut
+					t.Hand.Actions, t.Hand.TimedOut, t.Hand.Deadline = log.Actions, log.TimedOut, log.Deadline
 				}
 			}
 			out = append(out, t)

@@ -234,3 +234,33 @@ func TestHandOverAtTheDeal(t *testing.T) {
 	}
 	g.checkChips("after the hand")
 }
+
+// A restart keeps the turn timer running: the player has the time that was left, not a fresh minute,
+// and at least the grace period.
+func TestTimerSurvivesRestart(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh")
+	g.must("alice: start timer=60", "alice: join", "bob: join", "carol: join", "alice: deal")
+	g.clock.Advance(20 * time.Second)
+	g.restart()
+	g.clock.Advance(39 * time.Second)
+	if n := len(g.table().Hand.Actions); n != 0 {
+		t.Fatalf("alice timed out after 59 of her 60 seconds (%d actions)", n)
+	}
+	g.clock.Advance(2 * time.Second)
+	if tr := g.table(); len(tr.Hand.Actions) != 1 || tr.Hand.TimedOut[0] != 0 {
+		t.Fatalf("alice's time did not run out at 60 seconds: %+v", tr.Hand)
+	}
+	// bob's turn began at 60 s and it is now 61 s: a restart with one of his seconds left still
+	// leaves him the grace period.
+	g.clock.Advance(58 * time.Second)
+	g.restart()
+	g.clock.Advance(14 * time.Second)
+	if n := len(g.table().Hand.Actions); n != 1 {
+		t.Fatalf("bob timed out within the grace period (%d actions)", n)
+	}
+	g.clock.Advance(2 * time.Second) // bob folds, carol wins
+	if g.table().Hand != nil || !g.sawPublic("bob ran out of time") {
+		t.Fatalf("bob did not time out after the grace period:\n%s", g.out)
+	}
+}
