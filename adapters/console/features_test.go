@@ -264,3 +264,35 @@ func TestTimerSurvivesRestart(t *testing.T) {
 		t.Fatalf("bob did not time out after the grace period:\n%s", g.out)
 	}
 }
+
+// After the hand a player may show the cards they did not have to show, once.
+func TestShow(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd")
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Ac Ad"}, "2c 7d 9h 4s Jc")
+	g.must("alice: start", "alice: join", "bob: join", "alice: deal", "alice: fold")
+	if g.sawPublic("K♣") {
+		t.Fatal("alice's folded cards were shown without her asking")
+	}
+	g.must("alice: show")
+	if !g.sawPublic("alice shows K♣ K♥ from hand #1") {
+		t.Fatalf("show did not post alice's cards:\n%s", g.out)
+	}
+	g.refuse("alice: show", "already face up")
+	g.refuse("carol: show", "You were not in hand #1")
+}
+
+// help names every command, each with an explanation; verify explains the hash check.
+func TestHelpAndVerify(t *testing.T) {
+	g := newGame(t)
+	help := g.say("zoe: help").Text
+	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
+		"bet N", "raise N", "allin", "cards", "table", "show", "chips", "leaderboard", "history", "verify", "end", "kick", "help"} {
+		if !strings.Contains(help, "\n"+c) && !strings.HasPrefix(help, c) && !strings.Contains(help, ", "+c) && !strings.Contains(help, "/ "+c) && !strings.Contains(help, "; "+c) {
+			t.Errorf("help does not list %q", c)
+		}
+	}
+	if v := g.say("zoe: verify").Text; !strings.Contains(v, "SHA-256") || !strings.Contains(v, "salt") {
+		t.Errorf("verify: %q", v)
+	}
+}
