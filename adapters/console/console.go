@@ -152,9 +152,14 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	return cmd, true, nil
 }
 
-// Run feeds every line of in to the dealer, in order, and prints each private reply through chat as
-// `[to name] ...`. It returns at the end of in, or when ctx is cancelled.
-func Run(ctx context.Context, d *bot.Dealer, chat *Chat, in io.Reader, opts Options) error {
+// Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.
+type Handler interface {
+	Handle(ctx context.Context, cmd bot.Command) bot.Reply
+}
+
+// Run feeds every line of in to the handler d, in order, and prints each private reply through
+// chat as `[to name] ...`. It returns at the end of in, or when ctx is cancelled.
+func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options) error {
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		if err := ctx.Err(); err != nil {

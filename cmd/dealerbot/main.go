@@ -153,7 +153,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		closers = append(closers, a.Close)
 	}
 	if len(router.chats) == 0 {
-		return m.console(ctx, db, cfg, script)
+		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
 	d, err := bot.New(db, router, cfg)
 	if err != nil {
@@ -194,7 +194,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 }
 
 // console runs the terminal table: lines from the script file or standard input.
-func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, script string) error {
+func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone string, log *slog.Logger, script string) error {
 	chat := console.NewChat(m.Stdout)
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {
@@ -209,11 +209,21 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, scri
 		defer f.Close()
 		in = f
 	} else {
-		fmt.Fprintln(m.Stdout, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command. Ctrl-D quits.")
+		fmt.Fprintln(m.Stdout, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command (scheduled games too). Ctrl-D quits.")
 	}
-	runErr := console.Run(ctx, d, chat, in, console.Options{})
+	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: zone, Logger: log})
+	if err != nil {
+		d.Close(context.Background())
+		return err
+	}
+	if err := sched.Start(ctx); err != nil {
+		d.Close(context.Background())
+		return err
+	}
+	runErr := console.Run(ctx, sched, chat, in, console.Options{})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
+	sched.Close(shutdown)
 	if err := d.Close(shutdown); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -129,3 +129,27 @@ func TestBadCommandLines(t *testing.T) {
 		})
 	}
 }
+
+// The console runs the scheduler in front of the dealer, with DEALERBOT_TIMEZONE as the default
+// zone, and the schedule is on disk afterwards.
+func TestConsoleSchedules(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "game.db")
+	script := filepath.Join(t.TempDir(), "game.txt")
+	os.WriteFile(script, []byte("alice: start\nalice: schedule add weekly fri 20:00\nbob: schedule add weekly sat 20:00\n"), 0o600)
+	env := map[string]string{"DEALERBOT_DB": db, "DEALERBOT_TIMEZONE": "America/New_York"}
+	code, out, errOut := runMain(t, env, "", "--script", script)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "20:00 EST") {
+		t.Errorf("the host's schedule is not in the default zone America/New_York:\n%s", out)
+	}
+	if !strings.Contains(out, "[to bob] ! Only a server admin or the host") {
+		t.Errorf("a player who is not the host added a schedule:\n%s", out)
+	}
+	os.WriteFile(script, []byte("bob: schedule list\n"), 0o600)
+	code, out, errOut = runMain(t, env, "", "--script", script)
+	if code != 0 || !strings.Contains(out, "1. weekly fri 20:00 (America/New_York), 3 h, host alice") || strings.Contains(out, "sat") {
+		t.Errorf("after a restart schedule list = %q (exit %d, %s)", out, code, errOut)
+	}
+}
