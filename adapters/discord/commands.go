@@ -101,7 +101,9 @@ var pokerSubs = []subSpec{
 	{name: "table", desc: "Show the table"},
 	{name: "show", desc: "Show your cards after the hand"},
 	{name: "chips", desc: "Show my bankroll"},
-	{name: "leaderboard", desc: "Show the server's bankrolls"},
+	{name: "leaderboard", desc: "Show the server's bankrolls, or a season of scheduled games", opts: []optSpec{
+		{name: "scope", desc: "season: results of this channel's scheduled games (leave out for bankrolls)", kind: optChoice, choices: []string{"season"}},
+	}},
 	{name: "history", desc: "Show recent hands", opts: []optSpec{
 		{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},
 	}},
@@ -113,7 +115,10 @@ var pokerSubs = []subSpec{
 	{name: "help", desc: "How to play with the dealer"},
 	{name: "schedule", desc: "Scheduled games", group: []subSpec{
 		{name: "add", desc: "Schedule a game in this channel", opts: []optSpec{
-			{name: "when", desc: "When, e.g. \"fri 20:00\" or a cron line", kind: optWord, required: true},
+			{name: "when", desc: "When, e.g. \"fri 20:00\", \"every tue,thu 21:00\" or a cron line", kind: optWord, required: true},
+			{name: "tz", desc: "Time zone (IANA name, e.g. Europe/Berlin); default from the bot's settings", kind: optWord, key: "tz"},
+			{name: "length", desc: "How long the game runs, e.g. 3h or 90m (default 3h)", kind: optWord, key: "length"},
+			{name: "game", desc: "Game settings as for start, e.g. blinds=5/10 buyin=500 levels=20m rebuy=no", kind: optWord},
 		}},
 		{name: "list", desc: "List scheduled games"},
 		{name: "remove", desc: "Remove a scheduled game", opts: []optSpec{

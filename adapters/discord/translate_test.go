@@ -185,6 +185,9 @@ func TestCommandText(t *testing.T) {
 		{name: "start defaults", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start")}, want: "start"},
 		{name: "kick mentions the user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tUser, "80351110224678912"))}, want: "kick <@80351110224678912>"},
 		{name: "schedule add", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "  fri\n20:00 ")))}, want: "schedule add fri 20:00"},
+		{name: "schedule add with options", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "every tue,thu 21:00"), opt("tz", tString, "Europe/Berlin"), opt("length", tString, "2h"), opt("game", tString, "blinds=5/10 rebuy=no")))}, want: "schedule add every tue,thu 21:00 tz=Europe/Berlin length=2h blinds=5/10 rebuy=no"},
+		{name: "season leaderboard", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("leaderboard", opt("scope", tString, "season"))}, want: "leaderboard season"},
+		{name: "bad leaderboard scope", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("leaderboard", opt("scope", tString, "forever"))}, wantErr: "scope must be one of season"},
 		{name: "schedule list", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("list"))}, want: "schedule list"},
 		{name: "rsvp", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("rsvp", opt("answer", tString, "maybe")))}, want: "rsvp maybe"},
 
