@@ -164,3 +164,31 @@ func TestDueSingleGameEnds(t *testing.T) {
 		t.Errorf("Next after the only game = %v, want none", s.Next)
 	}
 }
+
+// TestDueWithoutAnnouncementOrReminder: announce=off and remind=off leave only the start and the
+// settle-up; neither message is sent at the start time instead.
+func TestDueWithoutAnnouncementOrReminder(t *testing.T) {
+	for _, c := range []struct {
+		announce, remind time.Duration
+		want             string
+	}{
+		{0, 0, "start at 11-27 19:00, settle at 11-27 22:00"},
+		{DefaultAnnounce, 0, "announce at 11-26 19:00, start at 11-27 19:00, settle at 11-27 22:00"},
+	} {
+		s, spec := newWeekly(t)
+		s.Announce, s.Remind = c.announce, c.remind
+		var log []string
+		start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		for now := start; now.Before(start.Add(5*24*time.Hour + 12*time.Hour)); now = now.Add(time.Minute) {
+			for _, e := range Due(s, spec, now) {
+				log = append(log, e.Kind.String()+" at "+now.UTC().Format("01-02 15:04"))
+				if e.Kind == Settle {
+					s.Settled(e.At)
+				}
+			}
+		}
+		if got := strings.Join(log, ", "); got != c.want {
+			t.Errorf("announce=%v remind=%v: events %q, want %q", c.announce, c.remind, got, c.want)
+		}
+	}
+}

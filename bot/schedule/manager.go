@@ -306,6 +306,9 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		}
 	}
 	if v, ok := kv["announce"]; ok {
+		if v == "off" || v == "no" {
+			v = "0m"
+		}
 		if s.Announce, err = parseDuration("announce", v, 0, 7*24*time.Hour); err != nil {
 			return Reply{}, err
 		}
@@ -336,8 +339,15 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	for _, t := range spec.NextN(now, 3) {
 		dates = append(dates, fmtGame(t))
 	}
-	text := fmt.Sprintf("Schedule %s added: %s (%s), %s a game. Next games: %s.\nAnnounced %s before with RSVP buttons; reminder %s before.",
-		s.ID, s.When, s.Zone, fmtDuration(s.Length), strings.Join(dates, "; "), fmtDuration(s.Announce), fmtDuration(s.Remind))
+	ann, rem := "No announcement", "no reminder"
+	if s.Announce > 0 {
+		ann = "Announced " + fmtDuration(s.Announce) + " before with RSVP buttons"
+	}
+	if s.Remind > 0 {
+		rem = "reminder " + fmtDuration(s.Remind) + " before"
+	}
+	text := fmt.Sprintf("Schedule %s added: %s (%s), %s a game. Next games: %s.\n%s; %s.",
+		s.ID, s.When, s.Zone, fmtDuration(s.Length), strings.Join(dates, "; "), ann, rem)
 	if desc != "" {
 		text += "\nGame: " + desc + "."
 	}

@@ -433,3 +433,19 @@ func FuzzAdd(f *testing.F) {
 		}
 	})
 }
+
+// The reply to schedule add says plainly when there is no announcement or no reminder.
+func TestAddWithoutAnnouncementOrReminder(t *testing.T) {
+	db := mustOpen(t)
+	m, _ := newManager(t, db, &clock{sunday})
+	for text, want := range map[string]string{
+		"schedule add weekly fri 20:00":                         "Announced 24 h before with RSVP buttons; reminder 30 min before.",
+		"schedule add weekly sat 20:00 remind=off":              "Announced 24 h before with RSVP buttons; no reminder.",
+		"schedule add weekly sun 20:00 announce=off remind=off": "No announcement; no reminder.",
+		"schedule add weekly mon 20:00 announce=no remind=no":   "No announcement; no reminder.",
+	} {
+		if got := mustDo(t, m, admin, text).Text; !strings.Contains(got, want) {
+			t.Errorf("%q: reply %q lacks %q", text, got, want)
+		}
+	}
+}
