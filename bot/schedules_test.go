@@ -71,7 +71,7 @@ func TestSchedulerGameNight(t *testing.T) {
 		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
 	}
 
-	if r := cmd("UB", "Bob", false, "schedule add weekly fri 20:00"); !r.IsError || !strings.Contains(r.Text, "Only a server admin or the host") {
+	if r := cmd("UB", "Bob", false, "schedule add weekly fri 20:00"); !r.IsError || !strings.Contains(r.Text, "Only an admin or the host") {
 		t.Errorf("non-admin add = %q", r.Text)
 	}
 	if r := cmd("UA", "Alice", true, "schedule add weekly fri 20:00 blinds=five"); !r.IsError || !strings.Contains(r.Text, "Write the blinds as small/big") {

@@ -50,7 +50,7 @@ func TestScheduledGameAtTheConsole(t *testing.T) {
 
 	// The clock stands at Fri 20 Nov 2026 20:00 UTC; the next Friday game is on the 27th.
 	out := run("bob: schedule add weekly fri 20:00")
-	if !strings.Contains(out, "[to bob] ! Only a server admin or the host") {
+	if !strings.Contains(out, "[to bob] ! Only an admin or the host") {
 		t.Errorf("a player who is not an admin added a schedule:\n%s", out)
 	}
 	out = run("admin: schedule add weekly fri 20:00 length=2h blinds=5/10 buyin=500")

@@ -114,7 +114,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 	// Bob is neither an admin nor the host of a table here: he is refused, privately, and nothing is stored.
 	n := f.count()
 	got := private(t, f, n, f.scheduleSub(bob, g.channel, "", "add", addOpts...))
-	if !strings.Contains(got, "Only a server admin or the host") {
+	if !strings.Contains(got, "Only an admin or the host") {
 		t.Errorf("non-admin schedule add answered %q", got)
 	}
 	if ps := g.posts(f.since(n)); len(ps) != 0 {

@@ -75,7 +75,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 	// A player who neither administers the workspace nor hosts a table here is refused, privately.
 	n := len(tb.snapshot())
 	got := tb.slashDo("UBOB", "schedule add weekly fri 20:00 length=2h blinds=5/10 buyin=500")
-	if !strings.Contains(got, "Only a server admin or the host") {
+	if !strings.Contains(got, "Only an admin or the host") {
 		t.Errorf("non-admin schedule add answered %q, want a refusal", got)
 	}
 	if pub := tb.publicSince(n); len(pub) != 0 {

@@ -214,7 +214,7 @@ func (m *Manager) mayAdd(ctx context.Context, r Request) bool {
 
 func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, error) {
 	if !m.mayAdd(ctx, r) {
-		return Reply{}, errorf("Only a server admin or the host of this channel's table can add a schedule: ask one of them to run `schedule add`.")
+		return Reply{}, errorf("Only an admin or the host of this channel's table can add a schedule: ask one of them to run `schedule add`.")
 	}
 	var when, opts []string
 	kv := map[string]string{}
@@ -433,7 +433,7 @@ func (m *Manager) manageable(ctx context.Context, r Request, args []string, verb
 		return nil, err
 	}
 	if !r.Admin && r.User != s.Host {
-		return nil, errorf("Only %s, who hosts schedule %s, or a server admin can %s it.", s.HostName, s.ID, verb)
+		return nil, errorf("Only %s, who hosts schedule %s, or an admin can %s it.", s.HostName, s.ID, verb)
 	}
 	return s, nil
 }

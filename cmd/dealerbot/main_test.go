@@ -144,7 +144,7 @@ func TestConsoleSchedules(t *testing.T) {
 	if !strings.Contains(out, "20:00 EST") {
 		t.Errorf("the host's schedule is not in the default zone America/New_York:\n%s", out)
 	}
-	if !strings.Contains(out, "[to bob] ! Only a server admin or the host") {
+	if !strings.Contains(out, "[to bob] ! Only an admin or the host") {
 		t.Errorf("a player who is not the host added a schedule:\n%s", out)
 	}
 	os.WriteFile(script, []byte("bob: schedule list\n"), 0o600)
