@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 )
 
 // HandRank orders poker hands: higher is better, equal ranks split the pot. The 7,462 distinct
@@ -165,6 +166,34 @@ func describeFive(rank HandRank, five [5]Card) HandValue {
 }
 
 func describe(cat Category, o []Rank) string {
+	descOnce.Do(buildDescriptions)
+	second := Two
+	if len(o) > 1 {
+		second = o[1]
+	}
+	return descTable[cat][o[0]][second]
+}
+
+// descTable holds every description by category, first and second rank of the hand's order: a
+// description names at most two ranks, so showdowns reuse these strings instead of formatting.
+var (
+	descOnce  sync.Once
+	descTable [StraightFlush + 1][Ace + 1][Ace + 1]string
+)
+
+func buildDescriptions() {
+	for cat := HighCard; cat <= StraightFlush; cat++ {
+		for a := Two; a <= Ace; a++ {
+			for b := Two; b <= Ace; b++ {
+				descTable[cat][a][b] = formatDescription(cat, a, b)
+			}
+		}
+	}
+}
+
+// formatDescription words a hand of category cat whose order begins with the ranks a, b.
+func formatDescription(cat Category, a, b Rank) string {
+	o := [2]Rank{a, b}
 	switch cat {
 	case StraightFlush:
 		if o[0] == Ace {

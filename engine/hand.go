@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Setup is everything a hand starts from. With the same Setup and the same actions a hand replays
@@ -377,7 +377,7 @@ func (h *Hand) Pots() []Pot {
 		top = max(top, h.contrib[p])
 	}
 	levels = append(levels, top)
-	sort.Slice(levels, func(i, j int) bool { return levels[i] < levels[j] })
+	slices.Sort(levels)
 	// One backing array serves every pot's eligible list.
 	elig := make([]int, 0, h.n*len(levels))
 	pots := make([]Pot, 0, len(levels))
@@ -447,10 +447,17 @@ func (h *Hand) showdown() {
 			ranks[p] = Evaluate(seven[:2+len(h.board)]...)
 		}
 	}
+	// Values in one allocation, each built once: a player's shown hand and the award it wins share it.
+	var vals *[MaxPlayers]HandValue
 	value := func(p int) *HandValue {
-		seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
-		v := Best(seven[:2+len(h.board)])
-		return &v
+		if vals == nil {
+			vals = new([MaxPlayers]HandValue)
+		}
+		if vals[p].Rank == 0 {
+			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+			vals[p] = Best(seven[:2+len(h.board)])
+		}
+		return &vals[p]
 	}
 	// Showing order: the last river aggressor, else the first live player left of the button.
 	start := h.left(h.setup.Button, 1)
@@ -458,8 +465,9 @@ func (h *Hand) showdown() {
 		start = h.aggressor
 	}
 	h.street = Showdown
-	best := make([]HandRank, len(pots)) // best shown so far in each pot
-	shown := make([]bool, len(pots))
+	var bestArr [MaxPlayers + 1]HandRank
+	var shownArr [MaxPlayers + 1]bool
+	best, shown := bestArr[:len(pots)], shownArr[:len(pots)] // best shown so far in each pot
 	for i := 0; i < h.n; i++ {
 		p := h.left(start, i)
 		if h.folded[p] {

@@ -235,11 +235,11 @@ func (k EventKind) String() string {
 // Event is one immutable thing that happened in a hand. Fields not named by the kind are zero.
 type Event struct {
 	Kind   EventKind
-	Player int // -1 when the event is not about one player
 	Street Street
+	AllIn  bool
+	Player int // -1 when the event is not about one player
 	Amount int64
 	To     int64
-	AllIn  bool
 	Cards  []Card
 	Board  []Card
 	Value  *HandValue
