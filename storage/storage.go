@@ -43,7 +43,32 @@ type DB struct {
 
 type commitReq struct {
 	c    bot.Change
+	enc  encoded
 	done chan error
+}
+
+// encoded holds a change's records that need nothing from the transaction, encoded by the caller
+// before queueing so the committer, which every table waits on, spends its time writing.
+type encoded struct {
+	table, actions, hand, session []byte
+}
+
+func encode(c bot.Change) (encoded, error) {
+	var e encoded
+	var err error
+	for _, f := range []struct {
+		dst *[]byte
+		v   any
+		ok  bool
+	}{{&e.table, c.Table, c.Table != nil}, {&e.actions, c.Actions, c.Actions != nil},
+		{&e.hand, c.Hand, c.Hand != nil}, {&e.session, c.Session, c.Session != nil}} {
+		if f.ok {
+			if *f.dst, err = json.Marshal(f.v); err != nil {
+				return encoded{}, err
+			}
+		}
+	}
+	return e, nil
 }
 
 // maxGroup bounds how many changes share one transaction.
@@ -111,7 +136,7 @@ func (d *DB) committer() {
 		}
 		err := d.db.Update(func(tx *bolt.Tx) error {
 			for _, r := range group {
-				if err := apply(tx, r.c); err != nil {
+				if err := apply(tx, r.c, r.enc); err != nil {
 					return err
 				}
 			}
@@ -125,7 +150,7 @@ func (d *DB) committer() {
 		}
 		// One change failed and rolled the group back: commit each alone to find out whose it was.
 		for _, r := range group {
-			r.done <- d.db.Update(func(tx *bolt.Tx) error { return apply(tx, r.c) })
+			r.done <- d.db.Update(func(tx *bolt.Tx) error { return apply(tx, r.c, r.enc) })
 		}
 	}
 }
@@ -165,7 +190,11 @@ func put(b *bolt.Bucket, key []byte, v any) error {
 // Commit applies c in one transaction and returns when it is on disk. Changes committed at the same
 // time from several goroutines may share a transaction; each is still all or nothing.
 func (d *DB) Commit(ctx context.Context, c bot.Change) error {
-	r := commitReq{c: c, done: make(chan error, 1)}
+	enc, err := encode(c)
+	if err != nil {
+		return err
+	}
+	r := commitReq{c: c, enc: enc, done: make(chan error, 1)}
 	select {
 	case d.reqs <- r:
 	case <-d.quit:
@@ -177,8 +206,9 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 	return <-r.done
 }
 
-// apply writes c. It only touches tx, so it may run again in a new transaction after a group failed.
-func apply(tx *bolt.Tx, c bot.Change) error {
+// apply writes c, whose records are already encoded in enc. It only touches tx, so it may run again
+// in a new transaction after a group failed.
+func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 	players := tx.Bucket(bucketPlayers)
 	ledger := tx.Bucket(bucketLedger)
 	for _, e := range c.Ledger {
@@ -223,7 +253,7 @@ func apply(tx *bolt.Tx, c bot.Change) error {
 		}
 	}
 	if c.Table != nil {
-		if err := put(tx.Bucket(bucketTables), []byte(c.Table.ID), c.Table); err != nil {
+		if err := tx.Bucket(bucketTables).Put([]byte(c.Table.ID), enc.table); err != nil {
 			return err
 		}
 		if c.Table.Hand == nil {
@@ -233,7 +263,7 @@ func apply(tx *bolt.Tx, c bot.Change) error {
 		}
 	}
 	if c.Actions != nil {
-		if err := put(tx.Bucket(bucketActions), []byte(c.Actions.Table), c.Actions); err != nil {
+		if err := tx.Bucket(bucketActions).Put([]byte(c.Actions.Table), enc.actions); err != nil {
 			return err
 		}
 	}
@@ -246,7 +276,7 @@ func apply(tx *bolt.Tx, c bot.Change) error {
 		}
 	}
 	if c.Hand != nil {
-		if err := put(tx.Bucket(bucketHands), handKey(c.Hand.Table, c.Hand.No), c.Hand); err != nil {
+		if err := tx.Bucket(bucketHands).Put(handKey(c.Hand.Table, c.Hand.No), enc.hand); err != nil {
 			return err
 		}
 	}
@@ -256,7 +286,7 @@ func apply(tx *bolt.Tx, c bot.Change) error {
 		if err != nil {
 			return err
 		}
-		if err := put(b, seqKey(seq), c.Session); err != nil {
+		if err := b.Put(seqKey(seq), enc.session); err != nil {
 			return err
 		}
 	}
