@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -217,7 +218,8 @@ func contains(s []int, x int) bool {
 
 // checkNoHoleCards replays every stored hand and checks the channel: between a hand's commitment and
 // its deck reveal, a player's hole card appears only if the player's cards were turned up, and only
-// after the last turn prompt of the hand (that is, at showdown).
+// after the last turn prompt of the hand (that is, at showdown). The dealer's log never names a
+// hole card at all.
 func checkNoHoleCards(t *testing.T, g *game) {
 	t.Helper()
 	hands, err := g.db.Hands(context.Background(), consoleTable, 1000)
@@ -269,9 +271,15 @@ func checkNoHoleCards(t *testing.T, g *game) {
 				}
 			}
 		}
+		logs := g.logs.String()
 		for p := range hr.Stacks {
 			hole := h.Hole(p)
 			for _, c := range hole {
+				// The card as players read it, or as a word like Kd.
+				word := regexp.MustCompile(`(^|[^A-Za-z0-9])` + c.String() + `([^A-Za-z0-9]|$)`)
+				if strings.Contains(logs, render.Card(c, render.TextCards)) || strings.Contains(logs, render.Card(c, render.EmojiCards)) || word.MatchString(logs) {
+					t.Fatalf("hand %d: %s's hole card %s is in the log:\n%s", hr.No, hr.Names[p], c, logs)
+				}
 				s := render.Card(c, render.TextCards)
 				for i := from; i < to; i++ {
 					if strings.Contains(pub[i].Text, s) && (!shown[p] || i <= lastTurn) {

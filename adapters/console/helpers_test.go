@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
@@ -204,6 +205,26 @@ type game struct {
 	opts  console.Options
 	// wrap, when set, gives the dealer another Chat around the console one.
 	wrap func(*console.Chat) bot.Chat
+	// logs collects the dealer's log lines at every level, across restarts.
+	logs *lockedBuffer
+}
+
+// lockedBuffer is a bytes.Buffer safe for the dealer's goroutines to log into.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func mustOpen(tb testing.TB, path string) *storage.DB {
@@ -218,7 +239,7 @@ func mustOpen(tb testing.TB, path string) *storage.DB {
 func newGame(t testing.TB, opts ...func(*game)) *game {
 	t.Helper()
 	g := &game{t: t, path: filepath.Join(t.TempDir(), "dealer.db"), clock: newClock(), rnd: newScriptRand(1),
-		opts: console.Options{Admins: []string{"admin"}}}
+		opts: console.Options{Admins: []string{"admin"}}, logs: &lockedBuffer{}}
 	for _, o := range opts {
 		o(g)
 	}
@@ -236,8 +257,12 @@ func (g *game) open() {
 	if g.wrap != nil {
 		chat = g.wrap(g.chat)
 	}
+	if g.logs == nil {
+		g.logs = &lockedBuffer{}
+	}
+	log := slog.New(slog.NewTextHandler(g.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d, err := bot.New(g.db, chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
-		DealDelay: 3 * time.Second})
+		DealDelay: 3 * time.Second, Logger: log})
 	if err != nil {
 		g.t.Fatal(err)
 	}
