@@ -23,6 +23,10 @@ type Command struct {
 	Text string
 	// Token is the button token when the command came from a click; the bot refuses stale tokens.
 	Token string
+	// Probe asks only whether the user may take this action now, before an adapter opens a form for
+	// its amount: the reply is an error (not your turn, a stale button, not seated...) or empty, and
+	// nothing changes either way.
+	Probe bool
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show

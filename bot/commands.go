@@ -46,6 +46,9 @@ func (t *table) handle(ctx context.Context, cmd Command) Reply {
 	if err != nil {
 		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
 	}
+	if cmd.Probe {
+		return r // nothing is delivered with a probe's answer: the adapter only opens a form
+	}
 	return t.withPending(cmd.User, r)
 }
 
@@ -76,6 +79,13 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 	verb, args := strings.ToLower(fields[0]), fields[1:]
 	if cmd.Token != "" && cmd.Token != t.token() {
 		return Reply{}, userErrorf("That button is from an earlier turn: use the newest message.")
+	}
+	if cmd.Probe {
+		switch verb {
+		case "fold", "check", "call", "bet", "raise", "allin", "all-in":
+		default:
+			return Reply{}, nil // only actions are probed; anything else may always be tried
+		}
 	}
 	switch verb {
 	case "help":
@@ -428,6 +438,9 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 	}
 	if to := t.hand.ToAct(); to != p {
 		return Reply{}, userErrorf("It is %s's turn, not yours.", t.names().Name(to))
+	}
+	if cmd.Probe {
+		return Reply{}, nil
 	}
 	a := engine.Action{Player: p}
 	switch verb {

@@ -67,6 +67,9 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 // Handle answers the schedule commands and passes the rest to the dealer. `help` gets the schedule
 // commands added to the dealer's list.
 func (s *Scheduler) Handle(ctx context.Context, cmd Command) Reply {
+	if cmd.Probe {
+		return s.d.Handle(ctx, cmd) // a probe asks about a dealer's button
+	}
 	req := schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
 		UserName: cmd.UserName, Admin: cmd.Admin, Text: cmd.Text, Token: cmd.Token}
 	if r, ok := s.m.Handle(ctx, req); ok {

@@ -296,3 +296,41 @@ func TestHelpAndVerify(t *testing.T) {
 		t.Errorf("verify: %q", v)
 	}
 }
+
+// A probe (an adapter asking before it opens the amount form of a Raise… button) is refused for
+// everyone but the player to act and for an old button, and changes nothing even when allowed.
+func TestProbe(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh")
+	g.must("alice: start", "alice: join", "bob: join", "carol: join", "alice: deal")
+	probe := func(line string) bot.Reply {
+		t.Helper()
+		cmd, _, err := console.ParseLine(line, g.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Probe = true
+		return g.d.Handle(context.Background(), cmd)
+	}
+	before, msgs := g.stacks(), len(g.chat.Messages())
+	// Three-handed, alice has the button and acts first pre-flop.
+	if r := probe("bob: raise #1.0"); !r.IsError || !strings.Contains(r.Text, "It is alice's turn, not yours") {
+		t.Errorf("bob's probe: %+v", r)
+	}
+	if r := probe("dave: raise #1.0"); !r.IsError || !strings.Contains(r.Text, "You are not seated") {
+		t.Errorf("dave's probe: %+v", r)
+	}
+	if r := probe("alice: raise #0.9"); !r.IsError || !strings.Contains(r.Text, "That button is from an earlier turn") {
+		t.Errorf("stale probe: %+v", r)
+	}
+	if r := probe("alice: raise #1.0"); r.IsError || r.Text != "" {
+		t.Errorf("alice's probe: %+v, want an empty answer", r)
+	}
+	if r := probe("alice: fold #1.0"); r.IsError {
+		t.Errorf("alice's fold probe: %+v", r)
+	}
+	if after := g.stacks(); len(g.chat.Messages()) != msgs || after["alice"] != before["alice"] || g.table().Hand == nil || len(g.table().Hand.Actions) != 0 {
+		t.Fatalf("probes changed something: stacks %v -> %v, %d new messages, hand %+v", before, after, len(g.chat.Messages())-msgs, g.table().Hand)
+	}
+	g.must("alice: raise 40 #1.0")
+}
