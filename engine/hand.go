@@ -405,7 +405,7 @@ func (h *Hand) Pots() []Pot {
 			if len(pots) > 0 {
 				pots[len(pots)-1].Amount += amount
 			}
-		case len(pots) > 0 && sameSet(pots[len(pots)-1].Eligible, e):
+		case len(pots) > 0 && slices.Equal(pots[len(pots)-1].Eligible, e):
 			pots[len(pots)-1].Amount += amount
 		case amount == 0 && i > 0 && len(pots) > 0:
 		default:
@@ -420,18 +420,6 @@ func (h *Hand) Pots() []Pot {
 		pots[0].Amount += antes
 	}
 	return pots
-}
-
-func sameSet(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (h *Hand) showdown() {

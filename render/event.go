@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dealerbot/dealerbot/engine"
@@ -238,24 +239,12 @@ func (n *Narrator) award(ev engine.Event) string {
 // same players eligible, else -1. Pots are awarded in the order they were announced.
 func (n *Narrator) potIndex(p engine.Pot) int {
 	for k, q := range n.pots {
-		if !n.awarded[k] && sameInts(q.Eligible, p.Eligible) && q.Amount == p.Amount {
+		if !n.awarded[k] && slices.Equal(q.Eligible, p.Eligible) && q.Amount == p.Amount {
 			n.awarded[k] = true
 			return k
 		}
 	}
 	return -1
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func clonePots(ps []engine.Pot) []engine.Pot {
