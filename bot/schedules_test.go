@@ -234,3 +234,104 @@ func TestNewSchedulerBadZone(t *testing.T) {
 		t.Errorf("NewScheduler with a misspelt zone: err = %v, want one naming it", err)
 	}
 }
+
+// TestSchedulerLevelsAndEndMidHand: a scheduled game's blinds rise on the schedule's clock (from the
+// next hand, never inside one), and when the end time comes during a hand, that hand is played out
+// first: the results are posted only after it, with chips conserved.
+func TestSchedulerLevelsAndEndMidHand(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	set := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
+	chat := &schedChat{}
+	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
+		Rand: rand.NewChaCha8([32]byte{3})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(context.Background())
+	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	ctx := context.Background()
+	cmd := func(user, text string) bot.Reply {
+		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: user, Admin: user == "alice", Text: text})
+	}
+	tick := func(at time.Time) {
+		t.Helper()
+		set(at)
+		if err := s.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// whoever is to act folds (heads-up, that ends the hand)
+	fold := func() {
+		t.Helper()
+		if r := cmd("bob", "fold"); r.IsError {
+			if r := cmd("carol", "fold"); r.IsError {
+				t.Fatalf("nobody could fold: %q", r.Text)
+			}
+		}
+	}
+	if r := cmd("alice", "schedule add weekly fri 20:00 length=1h blinds=5/10 levels=20m buyin=1000 remind=off"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	start := time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+	tick(start)
+	for _, p := range []string{"bob", "carol"} {
+		if r := cmd(p, "join"); r.IsError {
+			t.Fatalf("%s join: %q", p, r.Text)
+		}
+	}
+	if r := cmd("bob", "deal"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	// 25 minutes in, during hand 1: the level changes only from the next hand.
+	set(start.Add(25 * time.Minute))
+	fold()
+	pub := strings.Join(chat.public(), "\n")
+	if strings.Contains(pub, "Blinds go up") {
+		t.Fatalf("blinds rose inside a hand:\n%s", pub)
+	}
+	if r := cmd("bob", "deal"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	pub = strings.Join(chat.public(), "\n")
+	if !strings.Contains(pub, "Blinds go up: level 2") || !strings.Contains(pub, "posts the big blind 20") {
+		t.Fatalf("hand 2 did not start at the second level (10/20):\n%s", pub)
+	}
+
+	// The end time passes with hand 2 still in play: no results yet, and the hand goes on.
+	tick(start.Add(time.Hour))
+	pub = strings.Join(chat.public(), "\n")
+	if strings.Contains(pub, "Results of the") || !strings.Contains(pub, "it ends when this hand is over") {
+		t.Fatalf("want the session to end after the hand in play, and no results yet:\n%s", pub)
+	}
+	fold()
+	tick(start.Add(time.Hour + time.Minute))
+	pub = strings.Join(chat.public(), "\n")
+	i := strings.Index(pub, "Results of the Fri 27 Nov 2026 20:00 CET game:")
+	if i < 0 {
+		t.Fatalf("no results after the last hand:\n%s", pub)
+	}
+	if strings.Count(pub, "Results of the") != 1 || !strings.Contains(pub[i:], "Settle-up:") {
+		t.Errorf("want one results post with a settle-up:\n%s", pub[i:])
+	}
+	if r := cmd("bob", "deal"); !r.IsError {
+		t.Errorf("a hand could be dealt after the session ended: %q", r.Text)
+	}
+	tot, err := db.Balance(ctx)
+	if err != nil {
+		t.Fatalf("chips not conserved: %v", err)
+	}
+	if tot.OnTables != 0 {
+		t.Errorf("%d chips still on the table after the session", tot.OnTables)
+	}
+}
