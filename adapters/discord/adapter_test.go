@@ -234,8 +234,9 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		if got, want := modal.Body["type"], 9.0; got != want {
 			t.Fatalf("Raise… answered with type %v, want %v (a modal)", got, want)
 		}
-		if len(dealer.commands()) != before {
-			t.Errorf("opening the form ran a command")
+		// The dealer was only asked whether alice may raise (it said yes), nothing was run.
+		if cmds := dealer.commands()[before:]; len(cmds) != 1 || !cmds[0].Probe || cmds[0].Text != "raise" || cmds[0].Token != "h1.4" || cmds[0].User != alice.id {
+			t.Errorf("opening the form sent the dealer %+v, want one probe of raise by alice with token h1.4", cmds)
 		}
 		data := modal.Body["data"].(map[string]any)
 		row := data["components"].([]any)[0].(map[string]any)
@@ -403,4 +404,137 @@ func TestShardOpen(t *testing.T) {
 			t.Errorf("shard 1 registered commands: %s", c)
 		}
 	}
+}
+
+// TestRaiseProbe: a click on an amount button asks the dealer first. A refusal is shown privately
+// instead of the form; a dealer that does not answer in time does not hold the form up (Discord
+// wants the first response within 3 s and a form cannot follow a deferral); a panic is apologised for.
+func TestRaiseProbe(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs := &syncBuffer{}
+	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	a := openAdapter(t, f, logs, clock)
+	const wait = 300 * time.Millisecond
+	a.mu.Lock()
+	a.probeWait = wait
+	a.mu.Unlock()
+	alice, bob := player{"111", "alice"}, player{"222", "bob"}
+	release := make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the adapter closes (cleanups run in reverse)
+	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
+		switch {
+		case c.Text == "bet":
+			var m map[string]int
+			m["boom"]++ // a bug in the dealer, while probing
+		case c.Probe && c.Text == "call":
+			<-release // a busy dealer
+			return bot.Reply{}
+		case c.Probe && c.Token != "h2.0":
+			return bot.Reply{Text: "That button is from an earlier turn: use the newest message.", IsError: true}
+		case c.Probe && c.User != alice.id:
+			return bot.Reply{Text: "It is alice's turn, not yours.", IsError: true}
+		case c.Probe:
+			return bot.Reply{}
+		}
+		return bot.Reply{Text: "ok " + c.Text}
+	}}
+	a.SetDealer(dealer)
+	id := func(command, token string) string {
+		t.Helper()
+		id, err := click{kind: 'a', command: command, token: token, min: 20, max: 1000}.customID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	// refused clicks p on an amount button and checks the dealer's refusal came back privately, as the
+	// first and only response, and the dealer saw only a probe.
+	refused := func(p player, customID, want string) {
+		t.Helper()
+		before := len(dealer.commands())
+		n := f.count()
+		tok := f.click(p, "C1", customID)
+		first, _ := f.answer(n, tok)
+		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), want) {
+			t.Errorf("%s's click answered %s, want %q privately", p.name, first, want)
+		}
+		for _, c := range f.since(n) {
+			if strings.Contains(c.Path, "/"+tok+"/") && c.Body["type"] == 9.0 {
+				t.Errorf("%s's click opened the form: %s", p.name, c)
+			}
+		}
+		for _, c := range dealer.commands()[before:] {
+			if !c.Probe {
+				t.Errorf("%s's click ran %+v", p.name, c)
+			}
+		}
+	}
+
+	t.Run("the wrong player is refused without a form", func(t *testing.T) {
+		refused(bob, id("raise", "h2.0"), "It is alice's turn, not yours")
+	})
+
+	t.Run("an old button is refused without a form", func(t *testing.T) {
+		refused(alice, id("raise", "h1.9"), "earlier turn")
+	})
+
+	t.Run("the player to act gets the form", func(t *testing.T) {
+		n := f.count()
+		modal, _ := f.answer(n, f.click(alice, "C1", id("raise", "h2.0")))
+		if modal.Body["type"] != 9.0 {
+			t.Fatalf("alice's click answered %s, want the form", modal)
+		}
+		n = f.count()
+		_, final := f.answer(n, f.submit(alice, "C1", modal.Body["data"].(map[string]any)["custom_id"].(string), "60"))
+		if got, want := final.content(), "ok raise 60"; got != want {
+			t.Errorf("form reply = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("a dealer too busy to answer does not hold up the form", func(t *testing.T) {
+		n := f.count()
+		start := time.Now()
+		tok := f.click(alice, "C1", id("call", "h2.0"))
+		modal := f.waitFor(n, "the form", func(c call) bool { return strings.Contains(c.Path, "/"+tok+"/callback") })
+		took := time.Since(start)
+		if modal.Body["type"] != 9.0 {
+			t.Fatalf("click answered %s, want the form", modal)
+		}
+		select {
+		case <-release:
+			t.Fatal("the dealer was released before the form opened")
+		default:
+		}
+		if took < wait || took > wait+2*time.Second {
+			t.Errorf("the form opened after %v, want just after the %v bound", took, wait)
+		}
+		once.Do(func() { close(release) })
+		// The late answer is dropped: nothing else is sent for that click.
+		later := f.click(alice, "C1", id("raise", "h1.9")) // an interaction after the dealer's late answer
+		f.answer(n, later)
+		a.inflight.Wait() // the late probe has finished too
+		var got []call
+		for _, c := range f.since(n) {
+			if strings.Contains(c.Path, "/"+tok) {
+				got = append(got, c)
+			}
+		}
+		if len(got) != 1 {
+			t.Errorf("the click got %d responses, want only the form:\n%v", len(got), got)
+		}
+	})
+
+	t.Run("a panic while probing is apologised for and logged", func(t *testing.T) {
+		n := f.count()
+		tok := f.click(alice, "C1", id("bet", "h2.0"))
+		first, _ := f.answer(n, tok)
+		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), "Something went wrong on my side") {
+			t.Errorf("click answered %s, want an apology", first)
+		}
+		if !strings.Contains(logs.String(), "panic while handling an interaction") {
+			t.Errorf("panic not logged")
+		}
+		refused(bob, id("raise", "h2.0"), "not yours") // still serving
+	})
 }

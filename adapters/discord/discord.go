@@ -40,6 +40,12 @@ const dmRetryAfter = 30 * time.Minute
 // An interaction token lives 15 minutes; a command still running after this long gives up.
 const interactionTimeout = 14 * time.Minute
 
+// probeTimeout is how long a click on an amount button (Raise…) waits for the dealer to say whether
+// the user may act before the form opens anyway. The form must be the first response (it cannot
+// follow a deferral) and Discord wants that within 3 s; the submitted form is checked by the dealer
+// in any case.
+const probeTimeout = 2 * time.Second
+
 // Adapter is a connection to Discord. It implements bot.Chat.
 type Adapter struct {
 	cfg     Config
@@ -49,6 +55,7 @@ type Adapter struct {
 
 	mu        sync.Mutex
 	handler   Handler
+	probeWait time.Duration        // probeTimeout; shorter in tests
 	dmChannel map[string]string    // user ID -> DM channel ID
 	dmBlocked map[string]time.Time // user ID -> when a DM last failed with 50007
 	prompts   map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
@@ -89,6 +96,7 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 		dmChannel: map[string]string{},
 		dmBlocked: map[string]time.Time{},
 		prompts:   map[string][]prompt{},
+		probeWait: probeTimeout,
 		base:      base,
 		cancel:    cancel,
 	}
@@ -313,15 +321,17 @@ func (a *Adapter) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionC
 	r := &responder{a: a, ctx: ctx, i: ev.Interaction}
 	defer func() {
 		if p := recover(); p != nil {
-			a.log.Error("panic while handling an interaction", "interaction", ev.ID, "type", ev.Type.String(),
-				"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			func() {
-				defer func() { _ = recover() }() // a second panic while apologising must not escape either
-				r.fail("Something went wrong on my side; please try again.")
-			}()
+			a.logPanic(ev.Interaction, p)
+			r.apologise()
 		}
 	}()
 	a.dispatch(r)
+}
+
+// logPanic logs a recovered panic with the stack of the goroutine that recovered it.
+func (a *Adapter) logPanic(i *discordgo.Interaction, p any) {
+	a.log.Error("panic while handling an interaction", "interaction", i.ID, "type", i.Type.String(),
+		"panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 }
 
 func (a *Adapter) dispatch(r *responder) {
@@ -340,7 +350,7 @@ func (a *Adapter) dispatch(r *responder) {
 		case err != nil:
 			r.fail(a.userText(err))
 		case modal != nil:
-			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modal})
+			a.openForm(r, cmd, modal)
 		default:
 			a.run(r, cmd)
 		}
@@ -386,6 +396,55 @@ func (a *Adapter) run(r *responder, cmd bot.Command) {
 	r.reply(h.Handle(r.ctx, cmd))
 }
 
+// openForm answers a click on an amount button: it asks the dealer first (probe) whether the user may
+// act now, so that anyone but the player to act, or a click on an old button, gets the dealer's
+// refusal ephemerally instead of a form. The form must be the first response, so nothing is deferred:
+// if the dealer has not answered within probeWait, the form opens anyway (the dealer checks the
+// submission). A panic in the probe is logged and apologised for, like any other.
+func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.InteractionResponseData) {
+	a.mu.Lock()
+	h, wait := a.handler, a.probeWait
+	a.mu.Unlock()
+	if h == nil {
+		r.fail("The dealer is still starting; try again in a moment.")
+		return
+	}
+	type answer struct {
+		reply    bot.Reply
+		panicked bool
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, wait)
+	defer cancel()
+	done := make(chan answer, 1) // a late answer is dropped, never blocks
+	a.log.Debug("probe", "user", probe.User, "channel", probe.Channel, "text", probe.Text)
+	a.inflight.Add(1) // under this interaction's own count, so Close waits for it too
+	go func() {
+		defer a.inflight.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				a.logPanic(r.i, p)
+				done <- answer{panicked: true}
+			}
+		}()
+		done <- answer{reply: h.Handle(ctx, probe)}
+	}()
+	select {
+	case ans := <-done:
+		switch {
+		case ans.panicked:
+			r.apologise()
+			return
+		case ans.reply.IsError:
+			r.reply(bot.Reply{Text: ans.reply.Text, IsError: true})
+			return
+		}
+	case <-ctx.Done():
+		a.log.Debug("the dealer did not answer the probe in time; opening the form", "user", probe.User,
+			"channel", probe.Channel, "text", probe.Text, "waited", wait)
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modal})
+}
+
 // responder answers one interaction, remembering whether the first response has been made.
 type responder struct {
 	a        *Adapter
@@ -408,6 +467,13 @@ func (r *responder) deferReply() bool {
 		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
 	})
+}
+
+// apologise tells the user something broke on our side; it is used after a panic, so a second panic
+// while apologising is swallowed.
+func (r *responder) apologise() {
+	defer func() { _ = recover() }()
+	r.fail("Something went wrong on my side; please try again.")
 }
 
 // fail shows text to the user ephemerally, whatever state the interaction is in.

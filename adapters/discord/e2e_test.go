@@ -258,11 +258,32 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		t.Errorf("wrong player's click posted %v", ps)
 	}
 
-	// The player to act raises the minimum through the form.
+	// Nor does the wrong player get the amount form: the dealer's refusal comes at once, privately.
 	raise, ok := find(t, bs, "Raise…")
 	if !ok {
 		t.Fatalf("no Raise… button in %v", bs)
 	}
+	refusedForm := func(p player, want string) {
+		t.Helper()
+		n := f.count()
+		tok := f.click(p, g.channel, raise.id)
+		g.tokens = append(g.tokens, tok)
+		first, _ := f.answer(n, tok)
+		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), want) {
+			t.Errorf("%s's Raise… click answered %s, want %q privately", p.name, first, want)
+		}
+		for _, c := range f.since(n) {
+			if strings.Contains(c.Path, "/"+tok+"/") && c.Body["type"] == 9.0 {
+				t.Errorf("%s's Raise… click opened the form", p.name)
+			}
+		}
+		if ps := g.posts(f.since(n)); len(ps) != 0 {
+			t.Errorf("%s's Raise… click posted %v", p.name, ps)
+		}
+	}
+	refusedForm(other, "It is "+actor.name+"'s turn, not yours")
+
+	// The player to act raises the minimum through the form.
 	n = f.count()
 	modal, _ := f.answer(n, f.click(actor, g.channel, raise.id))
 	if modal.Body["type"] != 9.0 {
@@ -294,6 +315,8 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	if ps := g.posts(calls); len(ps) != 0 {
 		t.Errorf("stale click posted %v", ps)
 	}
+	// So is an old Raise…, before any form opens.
+	refusedForm(actor, "earlier turn")
 
 	// The next player moves all in; everyone else calls or checks it down.
 	actor, bs, _ = g.turn()

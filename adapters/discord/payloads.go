@@ -91,7 +91,8 @@ func editFromParams(p *discordgo.WebhookParams) *discordgo.WebhookEdit {
 }
 
 // ComponentClick translates a button click into a dealer command, or, for a button that asks for an
-// amount, returns the modal to open instead (and a zero command).
+// amount, returns the modal to open instead, with the probe to send the dealer before opening it (the
+// button's command and token with Probe set: it asks whether the user may act, and changes nothing).
 func ComponentClick(i *discordgo.Interaction) (bot.Command, *discordgo.InteractionResponseData, error) {
 	if i.Type != discordgo.InteractionMessageComponent {
 		return bot.Command{}, nil, fmt.Errorf("interaction type %v is not a component", i.Type)
@@ -117,7 +118,8 @@ func ComponentClick(i *discordgo.Interaction) (bot.Command, *discordgo.Interacti
 		if err != nil {
 			return bot.Command{}, nil, err
 		}
-		return bot.Command{}, modal, nil
+		c.Text, c.Token, c.Probe = cl.command, cl.token, true
+		return c, modal, nil
 	}
 	return bot.Command{}, nil, inputError(fmt.Sprintf("That button is not one I understand; use /%s instead.", CommandName))
 }

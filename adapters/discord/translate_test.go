@@ -384,8 +384,9 @@ func TestRaiseModal(t *testing.T) {
 	if err != nil || modal == nil {
 		t.Fatalf("clicking Raise…: modal %v, error %v", modal, err)
 	}
-	if cmd != (bot.Command{}) {
-		t.Errorf("opening the modal must not run a command, got %+v", cmd)
+	// Before the form opens, the dealer is only asked whether user 7 may raise with this button.
+	if !cmd.Probe || cmd.Text != "raise" || cmd.Token != "h9.4" || cmd.User != "7" || cmd.Channel != "C" || cmd.Workspace != "G" || cmd.Platform != "discord" {
+		t.Errorf("the click's command = %+v, want a probe of raise with token h9.4 from user 7 in C", cmd)
 	}
 	in := modal.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.TextInput)
 	for _, s := range []string{in.Label, in.Placeholder} {
