@@ -45,6 +45,10 @@ const (
 	maxRetries   = 3                // retries of one Slack call after a rate limit
 	maxRetryWait = 2 * time.Minute  // longest Retry-After the adapter waits out
 	userTTL      = 10 * time.Minute // how long a user's admin flag and name are cached
+	// probeWait bounds how long an amount button waits for the dealer to say whether the clicker may
+	// act before the form opens anyway: the click's trigger_id lives 3 seconds, and the submission is
+	// checked by the dealer all the same.
+	probeWait = 1500 * time.Millisecond
 )
 
 // Adapter is the Slack side of dealerbot. It implements bot.Chat and bot.Ephemeral.
@@ -58,6 +62,8 @@ type Adapter struct {
 	now  func() time.Time
 	// trusted says whether a response_url may be posted to; tests admit their fake server.
 	trusted func(rawURL string) bool
+	// probeWait is the constant probeWait; tests may shorten it.
+	probeWait time.Duration
 
 	ctx    context.Context // work that outlives an ack (handling a command) runs under it
 	cancel context.CancelFunc
@@ -98,15 +104,16 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg:     cfg,
-		log:     slog.Default(),
-		wait:    sleep,
-		now:     time.Now,
-		trusted: slackHook,
-		dms:     map[string]string{},
-		users:   map[string]userEntry{},
-		seen:    map[string]time.Time{},
-		turns:   map[string]turnPrompt{},
+		cfg:       cfg,
+		log:       slog.Default(),
+		wait:      sleep,
+		now:       time.Now,
+		trusted:   slackHook,
+		probeWait: probeWait,
+		dms:       map[string]string{},
+		users:     map[string]userEntry{},
+		seen:      map[string]time.Time{},
+		turns:     map[string]turnPrompt{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -337,6 +344,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// startingUp answers a command that arrives before SetDealer.
+const startingUp = "The dealer is still starting up. Try again in a moment."
+
 // dispatch hands cmd to the dealer in the background (Slack has already been acknowledged) and shows
 // the reply to the sender ephemerally. responseURL, when Slack sent one, is the way back to the sender
 // when chat.postEphemeral cannot reach them (the bot is not in the channel).
@@ -347,7 +357,7 @@ func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 		a.mu.Unlock()
 		var r bot.Reply
 		if d == nil {
-			r = bot.Reply{Text: "The dealer is still starting up. Try again in a moment.", IsError: true}
+			r = bot.Reply{Text: startingUp, IsError: true}
 		} else {
 			a.identify(ctx, &cmd)
 			r = d.Handle(ctx, cmd)
@@ -476,7 +486,7 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 			c.ResponseURL = ic.ResponseURL
 			if c.Amount {
 				trigger := ic.TriggerID
-				a.spawn(func(ctx context.Context) { a.openAmount(ctx, trigger, c) })
+				a.spawn(func(ctx context.Context) { a.amount(ctx, trigger, c) })
 				continue
 			}
 			a.dispatch(c.Cmd, ic.ResponseURL)
@@ -495,8 +505,54 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 	return nil
 }
 
+// amount answers a click on an amount button (Raise…, Bet…). The dealer is asked first, with a probe,
+// whether the clicker may take that action now: anyone but the player to act, and anyone clicking an
+// old button, gets the dealer's refusal privately instead of the form. When the dealer does not
+// answer within probeWait the form opens anyway, while the trigger is still valid; the submission
+// is refused then if it must be.
+func (a *Adapter) amount(ctx context.Context, trigger string, c click) {
+	r, answered := a.probe(ctx, c.Cmd)
+	switch {
+	case ctx.Err() != nil:
+		return // shutting down: the trigger is of no use now
+	case answered && r.IsError:
+		a.reply(ctx, c.Cmd, r, c.ResponseURL)
+		return
+	}
+	a.openAmount(ctx, trigger, c)
+}
+
+// probe asks the dealer whether cmd may be taken now without taking it, waiting at most probeWait.
+// answered is false when the dealer did not answer in time. The sender is not looked up (users.info):
+// whether it is someone's turn depends only on the user ID, and the trigger's seconds are few.
+func (a *Adapter) probe(ctx context.Context, cmd bot.Command) (r bot.Reply, answered bool) {
+	a.mu.Lock()
+	d := a.dealer
+	a.mu.Unlock()
+	if d == nil {
+		return bot.Reply{Text: startingUp, IsError: true}, true
+	}
+	cmd.Probe = true
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a dealer still busy with the probe may drop it
+	done := make(chan bot.Reply, 1)
+	a.spawn(func(context.Context) { done <- d.Handle(pctx, cmd) })
+	t := time.NewTimer(a.probeWait)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r, true
+	case <-t.C:
+		a.log.Warn("slack: the dealer did not answer a probe in time; opening the amount window anyway",
+			"channel", cmd.Channel, "user", cmd.User, "wait", a.probeWait)
+		return bot.Reply{}, false
+	case <-ctx.Done():
+		return bot.Reply{}, false
+	}
+}
+
 // openAmount opens the amount modal for a click. Trigger IDs live 3 seconds, so this runs right after
-// the ack; when it fails the player is told how to type the command instead.
+// the ack and the (bounded) probe; when it fails the player is told how to type the command instead.
 func (a *Adapter) openAmount(ctx context.Context, trigger string, c click) {
 	err := a.retry(ctx, "views.open", func() error {
 		_, err := a.api.OpenViewContext(ctx, trigger, amountModal(c.Value))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,6 +95,11 @@ func TestSocketButtonsAndAmountModal(t *testing.T) {
 	if len(d.commands()) != 1 {
 		t.Errorf("opening the modal ran a command: %+v", d.commands())
 	}
+	// The dealer was asked first whether bob may raise now, with the click's command.
+	wantProbe := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise", Token: "tok1", Probe: true}
+	if p := d.probed(); len(p) != 1 || p[0] != wantProbe {
+		t.Errorf("probes %+v, want one: %+v", p, wantProbe)
+	}
 
 	// A bad amount is refused inside the modal and runs nothing.
 	ack := h.submit("UBOB", v.View, "lots")
@@ -133,6 +139,98 @@ func TestAmountModalThatCannotOpenExplainsTheCommand(t *testing.T) {
 	got := h.waitCall(0, "chat.postEphemeral", nil)
 	if got.User != "UBOB" || !strings.Contains(got.Text, "/poker bet N") || !strings.Contains(got.Text, "20 to 500") {
 		t.Errorf("fallback %+v, want a private hint to type /poker bet N with 20 to 500", got)
+	}
+}
+
+// countCalls counts the calls of method in cs.
+func countCalls(cs []call, method string) int {
+	n := 0
+	for _, c := range cs {
+		if c.Method == method {
+			n++
+		}
+	}
+	return n
+}
+
+// An amount button clicked by someone the dealer refuses gets the refusal privately, not the form.
+func TestAmountButtonRefusedByTheProbe(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{probe: func(_ context.Context, c bot.Command) bot.Reply {
+		return bot.Reply{Text: "It is alice's turn, not yours.", IsError: true}
+	}}
+	h.a.SetDealer(d)
+	h.runSocket(t)
+	b := buttonElement(render.Button{Label: "Raise…", Command: "raise", Token: "tok1", Amount: true, Min: 80, Max: 1000}, 2, "CGAME")
+	h.click("CGAME", "UBOB", *b)
+	got := h.waitCall(0, "chat.postEphemeral", nil)
+	if got.Channel != "CGAME" || got.User != "UBOB" || got.Text != "It is alice's turn, not yours." {
+		t.Errorf("refusal %+v, want the dealer's answer shown only to UBOB in CGAME", got)
+	}
+	if p := d.probed(); len(p) != 1 || p[0].Text != "raise" || p[0].Token != "tok1" || p[0].User != "UBOB" || p[0].Channel != "CGAME" {
+		t.Errorf("probes %+v, want the click's command", p)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if cs := h.snapshot(); countCalls(cs, "views.open") != 0 || len(d.commands()) != 0 {
+		t.Errorf("a refused click opened the form or ran %+v:\n%s", d.commands(), dump(cs))
+	}
+}
+
+// A dealer that does not answer the probe in time does not cost the player the form: it opens while
+// the click's trigger is still valid, and the late answer is not shown.
+func TestSlowProbeStillOpensTheAmountForm(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		wait     time.Duration // the adapter's probeWait; 0 keeps the default
+		honorCtx bool          // the dealer gives up when the adapter stops waiting
+	}{
+		{name: "dealer ignores the context", wait: 0},
+		{name: "dealer gives up with the context", wait: 200 * time.Millisecond, honorCtx: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, socketConfig())
+			if tt.wait > 0 {
+				h.a.probeWait = tt.wait
+			}
+			release := make(chan struct{})
+			d := &fakeDealer{probe: func(ctx context.Context, c bot.Command) bot.Reply {
+				if tt.honorCtx {
+					select {
+					case <-release:
+					case <-ctx.Done():
+						return bot.Reply{Text: "The dealer is busy or shutting down and nothing changed: please try again.", IsError: true}
+					}
+				} else {
+					<-release
+				}
+				return bot.Reply{Text: "It is alice's turn, not yours.", IsError: true}
+			}}
+			h.a.SetDealer(d)
+			h.runSocket(t)
+			var once sync.Once
+			free := func() { once.Do(func() { close(release) }) }
+			defer free() // before the adapter's Close, which waits for the probe
+
+			b := buttonElement(render.Button{Label: "Raise…", Command: "raise", Token: "tok1", Amount: true, Min: 80, Max: 1000}, 2, "CGAME")
+			start := time.Now()
+			h.click("CGAME", "UBOB", *b) // acked within 3s although the dealer is busy
+			v := h.waitCall(0, "views.open", nil)
+			took := time.Since(start)
+			if v.Trigger != "trig-"+b.ActionID {
+				t.Errorf("views.open with trigger %q, want the click's", v.Trigger)
+			}
+			if took >= 3*time.Second || took < h.a.probeWait {
+				t.Errorf("the form opened %v after the click; want after the probe's %v and within the trigger's 3s", took, h.a.probeWait)
+			}
+			if len(d.probed()) != 1 {
+				t.Errorf("probes %+v, want one", d.probed())
+			}
+			free() // the dealer's late refusal is not shown: the form is already open
+			time.Sleep(50 * time.Millisecond)
+			if cs := h.snapshot(); countCalls(cs, "chat.postEphemeral") != 0 || countCalls(cs, "views.open") != 1 {
+				t.Errorf("want the form only, no late private answer:\n%s", dump(cs))
+			}
+		})
 	}
 }
 

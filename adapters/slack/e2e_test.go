@@ -323,6 +323,68 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 	}
 }
 
+// The Raise… form opens only for the player to act: anyone else, and anyone clicking an old Raise…
+// button, gets the dealer's refusal privately and no form.
+func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
+	tb := newTable(t, 5)
+	players := []string{"UALICE", "UBOB", "UCAROL"}
+	tb.slashDo("UALICE", "start blinds=10/20")
+	for _, p := range players {
+		tb.slashDo(p, "join 1000")
+	}
+	tb.slashDo("UALICE", "deal")
+	prompt, first := tb.turn()
+
+	// refused clicks the Raise… button of prompt as user and checks the private answer holds want
+	// and that nothing else happened: no form, no post, no change to the table.
+	refused := func(user string, prompt call, want string) {
+		t.Helper()
+		before := tb.record()
+		n := len(tb.snapshot())
+		got := tb.do(user, func() { tb.click("CGAME", user, mustButton(t, prompt, "Raise")) })
+		if !strings.Contains(got, want) {
+			t.Errorf("%s's Raise… click answered %q, want %q", user, got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+		cs := tb.snapshot()[n:]
+		if k := countCalls(cs, "views.open"); k != 0 {
+			t.Errorf("%s's refused Raise… click opened the form:\n%s", user, dump(cs))
+		}
+		if pub := tb.publicSince(n); len(pub) != 0 || !sameState(before, tb.record()) {
+			t.Errorf("%s's refused Raise… click acted: %+v", user, pub)
+		}
+	}
+
+	// Everyone but the player to act.
+	for _, p := range players {
+		if p != first {
+			refused(p, prompt, "It is "+tb.names[first]+"'s turn, not yours")
+		}
+	}
+
+	// The player to act gets the form, and its submission raises.
+	n := len(tb.snapshot())
+	tb.click("CGAME", first, mustButton(t, prompt, "Raise"))
+	modal := tb.waitCall(n, "views.open", nil)
+	v, err := decodeValue(modal.View.PrivateMetadata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.do(first, func() { tb.submit(first, modal.View, itoa(v.Min)) }); !strings.Contains(strings.ToLower(got), "raise") {
+		t.Errorf("raise reply %q", got)
+	}
+	if r := tb.record(); r.Hand == nil || len(r.Hand.Actions) != 1 {
+		t.Fatalf("after the modal raise the hand has %v", r.Hand)
+	}
+
+	// The first prompt's Raise… is stale now, even for the player whose turn it is.
+	_, second := tb.turn()
+	refused(second, prompt, "earlier turn")
+	if k := countCalls(tb.snapshot(), "views.open"); k != 1 {
+		t.Errorf("the form opened %d times, want once (for the player to act)", k)
+	}
+}
+
 func sameState(a, b bot.TableRecord) bool {
 	if (a.Hand == nil) != (b.Hand == nil) || chipsOnTable(a) != chipsOnTable(b) {
 		return false

@@ -537,14 +537,26 @@ func (h *harness) runSocket(t *testing.T) {
 
 func socketConfig() Config { return Config{BotToken: "xoxb-test", AppToken: "xapp-test"} }
 
-// fakeDealer answers commands with a scripted reply and records them.
+// fakeDealer answers commands with a scripted reply and records them. Probes (an amount button asking
+// before its form opens) are recorded apart and allowed unless probe says otherwise.
 type fakeDealer struct {
-	mu    sync.Mutex
-	cmds  []bot.Command
-	reply func(bot.Command) bot.Reply
+	mu     sync.Mutex
+	cmds   []bot.Command
+	probes []bot.Command
+	reply  func(bot.Command) bot.Reply
+	probe  func(context.Context, bot.Command) bot.Reply
 }
 
 func (d *fakeDealer) Handle(ctx context.Context, cmd bot.Command) bot.Reply {
+	if cmd.Probe {
+		d.mu.Lock()
+		d.probes = append(d.probes, cmd)
+		d.mu.Unlock()
+		if d.probe == nil {
+			return bot.Reply{}
+		}
+		return d.probe(ctx, cmd)
+	}
 	d.mu.Lock()
 	d.cmds = append(d.cmds, cmd)
 	d.mu.Unlock()
@@ -558,4 +570,10 @@ func (d *fakeDealer) commands() []bot.Command {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return append([]bot.Command(nil), d.cmds...)
+}
+
+func (d *fakeDealer) probed() []bot.Command {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]bot.Command(nil), d.probes...)
 }
