@@ -42,34 +42,62 @@ type schedTimer struct{}
 
 func (schedTimer) Stop() bool { return true }
 
-// TestSchedulerGameNight runs a scheduled game through the real dealer and a bbolt file: the table
-// opens at the start with the schedule's settings, two players play a hand, and at the end time the
-// session ends and the results and settle-up are posted; chips are conserved throughout.
-func TestSchedulerGameNight(t *testing.T) {
+// schedNight is a dealer and a scheduler on a bbolt file in t.TempDir, with a clock the test sets.
+// Timers never fire: the tests deal by hand, so nothing happens behind their back.
+type schedNight struct {
+	db   *storage.DB
+	d    *bot.Dealer
+	s    *bot.Scheduler
+	chat *schedChat
+	mu   sync.Mutex
+	now  time.Time
+}
+
+func newSchedNight(t *testing.T, now time.Time, seed byte) *schedNight {
+	t.Helper()
+	n := &schedNight{chat: &schedChat{}, now: now}
 	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	set := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
-	chat := &schedChat{}
-	// Timers never fire: the test deals by hand, so nothing happens behind its back.
-	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} }})
+	n.db = db
+	t.Cleanup(func() { db.Close() })
+	n.d, err = bot.New(db, n.chat, bot.Config{Now: n.clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
+		Rand: rand.NewChaCha8([32]byte{seed})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close(context.Background())
-	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	t.Cleanup(func() { n.d.Close(context.Background()) })
+	n.s, err = bot.NewScheduler(n.d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	cmd := func(user, name string, admin bool, text string) bot.Reply {
-		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+	t.Cleanup(func() { n.s.Close(context.Background()) }) // runs first: the scheduler before the dealer
+	return n
+}
+
+func (n *schedNight) clock() time.Time { n.mu.Lock(); defer n.mu.Unlock(); return n.now }
+func (n *schedNight) set(t time.Time)  { n.mu.Lock(); n.now = t; n.mu.Unlock() }
+
+// tick sets the clock to at and fires what is due.
+func (n *schedNight) tick(t *testing.T, at time.Time) {
+	t.Helper()
+	n.set(at)
+	if err := n.s.Tick(context.Background()); err != nil {
+		t.Fatal(err)
 	}
+}
+
+func (n *schedNight) cmd(user, name string, admin bool, text string) bot.Reply {
+	return n.s.Handle(context.Background(), bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+}
+
+// TestSchedulerGameNight runs a scheduled game through the real dealer and a bbolt file: the table
+// opens at the start with the schedule's settings, two players play a hand, and at the end time the
+// session ends and the results and settle-up are posted; chips are conserved throughout.
+func TestSchedulerGameNight(t *testing.T) {
+	n := newSchedNight(t, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), 0)
+	ctx, db, s, chat, cmd, set := context.Background(), n.db, n.s, n.chat, n.cmd, n.set
 
 	if r := cmd("UB", "Bob", false, "schedule add weekly fri 20:00"); !r.IsError || !strings.Contains(r.Text, "Only an admin or the host") {
 		t.Errorf("non-admin add = %q", r.Text)
@@ -147,38 +175,13 @@ func TestSchedulerGameNight(t *testing.T) {
 // TestSchedulerEndsEarly: in a freeze-out (no rebuys) the session ends when one player holds every
 // chip, and the scheduler posts the results and settle-up right away, long before the end time.
 func TestSchedulerEndsEarly(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 27, 18, 55, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	chat := &schedChat{}
-	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
-		Rand: rand.NewChaCha8([32]byte{7})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close(context.Background())
-	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	cmd := func(user, name string, text string) bot.Reply {
-		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: user == "UA", Text: text})
-	}
+	n := newSchedNight(t, time.Date(2026, 11, 27, 18, 55, 0, 0, time.UTC), 7)
+	ctx, db, s, chat := context.Background(), n.db, n.s, n.chat
+	cmd := func(user, name string, text string) bot.Reply { return n.cmd(user, name, user == "UA", text) }
 	if r := cmd("UA", "Alice", "schedule add weekly fri 20:00 length=3h rebuy=no buyin=500"); r.IsError {
 		t.Fatal(r.Text)
 	}
-	mu.Lock()
-	now = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
-	mu.Unlock()
-	if err := s.Tick(ctx); err != nil {
-		t.Fatal(err)
-	}
+	n.tick(t, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC))
 	for _, p := range [][2]string{{"UB", "Bob"}, {"UC", "Carol"}} {
 		if r := cmd(p[0], p[1], "join"); r.IsError {
 			t.Fatalf("%s join: %q", p[1], r.Text)
@@ -201,12 +204,7 @@ func TestSchedulerEndsEarly(t *testing.T) {
 	if !strings.Contains(pub, "One player holds every chip") {
 		t.Fatalf("the seeded deck did not give a winner (a split?): choose another seed.\n%s", pub)
 	}
-	mu.Lock()
-	now = now.Add(time.Minute)
-	mu.Unlock()
-	if err := s.Tick(ctx); err != nil {
-		t.Fatal(err)
-	}
+	n.tick(t, n.clock().Add(time.Minute))
 	pub = strings.Join(chat.public(), "\n")
 	a := strings.Contains(pub, "1. Bob +500\n2. Carol -500\nSettle-up:\n• Carol pays Bob 500")
 	b := strings.Contains(pub, "1. Carol +500\n2. Bob -500\nSettle-up:\n• Bob pays Carol 500")
@@ -239,38 +237,10 @@ func TestNewSchedulerBadZone(t *testing.T) {
 // next hand, never inside one), and when the end time comes during a hand, that hand is played out
 // first: the results are posted only after it, with chips conserved.
 func TestSchedulerLevelsAndEndMidHand(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	set := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
-	chat := &schedChat{}
-	d, err := bot.New(db, chat, bot.Config{Now: clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
-		Rand: rand.NewChaCha8([32]byte{3})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close(context.Background())
-	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(context.Background())
-	ctx := context.Background()
-	cmd := func(user, text string) bot.Reply {
-		return s.Handle(ctx, bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: user, Admin: user == "alice", Text: text})
-	}
-	tick := func(at time.Time) {
-		t.Helper()
-		set(at)
-		if err := s.Tick(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	n := newSchedNight(t, time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC), 3)
+	ctx, db, chat, set := context.Background(), n.db, n.chat, n.set
+	cmd := func(user, text string) bot.Reply { return n.cmd(user, user, user == "alice", text) }
+	tick := func(at time.Time) { t.Helper(); n.tick(t, at) }
 	// whoever is to act folds (heads-up, that ends the hand)
 	fold := func() {
 		t.Helper()
