@@ -260,8 +260,9 @@ func (h *Hand) Timeout() ([]Event, error) {
 	return h.Apply(Action{Player: p, Kind: Fold})
 }
 
-// Events returns every event of the hand so far.
-func (h *Hand) Events() []Event { return append([]Event(nil), h.events...) }
+// Events returns every event of the hand so far. Like Apply's events, the slice is the hand's own
+// log (capped, so appending to it copies): read it, do not change it.
+func (h *Hand) Events() []Event { return h.events[:len(h.events):len(h.events)] }
 
 // Actions returns the action log.
 func (h *Hand) Actions() []Action { return append([]Action(nil), h.actions...) }
