@@ -334,13 +334,18 @@ func interactionUser(i *discordgo.Interaction) (*discordgo.User, string) {
 		if name == "" {
 			name = displayName(i.Member.User)
 		}
-		return i.Member.User, name
+		return i.Member.User, nameEscaper.Replace(name)
 	}
 	if i.User != nil {
-		return i.User, displayName(i.User)
+		return i.User, nameEscaper.Replace(displayName(i.User))
 	}
 	return nil, ""
 }
+
+// nameEscaper makes a display name print as written in Discord's markdown: `*bob*` is not bold, and
+// a name holding `<@123>` neither mentions nor pings anyone. The dealer puts names in channel text.
+var nameEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`,
+	"<", `\<`, ">", `\>`, "#", `\#`, "[", `\[`, "]", `\]`)
 
 func displayName(u *discordgo.User) string {
 	if u.GlobalName != "" {
