@@ -146,6 +146,24 @@ func chipsOnTable(r bot.TableRecord) int64 {
 }
 
 // publicSince returns the channel posts made after call n.
+// raiseByModal has user click the prompt's Raise… and submit the smallest raise the form offers (n
+// is the call count before the click); the hand then holds that one action.
+func raiseByModal(t *testing.T, tb *table, n int, user string, prompt call) {
+	t.Helper()
+	tb.click("CGAME", user, mustButton(t, prompt, "Raise"))
+	modal := tb.waitCall(n, "views.open", nil)
+	v, err := decodeValue(modal.View.PrivateMetadata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.do(user, func() { tb.submit(user, modal.View, itoa(v.Min)) }); !strings.Contains(strings.ToLower(got), "raise") {
+		t.Errorf("raise reply %q", got)
+	}
+	if r := tb.record(); r.Hand == nil || len(r.Hand.Actions) != 1 {
+		t.Fatalf("after the modal raise the hand has %v", r.Hand)
+	}
+}
+
 func (tb *table) publicSince(n int) []call {
 	var out []call
 	for _, c := range tb.snapshot()[n:] {
@@ -218,18 +236,7 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 
 	// The player to act raises through the modal: the smallest raise the modal offers.
 	n = len(tb.snapshot())
-	tb.click("CGAME", first, mustButton(t, prompt, "Raise"))
-	modal := tb.waitCall(n, "views.open", nil)
-	v, err := decodeValue(modal.View.PrivateMetadata)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := tb.do(first, func() { tb.submit(first, modal.View, itoa(v.Min)) }); !strings.Contains(strings.ToLower(got), "raise") {
-		t.Errorf("raise reply %q", got)
-	}
-	if r := tb.record(); r.Hand == nil || len(r.Hand.Actions) != 1 {
-		t.Fatalf("after the modal raise the hand has %v", r.Hand)
-	}
+	raiseByModal(t, tb, n, first, prompt)
 
 	// The old prompt's buttons are stale now: answered, never acted on.
 	_, second := tb.turn()
@@ -364,18 +371,7 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 
 	// The player to act gets the form, and its submission raises.
 	n := len(tb.snapshot())
-	tb.click("CGAME", first, mustButton(t, prompt, "Raise"))
-	modal := tb.waitCall(n, "views.open", nil)
-	v, err := decodeValue(modal.View.PrivateMetadata)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := tb.do(first, func() { tb.submit(first, modal.View, itoa(v.Min)) }); !strings.Contains(strings.ToLower(got), "raise") {
-		t.Errorf("raise reply %q", got)
-	}
-	if r := tb.record(); r.Hand == nil || len(r.Hand.Actions) != 1 {
-		t.Fatalf("after the modal raise the hand has %v", r.Hand)
-	}
+	raiseByModal(t, tb, n, first, prompt)
 
 	// The first prompt's Raise… is stale now, even for the player whose turn it is.
 	_, second := tb.turn()
