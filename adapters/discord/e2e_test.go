@@ -117,6 +117,38 @@ func holeCards(t *testing.T, text string) []string {
 	return f
 }
 
+// openDealer opens a real dealer on a bbolt file in t.TempDir behind the adapter a, with cfg's clock,
+// timers (never firing) and logger filled in. The dealer closes before the adapter (cleanups run
+// last-in first-out), and a failed test logs every REST call the adapter made.
+func openDealer(t *testing.T, f *fakeDiscord, a *Adapter, logs *syncBuffer, clock *fakeClock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cfg.Now = clock.Now
+	cfg.AfterFunc = func(time.Duration, func()) bot.Timer { return noTimer{} }
+	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	d, err := bot.New(db, a, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := d.Close(ctx); err != nil {
+			t.Errorf("dealer Close: %v", err)
+		}
+	})
+	t.Cleanup(func() {
+		if t.Failed() || testing.Verbose() {
+			t.Logf("every REST call the adapter made:\n%s", f.dump(0))
+		}
+	})
+	return db, d
+}
+
 // TestHandOverFakeDiscord plays a whole hand with the real dealer and a real bbolt file behind the
 // adapter, through a real discordgo session talking to the fake Discord.
 func TestHandOverFakeDiscord(t *testing.T) {
@@ -125,39 +157,14 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
 	a := openAdapter(t, f, logs, clock)
 
-	db, err := storage.Open(filepath.Join(t.TempDir(), "x.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("deck seed %d", seed)
 	var s [32]byte
 	for i := range 8 {
 		s[i] = byte(seed >> (8 * i))
 	}
-	d, err := bot.New(db, a, bot.Config{
-		StartingBankroll: 10000, Now: clock.Now, Rand: rand.NewChaCha8(s), DealDelay: time.Hour,
-		AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} },
-		Logger:    slog.New(slog.NewTextHandler(logs, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Close the dealer before the adapter (cleanups run last-in first-out).
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := d.Close(ctx); err != nil {
-			t.Errorf("dealer Close: %v", err)
-		}
-	})
+	db, d := openDealer(t, f, a, logs, clock, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8(s), DealDelay: time.Hour})
 	a.SetDealer(d)
-	defer func() {
-		if t.Failed() || testing.Verbose() {
-			t.Logf("every REST call the adapter made:\n%s", f.dump(0))
-		}
-	}()
 
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
 	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}}

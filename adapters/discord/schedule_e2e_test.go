@@ -3,8 +3,6 @@ package discord
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/storage"
 )
 
 // adminPerms is the member permission bit field of a server admin (Administrator).
@@ -67,26 +64,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 	}
 	a := openAdapter(t, f, logs, clock)
 
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	d, err := bot.New(db, a, bot.Config{
-		Now:       clock.Now,
-		AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} },
-		Logger:    slog.New(slog.NewTextHandler(logs, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := d.Close(ctx); err != nil {
-			t.Errorf("dealer Close: %v", err)
-		}
-	})
+	db, d := openDealer(t, f, a, logs, clock, bot.Config{})
 	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin", Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -100,11 +78,6 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 		}
 	})
 	a.SetDealer(s)
-	defer func() {
-		if t.Failed() || testing.Verbose() {
-			t.Logf("every REST call the adapter made:\n%s", f.dump(0))
-		}
-	}()
 
 	alice, bob, carol, dave := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}, player{"444", "dave"}
 	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol, dave}}
