@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -175,11 +174,9 @@ func OrderedDeck() Deck {
 	return d
 }
 
-// NewDeck returns a deck shuffled with crypto/rand.
-func NewDeck() (Deck, error) { return ShuffledDeck(rand.Reader) }
-
-// ShuffledDeck shuffles with an unbiased Fisher–Yates driven by random bytes from r.
-// Tests and replays pass a deterministic reader.
+// ShuffledDeck shuffles with an unbiased Fisher–Yates driven by random bytes from r. The engine
+// holds no randomness of its own: the dealer passes crypto/rand.Reader (bot.Config.Rand's default),
+// tests and replays a deterministic reader.
 func ShuffledDeck(r io.Reader) (Deck, error) {
 	d := OrderedDeck()
 	for i := len(d) - 1; i > 0; i-- {

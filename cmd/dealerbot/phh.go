@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-
-	"github.com/dealerbot/dealerbot/engine/phh"
 )
 
 const phhUsage = `usage: dealerbot phh check PATH...
@@ -25,7 +23,7 @@ func runPHH(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, "dealerbot phh check: name at least one .phh file or folder.\n"+phhUsage)
 			return 2
 		}
-		if s := phh.Check(args[1:], stdout); !s.OK() {
+		if s := checkPHH(args[1:], stdout); !s.OK() {
 			return 1
 		}
 		return 0

@@ -3,8 +3,10 @@
 // histories through the engine, and checks that replays reproduce the recorded final stacks.
 //
 // Basics: Parse reads a file into a History, Marshal and WriteTo write one back, FromHand turns a
-// finished engine hand into a History, Replay turns a History into a finished engine hand, and Check
-// replays whole folders of files.
+// finished engine hand into a History, Replay turns a History into a finished engine hand, and
+// CheckHand compares one file's replay with its finishing_stacks. Like the engine, the package does
+// no file I/O and starts no goroutines: `dealerbot phh check` (cmd/dealerbot) walks folders and
+// checks files in parallel.
 //
 // Caveats: amounts are kept as float64 because real files record half chips (10112.5); Replay needs
 // whole chips. Variants other than NT (no-limit) and FT (fixed-limit) hold'em parse but are not
