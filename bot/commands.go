@@ -52,6 +52,15 @@ func (t *table) handle(ctx context.Context, cmd Command) Reply {
 	return t.withPending(cmd.User, r)
 }
 
+// isAction reports whether verb is a betting action of the player to act.
+func isAction(verb string) bool {
+	switch verb {
+	case "fold", "check", "call", "bet", "raise", "allin", "all-in":
+		return true
+	}
+	return false
+}
+
 func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }
@@ -80,12 +89,8 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Token != "" && cmd.Token != t.token() {
 		return Reply{}, userErrorf("That button is from an earlier turn: use the newest message.")
 	}
-	if cmd.Probe {
-		switch verb {
-		case "fold", "check", "call", "bet", "raise", "allin", "all-in":
-		default:
-			return Reply{}, nil // only actions are probed; anything else may always be tried
-		}
+	if cmd.Probe && !isAction(verb) {
+		return Reply{}, nil // only actions are probed; anything else may always be tried
 	}
 	switch verb {
 	case "help":
@@ -108,6 +113,9 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 			return Reply{}, userErrorf("There is no game in this channel yet: type `start` to open a table.")
 		}
 		return Reply{}, userErrorf("I do not know %q. Type `help` for the list of commands.", verb)
+	}
+	if isAction(verb) {
+		return t.action(ctx, cmd, verb, args)
 	}
 	switch verb {
 	case "join":
@@ -152,8 +160,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 			return ok("The session is over.")
 		}
 		return ok("Dealt hand #%d.", t.rec.HandNo)
-	case "fold", "check", "call", "bet", "raise", "allin", "all-in":
-		return t.action(ctx, cmd, verb, args)
+
 	case "cards":
 		return t.cards(cmd)
 	case "table":

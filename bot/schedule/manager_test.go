@@ -154,6 +154,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"never comes", admin, "schedule add 0 20 31 2 *", "never comes round"},
 		{"bad length", admin, "schedule add weekly fri 20:00 length=forever", "Write length= as whole minutes or hours"},
 		{"length and end", admin, "schedule add weekly fri 20:00 length=2h end=23:00", "either length= or end="},
+		{"bad announce", admin, "schedule add weekly fri 20:00 announce=soon", "Write announce= as whole minutes or hours"},
+		{"bad remind", admin, "schedule add weekly fri 20:00 remind=later", "Write remind= as whole minutes or hours"},
 		{"remind before announce", admin, "schedule add weekly fri 20:00 announce=1h remind=2h", "cannot come before the announcement"},
 		{"bad game option", admin, "schedule add weekly fri 20:00 blinds=10", "Write the blinds as small/big"},
 		{"time after options", admin, "schedule add blinds=10/20 weekly fri 20:00", "Put the time first"},
