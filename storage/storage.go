@@ -53,22 +53,25 @@ type encoded struct {
 	table, actions, hand, session []byte
 }
 
-func encode(c bot.Change) (encoded, error) {
-	var e encoded
-	var err error
-	for _, f := range []struct {
-		dst *[]byte
-		v   any
-		ok  bool
-	}{{&e.table, c.Table, c.Table != nil}, {&e.actions, c.Actions, c.Actions != nil},
-		{&e.hand, c.Hand, c.Hand != nil}, {&e.session, c.Session, c.Session != nil}} {
-		if f.ok {
-			if *f.dst, err = json.Marshal(f.v); err != nil {
-				return encoded{}, err
-			}
+func encode(c bot.Change) (e encoded, err error) {
+	marshal := func(dst *[]byte, v any) {
+		if err == nil {
+			*dst, err = json.Marshal(v)
 		}
 	}
-	return e, nil
+	if c.Table != nil {
+		marshal(&e.table, c.Table)
+	}
+	if c.Actions != nil {
+		marshal(&e.actions, c.Actions)
+	}
+	if c.Hand != nil {
+		marshal(&e.hand, c.Hand)
+	}
+	if c.Session != nil {
+		marshal(&e.session, c.Session)
+	}
+	return e, err
 }
 
 // maxGroup bounds how many changes share one transaction.
