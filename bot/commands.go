@@ -2,11 +2,13 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -71,11 +73,13 @@ func amountArg(args []string, verb, example string) (int64, bool, error) {
 		return 0, false, nil
 	}
 	v, err := strconv.ParseInt(strings.ReplaceAll(args[0], ",", ""), 10, 64)
-	if err != nil {
-		return 0, false, userErrorf("%q is not a number of chips: write it in digits, like `%s`.", args[0], example)
-	}
-	if v <= 0 {
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, false, userErrorf("%s is not a number of chips: write it in digits, like `%s`.", errs.Quote(args[0]), example)
+	case err == nil && v <= 0 || err != nil && strings.HasPrefix(args[0], "-"):
 		return 0, false, userErrorf("The amount to %s must be more than 0: for example `%s`.", verb, example)
+	case err != nil || v > engine.MaxChips:
+		return 0, false, userErrorf("The amount to %s can be at most %s chips, the most any stack may hold: for example `%s`.", verb, render.Chips(engine.MaxChips), example)
 	}
 	return v, true, nil
 }
@@ -112,7 +116,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 			"all-in", "cards", "table", "show", "history", "end", "kick", "set":
 			return Reply{}, userErrorf("There is no game in this channel yet: type `start` to open a table.")
 		}
-		return Reply{}, userErrorf("I do not know %q. Type `help` for the list of commands.", verb)
+		return Reply{}, userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 	}
 	if isAction(verb) {
 		return t.action(ctx, cmd, verb, args)
@@ -215,7 +219,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 		}
 		return ok("Session ended; standings posted.")
 	}
-	return Reply{}, userErrorf("I do not know %q. Type `help` for the list of commands.", verb)
+	return Reply{}, userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 }
 
 func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
@@ -266,6 +270,9 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 	if seat < 0 {
 		return Reply{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(t.rec.Seats))
 	}
+	if err := t.roomFor(amount); err != nil {
+		return Reply{}, err
+	}
 	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return Reply{}, err
@@ -293,7 +300,7 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 		n.Standings = append(n.Standings, Standing{User: cmd.User, Name: cmd.UserName, BoughtIn: amount})
 	}
 	if err := t.commit(ctx, n, c); err != nil {
-		if strings.Contains(err.Error(), ErrInsufficient.Error()) {
+		if errors.Is(err, ErrInsufficient) {
 			return Reply{}, userErrorf("Your bankroll does not hold %s chips: join with less.", render.Chips(amount))
 		}
 		return Reply{}, err
@@ -402,6 +409,9 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 	if amount > room {
 		return Reply{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(s.MaxBuyIn), room)
 	}
+	if err := t.roomFor(amount); err != nil {
+		return Reply{}, err
+	}
 	p, _, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return Reply{}, err
@@ -418,7 +428,7 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 	c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindRebuy, Workspace: cmd.Workspace, User: cmd.User,
 		Name: st.Name, Table: t.id, Bankroll: -amount, OnTable: amount}}}
 	if err := t.commit(ctx, n, c); err != nil {
-		if strings.Contains(err.Error(), ErrInsufficient.Error()) {
+		if errors.Is(err, ErrInsufficient) {
 			return Reply{}, userErrorf("Your bankroll does not hold %s chips: rebuy for less.", render.Chips(amount))
 		}
 		return Reply{}, err
@@ -616,8 +626,11 @@ func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, 
 	}
 	who := strings.Trim(args[0], "@<>!")
 	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
-	if err != nil || n == 0 {
-		return Reply{}, userErrorf("%q is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", args[1], who, who)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && n == 0 {
+		return Reply{}, userErrorf("%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
+	}
+	if err != nil || n > engine.MaxChips || n < -engine.MaxChips {
+		return Reply{}, userErrorf("An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
 	}
 	p, known, err := t.d.store.Player(ctx, cmd.Workspace, who)
 	if err != nil {
@@ -626,8 +639,12 @@ func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, 
 	if !known {
 		return Reply{}, userErrorf("%s has no bankroll here yet: they get one when they first join a table.", who)
 	}
-	if p.Bankroll+n < 0 {
+	if p.Bankroll+n < 0 { // |n| <= MaxChips and bankrolls are far below int64's limit: no wrap
 		return Reply{}, userErrorf("%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
+	}
+	if n > 0 && p.Bankroll+n > engine.MaxChips {
+		return Reply{}, userErrorf("An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
+			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
 	e := LedgerEntry{Time: t.d.cfg.Now(), Kind: KindAdjust, Workspace: cmd.Workspace, User: who, Table: t.id, Bankroll: n}
 	if err := t.d.store.Commit(ctx, Change{Ledger: []LedgerEntry{e}}); err != nil {

@@ -11,12 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
 // Config holds the dealer's injected dependencies and defaults. The zero value is usable.
 type Config struct {
-	// StartingBankroll is a new player's bankroll, recorded in the ledger as a grant; default 10000.
+	// StartingBankroll is a new player's bankroll, recorded in the ledger as a grant; 0 means the
+	// default 10000, NoStartingBankroll means none (players get chips only from an admin's adjust).
+	// At most engine.MaxChips.
 	StartingBankroll int64
 	// Now is the clock; default time.Now.
 	Now func() time.Time
@@ -24,11 +27,14 @@ type Config struct {
 	AfterFunc func(d time.Duration, f func()) Timer
 	// Rand drives shuffles and deck salts; default crypto/rand.
 	Rand io.Reader
-	// DealDelay is the pause before the automatic next hand; default 3s.
+	// DealDelay is the pause before the automatic next hand; 0 means 3s, a negative value none.
 	DealDelay time.Duration
 	// Logger receives internal errors; default discards.
 	Logger *slog.Logger
 }
+
+// NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
+const NoStartingBankroll = -1
 
 // Timer is a started timer; Stop reports whether it stopped the timer before it fired.
 type Timer interface{ Stop() bool }
@@ -62,8 +68,13 @@ type job struct {
 // New returns a dealer and restores every table from the store: a hand in progress resumes at the
 // same decision point, or is cancelled with every chip returned when it cannot be replayed.
 func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
-	if cfg.StartingBankroll <= 0 {
+	switch {
+	case cfg.StartingBankroll == 0:
 		cfg.StartingBankroll = 10000
+	case cfg.StartingBankroll < 0:
+		cfg.StartingBankroll = 0
+	case cfg.StartingBankroll > engine.MaxChips:
+		return nil, fmt.Errorf("the starting bankroll may be at most %d chips, not %d", engine.MaxChips, cfg.StartingBankroll)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -74,8 +85,11 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
-	if cfg.DealDelay <= 0 {
+	switch {
+	case cfg.DealDelay == 0:
 		cfg.DealDelay = 3 * time.Second
+	case cfg.DealDelay < 0:
+		cfg.DealDelay = 0
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

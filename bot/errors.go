@@ -3,37 +3,39 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
-// userError is a refusal a player may read: a sentence saying what to do instead.
-type userError struct{ msg string }
+// Error is the one error type players read, in the bot, the scheduler and the adapters.
+type Error = errs.Error
 
-func (e *userError) Error() string { return e.msg }
+// userErrorf is a refusal of input: a sentence saying what to do instead.
+func userErrorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }
 
-func userErrorf(format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...)}
+// refusef is a refusal with its own code (not allowed, not now, too many).
+func refusef(code errs.Code, format string, args ...any) error {
+	return errs.Errorf(code, format, args...)
 }
 
 // apology is what a player sees when something broke on our side; the details go to the log.
-const apology = "Sorry, something went wrong on my side and nothing changed. Please try again in a moment."
+const apology = errs.Apology
 
 // errorReply turns any error into the private reply: players' errors as written, internal errors as an
-// apology (logged with their context).
+// apology (logged with their context). It is the one place an error becomes a reply.
 func errorReply(log *slog.Logger, err error) Reply {
-	var ue *userError
 	var ee *engine.Error
 	switch {
-	case errors.As(err, &ue):
-		return Reply{Text: ue.msg, IsError: true}
 	case errors.As(err, &ee):
-		return Reply{Text: ee.Message, IsError: true}
+		return Reply{Text: errs.ClipText(ee.Message, errs.MaxReply), IsError: true}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return Reply{Text: "The dealer is busy or shutting down and nothing changed: please try again.", IsError: true}
 	}
-	log.Error("command failed", "err", err)
-	return Reply{Text: apology, IsError: true}
+	text, internal := errs.Reply(err)
+	if internal {
+		log.Error("command failed", "err", err)
+	}
+	return Reply{Text: text, IsError: true}
 }

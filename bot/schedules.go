@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -105,14 +106,10 @@ func schedOptions(opts []string) (string, error) {
 	st := DefaultSettings()
 	for _, o := range opts {
 		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
-			return "", &schedule.Error{Message: "Give the game's end as end=23:30 or length=3h before the game settings."}
+			return "", userErrorf("Give the game's end as end=23:30 or length=3h before the game settings.")
 		}
 	}
 	if err := st.Apply(opts); err != nil {
-		var ue *userError
-		if errors.As(err, &ue) {
-			return "", &schedule.Error{Message: ue.msg}
-		}
 		return "", err
 	}
 	return st.Describe(), nil
@@ -163,7 +160,7 @@ func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 	text := strings.TrimSpace("start " + strings.Join(s.Options, " ") + fmt.Sprintf(" end=%dm", mins))
 	r := h.d.Handle(ctx, h.command(s, text))
 	if r.IsError {
-		return &schedule.Error{Message: r.Text}
+		return refusef(errs.Conflict, "%s", r.Text)
 	}
 	return nil
 }

@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -42,31 +44,78 @@ func DefaultSettings() Settings {
 	}
 }
 
-// levelFactor is how many times the starting blinds a level's blinds are.
+// Limits on the numbers a host types, each named in the sentence that refuses a larger one.
+const (
+	maxLevelMinutes = 24 * 60 // blinds rise at least once a day
+	maxLevelHands   = 1000
+	maxEndMinutes   = 24 * 60 // a session is at most a day long
+	maxRebuys       = 100
+	maxRebuyLevels  = 100
+	// maxLevel is the last blind level: the schedule below doubles from level 11 on, so by level 40
+	// even 1/2 blinds are past the chip ceiling and Rules holds them at the ceiling's level.
+	maxLevel = 40
+)
+
+// levelSteps is how many times the starting blinds each of the first levels' blinds are; later
+// levels double.
+var levelSteps = [...]int64{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
+
+// levelFactor is how many times the starting blinds a level's blinds are, for 0 <= level <= maxLevel.
 func levelFactor(level int) int64 {
-	steps := []int64{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
-	if level < len(steps) {
-		return steps[level]
+	level = min(max(level, 0), maxLevel)
+	if level < len(levelSteps) {
+		return levelSteps[level]
 	}
-	return steps[len(steps)-1] << (level - len(steps) + 1)
+	return levelSteps[len(levelSteps)-1] << (level - len(levelSteps) + 1) // at most 64<<29 = 2^35
 }
 
-// Rules returns the engine rules at a blind level.
+// Rules returns the engine rules at a blind level. The blinds stop rising at the last level whose big
+// blind and ante stay within engine.MaxChips, so no level, however late, can wrap or wedge the table.
 func (s Settings) Rules(level int) engine.Rules {
+	level = min(max(level, 0), maxLevel)
+	for level > 0 && (s.BigBlind > engine.MaxChips/levelFactor(level) || s.Ante > engine.MaxChips/levelFactor(level)) {
+		level--
+	}
 	f := levelFactor(level)
 	return engine.Rules{Variant: s.Variant, SmallBlind: s.SmallBlind * f, BigBlind: s.BigBlind * f, Ante: s.Ante * f}
 }
 
-// Level returns the blind level after elapsed time and hands dealt.
+// Level returns the blind level after elapsed time and hands dealt, at most maxLevel.
 func (s Settings) Level(elapsed time.Duration, hands int64) int {
 	level := 0
-	if s.LevelMinutes > 0 {
-		level = max(level, int(elapsed/(time.Duration(s.LevelMinutes)*time.Minute)))
+	if m := min(max(s.LevelMinutes, 0), maxLevelMinutes); m > 0 && elapsed > 0 {
+		level = max(level, int(min(elapsed/(time.Duration(m)*time.Minute), maxLevel)))
 	}
-	if s.LevelHands > 0 {
-		level = max(level, int(hands/int64(s.LevelHands)))
+	if h := int64(min(max(s.LevelHands, 0), maxLevelHands)); h > 0 && hands > 0 {
+		level = max(level, int(min(hands/h, maxLevel)))
 	}
 	return level
+}
+
+// Validate checks settings read back from the database against the limits Apply enforces, so a
+// record written by an older version cannot wedge a table.
+func (s Settings) Validate() error {
+	switch {
+	case s.Variant > engine.FixedLimit:
+		return fmt.Errorf("unknown variant %d", s.Variant)
+	case s.SmallBlind <= 0 || s.BigBlind < s.SmallBlind || s.BigBlind > engine.MaxChips:
+		return fmt.Errorf("blinds %d/%d out of range", s.SmallBlind, s.BigBlind)
+	case s.Ante < 0 || s.Ante > engine.MaxChips:
+		return fmt.Errorf("ante %d out of range", s.Ante)
+	case s.MinBuyIn <= 0 || s.MinBuyIn > s.BuyIn || s.BuyIn > s.MaxBuyIn || s.MaxBuyIn > engine.MaxChips:
+		return fmt.Errorf("buy-ins %d/%d/%d out of range", s.MinBuyIn, s.BuyIn, s.MaxBuyIn)
+	case s.Rebuys < -1 || s.Rebuys > maxRebuys || s.RebuyLevels < 0 || s.RebuyLevels > maxRebuyLevels:
+		return fmt.Errorf("rebuys %d (levels %d) out of range", s.Rebuys, s.RebuyLevels)
+	case s.LevelMinutes < 0 || s.LevelMinutes > maxLevelMinutes || s.LevelHands < 0 || s.LevelHands > maxLevelHands:
+		return fmt.Errorf("levels %dm/%dhands out of range", s.LevelMinutes, s.LevelHands)
+	case s.Timer != 0 && (s.Timer < 10 || s.Timer > 600):
+		return fmt.Errorf("timer %d out of range", s.Timer)
+	case s.Seats < 2 || s.Seats > engine.MaxPlayers:
+		return fmt.Errorf("%d seats out of range", s.Seats)
+	case s.EndMinutes < 0 || s.EndMinutes > maxEndMinutes:
+		return fmt.Errorf("end after %d minutes out of range", s.EndMinutes)
+	}
+	return nil
 }
 
 // Describe is the one-line summary of the settings.
@@ -108,7 +157,8 @@ func (s Settings) Describe() string {
 
 // settingsHelp lists the options `start` and `set` take.
 const settingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
-	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji seats=2-10 end=90m|2h"
+	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji seats=2-10 end=90m|2h " +
+	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
 // Apply reads key=value options into s. On error s is unchanged and the error is a sentence for players.
 func (s *Settings) Apply(opts []string) error {
@@ -117,7 +167,7 @@ func (s *Settings) Apply(opts []string) error {
 	for _, o := range opts {
 		key, val, ok := strings.Cut(o, "=")
 		if !ok || val == "" {
-			return userErrorf("`%s` is not an option: write key=value, for example blinds=10/20. Options: %s", o, settingsHelp)
+			return userErrorf("%s is not an option: write key=value, for example blinds=10/20. Options: %s", errs.Quote(o), settingsHelp)
 		}
 		key = strings.ToLower(key)
 		val = strings.ToLower(val)
@@ -133,27 +183,32 @@ func (s *Settings) Apply(opts []string) error {
 			if !ok {
 				return userErrorf("Write the blinds as small/big, for example blinds=10/20.")
 			}
-			if n.SmallBlind, err = positive(sb, "small blind"); err != nil {
+			if n.SmallBlind, err = chipsArg(sb, "small blind", "blinds=10/20"); err != nil {
 				return err
 			}
-			if n.BigBlind, err = positive(bb, "big blind"); err != nil {
+			if n.BigBlind, err = chipsArg(bb, "big blind", "blinds=10/20"); err != nil {
 				return err
 			}
 			if n.SmallBlind > n.BigBlind {
 				return userErrorf("The small blind must not be larger than the big blind: for example blinds=10/20.")
 			}
 		case "ante":
-			if n.Ante, err = strconv.ParseInt(val, 10, 64); err != nil || n.Ante < 0 {
+			if val == "0" || val == "off" || val == "no" {
+				n.Ante = 0
+				break
+			}
+			if strings.HasPrefix(val, "-") {
 				return userErrorf("The ante must be a whole number of chips, 0 or more: for example ante=2.")
 			}
+			n.Ante, err = chipsArg(val, "ante", "ante=2")
 		case "buyin", "buy-in":
-			n.BuyIn, err = positive(val, "buy-in")
+			n.BuyIn, err = chipsArg(val, "buy-in", "buyin=1000")
 			buyinSet = true
 		case "min", "minbuyin":
-			n.MinBuyIn, err = positive(val, "smallest buy-in")
+			n.MinBuyIn, err = chipsArg(val, "smallest buy-in", "min=400")
 			minSet = true
 		case "max", "maxbuyin":
-			n.MaxBuyIn, err = positive(val, "largest buy-in")
+			n.MaxBuyIn, err = chipsArg(val, "largest buy-in", "max=2000")
 			maxSet = true
 		case "rebuy", "rebuys":
 			switch val {
@@ -163,15 +218,15 @@ func (s *Settings) Apply(opts []string) error {
 				n.Rebuys = 0
 			default:
 				r, perr := strconv.Atoi(val)
-				if perr != nil || r < 0 {
-					return userErrorf("Write rebuy=yes, rebuy=no or the number of rebuys each player may make, like rebuy=2.")
+				if perr != nil || r < 0 || r > maxRebuys {
+					return userErrorf("Write rebuy=yes, rebuy=no or the number of rebuys each player may make, from 1 to %d, like rebuy=2.", maxRebuys)
 				}
 				n.Rebuys = r
 			}
 		case "rebuylevels":
 			r, perr := strconv.Atoi(val)
-			if perr != nil || r < 0 {
-				return userErrorf("Write rebuylevels=N: rebuys are allowed during the first N blind levels (0 for always).")
+			if perr != nil || r < 0 || r > maxRebuyLevels {
+				return userErrorf("Write rebuylevels=N with N from 0 to %d: rebuys are allowed during the first N blind levels (0 for always).", maxRebuyLevels)
 			}
 			n.RebuyLevels = r
 		case "levels":
@@ -179,9 +234,9 @@ func (s *Settings) Apply(opts []string) error {
 			switch {
 			case val == "off" || val == "no" || val == "0":
 			case strings.HasSuffix(val, "hands"):
-				n.LevelHands, err = count(strings.TrimSuffix(val, "hands"), "levels=20hands")
+				n.LevelHands, err = bounded(strings.TrimSuffix(val, "hands"), 1, maxLevelHands, fmt.Sprintf("Blinds rise every 1 to %d hands", maxLevelHands), "levels=20hands")
 			case strings.HasSuffix(val, "m"):
-				n.LevelMinutes, err = count(strings.TrimSuffix(val, "m"), "levels=10m")
+				n.LevelMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxLevelMinutes, fmt.Sprintf("Blinds rise every 1 to %d minutes (a day)", maxLevelMinutes), "levels=10m")
 			default:
 				return userErrorf("Write levels=10m for blinds rising every 10 minutes or levels=20hands for every 20 hands.")
 			}
@@ -190,10 +245,7 @@ func (s *Settings) Apply(opts []string) error {
 				n.Timer = 0
 				break
 			}
-			n.Timer, err = count(strings.TrimSuffix(val, "s"), "timer=60")
-			if err == nil && (n.Timer < 10 || n.Timer > 600) {
-				return userErrorf("The turn timer must be between 10 and 600 seconds, or timer=off.")
-			}
+			n.Timer, err = bounded(strings.TrimSuffix(val, "s"), 10, 600, "The turn timer must be between 10 and 600 seconds, or timer=off", "timer=60")
 		case "cards":
 			switch val {
 			case "text":
@@ -204,30 +256,27 @@ func (s *Settings) Apply(opts []string) error {
 				return userErrorf("Write cards=text or cards=emoji.")
 			}
 		case "seats":
-			n.Seats, err = count(val, "seats=6")
-			if err == nil && (n.Seats < 2 || n.Seats > engine.MaxPlayers) {
-				return userErrorf("A table has 2 to %d seats: for example seats=6.", engine.MaxPlayers)
-			}
+			n.Seats, err = bounded(val, 2, engine.MaxPlayers, fmt.Sprintf("A table has 2 to %d seats", engine.MaxPlayers), "seats=6")
 		case "end":
 			switch {
 			case val == "off" || val == "no":
 				n.EndMinutes = 0
 			case strings.HasSuffix(val, "h"):
 				var h int
-				h, err = count(strings.TrimSuffix(val, "h"), "end=2h")
+				h, err = bounded(strings.TrimSuffix(val, "h"), 1, maxEndMinutes/60, fmt.Sprintf("A session ends 1 to %d hours after it starts", maxEndMinutes/60), "end=2h")
 				n.EndMinutes = 60 * h
 			default:
-				n.EndMinutes, err = count(strings.TrimSuffix(val, "m"), "end=90m")
+				n.EndMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxEndMinutes, fmt.Sprintf("A session ends 1 to %d minutes after it starts", maxEndMinutes), "end=90m")
 			}
 		default:
-			return userErrorf("I do not know the option `%s`. Options: %s", key, settingsHelp)
+			return userErrorf("I do not know the option %s. Options: %s", errs.Quote(key), settingsHelp)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if buyinSet && !minSet && !maxSet {
-		n.MinBuyIn, n.MaxBuyIn = max(1, n.BuyIn*2/5), n.BuyIn*2
+		n.MinBuyIn, n.MaxBuyIn = max(1, n.BuyIn*2/5), min(n.BuyIn*2, engine.MaxChips) // BuyIn <= MaxChips: no wrap
 	}
 	if n.MinBuyIn > n.MaxBuyIn {
 		return userErrorf("The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
@@ -239,18 +288,26 @@ func (s *Settings) Apply(opts []string) error {
 	return nil
 }
 
-func positive(s, what string) (int64, error) {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v <= 0 {
-		return 0, userErrorf("The %s must be a whole number of chips above 0, not %q.", what, s)
+// chipsArg reads a number of chips from 1 to engine.MaxChips.
+func chipsArg(s, what, example string) (int64, error) {
+	v, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && v <= 0 {
+		return 0, userErrorf("The %s must be a whole number of chips above 0, not %s.", what, errs.Quote(s))
+	}
+	if err != nil || v > engine.MaxChips {
+		return 0, userErrorf("The %s can be at most %s chips, the most any stack may hold: for example %s.", what, render.Chips(engine.MaxChips), example)
 	}
 	return v, nil
 }
 
-func count(s, example string) (int, error) {
+// bounded reads a whole number from lo to hi; rule is the sentence that states the range.
+func bounded(s string, lo, hi int, rule, example string) (int, error) {
 	v, err := strconv.Atoi(s)
-	if err != nil || v <= 0 {
-		return 0, userErrorf("%q is not a whole number above 0: for example %s.", s, example)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, userErrorf("%s is not a whole number: for example %s.", errs.Quote(s), example)
+	}
+	if err != nil || v < lo || v > hi {
+		return 0, userErrorf("%s: for example %s.", rule, example)
 	}
 	return v, nil
 }

@@ -29,7 +29,7 @@ func TestSettingsApply(t *testing.T) {
 		{"end in hours", "end=2h", func(s bot.Settings) bool { return s.EndMinutes == 120 }, ""},
 		{"timer off", "timer=off", func(s bot.Settings) bool { return s.Timer == 0 }, ""},
 		{"no equals", "blinds", nil, "write key=value"},
-		{"unknown key", "speed=fast", nil, "I do not know the option `speed`"},
+		{"unknown key", "speed=fast", nil, "I do not know the option \"speed\""},
 		{"bad variant", "variant=stud", nil, "stud is not a variant"},
 		{"blinds without slash", "blinds=10", nil, "small/big"},
 		{"small above big", "blinds=20/10", nil, "must not be larger"},

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/engine/phh"
 	"github.com/dealerbot/dealerbot/render"
@@ -244,6 +245,20 @@ func (t *table) playing() []int {
 		}
 	}
 	return out
+}
+
+// roomFor refuses chips that would take the table past engine.MaxChips in all. Every stack is then
+// within the engine's ceiling, and so is every pot, however the chips move between players.
+func (t *table) roomFor(amount int64) error {
+	var on int64
+	for _, s := range t.rec.Seats {
+		on += s.Stack // at most MaxChips in all, by this check
+	}
+	if amount > engine.MaxChips-on {
+		return userErrorf("A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
+			render.Chips(engine.MaxChips), render.Chips(on), render.Chips(max(0, engine.MaxChips-on)))
+	}
+	return nil
 }
 
 func (t *table) isHost(cmd Command) bool { return cmd.Admin || cmd.User == t.rec.Host }
@@ -603,8 +618,7 @@ func (t *table) scheduleDeal() {
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *table) {
 		t.dealTimer = nil
 		if err := t.deal(ctx); err != nil {
-			var ue *userError
-			if !errors.As(err, &ue) {
+			if errs.CodeOf(err) == errs.Internal {
 				t.d.log.Error("automatic deal", "table", t.id, "err", err)
 			}
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -24,6 +25,9 @@ func FuzzActions(f *testing.F) {
 			switch script[i+1] % 4 {
 			case 0:
 				a.Amount = int64(script[i+1])
+				if script[i+1]&0x80 != 0 { // the extremes a user could type
+					a.Amount = []int64{math.MaxInt64, math.MinInt64, MaxChips, MaxChips + 1}[script[i+1]&3]
+				}
 			case 1:
 				a.Amount = o.MinTo
 			case 2:

@@ -77,6 +77,9 @@ func NewHand(s Setup) (*Hand, error) {
 		if st <= 0 {
 			return nil, fmt.Errorf("player %d has no chips to play with", i)
 		}
+		if st > MaxChips {
+			return nil, fmt.Errorf("player %d has more than %d chips, the most a stack may hold", i, MaxChips)
+		}
 	}
 	if !s.Deck.Valid() {
 		return nil, fmt.Errorf("the deck does not hold 52 distinct cards")

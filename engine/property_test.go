@@ -2,6 +2,7 @@ package engine
 
 import (
 	"flag"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -14,9 +15,15 @@ var (
 )
 
 // randomSetup makes a random table: 2 to 10 players, stacks from 1 chip up, any structure and ante.
+// One table in eight plays near the chip ceiling: blinds up to MaxChips/200 and stacks up to MaxChips,
+// so sums of ten full stacks and every pot are exercised where a wrap would show.
 func randomSetup(r *rand.Rand) Setup {
 	n := 2 + r.IntN(9)
 	bb := int64(2 + r.IntN(50))
+	huge := r.IntN(8) == 0
+	if huge {
+		bb = 2 + r.Int64N(MaxChips/200-1)
+	}
 	rules := Rules{Variant: Variant(r.IntN(3)), SmallBlind: bb / 2, BigBlind: bb}
 	switch r.IntN(4) {
 	case 1:
@@ -35,6 +42,9 @@ func randomSetup(r *rand.Rand) Setup {
 			stacks[i] = 1 + int64(r.IntN(int(2*bb))) // very short: often all-in on the blinds
 		default:
 			stacks[i] = 1 + int64(r.IntN(int(200*bb)))
+		}
+		if huge && r.IntN(3) == 0 {
+			stacks[i] = MaxChips - r.Int64N(bb) // at the ceiling
 		}
 	}
 	var d Deck = OrderedDeck()
@@ -73,7 +83,8 @@ func offered(o Options, r *rand.Rand) []Action {
 // refusedSample lists actions the options do not allow.
 func refusedSample(h *Hand, o Options) []Action {
 	p := o.Player
-	bad := []Action{{Player: (p + 1) % h.NumPlayers(), Kind: Fold}, {Player: p, Kind: Raise, Amount: -5}}
+	bad := []Action{{Player: (p + 1) % h.NumPlayers(), Kind: Fold}, {Player: p, Kind: Raise, Amount: -5},
+		{Player: p, Kind: Raise, Amount: math.MaxInt64}, {Player: p, Kind: Bet, Amount: math.MinInt64}}
 	if !o.CanCheck {
 		bad = append(bad, Action{Player: p, Kind: Check})
 	} else {

@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // The worked examples of RULES.md section 7, each by its number.
 
@@ -268,4 +271,40 @@ func TestR14ThreeWaySplit(t *testing.T) {
 	do(t, h, "1 check", "2 check", "3 check", "1 check", "2 check", "3 check", "1 check", "2 check", "3 check")
 	eqStacks(t, h.Stacks(), []int64{95, 90 + 12, 90 + 12, 90 + 11})
 	checkConserved(t, h)
+}
+
+// TestMaxChips: nothing above the chip ceiling enters a hand, and ten stacks at the ceiling all-in
+// settle exactly, with no sum anywhere near int64's limit.
+func TestMaxChips(t *testing.T) {
+	d := OrderedDeck()
+	for _, tc := range []struct {
+		name string
+		s    Setup
+	}{
+		{"stack", Setup{Rules: Rules{SmallBlind: 1, BigBlind: 2}, Stacks: []int64{MaxChips + 1, 100}, Deck: d}},
+		{"big blind", Setup{Rules: Rules{SmallBlind: 1, BigBlind: MaxChips + 1}, Stacks: []int64{100, 100}, Deck: d}},
+		{"ante", Setup{Rules: Rules{SmallBlind: 1, BigBlind: 2, Ante: MaxChips + 1}, Stacks: []int64{100, 100}, Deck: d}},
+		{"wrapping stack", Setup{Rules: Rules{SmallBlind: 1, BigBlind: 2}, Stacks: []int64{math.MaxInt64, math.MaxInt64}, Deck: d}},
+	} {
+		if _, err := NewHand(tc.s); err == nil {
+			t.Errorf("%s above MaxChips: NewHand accepted it", tc.name)
+		}
+	}
+	stacks := make([]int64, MaxPlayers)
+	for i := range stacks {
+		stacks[i] = MaxChips
+	}
+	h, err := NewHand(Setup{Rules: Rules{SmallBlind: MaxChips / 4, BigBlind: MaxChips / 2, Ante: MaxChips / 8}, Stacks: stacks, Deck: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !h.Done() {
+		if _, err := h.Apply(Action{Player: h.ToAct(), Kind: AllIn}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkHandInvariants(t, 0, h)
+	if got, want := total(h.Stacks()), int64(MaxPlayers)*MaxChips; got != want {
+		t.Fatalf("chips after: %d, want %d", got, want)
+	}
 }

@@ -53,6 +53,11 @@ type Rules struct {
 	Chip int64
 }
 
+// MaxChips is the largest number of chips a stack, a blind, an ante or a bet size may hold. It keeps
+// every sum the engine and the dealer make (ten stacks, every pot, a workspace's bankrolls) far from
+// int64's limit: 10 players x 10^12 is 10^13, and int64 holds 9.2 x 10^18.
+const MaxChips int64 = 1_000_000_000_000
+
 // Validate checks that the rules make a playable game.
 func (r Rules) Validate() error {
 	switch {
@@ -66,6 +71,8 @@ func (r Rules) Validate() error {
 		return fmt.Errorf("the ante cannot be negative")
 	case r.MinBet < 0 || r.SmallBet < 0 || r.BigBet < 0 || r.Chip < 0:
 		return fmt.Errorf("bet sizes and the chip cannot be negative")
+	case max(r.BigBlind, r.Ante, r.MinBet, r.SmallBet, r.BigBet, r.Chip) > MaxChips:
+		return fmt.Errorf("blinds, antes, bet sizes and the chip may be at most %d chips", MaxChips)
 	}
 	return nil
 }

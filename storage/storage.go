@@ -232,13 +232,18 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 		if e.Name != "" {
 			p.Name = e.Name
 		}
-		p.Bankroll += e.Bankroll
-		p.OnTable += e.OnTable
+		var ok1, ok2, ok3 bool
+		p.Bankroll, ok1 = addChips(p.Bankroll, e.Bankroll)
+		p.OnTable, ok2 = addChips(p.OnTable, e.OnTable)
+		ok3 = true
 		switch e.Kind {
 		case bot.KindGrant, bot.KindAdjust:
-			p.Granted += e.Bankroll
+			p.Granted, ok3 = addChips(p.Granted, e.Bankroll)
 		case bot.KindResult:
 			p.Hands++
+		}
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("player %s: %w", key, ErrOverflow)
 		}
 		if p.Bankroll < 0 {
 			return bot.ErrInsufficient
@@ -414,6 +419,16 @@ func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
 	return out, err
 }
 
+// ErrOverflow is returned when a chip sum would leave int64's range. The dealer's chip ceiling
+// (engine.MaxChips) keeps every real sum far below it; a sum that wraps is refused, never stored.
+var ErrOverflow = errors.New("a chip sum is out of range")
+
+// addChips returns a+b and whether the sum is exact (did not wrap).
+func addChips(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s > a) == (b > 0)
+}
+
 // Totals are the chip sums Balance compares.
 type Totals struct {
 	BroughtIn int64 // grants and adjustments in the ledger
@@ -428,6 +443,12 @@ type Totals struct {
 // exactly the chips the ledger says are on them.
 func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	var t Totals
+	exact := true
+	add := func(sum *int64, v int64) {
+		var ok bool
+		*sum, ok = addChips(*sum, v)
+		exact = exact && ok
+	}
 	err := d.db.View(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
 			var e bot.LedgerEntry
@@ -435,9 +456,10 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 				return err
 			}
 			if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
-				t.BroughtIn += e.Bankroll
+				add(&t.BroughtIn, e.Bankroll)
 			}
-			t.LedgerSum += e.Bankroll + e.OnTable
+			add(&t.LedgerSum, e.Bankroll)
+			add(&t.LedgerSum, e.OnTable)
 			return nil
 		})
 		if err != nil {
@@ -448,8 +470,11 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 			if err := json.Unmarshal(v, &p); err != nil {
 				return err
 			}
-			t.Bankrolls += p.Bankroll
-			t.OnTables += p.OnTable
+			add(&t.Bankrolls, p.Bankroll)
+			add(&t.OnTables, p.OnTable)
+			if p.Bankroll < 0 || p.OnTable < 0 {
+				return fmt.Errorf("player %s holds a negative amount: %+v", k, p)
+			}
 			return nil
 		})
 		if err != nil {
@@ -463,7 +488,10 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 			// During a hand the seats keep their stacks from before it; the hand's result lands with
 			// its end, so the seats always hold the chips the ledger has on the table.
 			for _, s := range tr.Seats {
-				t.Stacks += s.Stack
+				if s.Stack < 0 {
+					return fmt.Errorf("table %s: a negative stack %d", k, s.Stack)
+				}
+				add(&t.Stacks, s.Stack)
 			}
 			return nil
 		})
@@ -471,7 +499,11 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	if err != nil {
 		return t, err
 	}
-	if t.Bankrolls+t.OnTables != t.BroughtIn || t.LedgerSum != t.BroughtIn || t.OnTables != t.Stacks {
+	if !exact {
+		return t, fmt.Errorf("ledger does not balance: %w (%+v)", ErrOverflow, t)
+	}
+	inPlay, ok := addChips(t.Bankrolls, t.OnTables)
+	if !ok || inPlay != t.BroughtIn || t.LedgerSum != t.BroughtIn || t.OnTables != t.Stacks {
 		return t, fmt.Errorf("ledger does not balance: %+v", t)
 	}
 	return t, nil

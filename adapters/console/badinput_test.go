@@ -81,7 +81,7 @@ func TestBadInput(t *testing.T) {
 		{"settings by a non-host", between, "bob: set blinds=10/20", "Only the host (alice) or an admin can change the settings."},
 		{"start twice", inHand, "bob: start", "A game is already running here, hosted by alice"},
 		{"bad setting", between, "alice: set blinds=ten/20", `The small blind must be a whole number of chips above 0, not "ten".`},
-		{"unknown setting", none, "alice: start colour=red", "I do not know the option `colour`"},
+		{"unknown setting", none, "alice: start colour=red", "I do not know the option \"colour\""},
 		{"join where no game runs", none, "alice: join", "There is no game in this channel yet: type `start` to open a table."},
 		{"act where no game runs", none, "alice: call", "There is no game in this channel yet"},
 		{"leave when not seated", inHand, "zoe: leave", "You are not seated at this table"},

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -116,16 +117,13 @@ func (m *Manager) mention(platform, user, name string) string {
 	return "@" + name
 }
 
-const apology = "Sorry, something went wrong on my side and nothing changed. Please try again in a moment."
-
 // errReply turns an error into the private reply: player errors as written, others as an apology.
 func (m *Manager) errReply(err error) Reply {
-	var e *Error
-	if errors.As(err, &e) {
-		return Reply{Text: e.Message, IsError: true}
+	text, internal := errs.Reply(err)
+	if internal {
+		m.log().Error("schedule command failed", "err", err)
 	}
-	m.log().Error("schedule command failed", "err", err)
-	return Reply{Text: apology, IsError: true}
+	return Reply{Text: text, IsError: true}
 }
 
 const usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [length=3h | end=23:30] " +

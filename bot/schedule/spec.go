@@ -9,6 +9,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
+
 	// The zone database is embedded so schedules work on hosts without /usr/share/zoneinfo.
 	_ "time/tzdata"
 )
@@ -233,11 +235,7 @@ func (s *Spec) NextN(t time.Time, n int) []time.Time {
 	return out
 }
 
-// Error is a refusal a player may read: a sentence saying what to do instead.
-type Error struct{ Message string }
+// Error is the one player-facing error type (errs.Error): a code and a sentence saying what to do instead.
+type Error = errs.Error
 
-func (e *Error) Error() string { return e.Message }
-
-func errorf(format string, args ...any) error {
-	return &Error{Message: fmt.Sprintf(format, args...)}
-}
+func errorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // Env looks settings up: the process environment first, then the .env file.
@@ -86,15 +88,15 @@ func readSettings(e *Env) (Settings, error) {
 	}
 	if v := e.Get("DEALERBOT_STARTING_BANKROLL"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return s, fmt.Errorf("DEALERBOT_STARTING_BANKROLL must be a whole number of chips, 0 or more, not %q", v)
+		if err != nil || n < 0 || n > engine.MaxChips {
+			return s, fmt.Errorf("DEALERBOT_STARTING_BANKROLL must be a whole number of chips from 0 to %d", engine.MaxChips)
 		}
 		s.StartingBankroll = n
 	}
 	if v := e.Get("DEALERBOT_DEAL_DELAY"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
-			return s, fmt.Errorf("DEALERBOT_DEAL_DELAY must be a duration such as 3s, not %q", v)
+			return s, fmt.Errorf("DEALERBOT_DEAL_DELAY must be a duration such as 3s (0 deals at once)")
 		}
 		s.DealDelay = d
 	}
@@ -103,12 +105,12 @@ func readSettings(e *Env) (Settings, error) {
 		case "debug", "info", "warn", "error":
 			s.LogLevel = v
 		default:
-			return s, fmt.Errorf("DEALERBOT_LOG_LEVEL must be debug, info, warn or error, not %q", v)
+			return s, fmt.Errorf("DEALERBOT_LOG_LEVEL must be debug, info, warn or error")
 		}
 	}
 	if v := e.Get("DEALERBOT_TIMEZONE"); v != "" {
 		if _, err := time.LoadLocation(v); err != nil {
-			return s, fmt.Errorf("DEALERBOT_TIMEZONE must be an IANA time zone such as Europe/Berlin, not %q", v)
+			return s, fmt.Errorf("DEALERBOT_TIMEZONE must be an IANA time zone such as Europe/Berlin")
 		}
 		s.Timezone = v
 	}

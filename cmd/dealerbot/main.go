@@ -125,6 +125,13 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	defer stopBackups()
 
 	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
+	// Zero means zero here (the settings document it); bot.Config's zero value means its default.
+	if s.StartingBankroll == 0 {
+		cfg.StartingBankroll = bot.NoStartingBankroll
+	}
+	if s.DealDelay == 0 {
+		cfg.DealDelay = -1
+	}
 	if m.BotConfig != nil {
 		cfg = *m.BotConfig
 	}
