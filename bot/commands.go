@@ -157,6 +157,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 		if t.seatOf(cmd.User) < 0 && !t.isHost(cmd) {
 			return Reply{}, userErrorf("Only players at this table can deal: `join` first.")
 		}
+		t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
 		if err := t.deal(ctx); err != nil {
 			return Reply{}, err
 		}

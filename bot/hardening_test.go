@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,11 +23,38 @@ type rig struct {
 	path string
 	db   *storage.DB
 	d    *bot.Dealer
-	chat *schedChat
+	chat *rigChat
+	// wrap, when set, stands between the dealer and the database (to inject faults).
+	wrap func(*storage.DB) bot.Store
 	mu   sync.Mutex
 	now  time.Time
 	tm   []*rigTimer
 	cfg  bot.Config
+}
+
+// rigChat records every message; onSend, when set, sees each one first (and may panic).
+type rigChat struct {
+	schedChat
+	onSend atomic.Pointer[func(bot.Message)]
+}
+
+func (c *rigChat) Send(ctx context.Context, m bot.Message) error {
+	if f := c.onSend.Load(); f != nil {
+		(*f)(m)
+	}
+	return c.schedChat.Send(ctx, m)
+}
+
+// saw reports whether a public message in channel ch contained s.
+func (c *rigChat) saw(ch, s string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.msgs {
+		if !m.Private && m.Channel == ch && strings.Contains(m.Text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 type rigTimer struct {
@@ -39,7 +67,7 @@ func (t *rigTimer) Stop() bool { was := !t.stopped; t.stopped = true; return was
 
 func newRig(tb testing.TB, cfg bot.Config) *rig {
 	tb.Helper()
-	r := &rig{tb: tb, path: filepath.Join(tb.TempDir(), "dealerbot.db"), chat: &schedChat{},
+	r := &rig{tb: tb, path: filepath.Join(tb.TempDir(), "dealerbot.db"), chat: &rigChat{},
 		now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC), cfg: cfg}
 	r.open()
 	tb.Cleanup(r.close)
@@ -58,7 +86,11 @@ func (r *rig) open() {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.NewChaCha8([32]byte{7})
 	}
-	d, err := bot.New(db, r.chat, cfg)
+	var store bot.Store = db
+	if r.wrap != nil {
+		store = r.wrap(db)
+	}
+	d, err := bot.New(store, r.chat, cfg)
 	if err != nil {
 		db.Close()
 		r.tb.Fatal(err)
@@ -275,5 +307,165 @@ func TestOverflowRefused(t *testing.T) {
 		if p.Bankroll < 0 || p.OnTable < 0 {
 			t.Fatalf("%s: bankroll %d, on table %d", u, p.Bankroll, p.OnTable)
 		}
+	}
+}
+
+// faultStore is the real database with one injected fault: the next action committed at a chosen
+// table panics, as a bug anywhere on that table's path would.
+type faultStore struct {
+	*storage.DB
+	panicAt atomic.Pointer[string]
+}
+
+func (f *faultStore) Commit(ctx context.Context, c bot.Change) error {
+	if id := f.panicAt.Load(); id != nil && c.Actions != nil && c.Actions.Table == *id {
+		f.panicAt.Store(nil)
+		panic("injected fault")
+	}
+	return f.DB.Commit(ctx, c)
+}
+
+// seatStacks returns a table's committed stacks by user, and whether a hand is in progress.
+func (r *rig) seatStacks(ch string) (map[string]int64, bool) {
+	r.tb.Helper()
+	tables, err := r.db.Tables(context.Background())
+	if err != nil {
+		r.tb.Fatal(err)
+	}
+	for _, tr := range tables {
+		if tr.Channel == ch {
+			out := map[string]int64{}
+			for _, s := range tr.Seats {
+				if s.User != "" {
+					out[s.User] = s.Stack
+				}
+			}
+			return out, tr.Hand != nil
+		}
+	}
+	r.tb.Fatalf("no table in %s", ch)
+	return nil, false
+}
+
+// TestPanicAtOneTable: a panic in one table's command is recovered; that table's hand is cancelled
+// with every chip back where it was before the hand, its channel is told, and another table plays on.
+func TestPanicAtOneTable(t *testing.T) {
+	var fs *faultStore
+	r := newRig(t, bot.Config{})
+	r.wrap = func(db *storage.DB) bot.Store { fs = &faultStore{DB: db}; return fs }
+	r.restart()
+	for _, ch := range []string{"c1", "c2"} {
+		r.must(ch, "host"+ch, "start timer=off")
+		r.must(ch, "a"+ch, "join 1000")
+		r.must(ch, "b"+ch, "join 1000")
+		r.must(ch, "a"+ch, "deal")
+	}
+	before, _ := r.seatStacks("c1")
+	tot := r.balance()
+	// Move chips at c1 first, so that "back where they were" means something.
+	acted := ""
+	for _, u := range []string{"ac1", "bc1"} {
+		if rep := r.cmd("c1", u, "raise 100"); !rep.IsError {
+			acted = u
+			break
+		}
+	}
+	if acted == "" {
+		t.Fatal("nobody at c1 could raise")
+	}
+	id := "test/w/c1"
+	fs.panicAt.Store(&id)
+	other := "ac1"
+	if acted == "ac1" {
+		other = "bc1"
+	}
+	rep := r.cmd("c1", other, "call")
+	if !rep.IsError || !strings.Contains(rep.Text, "Sorry, something went wrong") {
+		t.Fatalf("the panicking command answered %q, want the apology", rep.Text)
+	}
+	after, inHand := r.seatStacks("c1")
+	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("after the panic: stacks %v (hand in progress %v), want %v and no hand", after, inHand, before)
+	}
+	if !r.chat.saw("c1", "hand #1 is cancelled and every chip is back") {
+		t.Fatal("the channel was not told that the hand is cancelled")
+	}
+	if got := r.balance(); got != tot {
+		t.Fatalf("chips changed: %+v -> %+v", tot, got)
+	}
+	// The other table plays its hand to the end.
+	for i := 0; i < 20; i++ {
+		_, inHand := r.seatStacks("c2")
+		if !inHand {
+			break
+		}
+		for _, u := range []string{"ac2", "bc2"} {
+			r.cmd("c2", u, "call")
+			r.cmd("c2", u, "check")
+		}
+	}
+	if _, inHand := r.seatStacks("c2"); inHand {
+		t.Fatal("the other table's hand did not finish")
+	}
+	// The faulty table is not dealt by itself, but plays again when a player deals.
+	r.advance(time.Minute)
+	if _, inHand := r.seatStacks("c1"); inHand {
+		t.Fatal("a table that panicked was dealt automatically")
+	}
+	r.must("c1", "ac1", "deal")
+	r.balance()
+}
+
+// TestRestorePanicQuarantines: a table whose restore panics, or whose stored settings are out of
+// range (the crash-on-every-restart of reproduction 1), is quarantined and the dealer starts.
+func TestRestorePanicQuarantines(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	r.must("c1", "host", "start timer=off")
+	r.must("c1", "alice", "join 1000")
+	r.must("c1", "bob", "join 1000")
+	r.must("c1", "alice", "deal")
+	before, _ := r.seatStacks("c1")
+	tot := r.balance()
+	r.close()
+	boom := func(m bot.Message) {
+		if m.Channel == "c1" && !strings.Contains(m.Text, "This table") {
+			panic("injected fault on restore")
+		}
+	}
+	r.chat.onSend.Store(&boom)
+	r.open() // must not crash or fail
+	r.chat.onSend.Store(nil)
+	after, inHand := r.seatStacks("c1")
+	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("after a panicking restore: stacks %v (hand %v), want %v and no hand", after, inHand, before)
+	}
+	if !r.chat.saw("c1", "This table hit an error while I restarted") {
+		t.Fatal("the channel was not told about the quarantine")
+	}
+	if got := r.balance(); got != tot {
+		t.Fatalf("chips changed: %+v -> %+v", tot, got)
+	}
+	r.advance(time.Hour)
+	if _, inHand := r.seatStacks("c1"); inHand {
+		t.Fatal("a quarantined table was dealt automatically")
+	}
+
+	// Settings out of range in the stored record (an older version allowed them).
+	tables, err := r.db.Tables(context.Background())
+	if err != nil || len(tables) != 1 {
+		t.Fatalf("tables: %v, %v", tables, err)
+	}
+	bad := tables[0]
+	bad.Settings.LevelMinutes = 9007199254740992 / 60
+	if err := r.db.Commit(context.Background(), bot.Change{Table: &bad}); err != nil {
+		t.Fatal(err)
+	}
+	r.restart()
+	if !r.chat.saw("c1", "This table has settings out of range") {
+		t.Fatal("the channel was not told about the bad settings")
+	}
+	r.must("c1", "host", "end")
+	if got := r.balance(); got.OnTables != 0 || got.BroughtIn != tot.BroughtIn {
+		t.Fatalf("after end: %+v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,11 @@ type table struct {
 	pending map[string][]render.Message // private messages that could not be delivered, by user
 
 	last *lastHand // the hand that ended most recently, for `show`
+
+	// quarantined is set after a panic at this table: its hand was cancelled and it is no longer
+	// dealt automatically (a deterministic fault would otherwise repeat every few seconds). `deal`
+	// by a player clears it.
+	quarantined bool
 }
 
 // lastHand remembers a finished hand for `show`.
@@ -48,15 +54,53 @@ type lastHand struct {
 func (t *table) loop() {
 	defer t.d.wg.Done()
 	for j := range t.jobs {
-		var r Reply
-		if j.fire != nil {
-			j.fire(j.ctx, t)
-		} else {
-			r = t.handle(j.ctx, j.cmd)
-		}
-		j.done <- r
+		j.done <- t.runJob(j)
 	}
 	t.stopTimers()
+}
+
+// runJob runs one job. A panic is recovered here, so one table's fault never takes the process (and
+// every other table) down: it is logged with its stack, the hand in progress is cancelled with every
+// chip back where it was before the hand, and the channel is told in one sentence.
+func (t *table) runJob(j job) (r Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			// The panic value is logged, not the command's text or any hand state: hole cards stay out of logs.
+			t.d.log.Error("panic at table", "table", t.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			t.afterPanic(j.ctx)
+			r = Reply{Text: apology, IsError: true}
+		}
+	}()
+	if j.fire != nil {
+		j.fire(j.ctx, t)
+		return Reply{}
+	}
+	return t.handle(j.ctx, j.cmd)
+}
+
+// afterPanic puts the table back on its last committed state, which the panic cannot have touched
+// (t.rec changes only after a commit), and cancels the hand in progress: the seats still hold the
+// stacks from before it.
+func (t *table) afterPanic(ctx context.Context) {
+	t.stopTimers()
+	t.hand, t.narr = nil, nil
+	t.quarantined = true
+	if !t.open {
+		t.rec = TableRecord{}
+		return
+	}
+	if t.rec.Hand == nil {
+		t.publicf(ctx, "Something went wrong on my side. No chips moved; type `deal` to play on or `end` to cash everyone out.")
+		return
+	}
+	no := t.rec.Hand.No
+	n := clone(t.rec)
+	n.Hand = nil
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		t.d.log.Error("cancel hand after panic", "table", t.id, "err", err)
+		return
+	}
+	t.publicf(ctx, "Something went wrong on my side, so hand #%d is cancelled and every chip is back where it was before it: type `deal` to play on or `end` to cash everyone out.", no)
 }
 
 func (t *table) stopTimers() {
@@ -155,16 +199,47 @@ func clone(r TableRecord) TableRecord {
 
 // --- restore -----------------------------------------------------------------------------------
 
-// restore loads a table on start-up. It runs before the table gets any job.
+// restore loads a table on start-up. It runs before the table gets any job. A table whose restore
+// panics, or whose stored settings are out of range, is quarantined instead of crashing the start:
+// its hand is cancelled with every chip returned and it is not dealt automatically.
 func (t *table) restore(ctx context.Context, rec TableRecord) error {
 	done := make(chan error, 1)
 	t.jobs <- job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *table) {
-		done <- t.restoreNow(ctx, rec)
+		var err error
+		defer func() {
+			if p := recover(); p != nil {
+				t.d.log.Error("panic restoring table: quarantined", "table", t.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				err = t.quarantine(ctx, rec, "hit an error while I restarted")
+			}
+			done <- err
+		}()
+		err = t.restoreNow(ctx, rec)
 	}}
 	return <-done
 }
 
+// quarantine opens a restored table without dealing: the hand in progress is cancelled, chips
+// returned, and the channel told what the host can do.
+func (t *table) quarantine(ctx context.Context, rec TableRecord, why string) error {
+	t.stopTimers()
+	t.open, t.rec, t.hand, t.narr, t.quarantined = true, rec, nil, nil, true
+	if rec.Hand != nil {
+		n := clone(rec)
+		n.Hand = nil
+		if err := t.commit(ctx, n, Change{}); err != nil {
+			return err
+		}
+	}
+	t.publicf(ctx, "This table %s: any hand in play is cancelled with every chip back, and I deal no more hands by myself. "+
+		"The host can type `end` to cash everyone out, or `deal` to try again.", why)
+	return nil
+}
+
 func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
+	if err := rec.Settings.Validate(); err != nil {
+		t.d.log.Error("stored settings out of range: quarantined", "table", t.id, "err", err)
+		return t.quarantine(ctx, rec, "has settings out of range")
+	}
 	t.open = true
 	t.rec = rec
 	if rec.Hand == nil {
@@ -612,7 +687,7 @@ func (t *table) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
 
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.
 func (t *table) scheduleDeal() {
-	if !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == 0 || len(t.playing()) < 2 {
+	if t.quarantined || !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == 0 || len(t.playing()) < 2 {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *table) {
@@ -646,7 +721,7 @@ func (t *table) endSession(ctx context.Context) error {
 		rows[i] = render.Standing{Name: s.Name, BoughtIn: s.BoughtIn, CashedOut: s.CashedOut}
 	}
 	t.public(ctx, render.Standings("Session over — standings", rows))
-	t.open, t.rec, t.hand, t.narr, t.last = false, TableRecord{}, nil, nil, nil
+	t.open, t.rec, t.hand, t.narr, t.last, t.quarantined = false, TableRecord{}, nil, nil, nil, false
 	return nil
 }
 
