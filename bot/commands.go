@@ -84,143 +84,214 @@ func amountArg(args []string, verb, example string) (int64, bool, error) {
 	return v, true, nil
 }
 
-func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
-	fields := strings.Fields(cmd.Text)
+// need is what a verb requires of the user and the channel; the gate checks it before the verb runs,
+// so each permission rule lives in one place.
+type need uint8
+
+const (
+	needNothing need = iota // workspace-wide: runs without a table goroutine
+	needAdmin               // workspace-wide, for a server or workspace admin
+	needTable               // runs on the channel's table goroutine (start, which opens the table)
+	needOpen                // an open table
+	needSeat                // a seat at the open table
+	needHost                // the table's host or an admin
+)
+
+// verb is one entry of the command table.
+type verb struct {
+	need need
+	// refusal completes the sentence for a user who lacks the need: "You are not seated at this
+	// table: <refusal>" or "Only the host (name) or an admin can <refusal>."
+	refusal string
+	run     func(ctx context.Context, d *Dealer, t *table, cmd Command, args []string) (Reply, error)
+}
+
+// verbs is the command table. Aliases share an entry. It is filled in init, since the entries
+// refer to functions that refer back to it.
+var verbs map[string]verb
+
+func init() {
+	onTable := func(f func(t *table, ctx context.Context, cmd Command, args []string) (Reply, error)) func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
+		return func(ctx context.Context, _ *Dealer, t *table, cmd Command, args []string) (Reply, error) {
+			return f(t, ctx, cmd, args)
+		}
+	}
+	action := verb{need: needSeat, refusal: "type `join` to play.", run: onTable(func(t *table, ctx context.Context, cmd Command, args []string) (Reply, error) {
+		verb, _ := splitCommand(cmd.Text)
+		return t.action(ctx, cmd, verb, args)
+	})}
+	verbs = map[string]verb{
+		"help":        {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) { return Reply{Text: helpText}, nil }},
+		"verify":      {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) { return Reply{Text: verifyText}, nil }},
+		"chips":       {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) { return d.chips(ctx, cmd) }},
+		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) { return d.leaderboard(ctx, cmd) }},
+		"adjust":      {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) { return d.adjust(ctx, cmd, args) }},
+		"start":       {need: needTable, run: onTable((*table).start)},
+		"join":        {need: needOpen, run: onTable((*table).join)},
+		"leave": {need: needSeat, refusal: "there is nothing to leave.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+			return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
+		})},
+		"kick":   {need: needHost, refusal: "remove a player", run: onTable((*table).kick)},
+		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.sit(ctx, cmd, true) })},
+		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.sit(ctx, cmd, false) })},
+		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*table).rebuy)},
+		"deal":   {need: needOpen, run: onTable((*table).dealCmd)},
+		"cards":  {need: needOpen, run: onTable(func(t *table, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
+		"table": {need: needOpen, run: onTable(func(t *table, _ context.Context, _ Command, _ []string) (Reply, error) {
+			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
+		})},
+		"show":    {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
+		"history": {need: needOpen, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) { return t.history(ctx, args) })},
+		"set":     {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
+		"end":     {need: needHost, refusal: "end the session", run: onTable((*table).end)},
+	}
+	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in"} {
+		verbs[a] = action
+	}
+}
+
+// splitCommand returns the lower-cased verb and the arguments of a command line.
+func splitCommand(text string) (string, []string) {
+	fields := strings.Fields(text)
 	if len(fields) == 0 {
+		return "", nil
+	}
+	return strings.ToLower(fields[0]), fields[1:]
+}
+
+func unknownVerb(verb string) error {
+	return userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+}
+
+// maxUserRef is the longest user reference (ID, mention or name) a command may name.
+const maxUserRef = 100
+
+var errNoGame = refusef(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
+
+// gate checks what a verb needs before it runs. t is nil for workspace-wide verbs.
+func gate(v verb, t *table, cmd Command) error {
+	switch v.need {
+	case needAdmin:
+		if !cmd.Admin {
+			return refusef(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
+		}
+	case needOpen, needSeat, needHost:
+		if !t.open {
+			return errNoGame
+		}
+	}
+	switch v.need {
+	case needSeat:
+		if t.seatOf(cmd.User) < 0 {
+			return refusef(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
+		}
+	case needHost:
+		if !t.isHost(cmd) {
+			return refusef(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.rec.HostName, v.refusal)
+		}
+	}
+	return nil
+}
+
+// run runs one command on the table goroutine: the button check, the gate, then the verb.
+func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
+	verb, args := splitCommand(cmd.Text)
+	if verb == "" {
 		return Reply{}, userErrorf("Type a command, or `help` for the list.")
 	}
-	verb, args := strings.ToLower(fields[0]), fields[1:]
 	if cmd.Token != "" && cmd.Token != t.token() {
-		return Reply{}, userErrorf("That button is from an earlier turn: use the newest message.")
+		return Reply{}, refusef(errs.Conflict, "That button is from an earlier turn: use the newest message.")
 	}
 	if cmd.Probe && !isAction(verb) {
 		return Reply{}, nil // only actions are probed; anything else may always be tried
 	}
-	switch verb {
-	case "help":
-		return Reply{Text: helpText}, nil
-	case "verify":
-		return Reply{Text: verifyText}, nil
-	case "chips":
-		return t.chips(ctx, cmd)
-	case "leaderboard":
-		return t.leaderboard(ctx, cmd)
-	case "start":
-		return t.start(ctx, cmd, args)
-	case "adjust":
-		return t.adjust(ctx, cmd, args)
+	v, ok := verbs[verb]
+	if !ok {
+		return Reply{}, unknownVerb(verb)
 	}
-	if !t.open {
-		switch verb {
-		case "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call", "bet", "raise", "allin",
-			"all-in", "cards", "table", "show", "history", "end", "kick", "set":
-			return Reply{}, userErrorf("There is no game in this channel yet: type `start` to open a table.")
-		}
-		return Reply{}, userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+	if err := gate(v, t, cmd); err != nil {
+		return Reply{}, err
 	}
-	if isAction(verb) {
-		return t.action(ctx, cmd, verb, args)
-	}
-	switch verb {
-	case "join":
-		return t.join(ctx, cmd, args)
-	case "leave":
-		return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
-	case "kick":
-		if !t.isHost(cmd) {
-			return Reply{}, userErrorf("Only the host (%s) or an admin can remove a player.", t.rec.HostName)
-		}
-		if len(args) == 0 {
-			return Reply{}, userErrorf("Say who to remove: `kick @name`.")
-		}
-		who := strings.Trim(args[0], "@<>!")
-		seat := t.seatOf(who)
-		if seat < 0 {
-			for i, s := range t.rec.Seats {
-				if s.User != "" && strings.EqualFold(s.Name, who) {
-					seat = i
-				}
-			}
-		}
-		if seat < 0 {
-			return Reply{}, userErrorf("%s is not seated here: check the name with `table`.", who)
-		}
-		return t.leave(ctx, cmd, seat, true)
-	case "sitout", "sitin":
-		return t.sit(ctx, cmd, verb == "sitout")
-	case "rebuy":
-		return t.rebuy(ctx, cmd, args)
-	case "deal":
-		if t.hand != nil {
-			return Reply{}, userErrorf("Hand #%d is still being played: wait for it to end.", t.rec.Hand.No)
-		}
-		if t.seatOf(cmd.User) < 0 && !t.isHost(cmd) {
-			return Reply{}, userErrorf("Only players at this table can deal: `join` first.")
-		}
-		t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
-		if err := t.deal(ctx); err != nil {
-			return Reply{}, err
-		}
-		if t.rec.HandNo == 0 || !t.open {
-			return ok("The session is over.")
-		}
-		return ok("Dealt hand #%d.", t.rec.HandNo)
+	return v.run(ctx, t.d, t, cmd, args)
+}
 
-	case "cards":
-		return t.cards(cmd)
-	case "table":
-		return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
-	case "show":
-		return t.show(ctx, cmd)
-	case "history":
-		return t.history(ctx, args)
-	case "set":
-		if !t.isHost(cmd) {
-			return Reply{}, userErrorf("Only the host (%s) or an admin can change the settings.", t.rec.HostName)
-		}
-		if len(args) == 0 {
-			return Reply{}, userErrorf("Say what to change, for example `set blinds=10/20`. Options: %s", settingsHelp)
-		}
-		n := clone(t.rec)
-		if err := n.Settings.Apply(args); err != nil {
-			return Reply{}, err
-		}
-		if n.Settings.Seats < len(n.Seats) {
-			for _, s := range n.Seats[n.Settings.Seats:] {
-				if s.User != "" {
-					return Reply{}, userErrorf("Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
-				}
+func (t *table) kick(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if len(args) == 0 {
+		return Reply{}, userErrorf("Say who to remove: `kick @name`.")
+	}
+	who := strings.Trim(args[0], "@<>!")
+	seat := t.seatOf(who)
+	if seat < 0 {
+		for i, s := range t.rec.Seats {
+			if s.User != "" && strings.EqualFold(s.Name, who) {
+				seat = i
 			}
-			n.Seats = n.Seats[:n.Settings.Seats]
 		}
-		for len(n.Seats) < n.Settings.Seats {
-			n.Seats = append(n.Seats, SeatRecord{})
+	}
+	if seat < 0 {
+		return Reply{}, userErrorf("%s is not seated here: check the name with `table`.", errs.ClipText(who, errs.MaxQuote))
+	}
+	return t.leave(ctx, cmd, seat, true)
+}
+
+func (t *table) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+	if t.hand != nil {
+		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.rec.Hand.No)
+	}
+	if t.seatOf(cmd.User) < 0 && !t.isHost(cmd) {
+		return Reply{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
+	}
+	t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
+	if err := t.deal(ctx); err != nil {
+		return Reply{}, err
+	}
+	if t.rec.HandNo == 0 || !t.open {
+		return ok("The session is over.")
+	}
+	return ok("Dealt hand #%d.", t.rec.HandNo)
+}
+
+func (t *table) set(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if len(args) == 0 {
+		return Reply{}, userErrorf("Say what to change, for example `set blinds=10/20`; `help` lists the options.")
+	}
+	n := clone(t.rec)
+	if err := n.Settings.Apply(args); err != nil {
+		return Reply{}, err
+	}
+	if n.Settings.Seats < len(n.Seats) {
+		for _, s := range n.Seats[n.Settings.Seats:] {
+			if s.User != "" {
+				return Reply{}, userErrorf("Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
+			}
 		}
+		n.Seats = n.Seats[:n.Settings.Seats]
+	}
+	for len(n.Seats) < n.Settings.Seats {
+		n.Seats = append(n.Seats, SeatRecord{})
+	}
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
+	return ok("Settings changed.")
+}
+
+func (t *table) end(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+	if t.hand != nil {
+		n := clone(t.rec)
+		n.Ending = true
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			return Reply{}, err
 		}
-		t.publicf(ctx, "%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
-		return ok("Settings changed.")
-	case "end":
-		if !t.isHost(cmd) {
-			return Reply{}, userErrorf("Only the host (%s) or an admin can end the session.", t.rec.HostName)
-		}
-		if t.hand != nil {
-			n := clone(t.rec)
-			n.Ending = true
-			if err := t.commit(ctx, n, Change{}); err != nil {
-				return Reply{}, err
-			}
-			t.publicf(ctx, "%s is ending the session: it ends when this hand is over.", cmd.UserName)
-			return ok("The session ends after this hand.")
-		}
-		t.publicf(ctx, "%s ended the session.", cmd.UserName)
-		if err := t.endSession(ctx); err != nil {
-			return Reply{}, err
-		}
-		return ok("Session ended; standings posted.")
+		t.publicf(ctx, "%s is ending the session: it ends when this hand is over.", cmd.UserName)
+		return ok("The session ends after this hand.")
 	}
-	return Reply{}, userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+	t.publicf(ctx, "%s ended the session.", cmd.UserName)
+	if err := t.endSession(ctx); err != nil {
+		return Reply{}, err
+	}
+	return ok("Session ended; standings posted.")
 }
 
 func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
@@ -563,19 +634,19 @@ func (t *table) history(ctx context.Context, args []string) (Reply, error) {
 	return Reply{Text: b.String()}, nil
 }
 
-func (t *table) chips(ctx context.Context, cmd Command) (Reply, error) {
-	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+func (d *Dealer) chips(ctx context.Context, cmd Command) (Reply, error) {
+	p, known, err := d.store.Player(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return Reply{}, err
 	}
 	if !known {
-		return ok("You have not played yet: your bankroll starts at %s chips when you first `join` a table.", render.Chips(t.d.cfg.StartingBankroll))
+		return ok("You have not played yet: your bankroll starts at %s chips when you first `join` a table.", render.Chips(d.cfg.StartingBankroll))
 	}
 	return ok("Your bankroll: %s chips, and %s on tables.", render.Chips(p.Bankroll), render.Chips(p.OnTable))
 }
 
-func (t *table) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
-	ps, err := t.d.store.Players(ctx, cmd.Workspace)
+func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
+	ps, err := d.store.Players(ctx, cmd.Workspace)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -618,14 +689,14 @@ func (t *table) view() render.TableView {
 }
 
 // adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.
-func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if !cmd.Admin {
-		return Reply{}, userErrorf("Only a server or workspace admin can adjust bankrolls.")
-	}
+func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) != 2 {
 		return Reply{}, userErrorf("Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
 	}
 	who := strings.Trim(args[0], "@<>!")
+	if len(who) > maxUserRef {
+		return Reply{}, userErrorf("%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
+	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && n == 0 {
 		return Reply{}, userErrorf("%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
@@ -633,7 +704,7 @@ func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, 
 	if err != nil || n > engine.MaxChips || n < -engine.MaxChips {
 		return Reply{}, userErrorf("An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
 	}
-	p, known, err := t.d.store.Player(ctx, cmd.Workspace, who)
+	p, known, err := d.store.Player(ctx, cmd.Workspace, who)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -647,8 +718,10 @@ func (t *table) adjust(ctx context.Context, cmd Command, args []string) (Reply, 
 		return Reply{}, userErrorf("An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
-	e := LedgerEntry{Time: t.d.cfg.Now(), Kind: KindAdjust, Workspace: cmd.Workspace, User: who, Table: t.id, Bankroll: n}
-	if err := t.d.store.Commit(ctx, Change{Ledger: []LedgerEntry{e}}); err != nil {
+	e := LedgerEntry{Time: d.cfg.Now(), Kind: KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
+	if err := d.store.Commit(ctx, Change{Ledger: []LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
+		return Reply{}, userErrorf("%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
+	} else if err != nil {
 		return Reply{}, err
 	}
 	return ok("%s's bankroll is now %s chips.", who, render.Chips(p.Bankroll+n))

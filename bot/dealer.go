@@ -31,6 +31,8 @@ type Config struct {
 	DealDelay time.Duration
 	// Logger receives internal errors; default discards.
 	Logger *slog.Logger
+	// RateLimit bounds how fast one user's commands are taken; the zero value is DefaultRateLimit.
+	RateLimit RateLimit
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -55,6 +57,8 @@ type Dealer struct {
 
 	dmMu     sync.Mutex
 	dmWarned map[string]bool // workspace/user told how to allow DMs
+
+	limiter *limiter
 }
 
 // job is one unit of work for a table goroutine.
@@ -95,7 +99,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
-		tables: map[string]*table{}, dmWarned: map[string]bool{}}
+		tables: map[string]*table{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit)}
 	ctx := context.Background()
 	recs, err := store.Tables(ctx)
 	if err != nil {
@@ -135,10 +139,38 @@ func (d *Dealer) newTableLocked(id string) *table {
 
 var errClosed = errors.New("the dealer is shutting down")
 
-// submit queues a job on a table's goroutine and waits for it. A full queue at one table holds up
-// only that table's callers: the dealer's lock is released before queueing, and the table's read
-// lock keeps Close from closing the queue under a sender.
-func (d *Dealer) submit(ctx context.Context, id string, j job) (Reply, error) {
+// errNoTable is submit's answer for a channel without a table when the command may not open one.
+var errNoTable = errors.New("no table in this channel")
+
+// submit queues a job on a table's goroutine and waits for it. Only `start` (create) brings a table
+// goroutine into being; any other command for a channel without one gets errNoTable, so a command in
+// a channel with no game costs no goroutine. A full queue at one table holds up only that table's
+// callers: the dealer's lock is released before queueing.
+func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Reply, error) {
+	d.mu.Lock()
+	t := d.tables[id]
+	if t == nil && create && !d.closed {
+		t = d.newTableLocked(id)
+	}
+	d.mu.Unlock()
+	if t == nil {
+		if d.isClosed() {
+			return Reply{}, errClosed
+		}
+		return Reply{}, errNoTable
+	}
+	return d.sendTo(ctx, t, j)
+}
+
+func (d *Dealer) isClosed() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.closed
+}
+
+// sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
+// queue, so the table goroutine never retires under one of them (see table.retire).
+func (d *Dealer) sendTo(ctx context.Context, t *table, j job) (Reply, error) {
 	j.ctx = ctx
 	j.done = make(chan Reply, 1)
 	d.mu.Lock()
@@ -146,21 +178,26 @@ func (d *Dealer) submit(ctx context.Context, id string, j job) (Reply, error) {
 		d.mu.Unlock()
 		return Reply{}, errClosed
 	}
-	t := d.tables[id]
-	if t == nil {
-		t = d.newTableLocked(id)
+	if d.tables[t.id] != t {
+		d.mu.Unlock()
+		return Reply{}, errNoTable // retired: its session ended
 	}
+	t.refs++
 	d.mu.Unlock()
+	release := func() { d.mu.Lock(); t.refs--; d.mu.Unlock() }
 	t.sendMu.RLock()
 	if t.closed {
 		t.sendMu.RUnlock()
+		release()
 		return Reply{}, errClosed
 	}
 	select {
 	case t.jobs <- j:
 		t.sendMu.RUnlock()
+		release()
 	case <-ctx.Done():
 		t.sendMu.RUnlock()
+		release()
 		return Reply{}, ctx.Err()
 	}
 	select {
@@ -171,25 +208,77 @@ func (d *Dealer) submit(ctx context.Context, id string, j job) (Reply, error) {
 	}
 }
 
-// Handle runs cmd on its channel's table goroutine and waits for the private reply. Public and
-// private messages the command causes go out through Chat.Send, in order, before Handle returns.
+// Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
+// adjust, verify) run here, without a table; the rest run on their channel's table goroutine, in
+// order. Public and private messages the command causes go out through Chat.Send, in order, before
+// Handle returns. A user sending commands too fast is told to slow down and nothing runs.
 func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
-	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd})
+	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
+		return errorReply(d.log, err)
+	}
+	verb, args := splitCommand(cmd.Text)
+	v, known := verbs[verb]
+	if known && (v.need == needNothing || v.need == needAdmin) {
+		if cmd.Probe {
+			return Reply{}
+		}
+		err := gate(v, nil, cmd)
+		var r Reply
+		if err == nil {
+			r, err = v.run(ctx, d, nil, cmd, args)
+		}
+		if err != nil {
+			return errorReply(d.log.With("user", cmd.User, "verb", verb), err)
+		}
+		return r
+	}
+	if !known && verb != "" && !isAction(verb) {
+		if cmd.Probe {
+			return Reply{}
+		}
+		return errorReply(d.log, unknownVerb(verb))
+	}
+	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
 	if err != nil {
-		if errors.Is(err, errClosed) {
+		switch {
+		case errors.Is(err, errClosed):
 			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
+		case errors.Is(err, errNoTable):
+			if verb == "" {
+				return errorReply(d.log, userErrorf("Type a command, or `help` for the list."))
+			}
+			return errorReply(d.log, errNoGame)
 		}
 		return errorReply(d.log, err)
 	}
 	return r
 }
 
-// after starts a timer whose work runs on the table goroutine. The work runs at most once and not
-// at all after Close.
+// after starts a timer whose work runs on the table goroutine. The work runs at most once, not at
+// all after Close, and not after the table's session ended (its goroutine is gone).
 func (d *Dealer) after(t *table, wait time.Duration, work func(ctx context.Context, t *table)) Timer {
 	return d.cfg.AfterFunc(wait, func() {
-		_, _ = d.submit(context.Background(), t.id, job{fire: work})
+		_, _ = d.sendTo(context.Background(), t, job{fire: work})
 	})
+}
+
+// retire unregisters t when its session is over and no command is on its way to it; the table
+// goroutine then ends. It reports whether t was retired.
+func (d *Dealer) retire(t *table) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || t.refs > 0 || len(t.jobs) > 0 || d.tables[t.id] != t {
+		return false // Close closes the queue itself; a queued or arriving job keeps the table
+	}
+	delete(d.tables, t.id)
+	return true
+}
+
+// Tables returns how many table goroutines are running (for tests and metrics).
+func (d *Dealer) Tables() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.tables)
 }
 
 // Close finishes the queued commands, stops every timer and waits for the table goroutines.

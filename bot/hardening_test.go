@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,6 +82,9 @@ func (r *rig) open() {
 		r.tb.Fatal(err)
 	}
 	cfg := r.cfg
+	if cfg.RateLimit == (bot.RateLimit{}) {
+		cfg.RateLimit.Off = true // the tests of the limit set their own
+	}
 	cfg.Now = r.clock
 	cfg.AfterFunc = r.after
 	if cfg.Rand == nil {
@@ -467,5 +471,130 @@ func TestRestorePanicQuarantines(t *testing.T) {
 	r.must("c1", "host", "end")
 	if got := r.balance(); got.OnTables != 0 || got.BroughtIn != tot.BroughtIn {
 		t.Fatalf("after end: %+v", got)
+	}
+}
+
+// TestNoTableWithoutGame is reproduction 3: commands in channels with no game (help, chips, unknown
+// words, actions) start no table goroutine, and a table's goroutine ends with its session.
+func TestNoTableWithoutGame(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	base := runtime.NumGoroutine()
+	for i := 0; i < 2000; i++ {
+		ch := fmt.Sprintf("c%d", i)
+		for _, text := range []string{"help", "chips", "leaderboard", "verify", "dance", "call", "join", "end", "", "raise 9999999999999999999999"} {
+			rep := r.cmd(ch, "u", text)
+			if text != "help" && text != "chips" && text != "leaderboard" && text != "verify" && !rep.IsError {
+				t.Fatalf("%q in a channel with no game: %q", text, rep.Text)
+			}
+		}
+	}
+	if n := r.d.Tables(); n != 0 {
+		t.Fatalf("%d table goroutines after commands in channels with no game, want 0", n)
+	}
+	if n := runtime.NumGoroutine(); n > base+10 {
+		t.Fatalf("%d goroutines after 20,000 commands, %d before", n, base)
+	}
+	r.refused("c1", "u", "start seats=99", "2 to 10 seats") // a failed start keeps no table either
+	r.must("c1", "host", "start")
+	r.must("c1", "alice", "join")
+	if n := r.d.Tables(); n != 1 {
+		t.Fatalf("%d tables with one game open, want 1", n)
+	}
+	r.must("c1", "host", "end")
+	waitFor(t, "the ended table's goroutine to exit", func() bool { return r.d.Tables() == 0 })
+	// The channel can open a new table at once, and a timer of the old one finds nothing to do.
+	r.must("c1", "host", "start")
+	r.advance(time.Hour)
+	r.must("c1", "host", "end")
+	r.balance()
+}
+
+// waitFor polls cond for up to 5 s: it waits for something asynchronous to happen, and is no timing
+// assertion (a passing run returns as soon as cond holds).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestRateLimit: one user's eleventh command in a second is refused with a sentence and changes
+// nothing; another user is not held up; a second later the user may go on.
+func TestRateLimit(t *testing.T) {
+	r := newRig(t, bot.Config{RateLimit: bot.DefaultRateLimit})
+	r.must("c1", "host", "start")
+	r.must("c1", "alice", "join")
+	for i := 0; i < 9; i++ {
+		r.must("c1", "alice", "chips")
+	}
+	r.refused("c1", "alice", "leave", "You are sending commands too fast: slow down")
+	r.must("c1", "bob", "join")
+	r.advance(time.Second)
+	r.must("c1", "alice", "table")
+}
+
+// TestUnboundedInputClipped: nothing a user types is echoed back unbounded.
+func TestUnboundedInputClipped(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	r.must("c1", "host", "start")
+	huge := strings.Repeat("x", 20000)
+	for _, text := range []string{huge, "set " + huge, "set blinds=" + huge + "/2", "join " + huge, "kick " + huge,
+		"adjust " + huge + " 5", "start " + huge + "=1", "history " + huge} {
+		user := "host"
+		if strings.HasPrefix(text, "adjust") {
+			user = "admin"
+		}
+		rep := r.cmd("c1", user, text)
+		if !rep.IsError || len(rep.Text) > 300 {
+			t.Fatalf("%.30s…: reply of %d bytes (error %v), want a refusal of at most 300: %.100q", text, len(rep.Text), rep.IsError, rep.Text)
+		}
+	}
+}
+
+// TestScheduleLimits: only an admin or the host of the channel's open table adds schedules; a
+// channel holds at most five; games come at least an hour apart; `schedule list` stays short.
+func TestScheduleLimits(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	sched := func(ch, user, text string) bot.Reply {
+		return s.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: ch, User: user,
+			UserName: user, Admin: strings.HasPrefix(user, "admin"), Text: text})
+	}
+	refused := func(ch, user, text, want string) {
+		t.Helper()
+		before, _ := r.db.Schedules(context.Background())
+		rep := sched(ch, user, text)
+		if !rep.IsError || !strings.Contains(rep.Text, want) || len(rep.Text) > 300 {
+			t.Fatalf("%s: %q (error %v), want a refusal of at most 300 characters containing %q", text, rep.Text, rep.IsError, want)
+		}
+		if after, _ := r.db.Schedules(context.Background()); len(after) != len(before) {
+			t.Fatalf("%s was refused but the schedules went from %d to %d", text, len(before), len(after))
+		}
+	}
+	refused("c1", "mallory", "schedule add daily 20:00", "Only an admin or the host")
+	r.must("c1", "mallory", "start")
+	refused("c1", "mallory", "schedule add * * * * *", "must start at least 3 h apart")
+	refused("c1", "mallory", "schedule add 0,30 20 * * *", "must start at least 3 h apart")
+	refused("c1", "mallory", "schedule add daily 20:00 length=25h", "between")
+	refused("c1", "mallory", "schedule add daily 20:00 levels=9007199254740992m", "Blinds rise every 1 to 1440 minutes")
+	for i := 0; i < 5; i++ {
+		if rep := sched("c1", "mallory", fmt.Sprintf("schedule add daily %02d:00", 10+i)); rep.IsError {
+			t.Fatalf("schedule %d: %s", i+1, rep.Text)
+		}
+	}
+	refused("c1", "mallory", "schedule add daily 18:00", "already has 5 schedules")
+	refused("c1", "admin", "schedule add weekly fri 20:00", "already has 5 schedules")
+	if rep := sched("c2", "admin", "schedule add weekly fri 20:00"); rep.IsError {
+		t.Fatalf("another channel: %s", rep.Text)
+	}
+	rep := sched("c1", "mallory", "schedule list")
+	if rep.IsError || len(rep.Text) > 1900 || strings.Count(rep.Text, "\n") != 6 {
+		t.Fatalf("schedule list: %d bytes, %d lines: %q", len(rep.Text), strings.Count(rep.Text, "\n"), rep.Text)
 	}
 }

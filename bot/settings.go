@@ -167,7 +167,7 @@ func (s *Settings) Apply(opts []string) error {
 	for _, o := range opts {
 		key, val, ok := strings.Cut(o, "=")
 		if !ok || val == "" {
-			return userErrorf("%s is not an option: write key=value, for example blinds=10/20. Options: %s", errs.Quote(o), settingsHelp)
+			return userErrorf("%s is not an option: write key=value, for example blinds=10/20; `help` lists the options.", errs.Quote(o))
 		}
 		key = strings.ToLower(key)
 		val = strings.ToLower(val)
@@ -269,7 +269,7 @@ func (s *Settings) Apply(opts []string) error {
 				n.EndMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxEndMinutes, fmt.Sprintf("A session ends 1 to %d minutes after it starts", maxEndMinutes), "end=90m")
 			}
 		default:
-			return userErrorf("I do not know the option %s. Options: %s", errs.Quote(key), settingsHelp)
+			return userErrorf("I do not know the option %s: `help` lists the options.", errs.Quote(key))
 		}
 		if err != nil {
 			return err

@@ -24,6 +24,7 @@ type table struct {
 
 	sendMu sync.RWMutex // senders hold it for reading; Close for writing, to close jobs
 	closed bool         // jobs is closed; guarded by sendMu
+	refs   int          // senders between look-up and queue; guarded by d.mu
 
 	open bool        // a session is running
 	rec  TableRecord // the state as last committed
@@ -55,6 +56,9 @@ func (t *table) loop() {
 	defer t.d.wg.Done()
 	for j := range t.jobs {
 		j.done <- t.runJob(j)
+		if !t.open && t.d.retire(t) {
+			break // no session: the goroutine ends, and `start` makes a new one
+		}
 	}
 	t.stopTimers()
 }

@@ -206,6 +206,15 @@ func parseDuration(key, val string, lo, hi time.Duration) (time.Duration, error)
 	return d, nil
 }
 
+// Limits on schedules, so that nobody can make the bot post to a channel without end.
+const (
+	MaxPerChannel   = 5         // schedules in one channel
+	MaxPerWorkspace = 25        // schedules in one server or workspace
+	MinPeriod       = time.Hour // the least time between two games of one schedule
+	MaxSkips        = 10        // skipped dates kept ahead of the next game
+	maxListed       = 25        // lines in a `schedule list` reply
+)
+
 func (m *Manager) mayAdd(ctx context.Context, r Request) bool {
 	return r.Admin || (m.IsHost != nil && m.IsHost(ctx, r))
 }
@@ -237,6 +246,25 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	}
 	if len(when) == 0 {
 		return Reply{}, errorf("Say when the game is, for example `schedule add weekly fri 20:00 tz=Europe/Berlin`. Forms: %s.", whenHelp)
+	}
+	all, err := m.Store.Schedules(ctx)
+	if err != nil {
+		return Reply{}, fmt.Errorf("count schedules: %w", err)
+	}
+	inChannel, inWorkspace := 0, 0
+	for _, o := range all {
+		if o.Platform == r.Platform && o.Workspace == r.Workspace {
+			inWorkspace++
+			if o.Channel == r.Channel {
+				inChannel++
+			}
+		}
+	}
+	if inChannel >= MaxPerChannel {
+		return Reply{}, errs.Errorf(errs.TooMany, "This channel already has %d schedules, the most it may have: `schedule remove` one first.", MaxPerChannel)
+	}
+	if inWorkspace >= MaxPerWorkspace {
+		return Reply{}, errs.Errorf(errs.TooMany, "This server already has %d schedules, the most it may have: `schedule remove` one first.", MaxPerWorkspace)
 	}
 	zone := m.DefaultZone
 	if zone == "" {
@@ -319,6 +347,10 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 			return Reply{}, err
 		}
 	}
+	if gap, ok := shortestGap(spec, now, s.Length); !ok {
+		return Reply{}, errorf("Games of one schedule must start at least %s apart and not overlap (%s a game), but these come %s apart: choose fewer times, like `weekly fri 20:00` or `daily 19:30`.",
+			fmtDuration(max(MinPeriod, s.Length)), fmtDuration(s.Length), fmtDuration(gap))
+	}
 	if s.Remind > s.Announce {
 		return Reply{}, errorf("The reminder (%s before) cannot come before the announcement (%s before): make remind= shorter than announce=.", fmtDuration(s.Remind), fmtDuration(s.Announce))
 	}
@@ -351,6 +383,20 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	}
 	text += fmt.Sprintf("\nTo skip a date: `schedule skip %s`; to stop: `schedule remove %s`.", s.ID, s.ID)
 	return Reply{Text: text}, nil
+}
+
+// shortestGap checks the next games of spec: no two may start less than MinPeriod (or one game's
+// length) apart. It returns the shortest gap found and whether it is long enough.
+func shortestGap(spec *Spec, now time.Time, length time.Duration) (time.Duration, bool) {
+	need := max(MinPeriod, length)
+	times := spec.NextN(now, 200) // a year of weekly games, or every gap of a cron's day and more
+	shortest := time.Duration(0)
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); shortest == 0 || gap < shortest {
+			shortest = gap
+		}
+	}
+	return shortest, shortest == 0 || shortest >= need
 }
 
 func (m *Manager) changed(s *Schedule, removed bool) {
@@ -395,7 +441,10 @@ func (m *Manager) list(ctx context.Context, r Request) (Reply, error) {
 	if len(lines) == 0 {
 		return Reply{Text: "No games are scheduled here. Add one with `schedule add weekly fri 20:00 tz=Europe/Berlin blinds=10/20`."}, nil
 	}
-	return Reply{Text: "Scheduled games:\n" + strings.Join(lines, "\n")}, nil
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], fmt.Sprintf("… and %d more.", len(lines)-maxListed))
+	}
+	return Reply{Text: errs.ClipText("Scheduled games:\n"+strings.Join(lines, "\n"), errs.MaxReply)}, nil
 }
 
 func mustLoc(zone string) *time.Location {
@@ -456,6 +505,9 @@ func (m *Manager) skip(ctx context.Context, r Request, args []string) (Reply, er
 	up := s.Upcoming(m.now(), 2)
 	if len(up) == 0 {
 		return Reply{}, errorf("Schedule %s has no game left to skip; remove it with `schedule remove %s`.", s.ID, s.ID)
+	}
+	if ahead := len(s.Skip); ahead >= MaxSkips {
+		return Reply{}, errs.Errorf(errs.TooMany, "Schedule %s already skips %d dates, the most it may: remove it with `schedule remove %s` and add it again later.", s.ID, ahead, s.ID)
 	}
 	s.Skip = append(s.Skip, up[0])
 	if err := m.Store.PutSchedule(ctx, s); err != nil {

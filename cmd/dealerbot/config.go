@@ -79,6 +79,7 @@ type Settings struct {
 	DealDelay        time.Duration
 	LogLevel         string
 	Timezone         string
+	ConsoleAdmins    []string // console names that act as admins (adjust, and host powers everywhere)
 }
 
 func readSettings(e *Env) (Settings, error) {
@@ -113,6 +114,13 @@ func readSettings(e *Env) (Settings, error) {
 			return s, fmt.Errorf("DEALERBOT_TIMEZONE must be an IANA time zone such as Europe/Berlin")
 		}
 		s.Timezone = v
+	}
+	if v := e.Get("DEALERBOT_CONSOLE_ADMINS"); v != "" {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				s.ConsoleAdmins = append(s.ConsoleAdmins, name)
+			}
+		}
 	}
 	return s, nil
 }

@@ -38,6 +38,8 @@ type Main struct {
 	// BotConfig, when set, is used for the dealer instead of defaults built from the settings (tests
 	// inject clocks and decks through it).
 	BotConfig *bot.Config
+
+	consoleAdmins []string
 }
 
 const usage = `Usage:
@@ -160,6 +162,10 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		closers = append(closers, a.Close)
 	}
 	if len(router.chats) == 0 {
+		if m.BotConfig == nil {
+			cfg.RateLimit.Off = true // one person at the keyboard, or a script: nothing to protect from
+		}
+		m.consoleAdmins = s.ConsoleAdmins
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
 	d, err := bot.New(db, router, cfg)
@@ -227,7 +233,7 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone
 		d.Close(context.Background())
 		return err
 	}
-	runErr := console.Run(ctx, sched, chat, in, console.Options{})
+	runErr := console.Run(ctx, sched, chat, in, console.Options{Admins: m.consoleAdmins})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	sched.Close(shutdown)
