@@ -121,29 +121,45 @@ func init() {
 		return t.action(ctx, cmd, verb, args)
 	})}
 	verbs = map[string]verb{
-		"help":        {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) { return Reply{Text: helpText}, nil }},
-		"verify":      {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) { return Reply{Text: verifyText}, nil }},
-		"chips":       {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) { return d.chips(ctx, cmd) }},
-		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) { return d.leaderboard(ctx, cmd) }},
-		"adjust":      {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) { return d.adjust(ctx, cmd, args) }},
-		"start":       {need: needTable, run: onTable((*table).start)},
-		"join":        {need: needOpen, run: onTable((*table).join)},
+		"help": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
+			return Reply{Text: helpText}, nil
+		}},
+		"verify": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
+			return Reply{Text: verifyText}, nil
+		}},
+		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+			return d.chips(ctx, cmd)
+		}},
+		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+			return d.leaderboard(ctx, cmd)
+		}},
+		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+			return d.adjust(ctx, cmd, args)
+		}},
+		"start": {need: needTable, run: onTable((*table).start)},
+		"join":  {need: needOpen, run: onTable((*table).join)},
 		"leave": {need: needSeat, refusal: "there is nothing to leave.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
 		})},
-		"kick":   {need: needHost, refusal: "remove a player", run: onTable((*table).kick)},
-		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.sit(ctx, cmd, true) })},
-		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.sit(ctx, cmd, false) })},
-		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*table).rebuy)},
-		"deal":   {need: needOpen, run: onTable((*table).dealCmd)},
-		"cards":  {need: needOpen, run: onTable(func(t *table, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
+		"kick": {need: needHost, refusal: "remove a player", run: onTable((*table).kick)},
+		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+			return t.sit(ctx, cmd, true)
+		})},
+		"sitin": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+			return t.sit(ctx, cmd, false)
+		})},
+		"rebuy": {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*table).rebuy)},
+		"deal":  {need: needOpen, run: onTable((*table).dealCmd)},
+		"cards": {need: needOpen, run: onTable(func(t *table, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
 		"table": {need: needOpen, run: onTable(func(t *table, _ context.Context, _ Command, _ []string) (Reply, error) {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
 		})},
-		"show":    {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
-		"history": {need: needOpen, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) { return t.history(ctx, args) })},
-		"set":     {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
-		"end":     {need: needHost, refusal: "end the session", run: onTable((*table).end)},
+		"show": {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
+		"history": {need: needOpen, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) {
+			return t.history(ctx, args)
+		})},
+		"set": {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
+		"end": {need: needHost, refusal: "end the session", run: onTable((*table).end)},
 	}
 	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in"} {
 		verbs[a] = action
