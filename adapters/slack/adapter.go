@@ -64,6 +64,8 @@ type Adapter struct {
 	trusted func(rawURL string) bool
 	// probeWait is the constant probeWait; tests may shorten it.
 	probeWait time.Duration
+	// readTimeout is the constant readTimeout (HTTP mode); tests may shorten it.
+	readTimeout time.Duration
 
 	ctx    context.Context // work that outlives an ack (handling a command) runs under it
 	cancel context.CancelFunc
@@ -73,7 +75,8 @@ type Adapter struct {
 	dealer Dealer
 	dms    map[string]string     // user -> DM channel
 	users  map[string]userEntry  // workspace/user -> admin flag and display name
-	seen   map[string]time.Time  // HTTP mode: request signatures already served (replays)
+	seen   map[string]time.Time  // HTTP mode: requests already served (replays), until they expire
+	envs   map[string]time.Time  // Socket Mode: envelope IDs already handled, until they expire
 	turns  map[string]turnPrompt // channel -> the turn prompt whose buttons are live
 }
 
@@ -104,16 +107,18 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		return nil, err
 	}
 	a := &Adapter{
-		cfg:       cfg,
-		log:       slog.Default(),
-		wait:      sleep,
-		now:       time.Now,
-		trusted:   slackHook,
-		probeWait: probeWait,
-		dms:       map[string]string{},
-		users:     map[string]userEntry{},
-		seen:      map[string]time.Time{},
-		turns:     map[string]turnPrompt{},
+		cfg:         cfg,
+		log:         slog.Default(),
+		wait:        sleep,
+		now:         time.Now,
+		trusted:     slackHook,
+		probeWait:   probeWait,
+		readTimeout: readTimeout,
+		dms:         map[string]string{},
+		users:       map[string]userEntry{},
+		seen:        map[string]time.Time{},
+		envs:        map[string]time.Time{},
+		turns:       map[string]turnPrompt{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -442,13 +447,15 @@ func slackHook(rawURL string) bool {
 
 // identify asks Slack (users.info, cached for a while) whether the sender administers the workspace
 // and what name they show, which reads better at the table than the account name in the payload.
-// When Slack cannot say, the sender is a regular player under the payload's name.
+// When Slack cannot say, the sender is a regular player under the payload's name. The cache serves
+// names and play; a command that an admin's rights could decide (adjust, kick, set, end, deal,
+// schedule) asks Slack afresh, so a demoted admin loses those rights at once.
 func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	key := cmd.Workspace + "/" + cmd.User
 	a.mu.Lock()
 	e, ok := a.users[key]
 	a.mu.Unlock()
-	if !ok || a.now().Sub(e.at) >= userTTL {
+	if !ok || a.now().Sub(e.at) >= userTTL || adminVerb(cmd.Text) {
 		var u *slackapi.User
 		err := a.retry(ctx, "users.info", func() (err error) {
 			u, err = a.api.GetUserInfoContext(ctx, cmd.User)
@@ -470,6 +477,19 @@ func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	if e.name != "" {
 		cmd.UserName = e.name
 	}
+}
+
+// adminVerb reports whether a command's verb is one where being an admin can matter.
+func adminVerb(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "adjust", "kick", "set", "end", "deal", "schedule":
+		return true
+	}
+	return false
 }
 
 // interact handles one interaction payload and returns what to acknowledge it with: nil for a plain

@@ -49,6 +49,7 @@ type fakeSlack struct {
 	names      map[string]string // user ID -> user name sent in payloads
 	display    map[string]string // user ID -> display name in users.info
 	authFails  bool              // apps.connections.open answers invalid_auth
+	tokenFails bool              // auth.test answers invalid_auth (a wrong bot token)
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -86,6 +87,7 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 		c.Handle("/views.open", f.viewsOpen)
 		c.Handle("/users.info", f.usersInfo)
 		c.Handle("/apps.connections.open", f.connectionsOpen)
+		c.Handle("/auth.test", f.authTest)
 		c.Handle("/socket", slacktest.Websocket(f.socket))
 	})
 	f.srv.Start()
@@ -247,6 +249,18 @@ func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
 		"profile": map[string]any{"display_name": display}}})
 }
 
+func (f *fakeSlack) authTest(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	fails := f.tokenFails
+	f.calls = append(f.calls, call{Method: "auth.test"})
+	f.mu.Unlock()
+	if fails {
+		f.json(w, map[string]any{"ok": false, "error": "invalid_auth"})
+		return
+	}
+	f.json(w, map[string]any{"ok": true, "team": "Home game", "user": "dealerbot", "team_id": "T1", "user_id": "UBOT"})
+}
+
 func (f *fakeSlack) connectionsOpen(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	fails := f.authFails
@@ -401,6 +415,12 @@ func (f *fakeSlack) refuseDM(user, code string) {
 func (f *fakeSlack) setAdmin(user string) {
 	f.mu.Lock()
 	f.admins[user] = true
+	f.mu.Unlock()
+}
+
+func (f *fakeSlack) unsetAdmin(user string) {
+	f.mu.Lock()
+	delete(f.admins, user)
 	f.mu.Unlock()
 }
 

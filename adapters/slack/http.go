@@ -3,23 +3,37 @@ package slack
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
 )
 
-// maxBody bounds a request body; Slack's payloads are a few kilobytes.
-const maxBody = 1 << 20
+// maxBody bounds a request body. Slack's payloads are a few kilobytes; a block_actions payload of a
+// big message stays well under 64 KiB.
+const maxBody = 64 << 10
 
-// replayWindow is how long a request signature is remembered. Slack's verifier already refuses
-// timestamps more than 5 minutes off, so a signature older than that cannot pass again anyway.
-const replayWindow = 6 * time.Minute
+// The HTTP server's limits: a client that sends its headers or body slowly, or idles, is cut off, so
+// a few slow connections cannot hold the listener's resources.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second // the whole request, body included
+	writeTimeout      = 10 * time.Second // the answer is sent at once; the work continues in the background
+	idleTimeout       = 60 * time.Second
+	maxHeaderBytes    = 16 << 10
+)
+
+// replayWindow is how far a request's timestamp may be from now, as slack.SecretsVerifier enforces:
+// a request is remembered until its timestamp is that old, after which it cannot pass again anyway.
+const replayWindow = 5 * time.Minute
 
 var errReplay = errors.New("request already served (replayed signature)")
 
@@ -29,12 +43,17 @@ func (a *Adapter) runHTTP(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("slack: cannot listen on SLACK_LISTEN_ADDR %q (use a free address such as :3000): %w", a.cfg.ListenAddr, err)
 	}
+	if err := a.checkAuth(ctx); err != nil {
+		ln.Close()
+		return err
+	}
 	return a.serve(ctx, ln)
 }
 
 // serve answers Slack's requests on ln until ctx is cancelled.
 func (a *Adapter) serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: a, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: a.readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	a.log.Info("slack: listening (HTTP mode)", "addr", ln.Addr().String())
@@ -115,18 +134,26 @@ func (a *Adapter) verify(h http.Header, body []byte) error {
 	if err := sv.Ensure(); err != nil {
 		return err
 	}
-	sig := h.Get("X-Slack-Signature")
+	// Remember the request by what the signature signs (timestamp and body), not by the signature's
+	// text: "v0=AB…" and "v0=ab…" are the same signature, and both must count as one request.
+	ts, err := strconv.ParseInt(h.Get("X-Slack-Request-Timestamp"), 10, 64)
+	if err != nil {
+		return fmt.Errorf("bad timestamp: %w", err)
+	}
+	sum := sha256.Sum256(append([]byte(h.Get("X-Slack-Request-Timestamp")+":"), body...))
+	key := hex.EncodeToString(sum[:])
+	expires := time.Unix(ts, 0).Add(replayWindow)
 	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for s, at := range a.seen {
-		if now.Sub(at) > replayWindow {
-			delete(a.seen, s)
+	for k, exp := range a.seen {
+		if now.After(exp) {
+			delete(a.seen, k)
 		}
 	}
-	if _, dup := a.seen[sig]; dup {
+	if _, dup := a.seen[key]; dup {
 		return errReplay
 	}
-	a.seen[sig] = now
+	a.seen[key] = expires
 	return nil
 }

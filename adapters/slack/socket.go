@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
@@ -15,6 +16,9 @@ import (
 func (a *Adapter) runSocket(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := a.checkAuth(ctx); err != nil {
+		return err
+	}
 	sm := socketmode.New(a.api)
 	errc := make(chan error, 1)
 	go func() { errc <- sm.RunContext(ctx) }()
@@ -35,8 +39,42 @@ func (a *Adapter) runSocket(ctx context.Context) error {
 	}
 }
 
+// envelopeTTL is how long a handled envelope ID is remembered. Slack redelivers an envelope it saw
+// no ack for within seconds to a few minutes.
+const envelopeTTL = 10 * time.Minute
+
+// firstDelivery reports whether an envelope is new; a redelivery (the same envelope_id, with
+// retry_attempt >= 1 when our ack was late or lost) is acknowledged again but not handled twice.
+func (a *Adapter) firstDelivery(req *socketmode.Request) bool {
+	if req == nil || req.EnvelopeID == "" {
+		return true
+	}
+	now := a.now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id, exp := range a.envs {
+		if now.After(exp) {
+			delete(a.envs, id)
+		}
+	}
+	if _, seen := a.envs[req.EnvelopeID]; seen {
+		return false
+	}
+	a.envs[req.EnvelopeID] = now.Add(envelopeTTL)
+	return true
+}
+
 // socketEvent handles one Socket Mode event.
 func (a *Adapter) socketEvent(ctx context.Context, sm *socketmode.Client, evt socketmode.Event) error {
+	switch evt.Type {
+	case socketmode.EventTypeSlashCommand, socketmode.EventTypeInteractive:
+		if !a.firstDelivery(evt.Request) {
+			a.log.Info("slack: redelivered envelope acknowledged again, not handled twice", "envelope", evt.Request.EnvelopeID,
+				"retry", evt.Request.RetryAttempt)
+			a.ack(ctx, sm, evt.Request, nil)
+			return nil
+		}
+	}
 	switch evt.Type {
 	case socketmode.EventTypeConnected:
 		a.log.Info("slack: connected (socket mode)")
@@ -70,4 +108,21 @@ func (a *Adapter) ack(ctx context.Context, sm *socketmode.Client, req *socketmod
 	if err := sm.AckCtx(ctx, req.EnvelopeID, payload); err != nil {
 		a.log.Error("slack: ack failed", "envelope", req.EnvelopeID, "err", err)
 	}
+}
+
+// checkAuth calls auth.test so a wrong or revoked bot token stops the start with a sentence, instead
+// of being noticed at the first post in the middle of a hand. When Slack cannot be reached at all the
+// start goes on (the connection is retried like any other call) and the log says so.
+func (a *Adapter) checkAuth(ctx context.Context) error {
+	resp, err := a.api.AuthTestContext(ctx)
+	var se slackapi.SlackErrorResponse
+	switch {
+	case err == nil:
+		a.log.Info("slack: signed in", "team", resp.Team, "bot", resp.User)
+		return nil
+	case errors.As(err, &se): // Slack answered: invalid_auth, token_revoked, account_inactive…
+		return fmt.Errorf("slack refused the bot token (auth.test: %s): copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions into SLACK_BOT_TOKEN", err)
+	}
+	a.log.Warn("slack: could not check the bot token at start (auth.test); going on", "err", err)
+	return nil
 }

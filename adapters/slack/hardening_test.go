@@ -1,0 +1,156 @@
+package slack
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	slackapi "github.com/slack-go/slack"
+)
+
+// TestHTTPSlowBodyIsCutOff: clients that send their body slowly are disconnected by the server's
+// read timeout instead of holding a connection each (reproduction 4 held 50 for 24 s and more).
+func TestHTTPSlowBodyIsCutOff(t *testing.T) {
+	tb := newDealer(t, Config{BotToken: "xoxb-test", SigningSecret: secret, ListenAddr: "127.0.0.1:0"}, 3)
+	tb.a.readTimeout = 300 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- tb.a.serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	const clients = 50
+	conns := make([]net.Conn, clients)
+	for i := range conns {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ncommand=")
+		conns[i] = c
+	}
+	// Each client keeps trickling its body; the server must close every connection on its own.
+	for i, c := range conns {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		closed := make(chan error, 1)
+		go func() { _, err := io.ReadAll(c); closed <- err }()
+		stop := time.NewTicker(50 * time.Millisecond)
+	trickle:
+		for {
+			select {
+			case err := <-closed:
+				if ne, ok := err.(net.Error); ok && ne.Timeout() {
+					t.Fatalf("client %d: still connected after 10 s of a slow body", i)
+				}
+				break trickle
+			case <-stop.C:
+				c.Write([]byte("x"))
+			}
+		}
+		stop.Stop()
+	}
+}
+
+// TestHTTPReplayInAnyCase: the same signed request with its signature in upper-case hex is a replay.
+func TestHTTPReplayInAnyCase(t *testing.T) {
+	ht := newHTTPTable(t)
+	body := slashBody("UALICE", "start")
+	now := time.Now().Unix()
+	sig := signature(secret, now, body)
+	if status, _ := ht.post(body, sig, now); status != http.StatusOK {
+		t.Fatalf("first delivery: status %d", status)
+	}
+	ht.waitCall(0, "chat.postEphemeral", nil)
+	calls := len(ht.snapshot())
+	for _, s := range []string{"v0=" + strings.ToUpper(strings.TrimPrefix(sig, "v0=")), sig} {
+		if status, _ := ht.post(body, s, now); status != http.StatusUnauthorized {
+			t.Fatalf("replay with signature %.12s…: status %d, want 401", s, status)
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // anything wrongly dispatched would have reached Slack by now
+	if got := ht.snapshot()[calls:]; len(got) != 0 {
+		t.Fatalf("a replay reached Slack:\n%s", dump(got))
+	}
+}
+
+// TestSocketRedeliveryHandledOnce: an envelope sent again (same envelope_id, retry_attempt 1) is
+// acknowledged again but reaches the dealer once, so the player gets one answer.
+func TestSocketRedeliveryHandledOnce(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{}
+	h.a.SetDealer(d)
+	h.runSocket(t)
+	payload, _ := json.Marshal(slackapi.SlashCommand{TeamID: "T1", ChannelID: "CGAME", UserID: "UBOB", UserName: "bob",
+		Command: "/poker", Text: "call", ResponseURL: "http://" + h.srv.ServerAddr + "/response"})
+	for attempt := 0; attempt < 3; attempt++ {
+		env, _ := json.Marshal(map[string]any{"type": "slash_commands", "envelope_id": "env-redelivered",
+			"payload": json.RawMessage(payload), "accepts_response_payload": true, "retry_attempt": attempt, "retry_reason": "timeout"})
+		h.envelopes <- env
+		select {
+		case a := <-h.acks:
+			if a.EnvelopeID != "env-redelivered" {
+				t.Fatalf("ack for %s", a.EnvelopeID)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("delivery %d was not acknowledged", attempt+1)
+		}
+	}
+	h.waitCall(0, "chat.postEphemeral", nil)
+	time.Sleep(50 * time.Millisecond) // a second handling would have reached the dealer by now
+	if n := len(d.commands()); n != 1 {
+		t.Fatalf("the dealer handled the envelope %d times, want 1", n)
+	}
+	if n := countCalls(h.snapshot(), "chat.postEphemeral"); n != 1 {
+		t.Fatalf("the player got %d replies, want 1", n)
+	}
+}
+
+// TestWrongBotTokenAtStart: auth.test at start turns a wrong token into a sentence, before anything
+// is posted.
+func TestWrongBotTokenAtStart(t *testing.T) {
+	for _, cfg := range []Config{socketConfig(), {BotToken: "xoxb-wrong", SigningSecret: secret, ListenAddr: "127.0.0.1:0"}} {
+		h := newHarness(t, cfg)
+		h.mu.Lock()
+		h.tokenFails = true
+		h.mu.Unlock()
+		h.a.SetDealer(&fakeDealer{})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := h.a.Run(ctx)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "SLACK_BOT_TOKEN") || !strings.Contains(err.Error(), "invalid_auth") {
+			t.Fatalf("Run with a wrong token: %v, want a sentence naming SLACK_BOT_TOKEN", err)
+		}
+		if strings.Contains(err.Error(), "xoxb-") && strings.Contains(err.Error(), "wrong") {
+			t.Fatalf("the error shows the token: %v", err)
+		}
+	}
+}
+
+// TestDemotedAdminLosesAdminVerbs: the user cache serves names, but admin verbs ask Slack afresh.
+func TestDemotedAdminLosesAdminVerbs(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{}
+	h.a.SetDealer(d)
+	h.setAdmin("UALICE")
+	h.runSocket(t)
+	h.slash("CGAME", "UALICE", "chips")
+	h.waitCall(0, "chat.postEphemeral", nil)
+	h.unsetAdmin("UALICE")
+	n := len(h.snapshot())
+	h.slash("CGAME", "UALICE", "adjust UBOB 500")
+	h.waitCall(n, "chat.postEphemeral", nil)
+	cmds := d.commands()
+	if len(cmds) != 2 || !cmds[0].Admin || cmds[1].Admin {
+		t.Fatalf("commands %+v: want chips as an admin, then adjust as a demoted admin (not admin)", cmds)
+	}
+}
