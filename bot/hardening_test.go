@@ -598,3 +598,22 @@ func TestScheduleLimits(t *testing.T) {
 		t.Fatalf("schedule list: %d bytes, %d lines: %q", len(rep.Text), strings.Count(rep.Text, "\n"), rep.Text)
 	}
 }
+
+// TestZeroStartingBankroll: NoStartingBankroll gives new players nothing (reproduction 5: 0 used to
+// become 10000), and a starting bankroll above the ceiling is refused.
+func TestZeroStartingBankroll(t *testing.T) {
+	r := newRig(t, bot.Config{StartingBankroll: bot.NoStartingBankroll})
+	r.must("c1", "host", "start")
+	r.refused("c1", "alice", "join", "Your bankroll holds only 0 chips")
+	if rep := r.must("c1", "alice", "chips"); !strings.Contains(rep.Text, "starts at 0 chips") {
+		t.Fatalf("chips: %q", rep.Text)
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := bot.New(db, &rigChat{}, bot.Config{StartingBankroll: engine.MaxChips + 1}); err == nil {
+		t.Fatal("a starting bankroll above the ceiling was accepted")
+	}
+}

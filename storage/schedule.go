@@ -62,7 +62,7 @@ func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 		return err
 	}
 	id := s.ID
-	err := d.db.Update(func(tx *bolt.Tx) error {
+	err := d.update(func(tx *bolt.Tx) error {
 		b, _, _, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -95,7 +95,7 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return d.db.Update(func(tx *bolt.Tx) error {
+	return d.update(func(tx *bolt.Tx) error {
 		b, r, _, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -116,7 +116,7 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 // Schedules returns every schedule, ordered by ID.
 func (d *DB) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
 	var out []schedule.Schedule
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(schedBucketSchedules)
 		if b == nil {
 			return nil
@@ -140,7 +140,7 @@ func (d *DB) PutRSVP(ctx context.Context, r schedule.RSVP) error {
 	if err != nil {
 		return err
 	}
-	return d.db.Update(func(tx *bolt.Tx) error {
+	return d.update(func(tx *bolt.Tx) error {
 		b, rb, _, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func (d *DB) RSVPs(ctx context.Context, id string, game time.Time) ([]schedule.R
 	}
 	prefix := schedGameKey(key, game)
 	var out []schedule.RSVP
-	err = d.db.View(func(tx *bolt.Tx) error {
+	err = d.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(schedBucketRSVPs)
 		if b == nil {
 			return nil
@@ -188,7 +188,7 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 	if err != nil {
 		return err
 	}
-	return d.db.Update(func(tx *bolt.Tx) error {
+	return d.update(func(tx *bolt.Tx) error {
 		b, _, res, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -217,7 +217,7 @@ func (d *DB) Results(ctx context.Context, id string) ([]schedule.Result, error) 
 		return nil, err
 	}
 	var out []schedule.Result
-	err = d.db.View(func(tx *bolt.Tx) error {
+	err = d.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(schedBucketResults)
 		if b == nil {
 			return nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -39,6 +40,7 @@ type DB struct {
 	quit    chan struct{} // closed by Close
 	stopped chan struct{} // closed when the committer has finished
 	once    sync.Once
+	created bool
 }
 
 type commitReq struct {
@@ -79,9 +81,67 @@ const maxGroup = 1000
 
 var _ bot.Store = (*DB)(nil)
 
-// Open opens or creates the database file at path.
+// checkLimit is the largest file whose every page Open reads (checkPages) before use; a larger one
+// gets the header checks only, so that opening a years-old database stays fast.
+const checkLimit = 64 << 20
+
+// Open opens or creates the database file at path. A damaged file is refused with a sentence
+// (errors.Is ErrDamaged) and a file another process holds with one naming that (ErrLocked).
 func Open(path string) (*DB, error) {
-	b, err := bolt.Open(path, 0o600, &bolt.Options{
+	existed, err := checkHeader(path)
+	if err != nil {
+		return nil, err
+	}
+	if existed {
+		if st, serr := os.Stat(path); serr == nil && st.Size() <= checkLimit {
+			if err := checkPages(path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var b *bolt.DB
+	err = guard(path, func() (err error) {
+		b, err = openBolt(path, false)
+		return err
+	})
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	err = guard(path, func() error { return createBuckets(b) })
+	if err != nil {
+		b.Close()
+		if errors.Is(err, ErrDamaged) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("create buckets in %s: %w", path, err)
+	}
+	d := &DB{db: b, reqs: make(chan commitReq), quit: make(chan struct{}), stopped: make(chan struct{}), created: !existed}
+	go d.committer()
+	return d, nil
+}
+
+// ErrLocked is returned (in a sentence) when another process holds the database file.
+var ErrLocked = errors.New("the database file is in use")
+
+// Created reports whether Open made a new database (the file was missing or empty).
+func (d *DB) Created() bool { return d.created }
+
+// openError turns bbolt's open errors into sentences.
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, ErrDamaged):
+		return err
+	case errors.Is(err, bolt.ErrTimeout):
+		return fmt.Errorf("another dealerbot (or another program) is using %s: stop it first, or set DEALERBOT_DB to another file: %w", path, ErrLocked)
+	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch):
+		return damaged(path, err.Error())
+	}
+	return fmt.Errorf("open %s: %w", path, err)
+}
+
+func openBolt(path string, readOnly bool) (*bolt.DB, error) {
+	return bolt.Open(path, 0o600, &bolt.Options{
+		ReadOnly: readOnly,
 		Timeout: OpenTimeout,
 		// Growing the memory map blocks every transaction; start with room for a busy server.
 		InitialMmapSize: 256 << 20,
@@ -89,10 +149,10 @@ func Open(path string) (*DB, error) {
 		NoFreelistSync: true,
 		FreelistType:   bolt.FreelistMapType,
 	})
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	err = b.Update(func(tx *bolt.Tx) error {
+}
+
+func createBuckets(b *bolt.DB) error {
+	return b.Update(func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bucketPlayers, bucketLedger, bucketTables, bucketHands, bucketSessions, bucketActions} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
@@ -100,13 +160,6 @@ func Open(path string) (*DB, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("create buckets in %s: %w", path, err)
-	}
-	d := &DB{db: b, reqs: make(chan commitReq), quit: make(chan struct{}), stopped: make(chan struct{})}
-	go d.committer()
-	return d, nil
 }
 
 // Close waits for the commits under way and closes the file.
@@ -137,7 +190,7 @@ func (d *DB) committer() {
 				break more
 			}
 		}
-		err := d.db.Update(func(tx *bolt.Tx) error {
+		err := d.update(func(tx *bolt.Tx) error {
 			for _, r := range group {
 				if err := apply(tx, r.c, r.enc); err != nil {
 					return err
@@ -153,7 +206,7 @@ func (d *DB) committer() {
 		}
 		// One change failed and rolled the group back: commit each alone to find out whose it was.
 		for _, r := range group {
-			r.done <- d.db.Update(func(tx *bolt.Tx) error { return apply(tx, r.c, r.enc) })
+			r.done <- d.update(func(tx *bolt.Tx) error { return apply(tx, r.c, r.enc) })
 		}
 	}
 }
@@ -163,7 +216,7 @@ func (d *DB) Path() string { return d.db.Path() }
 
 // Backup writes a consistent copy of the database to w while others keep using it.
 func (d *DB) Backup(w io.Writer) error {
-	return d.db.View(func(tx *bolt.Tx) error {
+	return d.view(func(tx *bolt.Tx) error {
 		_, err := tx.WriteTo(w)
 		return err
 	})
@@ -304,7 +357,7 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 // Tables returns every open table.
 func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
 	var out []bot.TableRecord
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
 			var t bot.TableRecord
 			if err := json.Unmarshal(v, &t); err != nil {
@@ -332,7 +385,7 @@ func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
 func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerRecord, bool, error) {
 	var p bot.PlayerRecord
 	ok := false
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketPlayers).Get(playerKey(workspace, user))
 		if v == nil {
 			return nil
@@ -347,7 +400,7 @@ func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerReco
 func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord, error) {
 	var out []bot.PlayerRecord
 	prefix := []byte(workspace + "\x00")
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketPlayers).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var p bot.PlayerRecord
@@ -365,7 +418,7 @@ func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord,
 func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, error) {
 	var out []bot.HandRecord
 	prefix := []byte(table + "\x00")
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketHands).Cursor()
 		// Seek past the table's last key, then walk back.
 		end := append(append([]byte(nil), prefix...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
@@ -390,7 +443,7 @@ func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, 
 // Ledger returns every ledger entry in order.
 func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 	var out []bot.LedgerEntry
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
 			var e bot.LedgerEntry
 			if err := json.Unmarshal(v, &e); err != nil {
@@ -406,7 +459,7 @@ func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 // Sessions returns every finished session in order.
 func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
 	var out []bot.SessionRecord
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSessions).ForEach(func(k, v []byte) error {
 			var s bot.SessionRecord
 			if err := json.Unmarshal(v, &s); err != nil {
@@ -449,7 +502,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 		*sum, ok = addChips(*sum, v)
 		exact = exact && ok
 	}
-	err := d.db.View(func(tx *bolt.Tx) error {
+	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
 			var e bot.LedgerEntry
 			if err := json.Unmarshal(v, &e); err != nil {

@@ -35,6 +35,13 @@ func serveBackups(db *storage.DB, log *slog.Logger) (stop func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen for backups on %s: %w", path, err)
 	}
+	// The copy holds every hole card and bankroll: only this user may ask for it. The mode keeps
+	// other users from connecting; the peer check closes the moment between bind and chmod.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("restrict the backup socket %s: %w", path, err)
+	}
+	me := os.Getuid()
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -43,6 +50,12 @@ func serveBackups(db *storage.DB, log *slog.Logger) (stop func(), err error) {
 			}
 			go func() {
 				defer conn.Close()
+				if uc, ok := conn.(*net.UnixConn); ok && peerChecked {
+					if uid, err := peerUID(uc); err != nil || uid != me {
+						log.Warn("backup refused: the asking process runs as another user", "uid", uid, "err", err)
+						return
+					}
+				}
 				conn.SetDeadline(time.Now().Add(10 * time.Minute))
 				line, err := bufio.NewReader(conn).ReadString('\n')
 				if err != nil || strings.TrimSpace(line) != "backup" {

@@ -1,13 +1,16 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/joho/godotenv"
 
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -37,32 +40,51 @@ func loadEnv(path string, lookup func(string) (string, bool)) (*Env, error) {
 	return e, nil
 }
 
-// parseDotEnv reads KEY=VALUE lines; blank lines and lines starting with # are skipped, "export " is
-// allowed, and a value may be wrapped in single or double quotes.
+// parseDotEnv reads a .env file with godotenv: KEY=VALUE lines, comments, `export`, quoted values
+// (with a comment after the closing quote). An error names the line and, where it can be read, the
+// key, never the value: a .env file holds the bot's tokens.
 func parseDotEnv(r io.Reader) (map[string]string, error) {
-	vals := map[string]string{}
-	sc := bufio.NewScanner(r)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+	data, err := io.ReadAll(io.LimitReader(r, maxEnvFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxEnvFile {
+		return nil, fmt.Errorf("the file is larger than %d KiB: is it the right file?", maxEnvFile>>10)
+	}
+	vals, err := godotenv.UnmarshalBytes(data)
+	if err == nil {
+		bad := false
+		for k := range vals {
+			bad = bad || !envKey.MatchString(k)
+		}
+		if !bad {
+			return vals, nil
+		}
+	}
+	// Name the line godotenv could not read, or whose key is no name (godotenv takes "A B=1" and
+	// even a line without "="), without its value.
+	for n, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" || strings.ContainsAny(k, " \t") {
-			return nil, fmt.Errorf("line %d: want KEY=VALUE, got %q", n, line)
+		key, _, hasEq := strings.Cut(strings.TrimPrefix(t, "export "), "=")
+		key = strings.TrimSpace(key)
+		if _, lerr := godotenv.Unmarshal(t); lerr == nil && hasEq && envKey.MatchString(key) {
+			continue
 		}
-		v = strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
-			v = v[1 : len(v)-1]
-		} else if i := strings.Index(v, " #"); i >= 0 {
-			v = strings.TrimSpace(v[:i])
+		if hasEq && envKey.MatchString(key) {
+			return nil, fmt.Errorf("line %d (%s): the value cannot be read; quote a value that holds spaces, quotes or #", n+1, key)
 		}
-		vals[k] = v
+		return nil, fmt.Errorf("line %d: write KEY=VALUE, with a key of letters, digits and _", n+1)
 	}
-	return vals, sc.Err()
+	return nil, errors.New("a quoted value is not closed: check the quotes")
 }
+
+// maxEnvFile bounds the .env file read.
+const maxEnvFile = 1 << 20
+
+var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
 
 // Get returns a setting, or "" when unset.
 func (e *Env) Get(key string) string {

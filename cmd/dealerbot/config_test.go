@@ -72,3 +72,33 @@ func TestBadSettingsSayWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+// TestDotEnvHardening is reproduction 5's .env part: a comment after a quoted value is not part of
+// it, an error names the line and key but never the value (it may be a token), and zero means zero.
+func TestDotEnvHardening(t *testing.T) {
+	got, err := parseDotEnv(strings.NewReader("SLACK_BOT_TOKEN=\"xoxb-1\" # the bot token\nexport DISCORD_TOKEN='abc' # c\n"))
+	if err != nil || got["SLACK_BOT_TOKEN"] != "xoxb-1" || got["DISCORD_TOKEN"] != "abc" {
+		t.Fatalf("quoted values with comments: %v, %v", got, err)
+	}
+	for _, in := range []string{
+		"DISCORD_TOKEN=ok\nSLACK_BOT_TOKEN=\"xoxb-SECRET-unterminated\nA=1\n",
+		"A=1\nxoxb-SECRET-no-equals\n",
+		"MY xoxb-SECRET=1\n",
+	} {
+		_, err := parseDotEnv(strings.NewReader(in))
+		if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "line ") {
+			t.Fatalf("%q: error %v, want one naming the line and not the value", in, err)
+		}
+	}
+	e := &Env{lookup: envOf(map[string]string{"DEALERBOT_STARTING_BANKROLL": "0", "DEALERBOT_DEAL_DELAY": "0"}), file: map[string]string{}}
+	s, err := readSettings(e)
+	if err != nil || s.StartingBankroll != 0 || s.DealDelay != 0 {
+		t.Fatalf("zero settings: %+v, %v; want 0 chips and no delay", s, err)
+	}
+	for _, bad := range []string{"-1", "1000000000001", "9223372036854775808", "lots"} {
+		e := &Env{lookup: envOf(map[string]string{"DEALERBOT_STARTING_BANKROLL": bad}), file: map[string]string{}}
+		if _, err := readSettings(e); err == nil || strings.Contains(err.Error(), bad) {
+			t.Fatalf("DEALERBOT_STARTING_BANKROLL=%s: %v, want a refusal that names the limit", bad, err)
+		}
+	}
+}

@@ -120,6 +120,11 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		return err
 	}
 	defer db.Close()
+	if db.Created() {
+		log.Info("started a new database file: no bankrolls, tables or schedules yet", "db", s.DB)
+	} else {
+		log.Info("opened the database", "db", s.DB)
+	}
 	stopBackups, err := serveBackups(db, log)
 	if err != nil {
 		return err

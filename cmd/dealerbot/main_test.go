@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,10 @@ func TestBackupWithoutAndWhileRunning(t *testing.T) {
 	stop, err := serveBackups(db, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The copy holds every hole card: only the bot's own user may connect.
+	if st, err := os.Stat(socketPath(dbPath)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("backup socket: %v, %v; want mode 0600", st.Mode(), err)
 	}
 	out1 := filepath.Join(dir, "copy1.db")
 	code, _, errOut := runMain(t, map[string]string{"DEALERBOT_DB": dbPath}, "", "backup", out1)
@@ -151,5 +156,64 @@ func TestConsoleSchedules(t *testing.T) {
 	code, out, errOut = runMain(t, env, "", "--script", script)
 	if code != 0 || !strings.Contains(out, "1. weekly fri 20:00 (America/New_York), 3 h, host alice") || strings.Contains(out, "sat") {
 		t.Errorf("after a restart schedule list = %q (exit %d, %s)", out, code, errOut)
+	}
+}
+
+// TestDamagedDatabaseExitsWithASentence: a damaged or locked file ends the start with one line that
+// says what to do and a non-zero exit, never a Go trace; a new file is named in the log.
+func TestDamagedDatabaseExitsWithASentence(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "game.db")
+	script := filepath.Join(dir, "s.txt")
+	os.WriteFile(script, []byte("alice: start\nalice: join\nbob: join\nalice: deal\n"), 0o600)
+	code, _, errOut := runMain(t, map[string]string{"DEALERBOT_DB": db}, "", "--script", script)
+	if code != 0 || !strings.Contains(errOut, "started a new database file") {
+		t.Fatalf("first run: exit %d, log %q", code, errOut)
+	}
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt(make([]byte, 8192), 0) // both meta pages gone
+	f.Close()
+	code, _, errOut = runMain(t, map[string]string{"DEALERBOT_DB": db}, "", "--script", script)
+	if code == 0 || !strings.Contains(errOut, "is damaged") || strings.Contains(errOut, "goroutine ") || strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
+		t.Fatalf("damaged file: exit %d, stderr %q; want a non-zero exit and one sentence", code, errOut)
+	}
+
+	held, err := storage.Open(filepath.Join(dir, "held.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	code, _, errOut = runMain(t, map[string]string{"DEALERBOT_DB": filepath.Join(dir, "held.db")}, "", "--script", script)
+	if code == 0 || !strings.Contains(errOut, "another dealerbot") {
+		t.Fatalf("locked file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPeerUID: the backup socket learns the asking process's user, which must be the bot's own.
+func TestPeerUID(t *testing.T) {
+	if !peerChecked {
+		t.Skip("no peer credentials on this system: the socket's 0600 mode alone guards backups")
+	}
+	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "p.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("unix", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	uid, err := peerUID(s.(*net.UnixConn))
+	if err != nil || uid != os.Getuid() {
+		t.Fatalf("peerUID = %d, %v; want %d", uid, err, os.Getuid())
 	}
 }
