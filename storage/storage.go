@@ -142,7 +142,7 @@ func openError(path string, err error) error {
 func openBolt(path string, readOnly bool) (*bolt.DB, error) {
 	return bolt.Open(path, 0o600, &bolt.Options{
 		ReadOnly: readOnly,
-		Timeout: OpenTimeout,
+		Timeout:  OpenTimeout,
 		// Growing the memory map blocks every transaction; start with room for a busy server.
 		InitialMmapSize: 256 << 20,
 		// The free list is rebuilt on open instead of written at every commit: less to sync.
