@@ -23,6 +23,10 @@ type Command struct {
 	Text string
 	// Token is the button token when the command came from a click; the bot refuses stale tokens.
 	Token string
+	// Schedule is set when the scheduler sends the command for one of its schedules: it then acts
+	// with that schedule's authority, which opens a table (start) and ends or manages only the table
+	// that schedule opened, not that of the schedule's host or an admin.
+	Schedule string
 	// Probe asks only whether the user may take this action now, before an adapter opens a form for
 	// its amount: the reply is an error (not your turn, a stale button, not seated...) or empty, and
 	// nothing changes either way.

@@ -320,7 +320,7 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 	}
 	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
 		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
-		Started: t.d.cfg.Now()}
+		Started: t.d.cfg.Now(), Schedule: cmd.Schedule}
 	rec.LevelAt = rec.Started
 	t.rec = rec // commit needs the channel; restored below on failure
 	if err := t.commit(ctx, rec, Change{}); err != nil {

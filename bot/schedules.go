@@ -141,9 +141,10 @@ func schedTableID(s *schedule.Schedule) string {
 }
 
 func (h schedHost) command(s *schedule.Schedule, text string) Command {
-	// The scheduler acts with the host's authority, also when the host is not around.
+	// The scheduler acts with the schedule's own authority: the table it opens names the host, and
+	// only this schedule's commands may end that table (Command.Schedule), never another one.
 	return Command{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel, User: s.Host,
-		UserName: s.HostName, Admin: true, Text: text}
+		UserName: s.HostName, Schedule: s.ID, Text: text}
 }
 
 func (h schedHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
@@ -170,11 +171,11 @@ func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 // only looks: the dealer ends a session itself when one player holds every chip.
 func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session, end bool) ([]schedule.Balance, bool, error) {
 	id := schedTableID(s)
-	ours := func(started time.Time) bool {
-		return !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
+	ours := func(sched string, started time.Time) bool {
+		return sched == s.ID && !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
 	}
 	if rec, open := schedTable(ctx, h.d, id); open {
-		if !ours(rec.Started) {
+		if !ours(rec.Schedule, rec.Started) {
 			return nil, true, nil // someone else's game runs here; ours never opened
 		}
 		if !end {
@@ -201,7 +202,7 @@ func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.
 	}
 	for i := len(sessions) - 1; i >= 0; i-- {
 		ss := sessions[i]
-		if ss.Table != id || !ours(ss.Started) {
+		if ss.Table != id || !ours(ss.Schedule, ss.Started) {
 			continue
 		}
 		var out []schedule.Balance

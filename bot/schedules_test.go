@@ -305,3 +305,36 @@ func TestSchedulerLevelsAndEndMidHand(t *testing.T) {
 		t.Errorf("%d chips still on the table after the session", tot.OnTables)
 	}
 }
+
+// TestSchedulerEndsOnlyItsOwnTable is reproduction 6: the scheduler acts with the schedule's own
+// authority, so a table a user opened in the game's window is neither taken over nor ended by it.
+func TestSchedulerEndsOnlyItsOwnTable(t *testing.T) {
+	n := newSchedNight(t, time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC), 3)
+	ctx := context.Background()
+	if r := n.cmd("UA", "Alice", true, "schedule add weekly fri 20:00 length=2h"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	// Ten minutes before the game, Mallory opens her own table in the channel and sits down.
+	n.set(time.Date(2026, 11, 27, 18, 50, 0, 0, time.UTC))
+	for _, c := range [][2]string{{"UM", "start"}, {"UM", "join"}} {
+		if r := n.cmd(c[0], "Mallory", false, c[1]); r.IsError {
+			t.Fatalf("%s: %s", c[1], r.Text)
+		}
+	}
+	n.tick(t, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)) // the game cannot open: a table runs
+	if pub := strings.Join(n.chat.public(), "\n"); !strings.Contains(pub, "I could not open the table") {
+		t.Fatalf("the channel was not told the game could not open:\n%s", pub)
+	}
+	n.tick(t, time.Date(2026, 11, 27, 21, 0, 0, 0, time.UTC)) // the game's end time
+	tables, err := n.db.Tables(ctx)
+	if err != nil || len(tables) != 1 || tables[0].Host != "UM" || tables[0].Ending {
+		t.Fatalf("Mallory's table after the schedule's end: %+v, %v; want it open and not ending", tables, err)
+	}
+	// The schedule's authority does not reach her table through its host either.
+	if r := n.cmd("UA", "Alice", false, "end"); !r.IsError {
+		t.Fatalf("Alice (host of the schedule, not of this table) ended Mallory's table: %q", r.Text)
+	}
+	if _, err := n.db.Balance(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -144,6 +144,7 @@ type TableRecord struct {
 	Hand      *HandState
 	Ending    bool // the host ended the session; it ends with the running hand
 	Standings []Standing
+	Schedule  string // the schedule that opened the table, if one did
 }
 
 // HandRecord is a finished hand, kept for `history` and for checking.
@@ -165,6 +166,7 @@ type HandRecord struct {
 // SessionRecord is a finished session and its standings.
 type SessionRecord struct {
 	Table     string
+	Schedule  string // the schedule that opened the session's table, if one did
 	Started   time.Time
 	Ended     time.Time
 	Standings []Standing

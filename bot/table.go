@@ -340,7 +340,14 @@ func (t *table) roomFor(amount int64) error {
 	return nil
 }
 
-func (t *table) isHost(cmd Command) bool { return cmd.Admin || cmd.User == t.rec.Host }
+// isHost reports whether cmd may use the host's powers here. A schedule's command has exactly the
+// authority of that schedule: over the table it opened, and no other.
+func (t *table) isHost(cmd Command) bool {
+	if cmd.Schedule != "" {
+		return cmd.Schedule == t.rec.Schedule
+	}
+	return cmd.Admin || cmd.User == t.rec.Host
+}
 
 func standingIndex(st []Standing, user string) int {
 	for i, s := range st {
@@ -714,7 +721,7 @@ func (t *table) endSession(ctx context.Context) error {
 			t.cashOut(&n, &c, i, now)
 		}
 	}
-	c.Session = &SessionRecord{Table: n.ID, Started: n.Started, Ended: now, Standings: n.Standings}
+	c.Session = &SessionRecord{Table: n.ID, Schedule: n.Schedule, Started: n.Started, Ended: now, Standings: n.Standings}
 	c.DeleteTable = n.ID
 	if err := t.d.store.Commit(ctx, c); err != nil {
 		return fmt.Errorf("end session at %s: %w", t.id, err)
