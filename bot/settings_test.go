@@ -3,6 +3,7 @@ package bot_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/engine"
@@ -79,21 +80,36 @@ func TestBlindLevels(t *testing.T) {
 
 // FuzzSettings: any option line either applies to valid settings or is refused, changing nothing.
 func FuzzSettings(f *testing.F) {
-	f.Add("variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m")
-	f.Add("blinds=5/5 ante=1 min=1 max=1 buyin=1 rebuy=3 end=1h seats=2")
-	f.Fuzz(func(t *testing.T, line string) {
+	f.Add("variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m", int64(0), int64(0))
+	f.Add("blinds=5/5 ante=1 min=1 max=1 buyin=1 rebuy=3 end=1h seats=2", int64(3600e9), int64(7))
+	// The extremes of the hardening issue: each must be refused or stay within the chip ceiling.
+	f.Add("levels=9007199254740992m", int64(1<<62), int64(1<<62))
+	f.Add("blinds=4611686018427387904/4611686018427387904 levels=1hands", int64(0), int64(1<<40))
+	f.Add("max=9223372036854775807 buyin=1000000000000 end=9223372036854775807h", int64(-1), int64(-1))
+	f.Add("blinds=1000000000000/1000000000000 ante=1000000000000 levels=1m", int64(1<<63-1), int64(1<<63-1))
+	f.Fuzz(func(t *testing.T, line string, elapsed, hands int64) {
 		s := bot.DefaultSettings()
 		if err := s.Apply(strings.Fields(line)); err != nil {
 			if s != bot.DefaultSettings() {
 				t.Fatalf("refused %q but changed the settings", line)
 			}
+			if len(err.Error()) > 300 {
+				t.Fatalf("refusal of %d characters for %q", len(err.Error()), line)
+			}
 			return
 		}
-		if err := s.Rules(0).Validate(); err != nil {
-			t.Fatalf("%q gave unplayable rules: %v", line, err)
+		if err := s.Validate(); err != nil {
+			t.Fatalf("%q was accepted but does not validate: %v", line, err)
 		}
 		if s.MinBuyIn > s.BuyIn || s.BuyIn > s.MaxBuyIn || s.Seats < 2 || s.Seats > engine.MaxPlayers {
 			t.Fatalf("%q gave inconsistent settings %+v", line, s)
+		}
+		level := s.Level(time.Duration(elapsed), hands)
+		for _, lv := range []int{0, level, level + 1, 1 << 30} {
+			r := s.Rules(lv)
+			if err := r.Validate(); err != nil {
+				t.Fatalf("%q at level %d: unplayable rules: %v", line, lv, err)
+			}
 		}
 	})
 }

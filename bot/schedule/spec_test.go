@@ -167,7 +167,8 @@ func TestNextNeverHappens(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"weekly fri 20:00", "daily 19:30", "every tue,thu 21:00", "0 20 * * 5", "on 2026-12-04 20:00", "*/5 * * * *"} {
+	for _, s := range []string{"weekly fri 20:00", "daily 19:30", "every tue,thu 21:00", "0 20 * * 5", "on 2026-12-04 20:00", "*/5 * * * *",
+		"on 99999-12-04 20:00", "0 0 31 2 *", "* * * * *", "weekly fri 9223372036854775807:00", "daily 24:60", "every " + strings.Repeat("mon,", 500) + " 1:00"} {
 		f.Add(s)
 	}
 	loc := mustZone(f, "Europe/Berlin")

@@ -102,3 +102,18 @@ func TestDotEnvHardening(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDotEnv: no .env content panics the parser, and an error never shows a value (values are
+// tokens; the "xoxb-" in every seed stands for one, and keys cannot hold a "-").
+func FuzzDotEnv(f *testing.F) {
+	for _, s := range []string{"A=xoxb-1\n", "A=\"xoxb-1\" # c\n", "export A='xoxb-1'\n", "A=\"xoxb-1\nB=2\n", "xoxb-1\n",
+		"A B=xoxb-1\n", "=xoxb-1\n", "A=`xoxb-1`\n", "#\n\n A = xoxb-1 \n", "A=xoxb-1\\\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		_, err := parseDotEnv(strings.NewReader(in))
+		if err != nil && strings.Contains(err.Error(), "xoxb-") {
+			t.Fatalf("%q: the error shows a value: %v", in, err)
+		}
+	})
+}
