@@ -264,7 +264,7 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 	t.Run("a panic in the dealer is answered and survived", func(t *testing.T) {
 		n := f.count()
 		_, final := f.answer(n, f.slash(alice, "C1", "deal"))
-		if !strings.Contains(final.content(), "Something went wrong on my side") {
+		if !strings.Contains(final.content(), "something went wrong on my side") {
 			t.Errorf("reply after panic = %q", final.content())
 		}
 		if !strings.Contains(logs.String(), "panic while handling an interaction") {
@@ -529,7 +529,7 @@ func TestRaiseProbe(t *testing.T) {
 		n := f.count()
 		tok := f.click(alice, "C1", id("bet", "h2.0"))
 		first, _ := f.answer(n, tok)
-		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), "Something went wrong on my side") {
+		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), "something went wrong on my side") {
 			t.Errorf("click answered %s, want an apology", first)
 		}
 		if !strings.Contains(logs.String(), "panic while handling an interaction") {

@@ -60,7 +60,7 @@ func FuzzCustomID(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id string) {
 		c, err := parseCustomID(id)
 		if err != nil {
-			if _, ok := err.(inputError); !ok {
+			if ok := isInputError(err); !ok {
 				t.Fatalf("error %v is not written for the user", err)
 			}
 			return
@@ -100,7 +100,7 @@ func FuzzInteraction(f *testing.F) {
 			if err == nil {
 				return
 			}
-			if _, ok := err.(inputError); !ok && !strings.HasPrefix(err.Error(), "interaction type") {
+			if ok := isInputError(err); !ok && !strings.HasPrefix(err.Error(), "interaction type") {
 				t.Fatalf("error %v is not written for the user", err)
 			}
 		}

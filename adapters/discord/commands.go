@@ -8,6 +8,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
+
 	"github.com/dealerbot/dealerbot/bot"
 )
 
@@ -17,11 +19,12 @@ const CommandName = "poker"
 // maxWords is the longest free-text option, in bytes.
 const maxWords = 200
 
-// inputError is a mistake in what the user typed: its text is a sentence for them, and nothing is
-// sent to the dealer.
-type inputError string
+// inputError is a mistake in what the user typed: the one player-facing error type (errs.Error,
+// code Invalid), whose sentence is shown to them; nothing is sent to the dealer.
+func inputError(msg string) error { return &errs.Error{Code: errs.Invalid, Message: msg} }
 
-func (e inputError) Error() string { return string(e) }
+// isInputError reports whether err is a player-facing error.
+func isInputError(err error) bool { return errs.CodeOf(err) != errs.Internal }
 
 // optKind is how an option's value becomes text for the dealer.
 type optKind uint8

@@ -25,6 +25,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -369,12 +370,11 @@ func (a *Adapter) dispatch(r *responder) {
 // userText is the sentence a user sees for err: inputErrors are written for them, anything else is
 // logged and replaced by an apology.
 func (a *Adapter) userText(err error) string {
-	var in inputError
-	if errors.As(err, &in) {
-		return in.Error()
+	text, internal := errs.Reply(err)
+	if internal {
+		a.log.Error("interaction failed", "err", err)
 	}
-	a.log.Error("interaction failed", "err", err)
-	return "Something went wrong on my side; please try again."
+	return text
 }
 
 // run acknowledges the interaction at once (Discord allows 3 s), lets the dealer handle the command,
@@ -473,7 +473,7 @@ func (r *responder) deferReply() bool {
 // while apologising is swallowed.
 func (r *responder) apologise() {
 	defer func() { _ = recover() }()
-	r.fail("Something went wrong on my side; please try again.")
+	r.fail(errs.Apology)
 }
 
 // fail shows text to the user ephemerally, whatever state the interaction is in.

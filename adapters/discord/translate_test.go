@@ -216,7 +216,7 @@ func TestCommandText(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("CommandText() = %q, %v; want error containing %q", got, err, tt.wantErr)
 				}
-				if _, ok := err.(inputError); !ok {
+				if ok := isInputError(err); !ok {
 					t.Errorf("error %T is not written for the user", err)
 				}
 				return
