@@ -351,6 +351,22 @@ func (r *rig) seatStacks(ch string) (map[string]int64, bool) {
 	return nil, false
 }
 
+// wantCancelled checks that the hand at ch is gone with every stack as before it, the chip totals
+// unchanged, and the channel told (told is part of the sentence).
+func (r *rig) wantCancelled(ch string, before map[string]int64, tot storage.Totals, told string) {
+	r.tb.Helper()
+	after, inHand := r.seatStacks(ch)
+	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {
+		r.tb.Fatalf("stacks %v (hand in progress %v), want %v and no hand", after, inHand, before)
+	}
+	if !r.chat.saw(ch, told) {
+		r.tb.Fatalf("the channel was not told %q", told)
+	}
+	if got := r.balance(); got != tot {
+		r.tb.Fatalf("chips changed: %+v -> %+v", tot, got)
+	}
+}
+
 // TestPanicAtOneTable: a panic in one table's command is recovered; that table's hand is cancelled
 // with every chip back where it was before the hand, its channel is told, and another table plays on.
 func TestPanicAtOneTable(t *testing.T) {
@@ -387,16 +403,7 @@ func TestPanicAtOneTable(t *testing.T) {
 	if !rep.IsError || !strings.Contains(rep.Text, "Sorry, something went wrong") {
 		t.Fatalf("the panicking command answered %q, want the apology", rep.Text)
 	}
-	after, inHand := r.seatStacks("c1")
-	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Fatalf("after the panic: stacks %v (hand in progress %v), want %v and no hand", after, inHand, before)
-	}
-	if !r.chat.saw("c1", "hand #1 is cancelled and every chip is back") {
-		t.Fatal("the channel was not told that the hand is cancelled")
-	}
-	if got := r.balance(); got != tot {
-		t.Fatalf("chips changed: %+v -> %+v", tot, got)
-	}
+	r.wantCancelled("c1", before, tot, "hand #1 is cancelled and every chip is back")
 	// The other table plays its hand to the end.
 	for i := 0; i < 20; i++ {
 		_, inHand := r.seatStacks("c2")
@@ -439,16 +446,7 @@ func TestRestorePanicQuarantines(t *testing.T) {
 	r.chat.onSend.Store(&boom)
 	r.open() // must not crash or fail
 	r.chat.onSend.Store(nil)
-	after, inHand := r.seatStacks("c1")
-	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {
-		t.Fatalf("after a panicking restore: stacks %v (hand %v), want %v and no hand", after, inHand, before)
-	}
-	if !r.chat.saw("c1", "This table hit an error while I restarted") {
-		t.Fatal("the channel was not told about the quarantine")
-	}
-	if got := r.balance(); got != tot {
-		t.Fatalf("chips changed: %+v -> %+v", tot, got)
-	}
+	r.wantCancelled("c1", before, tot, "This table hit an error while I restarted")
 	r.advance(time.Hour)
 	if _, inHand := r.seatStacks("c1"); inHand {
 		t.Fatal("a quarantined table was dealt automatically")

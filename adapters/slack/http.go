@@ -143,17 +143,10 @@ func (a *Adapter) verify(h http.Header, body []byte) error {
 	sum := sha256.Sum256(append([]byte(h.Get("X-Slack-Request-Timestamp")+":"), body...))
 	key := hex.EncodeToString(sum[:])
 	expires := time.Unix(ts, 0).Add(replayWindow)
-	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for k, exp := range a.seen {
-		if now.After(exp) {
-			delete(a.seen, k)
-		}
-	}
-	if _, dup := a.seen[key]; dup {
+	if !firstSight(a.seen, key, a.now(), expires) {
 		return errReplay
 	}
-	a.seen[key] = expires
 	return nil
 }

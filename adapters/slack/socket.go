@@ -52,15 +52,22 @@ func (a *Adapter) firstDelivery(req *socketmode.Request) bool {
 	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for id, exp := range a.envs {
+	return firstSight(a.envs, req.EnvelopeID, now, now.Add(envelopeTTL))
+}
+
+// firstSight records key in seen until expires and reports whether it was new; keys whose time has
+// passed are dropped first, so the set stays as small as the traffic of its window. The caller
+// holds a.mu.
+func firstSight(seen map[string]time.Time, key string, now, expires time.Time) bool {
+	for k, exp := range seen {
 		if now.After(exp) {
-			delete(a.envs, id)
+			delete(seen, k)
 		}
 	}
-	if _, seen := a.envs[req.EnvelopeID]; seen {
+	if _, dup := seen[key]; dup {
 		return false
 	}
-	a.envs[req.EnvelopeID] = now.Add(envelopeTTL)
+	seen[key] = expires
 	return true
 }
 
