@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,18 +30,12 @@ show — show your cards to the table after the hand
 chips — your bankroll
 leaderboard — everyone's results in this server
 history [n] — the n-th most recent hand, replayed as text
-verify — how to check that the shuffle was fair
+verify [N] — how the deck is proven fixed; with N, the proof for hand N (public cards, and yours to you)
 set [options] — change settings (host or admin; stakes change from the next hand)
 kick @user — remove a player (host or admin)
 adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
-
-const verifyText = "Every hand is shuffled before the first card is dealt. Before dealing I post a SHA-256 " +
-	"commitment: the hash of the deck order (written like As2d…, 104 characters), a colon and a secret salt. " +
-	"After the hand I post the deck order and the salt. To check, hash them yourself, for example " +
-	"`printf '%s' 'DECK:SALT' | sha256sum`, and compare with the commitment: if they match, the deck was fixed " +
-	"before the hand began and never changed."
 
 // handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
 func (t *table) handle(ctx context.Context, cmd Command) Reply {
@@ -124,8 +119,8 @@ func init() {
 		"help": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
 			return Reply{Text: helpText}, nil
 		}},
-		"verify": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
-			return Reply{Text: verifyText}, nil
+		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+			return d.verify(ctx, cmd, args)
 		}},
 		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
 			return d.chips(ctx, cmd)
@@ -646,7 +641,7 @@ func (t *table) history(ctx context.Context, args []string) (Reply, error) {
 		b.WriteString(m.Text)
 		b.WriteString("\n")
 	}
-	b.WriteString(render.Reveal(hr.No, hr.Deck, hr.Salt).Text)
+	fmt.Fprintf(&b, "Type `verify %d` to check this hand's deck.", hr.No)
 	return Reply{Text: b.String()}, nil
 }
 
@@ -741,4 +736,55 @@ func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply,
 		return Reply{}, err
 	}
 	return ok("%s's bankroll is now %s chips.", who, render.Chips(p.Bankroll+n))
+}
+
+// verify answers `verify` with how the proof works, and `verify N` with hand N's proof: the public
+// cards opened for anyone, the asker's own hole cards opened for the asker alone. Folded and mucked
+// cards are never opened.
+func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if len(args) == 0 {
+		return Reply{Text: render.VerifyHelp}, nil
+	}
+	no, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
+	if err != nil || no <= 0 {
+		return Reply{}, userErrorf("Write `verify 12` with the number of a finished hand at this table.")
+	}
+	hr, found, err := d.store.Hand(ctx, tableID(cmd), no)
+	if err != nil {
+		return Reply{}, err
+	}
+	if !found {
+		return Reply{}, refusef(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
+	}
+	if hr.Proof != render.ProofVersion {
+		return Reply{}, refusef(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
+	}
+	h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+	if err != nil {
+		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
+	}
+	var public, own []engine.Card
+	for _, ev := range h.Events() {
+		switch ev.Kind {
+		case engine.EvBoard, engine.EvShow:
+			public = append(public, ev.Cards...)
+		case engine.EvReveal:
+			for _, r := range ev.Hands {
+				public = append(public, r.Cards[:]...)
+			}
+		}
+	}
+	for p, u := range hr.Users {
+		if u == cmd.User {
+			for _, c := range h.Hole(p) {
+				if !slices.Contains(public, c) {
+					own = append(own, c)
+				}
+			}
+		}
+	}
+	v := render.ProofView{HandNo: hr.No, Commitment: render.DeckCommitment(hr.Deck, hr.Salt), Leaves: render.Leaves(hr.Deck, hr.Salt),
+		Public: render.Open(hr.Deck, hr.Salt, public), Own: render.Open(hr.Deck, hr.Salt, own)}
+	st := DefaultSettings().Cards
+	return Reply{Text: render.Proof(v, st).Text}, nil
 }

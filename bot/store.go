@@ -23,6 +23,8 @@ type Store interface {
 	Players(ctx context.Context, workspace string) ([]PlayerRecord, error)
 	// Hands returns up to n finished hands of a table, the most recent first.
 	Hands(ctx context.Context, table string, n int) ([]HandRecord, error)
+	// Hand returns hand number no of a table; ok is false when there is none.
+	Hand(ctx context.Context, table string, no int64) (h HandRecord, ok bool, err error)
 }
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
@@ -97,7 +99,8 @@ type HandState struct {
 	Button   int     // index into Stacks
 	Seats    []int   // table seat of each player
 	Deck     engine.Deck
-	Salt     string
+	Salt     string // the secret behind the deck commitment
+	Proof    int    // the commitment's version (render.ProofVersion); 0 for a whole-deck commitment
 	Actions  []engine.Action
 	TimedOut []int     // players whose time ran out this hand
 	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
@@ -153,11 +156,13 @@ type HandRecord struct {
 	No      int64
 	Time    time.Time
 	Names   []string
+	Users   []string // the players' user IDs, by hand index
 	Rules   engine.Rules
 	Stacks  []int64
 	Button  int
 	Deck    engine.Deck
-	Salt    string
+	Salt    string // the secret behind the deck commitment: never shown whole
+	Proof   int    // the commitment's version; see HandState.Proof
 	Actions []engine.Action
 	Final   []int64
 	PHH     string // the hand as a PHH history (every hole card: a private record)

@@ -440,7 +440,7 @@ func (t *table) deal(ctx context.Context) error {
 		return err
 	}
 	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck,
-		Salt: hex.EncodeToString(salt), Deadline: t.deadline()}
+		Salt: hex.EncodeToString(salt), Proof: render.ProofVersion, Deadline: t.deadline()}
 	for i, s := range seats {
 		hs.Stacks = append(hs.Stacks, n.Seats[s].Stack)
 		if s == n.Button {
@@ -461,7 +461,7 @@ func (t *table) deal(ctx context.Context) error {
 	for _, line := range notes {
 		t.publicf(ctx, "%s", line)
 	}
-	t.public(ctx, render.Commitment(hs.No, render.DeckHash(deck, hs.Salt)))
+	t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
 	for p, s := range seats {
 		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
 	}
@@ -601,11 +601,12 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	now := t.d.cfg.Now()
 	var c Change
 	names := make([]string, len(hs.Seats))
+	users := make([]string, len(hs.Seats))
 	players := make([]SeatRecord, len(hs.Seats))
 	var notes []string
 	for p, s := range hs.Seats {
 		seat := &n.Seats[s]
-		names[p] = seat.Name
+		names[p], users[p] = seat.Name, seat.User
 		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
 			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]})
 		seat.Stack = final[p]
@@ -632,8 +633,8 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	if hist != nil {
 		text, _ = hist.Marshal()
 	}
-	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Actions: hs.Actions, Final: final, PHH: string(text)}
+	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Rules: hs.Rules, Stacks: hs.Stacks,
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Actions: hs.Actions, Final: final, PHH: string(text)}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {
 		t.hand = t.rebuild()
@@ -660,8 +661,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
 	}
 	t.narrate(ctx, names, evs) // t.names() needs the hand record, which is gone
-
-	t.public(ctx, render.Reveal(hs.No, hs.Deck, hs.Salt))
+	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	for _, s := range notes {
 		t.publicf(ctx, "%s", s)
 	}

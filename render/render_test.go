@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -639,37 +641,77 @@ func TestLeaderboard(t *testing.T) {
 	}
 }
 
-// TestCommitmentVerifies follows the instructions in the Reveal message with an independent SHA-256
-// and checks the result matches the commitment posted before the hand.
-func TestCommitmentVerifies(t *testing.T) {
+// TestProofVerifies follows the instructions of a `verify` proof with an independent SHA-256: every
+// opened card hashes to its line, the lines hash to the commitment posted before the hand, and a
+// changed card, salt or line fails.
+func TestProofVerifies(t *testing.T) {
 	deck, err := engine.DeckFrom(engine.MustParseCards("As Kd 7h"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	salt := "f00d-salt"
-	commit := Commitment(12, DeckHash(deck, salt))
-	reveal := Reveal(12, deck, salt)
-	quoted := regexp.MustCompile("`([^`]*)`").FindAllStringSubmatch(reveal.Text, -1)
-	if len(quoted) < 2 {
-		t.Fatalf("Reveal does not quote the deck and salt: %q", reveal.Text)
+	secret := "f00d-salt"
+	commitment := DeckCommitment(deck, secret)
+	commit := Commitment(12, commitment)
+	if !strings.HasPrefix(commit.Text, "Hand #12 deck commitment: sha256 `"+commitment+"`") {
+		t.Fatalf("commitment message %q", commit.Text)
 	}
-	order, gotSalt := quoted[0][1], quoted[1][1]
-	if gotSalt != salt {
-		t.Errorf("revealed salt %q, want %q", gotSalt, salt)
+	leaves := Leaves(deck, secret)
+	public := Open(deck, secret, engine.MustParseCards("Kd 2c"))
+	own := Open(deck, secret, engine.MustParseCards("As"))
+	msg := Proof(ProofView{HandNo: 12, Commitment: commitment, Leaves: leaves, Public: public, Own: own}, TextCards)
+	if !msg.Private {
+		t.Fatal("a proof is a private reply")
 	}
-	cards, err := engine.ParseCards(order)
-	if err != nil || len(cards) != 52 || [52]engine.Card(cards) != deck {
-		t.Fatalf("revealed order %q is not the deck (%v)", order, err)
+	// Every printf line: hash it as the reader would and find the line it names.
+	lineRe := regexp.MustCompile("printf '%s' '([0-9]+:[^:']+:[0-9a-f]+)' \\| sha256sum` gives line ([0-9]+): `([0-9a-f]{64})`")
+	opened := lineRe.FindAllStringSubmatch(msg.Text, -1)
+	if len(opened) != 3 {
+		t.Fatalf("the proof opens %d cards, want 3:\n%s", len(opened), msg.Text)
 	}
-	sum := sha256.Sum256([]byte(order + ":" + salt))
-	h := hex.EncodeToString(sum[:])
-	if !strings.Contains(commit.Text, h) || !strings.HasPrefix(commit.Text, "Hand #12 deck commitment: sha256") {
-		t.Errorf("commitment %q does not hold the hash of the revealed deck, %s", commit.Text, h)
+	block := msg.Text[strings.Index(msg.Text, "```\n")+4 : strings.LastIndex(msg.Text, "```")]
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if len(lines) != 52 {
+		t.Fatalf("%d lines in the proof, want 52", len(lines))
 	}
-	other := deck
-	other[0], other[1] = other[1], other[0]
-	if DeckHash(other, salt) == DeckHash(deck, salt) || DeckHash(deck, salt+"x") == DeckHash(deck, salt) {
-		t.Error("the hash does not change with the deck order or the salt")
+	for _, o := range opened {
+		sum := sha256.Sum256([]byte(o[1]))
+		n, _ := strconv.Atoi(o[2])
+		if got := hex.EncodeToString(sum[:]); got != o[3] || lines[n-1] != got {
+			t.Errorf("opened %s hashes to %s, line %d is %s", o[1], got, n, lines[n-1])
+		}
+	}
+	sum := sha256.Sum256([]byte(block))
+	if got := hex.EncodeToString(sum[:]); got != commitment {
+		t.Fatalf("sha256 of the 52 lines is %s, the commitment %s", got, commitment)
+	}
+	for _, o := range append(public, own...) {
+		if !VerifyOpening(commitment, leaves, o) {
+			t.Errorf("opening %+v does not verify", o)
+		}
+		bad := o
+		bad.Card = deck[(o.Pos+1)%52]
+		if VerifyOpening(commitment, leaves, bad) {
+			t.Errorf("a changed card verifies: %+v", bad)
+		}
+		bad = o
+		bad.Salt = CardSalt(secret, o.Pos+1)
+		if VerifyOpening(commitment, leaves, bad) {
+			t.Errorf("a changed salt verifies: %+v", bad)
+		}
+	}
+	other := append([]string(nil), leaves...)
+	other[0] = Leaf(0, deck[1], CardSalt(secret, 0))
+	if VerifyOpening(commitment, other, public[0]) {
+		t.Error("a changed line still matches the commitment")
+	}
+	// The salts of cards not opened appear nowhere in the proof, and neither does the secret.
+	for i := range deck {
+		if strings.Contains(msg.Text, CardSalt(secret, i)) != slices.ContainsFunc(append(public, own...), func(o Opening) bool { return o.Pos == i }) {
+			t.Errorf("position %d: its salt is shown iff it is opened, and it is not so", i)
+		}
+	}
+	if strings.Contains(msg.Text, secret) {
+		t.Error("the proof shows the hand's secret")
 	}
 }
 

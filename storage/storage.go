@@ -440,6 +440,21 @@ func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, 
 	return out, err
 }
 
+// Hand returns hand number no of a table.
+func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, bool, error) {
+	var h bot.HandRecord
+	ok := false
+	err := d.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketHands).Get(handKey(table, no))
+		if v == nil {
+			return nil
+		}
+		ok = true
+		return json.Unmarshal(v, &h)
+	})
+	return h, ok, err
+}
+
 // Ledger returns every ledger entry in order.
 func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 	var out []bot.LedgerEntry

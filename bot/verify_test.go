@@ -1,0 +1,134 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// TestVerifyLeaksNoFoldedCard plays many hands with folds, then asks `verify N` for each as an
+// onlooker and as each player. The opened cards verify against the commitment posted before the
+// hand; a folded player's cards are opened to nobody but that player; and no public message or
+// onlooker's proof holds the salt of a card that was not opened, the hand's secret or its deck order.
+func TestVerifyLeaksNoFoldedCard(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	players := []string{"ann", "ben", "cid"}
+	r.must("c1", "ann", "start timer=off")
+	for _, p := range players {
+		r.must("c1", p, "join 1000")
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for hand := 0; hand < 30; hand++ {
+		if rep := r.cmd("c1", "ann", "deal"); rep.IsError {
+			for _, p := range players {
+				r.cmd("c1", p, "rebuy")
+			}
+			r.must("c1", "ann", "deal")
+		}
+		for step := 0; step < 60; step++ {
+			_, inHand := r.seatStacks("c1")
+			if !inHand {
+				break
+			}
+			for _, p := range players {
+				verbs := []string{"call", "check", "fold", "fold", "raise 40", "allin"}
+				r.cmd("c1", p, verbs[rnd.IntN(len(verbs))])
+			}
+		}
+	}
+	ctx := context.Background()
+	hands, err := r.db.Hands(ctx, "test/w/c1", 100)
+	if err != nil || len(hands) < 20 {
+		t.Fatalf("%d hands, %v", len(hands), err)
+	}
+	var public strings.Builder
+	for _, m := range r.chat.all() {
+		if !m.Private {
+			public.WriteString(m.Text + "\n")
+		}
+	}
+	folds := 0
+	for _, hr := range hands {
+		h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		commitment := render.DeckCommitment(hr.Deck, hr.Salt)
+		if !strings.Contains(public.String(), commitment) {
+			t.Fatalf("hand %d: its commitment was not posted before the deal", hr.No)
+		}
+		onlooker := r.must("c1", "zed", fmt.Sprintf("verify %d", hr.No)).Text
+		proofs := map[string]string{"zed": onlooker}
+		for p, u := range hr.Users {
+			proofs[u] = r.must("c1", u, fmt.Sprintf("verify %d", hr.No)).Text
+			if h.Folded(p) {
+				folds++
+			}
+		}
+		leaked := public.String() + onlooker
+		if strings.Contains(leaked, hr.Salt) || strings.Contains(leaked, engine.FormatCards(hr.Deck[:])) {
+			t.Fatalf("hand %d: the secret or the deck order is public", hr.No)
+		}
+		shown := map[engine.Card]bool{}
+		for _, ev := range h.Events() {
+			if ev.Kind == engine.EvBoard || ev.Kind == engine.EvShow {
+				for _, c := range ev.Cards {
+					shown[c] = true
+				}
+			}
+			if ev.Kind == engine.EvReveal {
+				for _, rv := range ev.Hands {
+					shown[rv.Cards[0]], shown[rv.Cards[1]] = true, true
+				}
+			}
+		}
+		for pos, c := range hr.Deck {
+			salt := render.CardSalt(hr.Salt, pos)
+			if shown[c] != strings.Contains(onlooker, salt) {
+				t.Fatalf("hand %d: card %s (position %d) public %v, opened to an onlooker %v", hr.No, c, pos, shown[c], !shown[c])
+			}
+			if !shown[c] && strings.Contains(public.String(), salt) {
+				t.Fatalf("hand %d: the salt of unshown card %s is in a channel message", hr.No, c)
+			}
+			if shown[c] && !render.VerifyOpening(commitment, render.Leaves(hr.Deck, hr.Salt), render.Opening{Pos: pos, Card: c, Salt: salt}) {
+				t.Fatalf("hand %d: opened card %s does not verify", hr.No, c)
+			}
+		}
+		for p, u := range hr.Users {
+			for _, c := range h.Hole(p) {
+				if shown[c] {
+					continue
+				}
+				salt := render.CardSalt(hr.Salt, indexOf(hr.Deck, c))
+				for asker, proof := range proofs {
+					if strings.Contains(proof, salt) != (asker == u) {
+						t.Fatalf("hand %d: %s's unshown card %s opened to %s: %v", hr.No, u, c, asker, asker != u)
+					}
+				}
+			}
+		}
+	}
+	if folds == 0 {
+		t.Fatal("no player folded: the test proves nothing")
+	}
+	r.refused("c1", "zed", "verify 999", "Hand #999 has not finished")
+	r.refused("c1", "zed", "verify x", "Write `verify 12`")
+	if rep := r.must("c1", "zed", "verify"); !strings.Contains(rep.Text, "does not show that the shuffle was random") {
+		t.Fatalf("verify help: %q", rep.Text)
+	}
+}
+
+func indexOf(d engine.Deck, c engine.Card) int {
+	for i, x := range d {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
