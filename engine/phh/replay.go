@@ -190,6 +190,7 @@ func deck(h *History, n int) (engine.Deck, error) {
 			}
 		}
 	}
+	fillMuckers(h, n, &slot, &used)
 	next := engine.Card(0)
 	for i := range d {
 		if slot[i] != 0 {
@@ -203,6 +204,45 @@ func deck(h *History, n int) (engine.Deck, error) {
 		used[next] = true
 	}
 	return d, nil
+}
+
+// fillMuckers gives each player who mucked at showdown with unknown hole cards (a redacted history,
+// "pN sm" without cards) the two unused cards that make the weakest hand with the board. The player's
+// real cards are among the unused ones and lost, so the weakest choice loses too and the replay pays
+// the pots as they were paid; any other choice could win a pot the player did not.
+func fillMuckers(h *History, n int, slot *[52]int, used *[52]bool) {
+	var board []engine.Card
+	for b := 0; b < 5; b++ {
+		if slot[boardSlot(n, b)] == 0 {
+			return // not a full known board: nothing to compare with
+		}
+		board = append(board, engine.Card(slot[boardSlot(n, b)]-1))
+	}
+	for _, a := range h.Actions {
+		if a.Op != "sm" || a.Cards != "" || a.Player < 1 || a.Player > n {
+			continue
+		}
+		s0, s1 := holeSlot(n, a.Player-1, 0), holeSlot(n, a.Player-1, 1)
+		if slot[s0] != 0 || slot[s1] != 0 {
+			continue
+		}
+		best, bc0, bc1 := engine.HandRank(^uint32(0)), -1, -1
+		for c0 := 0; c0 < 52; c0++ {
+			for c1 := c0 + 1; c1 < 52 && !used[c0]; c1++ {
+				if used[c1] {
+					continue
+				}
+				if r := engine.Evaluate(append([]engine.Card{engine.Card(c0), engine.Card(c1)}, board...)...); r < best {
+					best, bc0, bc1 = r, c0, c1
+				}
+			}
+		}
+		if bc0 < 0 {
+			return
+		}
+		slot[s0], slot[s1] = bc0+1, bc1+1
+		used[bc0], used[bc1] = true, true
+	}
 }
 
 // fileBoard returns the board cards the file deals, "??" for unknown ones.
@@ -284,6 +324,18 @@ func describe(a engine.Action) string {
 		return fmt.Sprintf("%s to %d", a.Kind, a.Amount)
 	}
 	return a.Kind.String()
+}
+
+// RedactedFor is Redacted, but keeps the hole cards of player pN (1-based; 0 keeps none): a history
+// exported for one player shows that player's own cards.
+func (h *History) RedactedFor(player int) *History {
+	c := h.Redacted()
+	for i, a := range c.Actions {
+		if a.Op == "dh" && a.Player == player {
+			c.Actions[i].Cards = h.Actions[i].Cards
+		}
+	}
+	return c
 }
 
 // Redacted returns a copy of the history in which the hole cards of every player who did not show them

@@ -1,0 +1,325 @@
+package hh
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	_ "time/tzdata" // PokerStars writes its times in ET (America/New_York)
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// PokerStars writes hands as PokerStars hand-history text, play-money style (whole chips, no currency,
+// no thousands separators), each hand followed by two blank lines as in PokerStars' own files.
+func PokerStars(w io.Writer, hands []Hand) error {
+	for i := range hands {
+		text, err := PokerStarsHand(&hands[i])
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, text+"\n\n\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var eastern = func() *time.Location {
+	loc, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}()
+
+// PokerStarsHand is one hand as PokerStars text, without the blank lines that follow it.
+func PokerStarsHand(h *Hand) (string, error) {
+	eh, err := h.replay()
+	if err != nil {
+		return "", err
+	}
+	evs := eh.Events()
+	r := h.Setup.Rules
+	var b strings.Builder
+	limit := map[engine.Variant]string{engine.NoLimit: "No Limit", engine.PotLimit: "Pot Limit", engine.FixedLimit: "Limit"}[r.Variant]
+	stakes := fmt.Sprintf("%d/%d", r.SmallBlind, r.BigBlind)
+	if r.Variant == engine.FixedLimit {
+		small, big := r.SmallBet, r.BigBet
+		if small == 0 {
+			small = r.BigBlind
+		}
+		if big == 0 {
+			big = 2 * small
+		}
+		stakes = fmt.Sprintf("%d/%d", small, big)
+	}
+	fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes,
+		h.Time.In(eastern).Format("2006/01/02 15:04:05"))
+	fmt.Fprintf(&b, "Table '%s' %d-max (Play Money) Seat #%d is the button\n", tableName(h), h.maxSeats(), h.seat(h.Setup.Button))
+	n := len(h.Setup.Stacks)
+	order := seatOrder(h, n)
+	for _, p := range order {
+		fmt.Fprintf(&b, "Seat %d: %s (%d in chips)\n", h.seat(p), h.name(p), h.Setup.Stacks[p])
+	}
+	sb, bb := blindsOf(evs)
+	allIn := func(ev engine.Event) string {
+		if ev.AllIn {
+			return " and is all-in"
+		}
+		return ""
+	}
+	var (
+		current    int64 // the highest bet of the street
+		street     = engine.Preflop
+		board      []engine.Card
+		showdown   bool
+		collected  = make([]int64, n)
+		foldedOn   = make([]engine.Street, n)
+		folded     = make([]bool, n)
+		showed     = map[int]*engine.HandValue{}
+		mucked     = map[int]bool{}
+		pots       []int64 // amounts awarded, by pot index
+		lastPots   []engine.Pot
+		voluntary  = make([]bool, n)
+		holeCardsW bool
+	)
+	holeCards := func() {
+		if holeCardsW {
+			return
+		}
+		holeCardsW = true
+		b.WriteString("*** HOLE CARDS ***\n")
+		if h.Hero >= 0 && h.Hero < n {
+			hole := eh.Hole(h.Hero)
+			fmt.Fprintf(&b, "Dealt to %s [%s %s]\n", h.name(h.Hero), hole[0], hole[1])
+		}
+	}
+	for _, ev := range evs {
+		p := ev.Player
+		switch ev.Kind {
+		case engine.EvAnte:
+			fmt.Fprintf(&b, "%s: posts the ante %d%s\n", h.name(p), ev.Amount, allIn(ev))
+		case engine.EvSmallBlind:
+			fmt.Fprintf(&b, "%s: posts small blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
+			current = max(current, ev.To)
+		case engine.EvBigBlind:
+			fmt.Fprintf(&b, "%s: posts big blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
+			current = max(current, ev.To)
+		case engine.EvHoleCards:
+			holeCards()
+		case engine.EvFold:
+			holeCards()
+			fmt.Fprintf(&b, "%s: folds\n", h.name(p))
+			folded[p], foldedOn[p] = true, street
+		case engine.EvCheck:
+			fmt.Fprintf(&b, "%s: checks\n", h.name(p))
+		case engine.EvCall:
+			voluntary[p] = true
+			fmt.Fprintf(&b, "%s: calls %d%s\n", h.name(p), ev.Amount, allIn(ev))
+		case engine.EvBet:
+			voluntary[p] = true
+			fmt.Fprintf(&b, "%s: bets %d%s\n", h.name(p), ev.Amount, allIn(ev))
+			current = ev.To
+		case engine.EvRaise:
+			voluntary[p] = true
+			fmt.Fprintf(&b, "%s: raises %d to %d%s\n", h.name(p), ev.To-current, ev.To, allIn(ev))
+			current = ev.To
+		case engine.EvReturn:
+			fmt.Fprintf(&b, "Uncalled bet (%d) returned to %s\n", ev.Amount, h.name(p))
+		case engine.EvPots:
+			lastPots = ev.Pots
+		case engine.EvBoard:
+			street = ev.Street
+			current = 0
+			switch ev.Street {
+			case engine.Flop:
+				fmt.Fprintf(&b, "*** FLOP *** [%s]\n", cards(ev.Board))
+			case engine.Turn:
+				fmt.Fprintf(&b, "*** TURN *** [%s] [%s]\n", cards(ev.Board[:3]), cards(ev.Cards))
+			case engine.River:
+				fmt.Fprintf(&b, "*** RIVER *** [%s] [%s]\n", cards(ev.Board[:4]), cards(ev.Cards))
+			}
+			board = ev.Board
+		case engine.EvShow:
+			if !showdown {
+				showdown = true
+				b.WriteString("*** SHOW DOWN ***\n")
+			}
+			showed[p] = ev.Value
+			fmt.Fprintf(&b, "%s: shows [%s] (%s)\n", h.name(p), cards(ev.Cards), describe(ev.Value))
+		case engine.EvMuck:
+			if !showdown {
+				showdown = true
+				b.WriteString("*** SHOW DOWN ***\n")
+			}
+			mucked[p] = true
+			fmt.Fprintf(&b, "%s: mucks hand\n", h.name(p))
+		case engine.EvAward:
+			pot := ev.Pots[0] // awards come main pot first, then each side pot
+			idx := len(pots)
+			pots = append(pots, pot.Amount)
+			for i, wnr := range pot.Winners {
+				collected[wnr] += pot.Shares[i]
+				fmt.Fprintf(&b, "%s collected %d from %s\n", h.name(wnr), pot.Shares[i], potLabel(idx, len(lastPots)))
+			}
+		}
+	}
+	if !showdown {
+		for p := 0; p < n; p++ {
+			if collected[p] > 0 && !folded[p] {
+				fmt.Fprintf(&b, "%s: doesn't show hand\n", h.name(p))
+			}
+		}
+	}
+	b.WriteString("*** SUMMARY ***\n")
+	var total int64
+	for _, a := range pots {
+		total += a
+	}
+	if len(pots) <= 1 {
+		fmt.Fprintf(&b, "Total pot %d | Rake 0\n", total)
+	} else {
+		fmt.Fprintf(&b, "Total pot %d Main pot %d.", total, pots[0])
+		for i := 1; i < len(pots); i++ {
+			if len(pots) == 2 {
+				fmt.Fprintf(&b, " Side pot %d.", pots[i])
+			} else {
+				fmt.Fprintf(&b, " Side pot-%d %d.", i, pots[i])
+			}
+		}
+		b.WriteString(" | Rake 0\n")
+	}
+	if len(board) > 0 {
+		fmt.Fprintf(&b, "Board [%s]\n", cards(board))
+	}
+	for _, p := range order {
+		label := ""
+		switch p {
+		case h.Setup.Button:
+			label = " (button)"
+		case sb:
+			label = " (small blind)"
+		case bb:
+			label = " (big blind)"
+		}
+		if p == h.Setup.Button && p == sb {
+			label = " (button) (small blind)"
+		}
+		fmt.Fprintf(&b, "Seat %d: %s%s ", h.seat(p), h.name(p), label)
+		switch {
+		case folded[p] && foldedOn[p] == engine.Preflop:
+			b.WriteString("folded before Flop")
+			if !voluntary[p] {
+				b.WriteString(" (didn't bet)")
+			}
+		case folded[p]:
+			fmt.Fprintf(&b, "folded on the %s", streetName(foldedOn[p]))
+		case showed[p] != nil && collected[p] > 0:
+			hole := eh.Hole(p)
+			fmt.Fprintf(&b, "showed [%s %s] and won (%d) with %s", hole[0], hole[1], collected[p], describe(showed[p]))
+		case showed[p] != nil:
+			hole := eh.Hole(p)
+			fmt.Fprintf(&b, "showed [%s %s] and lost with %s", hole[0], hole[1], describe(showed[p]))
+		case mucked[p]:
+			b.WriteString("mucked")
+		case collected[p] > 0:
+			fmt.Fprintf(&b, "collected (%d)", collected[p])
+		default:
+			b.WriteString("mucked")
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// tableName is the table's name without quotes, which would end PokerStars' quoted name early.
+func tableName(h *Hand) string {
+	name := h.Name
+	if name == "" {
+		name = h.Table
+	}
+	return strings.NewReplacer("'", "", "\n", " ", "\r", " ").Replace(name)
+}
+
+// seatOrder lists the players by seat number.
+func seatOrder(h *Hand, n int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && h.seat(order[j]) < h.seat(order[j-1]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	return order
+}
+
+func potLabel(idx, pots int) string {
+	switch {
+	case pots <= 1:
+		return "pot"
+	case idx == 0:
+		return "main pot"
+	case pots == 2:
+		return "side pot"
+	}
+	return fmt.Sprintf("side pot-%d", idx)
+}
+
+func streetName(s engine.Street) string {
+	switch s {
+	case engine.Flop:
+		return "Flop"
+	case engine.Turn:
+		return "Turn"
+	case engine.River:
+		return "River"
+	}
+	return "Flop"
+}
+
+func cards(cs []engine.Card) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+var (
+	rankWord   = [...]string{"Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"}
+	rankPlural = [...]string{"Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces"}
+)
+
+// describe words a shown hand the way PokerStars does: "a pair of Aces", "two pair, Aces and Kings".
+func describe(v *engine.HandValue) string {
+	if v == nil {
+		return ""
+	}
+	c := v.Cards
+	r := func(i int) engine.Rank { return c[i].Rank() }
+	switch v.Category {
+	case engine.StraightFlush:
+		if r(0) == engine.Ace {
+			return "a Royal Flush"
+		}
+		return fmt.Sprintf("a straight flush, %s to %s", rankWord[r(4)], rankWord[r(0)])
+	case engine.FourOfAKind:
+		return "four of a kind, " + rankPlural[r(0)]
+	case engine.FullHouse:
+		return fmt.Sprintf("a full house, %s full of %s", rankPlural[r(0)], rankPlural[r(3)])
+	case engine.Flush:
+		return fmt.Sprintf("a flush, %s high", rankWord[r(0)])
+	case engine.Straight:
+		return fmt.Sprintf("a straight, %s to %s", rankWord[r(4)], rankWord[r(0)])
+	case engine.ThreeOfAKind:
+		return "three of a kind, " + rankPlural[r(0)]
+	case engine.TwoPair:
+		return fmt.Sprintf("two pair, %s and %s", rankPlural[r(0)], rankPlural[r(2)])
+	case engine.OnePair:
+		return "a pair of " + rankPlural[r(0)]
+	}
+	return "high card " + rankWord[r(0)]
+}
