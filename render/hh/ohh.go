@@ -123,7 +123,7 @@ func ToOHH(h *Hand) (OHH, error) {
 		GameType: "Holdem", TableName: tableName(h), TableHandle: h.Table, TableSize: h.maxSeats(),
 		GameNumber: fmt.Sprint(HandID(h.Table, h.No)), StartDateUTC: h.Time.UTC().Format("2006-01-02T15:04:05Z"),
 		Currency: "Chips", AnteAmount: r.Ante, SmallBlindAmount: r.SmallBlind, BigBlindAmount: r.BigBlind,
-		BetLimit: OHHBetLimit{BetType: map[engine.Variant]string{engine.NoLimit: "NL", engine.PotLimit: "PL", engine.FixedLimit: "FL"}[r.Variant]},
+		BetLimit:   OHHBetLimit{BetType: map[engine.Variant]string{engine.NoLimit: "NL", engine.PotLimit: "PL", engine.FixedLimit: "FL"}[r.Variant]},
 		DealerSeat: h.seat(h.Setup.Button)}
 	if h.Hero >= 0 && h.Hero < n {
 		hero := h.Hero

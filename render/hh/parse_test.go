@@ -33,16 +33,16 @@ type parsedAction struct {
 func (p *parsed) final(name string) int64 { return p.Start[name] - p.Put[name] + p.Back[name] }
 
 var (
-	psHeader = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$`)
-	psTable  = regexp.MustCompile(`^Table '([^']*)' (\d+)-max \(Play Money\) Seat #(\d+) is the button$`)
-	psSeat   = regexp.MustCompile(`^Seat (\d+): (.+) \((\d+) in chips\)$`)
-	psPost   = regexp.MustCompile(`^(.+): posts (the ante|small blind|big blind) (\d+)( and is all-in)?$`)
-	psAct    = regexp.MustCompile(`^(.+): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?$`)
-	psReturn = regexp.MustCompile(`^Uncalled bet \((\d+)\) returned to (.+)$`)
+	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$`)
+	psTable   = regexp.MustCompile(`^Table '([^']*)' (\d+)-max \(Play Money\) Seat #(\d+) is the button$`)
+	psSeat    = regexp.MustCompile(`^Seat (\d+): (.+) \((\d+) in chips\)$`)
+	psPost    = regexp.MustCompile(`^(.+): posts (the ante|small blind|big blind) (\d+)( and is all-in)?$`)
+	psAct     = regexp.MustCompile(`^(.+): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?$`)
+	psReturn  = regexp.MustCompile(`^Uncalled bet \((\d+)\) returned to (.+)$`)
 	psCollect = regexp.MustCompile(`^(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d+)$`)
-	psDealt  = regexp.MustCompile(`^Dealt to (.+) \[(\S\S \S\S)\]$`)
-	psShows  = regexp.MustCompile(`^(.+): shows \[(\S\S \S\S)\] \((.+)\)$`)
-	psStreet = regexp.MustCompile(`^\*\*\* (FLOP|TURN|RIVER) \*\*\* `)
+	psDealt   = regexp.MustCompile(`^Dealt to (.+) \[(\S\S \S\S)\]$`)
+	psShows   = regexp.MustCompile(`^(.+): shows \[(\S\S \S\S)\] \((.+)\)$`)
+	psStreet  = regexp.MustCompile(`^\*\*\* (FLOP|TURN|RIVER) \*\*\* `)
 )
 
 // parsePokerStars reads hands written by PokerStars. It knows only the lines this package writes and
