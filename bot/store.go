@@ -157,6 +157,8 @@ type HandRecord struct {
 	Time    time.Time
 	Names   []string
 	Users   []string // the players' user IDs, by hand index
+	Seats   []int    // the players' seat numbers from 1, by hand index (nil in hands stored before them)
+	Size    int      // the table's number of seats
 	Rules   engine.Rules
 	Stacks  []int64
 	Button  int

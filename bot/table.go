@@ -602,11 +602,12 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	var c Change
 	names := make([]string, len(hs.Seats))
 	users := make([]string, len(hs.Seats))
+	seatNos := make([]int, len(hs.Seats))
 	players := make([]SeatRecord, len(hs.Seats))
 	var notes []string
 	for p, s := range hs.Seats {
 		seat := &n.Seats[s]
-		names[p], users[p] = seat.Name, seat.User
+		names[p], users[p], seatNos[p] = seat.Name, seat.User, s+1
 		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
 			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]})
 		seat.Stack = final[p]
@@ -633,7 +634,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	if hist != nil {
 		text, _ = hist.Marshal()
 	}
-	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Rules: hs.Rules, Stacks: hs.Stacks,
+	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Actions: hs.Actions, Final: final, PHH: string(text)}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {

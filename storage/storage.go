@@ -455,6 +455,48 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 	return h, ok, err
 }
 
+// EachHand calls fn with every finished hand, table by table and in hand order, reading them in
+// batches so that any number of hands is exported in little memory. fn's error stops the walk.
+func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+	var after []byte
+	for {
+		var batch []bot.HandRecord
+		err := d.view(func(tx *bolt.Tx) error {
+			c := tx.Bucket(bucketHands).Cursor()
+			k, v := c.First()
+			if after != nil {
+				k, v = c.Seek(after)
+				if k != nil && bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil && len(batch) < 1000; k, v = c.Next() {
+				var h bot.HandRecord
+				if err := json.Unmarshal(v, &h); err != nil {
+					return fmt.Errorf("hand %x: %w", k, err)
+				}
+				batch = append(batch, h)
+				after = append(after[:0], k...)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, h := range batch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
+		if len(batch) < 1000 {
+			return nil
+		}
+	}
+}
+
 // Ledger returns every ledger entry in order.
 func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 	var out []bot.LedgerEntry

@@ -45,6 +45,8 @@ type Main struct {
 const usage = `Usage:
   dealerbot [--env FILE] [--script FILE]   run the dealer (the console table when no chat is configured)
   dealerbot backup FILE                    write a consistent copy of the database
+  dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since DATE] [--player NAME]
+                                           export finished hands for trackers (see dealerbot export -h)
   dealerbot phh check PATH...              replay PHH hand histories and compare final stacks
 Settings come from the environment and .env; see .env.example.
 `
@@ -75,6 +77,8 @@ func (m *Main) Run(ctx context.Context) int {
 	}
 	switch {
 	case len(args) == 0:
+	case args[0] == "export":
+		return runExport(ctx, settings.DB, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "backup":
 		if len(args) != 2 {
 			fmt.Fprint(m.Stderr, "dealerbot backup needs exactly one argument: the file to write the copy to\n")

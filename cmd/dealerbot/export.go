@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render/hh"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since YYYY-MM-DD] [--player NAME]
+  pokerstars  PokerStars hand-history text, every hand in one stream (the default)
+  ohh         Open Hand History JSON, one hand per line
+  phh         one .phh file per hand in the folder --out, named by hand ID
+Without --out, pokerstars and ohh go to standard output. Unshown hole cards are never written;
+with --player, that player's hands only, with their own hole cards.
+`
+
+// runExport exports every finished hand in the database named by DEALERBOT_DB.
+func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dealerbot export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, exportUsage) }
+	format := fs.String("format", bot.FormatPokerStars, "pokerstars, ohh or phh")
+	out := fs.String("out", "", "the file (pokerstars, ohh) or folder (phh) to write")
+	var f bot.ExportFilter
+	fs.StringVar(&f.Table, "table", "", "only hands of tables whose ID contains this")
+	since := fs.String("since", "", "only hands finished on or after this date (YYYY-MM-DD, UTC)")
+	fs.StringVar(&f.Player, "player", "", "only this player's hands (user ID or name), with their own hole cards")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "dealerbot export: unexpected %q\n%s", fs.Arg(0), exportUsage)
+		return 2
+	}
+	if *since != "" {
+		t, err := time.Parse("2006-01-02", *since)
+		if err != nil {
+			fmt.Fprintf(stderr, "dealerbot export: --since takes a date like 2026-11-01\n")
+			return 2
+		}
+		f.Since = t
+	}
+	switch *format {
+	case bot.FormatPokerStars, bot.FormatOHH:
+	case bot.FormatPHH:
+		if *out == "" {
+			fmt.Fprintf(stderr, "dealerbot export: --format phh writes one file per hand: name the folder with --out\n")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "dealerbot export: --format must be pokerstars, ohh or phh\n")
+		return 2
+	}
+	db, cleanup, err := openForExport(ctx, dbPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "dealerbot export:", err)
+		return 1
+	}
+	defer cleanup()
+	n, err := export(ctx, db, *format, *out, f, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "dealerbot export:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "exported %d hands\n", n)
+	return 0
+}
+
+// openForExport opens the database; while a dealerbot holds it, it exports from a consistent copy
+// the running bot sends over its backup socket.
+func openForExport(ctx context.Context, path string) (*storage.DB, func(), error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil, fmt.Errorf("no database at %s: set DEALERBOT_DB to the file to export from", path)
+	}
+	db, err := storage.Open(path)
+	if err == nil {
+		return db, func() { db.Close() }, nil
+	}
+	if !errors.Is(err, storage.ErrLocked) {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "dealerbot-export-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	copyPath := filepath.Join(dir, "copy.db")
+	if err := backup(ctx, path, copyPath); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	db, err = storage.Open(copyPath)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return db, func() { db.Close(); os.RemoveAll(dir) }, nil
+}
+
+func export(ctx context.Context, db *storage.DB, format, out string, f bot.ExportFilter, stdout io.Writer) (int, error) {
+	var w io.Writer = stdout
+	var file *os.File
+	if format == bot.FormatPHH {
+		if err := os.MkdirAll(out, 0o700); err != nil {
+			return 0, err
+		}
+	} else if out != "" {
+		var err error
+		if file, err = os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
+			return 0, err
+		}
+		defer file.Close()
+		w = file
+	}
+	bw := bufio.NewWriter(w)
+	n := 0
+	err := db.EachHand(ctx, func(hr bot.HandRecord) error {
+		ok, hero := f.Pick(hr)
+		if !ok {
+			return nil
+		}
+		h := bot.ExportHand(hr, hero)
+		n++
+		if format != bot.FormatPHH {
+			return bot.WriteExport(bw, format, h)
+		}
+		hist, err := hh.PHH(&h)
+		if err != nil {
+			return err
+		}
+		text, err := hist.Marshal()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(out, fmt.Sprintf("%d.phh", hh.HandID(hr.Table, hr.No))), text, 0o600)
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil && file != nil {
+		err = file.Close()
+	}
+	return n, err
+}
