@@ -41,6 +41,9 @@ type Reply struct {
 	IsError bool
 	Buttons []render.Button
 	Extra   []render.Message
+	// Files are documents for the user alone (an export of their hands): adapters attach them to a
+	// private message (Discord: an ephemeral follow-up; Slack: a file in the user's DM).
+	Files []render.File
 }
 
 // Message is a message for a channel or, when Private, for one user.

@@ -30,6 +30,7 @@ show — show your cards to the table after the hand
 chips — your bankroll
 leaderboard — everyone's results in this server
 history [n] — the n-th most recent hand, replayed as text
+export [n|session] [ohh] — a file of your last n hands here (20 if not said) or this session's, for trackers (PokerStars text, or OHH)
 verify [N] — how the deck is proven fixed; with N, the proof for hand N (public cards, and yours to you)
 set [options] — change settings (host or admin; stakes change from the next hand)
 kick @user — remove a player (host or admin)
@@ -130,6 +131,9 @@ func init() {
 		}},
 		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
 			return d.adjust(ctx, cmd, args)
+		}},
+		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+			return d.exportHands(ctx, cmd, args)
 		}},
 		"start": {need: needTable, run: onTable((*table).start)},
 		"join":  {need: needOpen, run: onTable((*table).join)},

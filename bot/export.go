@@ -1,10 +1,17 @@
 package bot
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/render"
 
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render/hh"
@@ -61,4 +68,76 @@ func WriteExport(w io.Writer, format string, h hh.Hand) error {
 		return hh.WriteOHH(w, []hh.Hand{h})
 	}
 	return fmt.Errorf("%q is not a streaming export format: use %s or %s", format, FormatPokerStars, FormatOHH)
+}
+
+// maxExport is the most hands one `export` sends.
+const maxExport = 1000
+
+// exportHands answers `export [n|session] [ohh|pokerstars]`: a file of the asker's own hands at this
+// table, with their own hole cards and nobody else's unshown ones, sent to them alone.
+func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	n, session, format := 20, false, FormatPokerStars
+	for _, a := range args {
+		switch a = strings.ToLower(a); a {
+		case "session":
+			session = true
+		case FormatOHH, "json":
+			format = FormatOHH
+		case FormatPokerStars, "text", "stars":
+			format = FormatPokerStars
+		default:
+			v, err := strconv.Atoi(a)
+			if err != nil || v < 1 || v > maxExport {
+				return Reply{}, userErrorf("Write `export` for your last 20 hands here, `export 100` for the last 100 (up to %d), `export session` for this session's, and add `ohh` for JSON.", maxExport)
+			}
+			n = v
+		}
+	}
+	id := tableID(cmd)
+	var since time.Time
+	if session {
+		recs, err := d.store.Tables(ctx)
+		if err != nil {
+			return Reply{}, err
+		}
+		for _, r := range recs {
+			if r.ID == id {
+				since = r.Started
+			}
+		}
+		if since.IsZero() {
+			return Reply{}, refusef(errs.NotFound, "No session is running at this table: `export 50` sends your last 50 hands here.")
+		}
+		n = maxExport
+	}
+	recent, err := d.store.Hands(ctx, id, 5*maxExport)
+	if err != nil {
+		return Reply{}, err
+	}
+	var picked []hh.Hand
+	for _, hr := range recent {
+		if len(picked) == n || hr.Time.Before(since) {
+			break
+		}
+		if ok, hero := (ExportFilter{Player: cmd.User}).Pick(hr); ok && hero >= 0 && hero < len(hr.Users) && hr.Users[hero] == cmd.User {
+			picked = append(picked, ExportHand(hr, hero))
+		}
+	}
+	if len(picked) == 0 {
+		return Reply{}, refusef(errs.NotFound, "You have no finished hands at this table yet.")
+	}
+	slices.Reverse(picked) // oldest first, as trackers read them
+	var buf bytes.Buffer
+	for _, h := range picked {
+		if err := WriteExport(&buf, format, h); err != nil {
+			return Reply{}, fmt.Errorf("export hand %d: %w", h.No, err)
+		}
+	}
+	f := render.File{Name: fmt.Sprintf("dealerbot-hands-%d-%d.txt", picked[0].No, picked[len(picked)-1].No),
+		ContentType: "text/plain; charset=utf-8", Data: buf.Bytes()}
+	if format == FormatOHH {
+		f.Name, f.ContentType = strings.TrimSuffix(f.Name, ".txt")+".json", "application/json"
+	}
+	return Reply{Text: fmt.Sprintf("Your %d hands from this table, with your own cards and nobody else's unshown ones: import the file into your tracker.", len(picked)),
+		Files: []render.File{f}}, nil
 }

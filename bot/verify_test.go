@@ -132,3 +132,57 @@ func indexOf(d engine.Deck, c engine.Card) int {
 	}
 	return -1
 }
+
+// TestExportInChat: `export` sends the asker a file of their own hands with their own hole cards and
+// nobody else's unshown ones; `export N ohh` sends JSON; bad arguments are refused with a sentence.
+func TestExportInChat(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	r.must("c1", "ann", "start timer=off")
+	r.must("c1", "ann", "join 1000")
+	r.must("c1", "ben", "join 1000")
+	for i := 0; i < 6; i++ {
+		r.must("c1", "ann", "deal")
+		for step := 0; step < 20; step++ {
+			if _, inHand := r.seatStacks("c1"); !inHand {
+				break
+			}
+			for _, u := range []string{"ann", "ben"} {
+				r.cmd("c1", u, "call")
+				r.cmd("c1", u, "check")
+			}
+		}
+	}
+	rep := r.must("c1", "ann", "export")
+	if len(rep.Files) != 1 || !strings.HasSuffix(rep.Files[0].Name, ".txt") {
+		t.Fatalf("export: %+v", rep)
+	}
+	text := string(rep.Files[0].Data)
+	if got := strings.Count(text, "PokerStars Hand #"); got != 6 || strings.Count(text, "Dealt to ann [") != 6 || strings.Contains(text, "Dealt to ben") {
+		t.Fatalf("ann's export holds %d hands:\n%s", got, text)
+	}
+	hands, _ := r.db.Hands(context.Background(), "test/w/c1", 10)
+	for _, hr := range hands {
+		h, _ := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+		for p, u := range hr.Users {
+			shown := false
+			for _, ev := range h.Events() {
+				shown = shown || ev.Kind == engine.EvShow && ev.Player == p
+			}
+			hole := h.Hole(p)
+			if u == "ben" && !shown && strings.Contains(text, "["+hole[0].String()+" "+hole[1].String()+"]") {
+				t.Fatalf("ben's unshown cards of hand %d are in ann's export", hr.No)
+			}
+		}
+	}
+	rep = r.must("c1", "ben", "export 2 ohh")
+	if len(rep.Files) != 1 || strings.Count(string(rep.Files[0].Data), "\n") != 2 || !strings.HasSuffix(rep.Files[0].Name, ".json") {
+		t.Fatalf("export 2 ohh: %+v", rep.Files)
+	}
+	if rep := r.must("c1", "ann", "export session"); strings.Count(string(rep.Files[0].Data), "PokerStars Hand #") != 6 {
+		t.Fatal("export session does not hold the session's hands")
+	}
+	r.refused("c1", "zed", "export", "You have no finished hands at this table")
+	r.refused("c1", "ann", "export lots", "Write `export`")
+	r.refused("c1", "ann", "export 99999", "up to 1000")
+	r.refused("c2", "ann", "export session", "No session is running")
+}

@@ -35,6 +35,13 @@ type Message struct {
 	Private bool
 }
 
+// File is a document sent to one user privately, such as an export of their hands.
+type File struct {
+	Name        string // file name with its extension: "dealerbot-hands.txt"
+	ContentType string // "text/plain; charset=utf-8", "application/json"
+	Data        []byte
+}
+
 // CardStyle is how cards are drawn.
 type CardStyle uint8
 

@@ -195,5 +195,9 @@ func FormatReply(user string, r bot.Reply) string {
 		b.WriteString("\n")
 		b.WriteString(h)
 	}
+	for _, f := range r.Files {
+		// The terminal shows a file where a chat would attach it: its name, then its text.
+		fmt.Fprintf(&b, "\n[to %s] file %s (%d bytes):\n%s", user, f.Name, len(f.Data), strings.TrimRight(string(f.Data), "\n"))
+	}
 	return b.String()
 }
