@@ -107,7 +107,7 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 	release := make(chan struct{})
 	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
 		switch c.Text {
-		case "verify":
+		case "sitout":
 			<-release // a slow dealer: the interaction must be acknowledged without waiting for it
 			return bot.Reply{Text: "slow but sure"}
 		case "join 1000":
@@ -120,6 +120,9 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		case "deal":
 			var m map[string]int
 			m["boom"]++ // a bug in the dealer must not take the bot down
+		case "export 5":
+			return bot.Reply{Text: "Your 5 hands.", Files: []render.File{{Name: "dealerbot-hands-1-5.txt", ContentType: "text/plain; charset=utf-8",
+				Data: []byte("PokerStars Hand #1:  Hold'em No Limit (5/10)")}}}
 		case "cards":
 			return bot.Reply{Text: "Your cards:", Extra: []render.Message{{Text: "Hole cards for hand 1: Q♦ Q♣", Private: true}}}
 		}
@@ -179,9 +182,26 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		}
 	})
 
+	t.Run("an export comes as a private file", func(t *testing.T) {
+		n := f.count()
+		_, tok := f.interaction(2, alice, "7000", "C1", map[string]any{"id": "3000", "name": "poker", "type": 1,
+			"options": []any{map[string]any{"name": "hands", "type": 2, "options": []any{
+				map[string]any{"name": "export", "type": 1, "options": []any{map[string]any{"name": "last", "type": 4, "value": 5}}}}}}}, "")
+		file := f.waitFor(n, "the file follow-up", func(c call) bool { return len(c.Files) > 0 })
+		if !strings.Contains(file.Path, "/webhooks/"+testApp+"/"+tok) || file.flags()&64 == 0 ||
+			!strings.HasPrefix(file.Files["dealerbot-hands-1-5.txt"], "PokerStars Hand #1") {
+			t.Fatalf("file sent as %s (files %v), want an ephemeral follow-up with the export", file, file.Files)
+		}
+		for _, c := range f.since(n) {
+			if strings.HasPrefix(c.Path, "/channels/") {
+				t.Fatalf("the export reached a channel: %s", c)
+			}
+		}
+	})
+
 	t.Run("a slow dealer does not hold up the acknowledgement", func(t *testing.T) {
 		n := f.count()
-		tok := f.slash(alice, "C1", "verify")
+		tok := f.slash(alice, "C1", "sitout")
 		f.waitFor(n, "the deferral while the dealer is busy", func(c call) bool {
 			return strings.Contains(c.Path, "/"+tok+"/callback") && c.Body["type"] == 5.0
 		})

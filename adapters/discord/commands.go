@@ -107,10 +107,19 @@ var pokerSubs = []subSpec{
 	{name: "leaderboard", desc: "Show the server's bankrolls, or a season of scheduled games", opts: []optSpec{
 		{name: "scope", desc: "season: results of this channel's scheduled games (leave out for bankrolls)", kind: optChoice, choices: []string{"season"}},
 	}},
-	{name: "history", desc: "Show recent hands", opts: []optSpec{
-		{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},
+	{name: "hands", desc: "Finished hands: history, exports for trackers, fairness proofs", group: []subSpec{
+		{name: "history", desc: "Show recent hands", bare: true, opts: []optSpec{
+			{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},
+		}},
+		{name: "export", desc: "A file of your hands here for your tracker (only you see it)", bare: true, opts: []optSpec{
+			{name: "last", desc: "How many of your recent hands (default 20, up to 1000)", kind: optCount, min: 1, max: 1000},
+			{name: "session", desc: "session: every hand of the running session instead", kind: optChoice, choices: []string{"session"}},
+			{name: "format", desc: "pokerstars text (the default) or ohh JSON", kind: optChoice, choices: []string{"pokerstars", "ohh"}},
+		}},
+		{name: "verify", desc: "How the deck is proven fixed; with a hand number, that hand's proof", bare: true, opts: []optSpec{
+			{name: "hand", desc: "The hand's number (#12 in the table's messages)", kind: optCount, min: 1, max: 1 << 30},
+		}},
 	}},
-	{name: "verify", desc: "Check the shuffle of the last hand"},
 	{name: "end", desc: "End the game at this table"},
 	{name: "kick", desc: "Remove a player from the table (admins)", opts: []optSpec{
 		{name: "player", desc: "The player to remove", kind: optUser, required: true},

@@ -13,6 +13,7 @@
 package discord
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -508,6 +509,14 @@ func (r *responder) reply(rep bot.Reply) {
 		if err != nil {
 			r.a.log.Error("reply to interaction", "interaction", r.i.ID, "err", err)
 			return
+		}
+	}
+	for _, f := range rep.Files {
+		// A private document (an export of the user's hands) comes as an ephemeral follow-up.
+		p := &discordgo.WebhookParams{Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: usersOnly,
+			Files: []*discordgo.File{{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)}}}
+		if _, err := s.FollowupMessageCreate(r.i, true, p, discordgo.WithContext(r.ctx)); err != nil {
+			r.a.log.Error("send a file to the user", "interaction", r.i.ID, "file", f.Name, "err", err)
 		}
 	}
 }

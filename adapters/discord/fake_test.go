@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -45,7 +47,8 @@ type call struct {
 	Query  url.Values
 	Body   map[string]any // the JSON body when it is an object
 	Raw    string
-	ID     string // the ID the fake gave the message it created, if any
+	ID     string            // the ID the fake gave the message it created, if any
+	Files  map[string]string // multipart uploads: file name -> content
 }
 
 func (c call) String() string {
@@ -155,8 +158,28 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"})
 		return
 	}
-	raw, _ := io.ReadAll(r.Body)
-	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw)}
+	var raw []byte
+	var files map[string]string
+	if mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		// A message with attachments: the JSON in payload_json, each file in its own part.
+		files = map[string]string{}
+		mr := multipart.NewReader(r.Body, params["boundary"])
+		for {
+			part, err := mr.NextPart()
+			if err != nil {
+				break
+			}
+			data, _ := io.ReadAll(part)
+			if part.FormName() == "payload_json" {
+				raw = data
+			} else {
+				files[part.FileName()] = string(data)
+			}
+		}
+	} else {
+		raw, _ = io.ReadAll(r.Body)
+	}
+	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files}
 	if len(raw) > 0 {
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {

@@ -134,7 +134,7 @@ func TestCommandsFitDiscord(t *testing.T) {
 	}
 	check("/poker", cmds[0].Options)
 	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
-		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "history", "verify", "end", "kick",
+		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "end", "kick",
 		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp"} {
 		if !seen[c] {
 			t.Errorf("no subcommand for %q", c)
@@ -174,7 +174,11 @@ func TestCommandText(t *testing.T) {
 		{name: "raise", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("raise", opt("to", tInt, 60.0))}, want: "raise 60"},
 		{name: "bet", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("bet", opt("amount", tInt, 25.0))}, want: "bet 25"},
 		{name: "fold", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("fold")}, want: "fold"},
-		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("back", tInt, 5.0))}, want: "history 5"},
+		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("back", tInt, 5.0)))}, want: "history 5"},
+		{name: "export", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export"))}, want: "export"},
+		{name: "export last ohh", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("last", tInt, 50.0), opt("format", tString, "ohh")))}, want: "export 50 ohh"},
+		{name: "export session", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("session", tString, "session")))}, want: "export session"},
+		{name: "verify hand", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("verify", opt("hand", tInt, 12.0)))}, want: "verify 12"},
 		{name: "set ante and more", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("more", tString, "rebuy=no  levels=10m"), opt("ante", tInt, 0.0))}, want: "set ante=0 rebuy=no levels=10m"},
 		{name: "set blinds", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("small_blind", tInt, 25.0), opt("big_blind", tInt, 50.0))}, want: "set blinds=25/50"},
 		{name: "timer off", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("timer", tInt, 0.0), opt("seats", tInt, 6.0))}, want: "start timer=0 seats=6"},
@@ -199,7 +203,7 @@ func TestCommandText(t *testing.T) {
 		{name: "amount zero", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("join", opt("amount", tInt, 0.0))}, wantErr: "1 or more"},
 		{name: "amount negative", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("rebuy", opt("amount", tInt, -5.0))}, wantErr: "1 or more"},
 		{name: "amount missing", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("raise")}, wantErr: "/poker raise needs the to option"},
-		{name: "count not whole", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("history", opt("back", tInt, 2.5))}, wantErr: "/poker history back must be a whole number, from 1 to 100"},
+		{name: "count not whole", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("back", tInt, 2.5)))}, wantErr: "/poker hands history back must be a whole number, from 1 to 100"},
 		{name: "count above its maximum", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("seats", tInt, 11.0))}, wantErr: "/poker start seats must be a whole number, from 2 to 10"},
 		{name: "negative ante", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("ante", tInt, -1.0))}, wantErr: "/poker set ante must be a whole number of chips, 0 or more"},
 		{name: "variant not a choice", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("variant", tString, "omaha"))}, wantErr: "must be one of no-limit, pot-limit, fixed-limit"},
