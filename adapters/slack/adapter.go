@@ -14,6 +14,7 @@
 package slack
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -416,6 +417,27 @@ func (a *Adapter) reply(ctx context.Context, cmd bot.Command, r bot.Reply, respo
 		}
 		a.log.Error("slack: could not show a reply", "channel", cmd.Channel, "user", cmd.User, "err", err)
 	}
+	for _, f := range r.Files {
+		if err := a.sendFile(ctx, cmd, f); err != nil {
+			a.log.Error("slack: could not send a file", "user", cmd.User, "file", f.Name, "err", err)
+			_ = a.SendEphemeral(ctx, bot.Message{Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
+				Message: render.Message{Private: true, Text: "I could not send you the file: allow direct messages from dealerbot, and ask the workspace admin to grant it files:write."}})
+		}
+	}
+}
+
+// sendFile uploads a private document (an export of the user's hands) into the user's direct
+// messages with the bot: Slack has no private file inside a channel.
+func (a *Adapter) sendFile(ctx context.Context, cmd bot.Command, f render.File) error {
+	dm, err := a.dmChannel(ctx, cmd.User)
+	if err != nil {
+		return err
+	}
+	return a.retry(ctx, "files.upload", func() error {
+		_, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Channel: dm, Filename: f.Name, Title: f.Name,
+			Reader: bytes.NewReader(f.Data), FileSize: len(f.Data), InitialComment: "Your hands from <#" + cmd.Channel + ">, for your tracker."})
+		return err
+	})
 }
 
 // respond posts an ephemeral message to a response_url.

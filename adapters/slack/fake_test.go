@@ -31,6 +31,7 @@ type call struct {
 	View    *slackapi.ModalViewRequest
 	Trigger string
 	TS      string // the message's timestamp: given by chat.postMessage, named by chat.update
+	File    string // files.completeUploadExternal: the uploaded file's name (its content in Text)
 }
 
 // fakeSlack is slacktest's server with recording handlers for the methods the adapter calls, a fake
@@ -46,10 +47,11 @@ type fakeSlack struct {
 	ephRefused map[string]string // channel -> error code of chat.postEphemeral
 	rateLimits map[string]int    // method -> 429 answers still to give
 	admins     map[string]bool
-	names      map[string]string // user ID -> user name sent in payloads
-	display    map[string]string // user ID -> display name in users.info
-	authFails  bool              // apps.connections.open answers invalid_auth
-	tokenFails bool              // auth.test answers invalid_auth (a wrong bot token)
+	names      map[string]string    // user ID -> user name sent in payloads
+	display    map[string]string    // user ID -> display name in users.info
+	authFails  bool                 // apps.connections.open answers invalid_auth
+	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
+	uploads    map[string][2]string // file ID -> name and content
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -88,6 +90,9 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 		c.Handle("/users.info", f.usersInfo)
 		c.Handle("/apps.connections.open", f.connectionsOpen)
 		c.Handle("/auth.test", f.authTest)
+		c.Handle("/files.getUploadURLExternal", f.uploadURL)
+		c.Handle("/upload/", f.upload)
+		c.Handle("/files.completeUploadExternal", f.completeUpload)
 		c.Handle("/socket", slacktest.Websocket(f.socket))
 	})
 	f.srv.Start()
@@ -259,6 +264,51 @@ func (f *fakeSlack) authTest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.json(w, map[string]any{"ok": true, "team": "Home game", "user": "dealerbot", "team_id": "T1", "user_id": "UBOT"})
+}
+
+// The files upload flow: an upload URL, the upload itself (multipart), then the share.
+func (f *fakeSlack) uploadURL(w http.ResponseWriter, r *http.Request) {
+	v := form(r)
+	f.mu.Lock()
+	f.ts++
+	id := fmt.Sprintf("F%d", f.ts)
+	if f.uploads == nil {
+		f.uploads = map[string][2]string{}
+	}
+	f.uploads[id] = [2]string{v.Get("filename")}
+	f.mu.Unlock()
+	f.json(w, map[string]any{"ok": true, "upload_url": "http://" + f.srv.ServerAddr + "/upload/" + id, "file_id": id})
+}
+
+func (f *fakeSlack) upload(w http.ResponseWriter, r *http.Request) {
+	id := strings.TrimPrefix(r.URL.Path, "/upload/")
+	file, _, err := r.FormFile("file")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	data, _ := io.ReadAll(file)
+	f.mu.Lock()
+	u := f.uploads[id]
+	u[1] = string(data)
+	f.uploads[id] = u
+	f.mu.Unlock()
+	w.WriteHeader(http.StatusOK)
+}
+
+func (f *fakeSlack) completeUpload(w http.ResponseWriter, r *http.Request) {
+	v := form(r)
+	var files []struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal([]byte(v.Get("files")), &files)
+	f.mu.Lock()
+	for _, fl := range files {
+		u := f.uploads[fl.ID]
+		f.calls = append(f.calls, call{Method: "files.completeUploadExternal", Channel: v.Get("channel_id"), File: u[0], Text: u[1]})
+	}
+	f.mu.Unlock()
+	f.json(w, map[string]any{"ok": true, "files": []map[string]any{{"id": "F", "title": "x"}}})
 }
 
 func (f *fakeSlack) connectionsOpen(w http.ResponseWriter, r *http.Request) {

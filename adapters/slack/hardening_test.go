@@ -12,6 +12,9 @@ import (
 	"time"
 
 	slackapi "github.com/slack-go/slack"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // TestHTTPSlowBodyIsCutOff: clients that send their body slowly are disconnected by the server's
@@ -152,5 +155,26 @@ func TestDemotedAdminLosesAdminVerbs(t *testing.T) {
 	cmds := d.commands()
 	if len(cmds) != 2 || !cmds[0].Admin || cmds[1].Admin {
 		t.Fatalf("commands %+v: want chips as an admin, then adjust as a demoted admin (not admin)", cmds)
+	}
+}
+
+// TestExportFileGoesToTheDM: a reply's file is uploaded with the files upload flow into the user's
+// DM with the bot, never into the game channel.
+func TestExportFileGoesToTheDM(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	d := &fakeDealer{reply: func(c bot.Command) bot.Reply {
+		if c.Text == "export 5" {
+			return bot.Reply{Text: "Your 5 hands.", Files: []render.File{{Name: "dealerbot-hands-1-5.txt",
+				ContentType: "text/plain; charset=utf-8", Data: []byte("PokerStars Hand #1:  Hold'em No Limit (5/10)")}}}
+		}
+		return bot.Reply{Text: "ok"}
+	}}
+	h.a.SetDealer(d)
+	h.runSocket(t)
+	h.slash("CGAME", "UALICE", "export 5")
+	up := h.waitCall(0, "files.completeUploadExternal", nil)
+	open := h.waitCall(0, "conversations.open", nil)
+	if up.File != "dealerbot-hands-1-5.txt" || !strings.HasPrefix(up.Text, "PokerStars Hand #1") || up.Channel == "CGAME" || up.Channel == "" || open.Channel != "UALICE" {
+		t.Fatalf("upload %+v (DM opened for %q), want the export in UALICE's DM", up, open.Channel)
 	}
 }

@@ -18,6 +18,7 @@ var scopeOf = map[string]string{
 	"GetUserInfo":      "users:read",
 	"OpenView":         "", // views.open needs no scope beyond a trigger ID
 	"AuthTest":         "", // auth.test needs none
+	"UploadFile":       "files:write",
 }
 
 // TestManifestScopesMatchTheCode reads the Web API calls in the adapter's source and checks that
