@@ -167,7 +167,6 @@ type HandRecord struct {
 	Proof   int    // the commitment's version; see HandState.Proof
 	Actions []engine.Action
 	Final   []int64
-	PHH     string // the hand as a PHH history (every hole card: a private record)
 }
 
 // SessionRecord is a finished session and its standings.

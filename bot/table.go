@@ -12,7 +12,6 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/engine/phh"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -629,13 +628,8 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			t.cashOut(&n, &c, i, now)
 		}
 	}
-	hist := phh.FromHand(h, names)
-	var text []byte
-	if hist != nil {
-		text, _ = hist.Marshal()
-	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Actions: hs.Actions, Final: final, PHH: string(text)}
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Actions: hs.Actions, Final: final}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {
 		t.hand = t.rebuild()

@@ -27,6 +27,10 @@ var (
 	bucketHands    = []byte("hands")
 	bucketSessions = []byte("sessions")
 	bucketActions  = []byte("actions")
+	bucketMeta     = []byte("meta")
+
+	// keyHandsFormat in bucketMeta marks a database whose hands are all binary (formatHand).
+	keyHandsFormat = []byte("hands-format")
 )
 
 // DB is the dealer's database. It is safe for concurrent use.
@@ -68,7 +72,7 @@ func encode(c bot.Change) (e encoded, err error) {
 		marshal(&e.actions, c.Actions)
 	}
 	if c.Hand != nil {
-		marshal(&e.hand, c.Hand)
+		e.hand = encodeHand(*c.Hand)
 	}
 	if c.Session != nil {
 		marshal(&e.session, c.Session)
@@ -115,6 +119,10 @@ func Open(path string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("create buckets in %s: %w", path, err)
 	}
+	if err := guard(path, func() error { return migrateHands(b) }); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("convert the stored hands of %s: %w", path, err)
+	}
 	d := &DB{db: b, reqs: make(chan commitReq), quit: make(chan struct{}), stopped: make(chan struct{}), created: !existed}
 	go d.committer()
 	return d, nil
@@ -153,10 +161,13 @@ func openBolt(path string, readOnly bool) (*bolt.DB, error) {
 
 func createBuckets(b *bolt.DB) error {
 	return b.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketPlayers, bucketLedger, bucketTables, bucketHands, bucketSessions, bucketActions} {
+		for _, name := range [][]byte{bucketPlayers, bucketLedger, bucketTables, bucketHands, bucketSessions, bucketActions, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
+		}
+		if k, _ := tx.Bucket(bucketHands).Cursor().First(); k == nil {
+			return tx.Bucket(bucketMeta).Put(keyHandsFormat, []byte{formatHand}) // nothing to migrate
 		}
 		return nil
 	})
@@ -233,6 +244,14 @@ func handKey(table string, no int64) []byte {
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
 
+// decodeHandKV reads a hand with its table and number from its key (handKey).
+func decodeHandKV(k, v []byte) (bot.HandRecord, error) {
+	if len(k) < 9 {
+		return bot.HandRecord{}, fmt.Errorf("hand key %x: %w", k, errCorrupt)
+	}
+	return decodeHand(string(k[:len(k)-9]), int64(binary.BigEndian.Uint64(k[len(k)-8:])), v)
+}
+
 func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
 
 func put(b *bolt.Bucket, key []byte, v any) error {
@@ -267,6 +286,7 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 	players := tx.Bucket(bucketPlayers)
 	ledger := tx.Bucket(bucketLedger)
+	var applied []bot.LedgerEntry
 	for _, e := range c.Ledger {
 		key := playerKey(e.Workspace, e.User)
 		var p bot.PlayerRecord
@@ -301,17 +321,25 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 		if p.Bankroll < 0 {
 			return bot.ErrInsufficient
 		}
+		if err := put(players, key, p); err != nil {
+			return err
+		}
+		applied = append(applied, e)
+	}
+	// Entries of one event (a hand's results, say) share one ledger record and one sequence number.
+	for len(applied) > 0 {
+		n := 1
+		for n < len(applied) && sameEvent(applied[0], applied[n]) {
+			n++
+		}
 		seq, err := ledger.NextSequence()
 		if err != nil {
 			return err
 		}
-		e.Seq = seq
-		if err := put(ledger, seqKey(seq), e); err != nil {
+		if err := ledger.Put(seqKey(seq), encodeLedger(applied[:n])); err != nil {
 			return err
 		}
-		if err := put(players, key, p); err != nil {
-			return err
-		}
+		applied = applied[n:]
 	}
 	if c.Table != nil {
 		if err := tx.Bucket(bucketTables).Put([]byte(c.Table.ID), enc.table); err != nil {
@@ -429,9 +457,9 @@ func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, 
 			k, v = c.Prev()
 		}
 		for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < n; k, v = c.Prev() {
-			var h bot.HandRecord
-			if err := json.Unmarshal(v, &h); err != nil {
-				return fmt.Errorf("hand %x: %w", k, err)
+			h, err := decodeHandKV(k, v)
+			if err != nil {
+				return err
 			}
 			out = append(out, h)
 		}
@@ -450,7 +478,9 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 			return nil
 		}
 		ok = true
-		return json.Unmarshal(v, &h)
+		var err error
+		h, err = decodeHand(table, no, v)
+		return err
 	})
 	return h, ok, err
 }
@@ -471,9 +501,9 @@ func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error 
 				}
 			}
 			for ; k != nil && len(batch) < 1000; k, v = c.Next() {
-				var h bot.HandRecord
-				if err := json.Unmarshal(v, &h); err != nil {
-					return fmt.Errorf("hand %x: %w", k, err)
+				h, err := decodeHandKV(k, v)
+				if err != nil {
+					return err
 				}
 				batch = append(batch, h)
 				after = append(after[:0], k...)
@@ -502,11 +532,11 @@ func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 	var out []bot.LedgerEntry
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			var e bot.LedgerEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+			es, err := decodeLedger(binary.BigEndian.Uint64(k), v)
+			if err != nil {
 				return err
 			}
-			out = append(out, e)
+			out = append(out, es...)
 			return nil
 		})
 	})
@@ -561,15 +591,17 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	}
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			var e bot.LedgerEntry
-			if err := json.Unmarshal(v, &e); err != nil {
+			es, err := decodeLedger(binary.BigEndian.Uint64(k), v)
+			if err != nil {
 				return err
 			}
-			if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
-				add(&t.BroughtIn, e.Bankroll)
+			for _, e := range es {
+				if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
+					add(&t.BroughtIn, e.Bankroll)
+				}
+				add(&t.LedgerSum, e.Bankroll)
+				add(&t.LedgerSum, e.OnTable)
 			}
-			add(&t.LedgerSum, e.Bankroll)
-			add(&t.LedgerSum, e.OnTable)
 			return nil
 		})
 		if err != nil {

@@ -1,0 +1,336 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Finished hands and ledger entries are most of what a database holds after a year, so they are
+// stored in a compact binary form instead of JSON: a hand is its setup and action list (the deck as
+// 52 bytes, amounts as varints), a few hundred bytes; a hand's result entries share one ledger record.
+// Everything else a hand shows (PHH, exports, the narration) is rendered from it by replay. Records
+// written as JSON by earlier versions are still read; Open converts old hands (migrateHands).
+
+const (
+	formatHand      = 0x01 // a binary hand record; JSON records begin with '{'
+	formatLedger    = 0x01 // a binary ledger record of one entry
+	formatLedgerSet = 0x02 // a binary ledger record of entries that share time, kind, table and hand
+)
+
+var errCorrupt = errors.New("a stored record cannot be read")
+
+type writer struct{ b []byte }
+
+func (w *writer) u(v uint64)   { w.b = binary.AppendUvarint(w.b, v) }
+func (w *writer) i(v int64)    { w.b = binary.AppendVarint(w.b, v) }
+func (w *writer) s(v string)   { w.u(uint64(len(v))); w.b = append(w.b, v...) }
+func (w *writer) raw(p []byte) { w.b = append(w.b, p...) }
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) u() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) i() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) raw(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.err = errCorrupt
+		return nil
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *reader) s() string { return string(r.raw(int(min(r.u(), uint64(len(r.b)+1))))) }
+
+// count reads a length that must fit in what is left, so a damaged record cannot ask for a huge slice.
+func (r *reader) count(each int) int {
+	n := r.u()
+	if r.err == nil && n > uint64(len(r.b)/max(each, 1)) {
+		r.err = errCorrupt
+	}
+	if r.err != nil {
+		return 0
+	}
+	return int(n)
+}
+
+// encodeHand writes a hand compactly. The table and hand number are in the key (handKey).
+func encodeHand(h bot.HandRecord) []byte {
+	w := &writer{b: make([]byte, 0, 320)}
+	w.b = append(w.b, formatHand)
+	w.i(h.Time.UnixNano())
+	n := len(h.Stacks)
+	w.u(uint64(n))
+	at := func(s []string, p int) string {
+		if p < len(s) {
+			return s[p]
+		}
+		return ""
+	}
+	for p := 0; p < n; p++ {
+		w.s(at(h.Names, p))
+		w.s(at(h.Users, p))
+		seat := 0
+		if p < len(h.Seats) {
+			seat = h.Seats[p]
+		}
+		w.u(uint64(seat))
+		w.i(h.Stacks[p])
+		var final int64
+		if p < len(h.Final) {
+			final = h.Final[p]
+		}
+		w.i(final)
+	}
+	r := h.Rules
+	flags := uint64(0)
+	if r.BigBlindAnte {
+		flags = 1
+	}
+	w.u(uint64(r.Variant))
+	w.u(flags)
+	for _, v := range []int64{r.SmallBlind, r.BigBlind, r.Ante, r.MinBet, r.SmallBet, r.BigBet, r.Chip} {
+		w.i(v)
+	}
+	w.u(uint64(h.Button))
+	w.u(uint64(h.Size))
+	for _, c := range h.Deck {
+		w.b = append(w.b, byte(c))
+	}
+	if salt, err := hex.DecodeString(h.Salt); err == nil && hex.EncodeToString(salt) == h.Salt {
+		w.u(1)
+		w.s(string(salt))
+	} else {
+		w.u(0)
+		w.s(h.Salt)
+	}
+	w.u(uint64(h.Proof))
+	w.u(uint64(len(h.Actions)))
+	for _, a := range h.Actions {
+		w.u(uint64(a.Player)<<3 | uint64(a.Kind))
+		w.i(a.Amount)
+	}
+	return w.b
+}
+
+// decodeHand reads a hand stored by encodeHand, or as JSON by an earlier version.
+func decodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
+	var h bot.HandRecord
+	if len(v) > 0 && v[0] == '{' {
+		err := json.Unmarshal(v, &h)
+		return h, err
+	}
+	if len(v) == 0 || v[0] != formatHand {
+		return h, errCorrupt
+	}
+	r := &reader{b: v[1:]}
+	h.Table, h.No = table, no
+	h.Time = time.Unix(0, r.i()).UTC()
+	n := r.count(5)
+	if n > engine.MaxPlayers {
+		return h, errCorrupt
+	}
+	h.Names, h.Users, h.Seats = make([]string, n), make([]string, n), make([]int, n)
+	h.Stacks, h.Final = make([]int64, n), make([]int64, n)
+	for p := 0; p < n; p++ {
+		h.Names[p], h.Users[p] = r.s(), r.s()
+		h.Seats[p] = int(r.u())
+		h.Stacks[p], h.Final[p] = r.i(), r.i()
+	}
+	h.Rules.Variant = engine.Variant(r.u())
+	h.Rules.BigBlindAnte = r.u()&1 != 0
+	for _, f := range []*int64{&h.Rules.SmallBlind, &h.Rules.BigBlind, &h.Rules.Ante, &h.Rules.MinBet, &h.Rules.SmallBet, &h.Rules.BigBet, &h.Rules.Chip} {
+		*f = r.i()
+	}
+	h.Button = int(r.u())
+	h.Size = int(r.u())
+	for i, c := range r.raw(52) {
+		h.Deck[i] = engine.Card(c)
+	}
+	if r.u() == 1 {
+		h.Salt = hex.EncodeToString([]byte(r.s()))
+	} else {
+		h.Salt = r.s()
+	}
+	h.Proof = int(r.u())
+	acts := r.count(2)
+	h.Actions = make([]engine.Action, acts)
+	for i := range h.Actions {
+		pk := r.u()
+		h.Actions[i] = engine.Action{Player: int(pk >> 3), Kind: engine.ActionKind(pk & 7), Amount: r.i()}
+	}
+	if r.err != nil {
+		return h, fmt.Errorf("hand %d of %s: %w", no, table, r.err)
+	}
+	return h, nil
+}
+
+// ledger kinds by number, for the binary form.
+var ledgerKinds = []string{bot.KindGrant, bot.KindAdjust, bot.KindBuyIn, bot.KindRebuy, bot.KindResult, bot.KindCashOut}
+
+func kindNo(k string) uint64 {
+	for i, name := range ledgerKinds {
+		if name == k {
+			return uint64(i)
+		}
+	}
+	return uint64(len(ledgerKinds)) // unknown: written out by name
+}
+
+// sameEvent reports whether two entries can share a ledger record.
+func sameEvent(a, b bot.LedgerEntry) bool {
+	return a.Time.Equal(b.Time) && a.Kind == b.Kind && a.Workspace == b.Workspace && a.Table == b.Table && a.HandNo == b.HandNo
+}
+
+// encodeLedger writes entries that share time, kind, workspace, table and hand as one record.
+func encodeLedger(es []bot.LedgerEntry) []byte {
+	w := &writer{b: make([]byte, 0, 64+32*len(es))}
+	first := es[0]
+	if len(es) == 1 {
+		w.b = append(w.b, formatLedger)
+	} else {
+		w.b = append(w.b, formatLedgerSet)
+	}
+	w.i(first.Time.UnixNano())
+	k := kindNo(first.Kind)
+	w.u(k)
+	if k == uint64(len(ledgerKinds)) {
+		w.s(first.Kind)
+	}
+	w.s(first.Workspace)
+	w.s(first.Table)
+	w.i(first.HandNo)
+	if len(es) > 1 {
+		w.u(uint64(len(es)))
+	}
+	for _, e := range es {
+		w.s(e.User)
+		w.s(e.Name)
+		w.i(e.Bankroll)
+		w.i(e.OnTable)
+	}
+	return w.b
+}
+
+// decodeLedger reads a ledger record: one entry or several (binary), or one JSON entry.
+func decodeLedger(seq uint64, v []byte) ([]bot.LedgerEntry, error) {
+	if len(v) > 0 && v[0] == '{' {
+		var e bot.LedgerEntry
+		err := json.Unmarshal(v, &e)
+		return []bot.LedgerEntry{e}, err
+	}
+	if len(v) == 0 || (v[0] != formatLedger && v[0] != formatLedgerSet) {
+		return nil, errCorrupt
+	}
+	r := &reader{b: v[1:]}
+	head := bot.LedgerEntry{Seq: seq, Time: time.Unix(0, r.i()).UTC()}
+	if k := r.u(); k < uint64(len(ledgerKinds)) {
+		head.Kind = ledgerKinds[k]
+	} else {
+		head.Kind = r.s()
+	}
+	head.Workspace, head.Table, head.HandNo = r.s(), r.s(), r.i()
+	n := 1
+	if v[0] == formatLedgerSet {
+		n = r.count(4)
+	}
+	out := make([]bot.LedgerEntry, n)
+	for i := range out {
+		e := head
+		e.User, e.Name, e.Bankroll, e.OnTable = r.s(), r.s(), r.i(), r.i()
+		out[i] = e
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("ledger record %d: %w", seq, r.err)
+	}
+	return out, nil
+}
+
+// migrateHands converts hands stored as JSON by earlier versions to the binary form, a batch per
+// transaction, once: a marker in the meta bucket says it is done, so later opens cost nothing.
+func migrateHands(b *bolt.DB) error {
+	done := false
+	if err := b.View(func(tx *bolt.Tx) error {
+		done = len(tx.Bucket(bucketMeta).Get(keyHandsFormat)) > 0
+		return nil
+	}); err != nil || done {
+		return err
+	}
+	var after []byte
+	for {
+		more := false
+		err := b.Update(func(tx *bolt.Tx) error {
+			hands := tx.Bucket(bucketHands)
+			c := hands.Cursor()
+			k, v := c.First()
+			if after != nil {
+				k, v = c.Seek(after)
+				if k != nil && string(k) == string(after) {
+					k, v = c.Next()
+				}
+			}
+			type kv struct{ k, v []byte }
+			var batch []kv
+			for ; k != nil && len(batch) < 2000; k, v = c.Next() {
+				after = append(after[:0], k...)
+				if len(v) == 0 || v[0] != '{' {
+					continue
+				}
+				h, err := decodeHandKV(k, v)
+				if err != nil {
+					return err
+				}
+				batch = append(batch, kv{append([]byte(nil), k...), encodeHand(h)})
+			}
+			more = k != nil
+			for _, e := range batch {
+				if err := hands.Put(e.k, e.v); err != nil {
+					return err
+				}
+			}
+			if !more {
+				return tx.Bucket(bucketMeta).Put(keyHandsFormat, []byte{formatHand})
+			}
+			return nil
+		})
+		if err != nil || !more {
+			return err
+		}
+	}
+}

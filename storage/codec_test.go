@@ -1,0 +1,197 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// playedHand plays a random finished hand and returns it as the dealer stores it.
+func playedHand(r *rand.Rand, table string, no int64) bot.HandRecord {
+	n := 2 + r.IntN(9)
+	rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
+	if r.IntN(3) == 0 {
+		rules.Ante = 2
+	}
+	stacks := make([]int64, n)
+	names, users, seats := make([]string, n), make([]string, n), make([]int, n)
+	for i := range stacks {
+		stacks[i] = 100 + r.Int64N(5000)
+		names[i] = fmt.Sprintf("player %d", i)
+		users[i] = fmt.Sprintf("%018d", r.Int64N(1e18))
+		seats[i] = i + 1
+	}
+	deck := engine.OrderedDeck()
+	r.Shuffle(52, func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	h, err := engine.NewHand(engine.Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: deck})
+	if err != nil {
+		panic(err)
+	}
+	for !h.Done() {
+		o, _ := h.Options()
+		kinds := []engine.Action{{Player: o.Player, Kind: engine.Fold}}
+		if o.CanCheck {
+			kinds = append(kinds, engine.Action{Player: o.Player, Kind: engine.Check})
+		}
+		if o.CanCall {
+			kinds = append(kinds, engine.Action{Player: o.Player, Kind: engine.Call})
+		}
+		if o.CanBet || o.CanRaise {
+			k := engine.Raise
+			if o.CanBet {
+				k = engine.Bet
+			}
+			kinds = append(kinds, engine.Action{Player: o.Player, Kind: k, Amount: o.MinTo})
+		}
+		if _, err := h.Apply(kinds[r.IntN(len(kinds))]); err != nil {
+			panic(err)
+		}
+	}
+	s := h.Setup()
+	return bot.HandRecord{Table: table, No: no, Time: time.Unix(1795450000+no, 123).UTC(), Names: names, Users: users,
+		Seats: seats, Size: 10, Rules: rules, Stacks: s.Stacks, Button: s.Button, Deck: s.Deck,
+		Salt: "0123456789abcdef0123456789abcdef", Proof: 2, Actions: h.Actions(), Final: h.Stacks()}
+}
+
+// TestHandCodec: a hand stored compactly reads back exactly, and stays under 400 bytes.
+func TestHandCodec(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 2000; i++ {
+		h := playedHand(r, "discord/123456789012345678/876543210987654321", int64(i+1))
+		v := encodeHand(h)
+		if h := len(h.Stacks); h <= 6 && len(v) > 400 {
+			t.Fatalf("a %d-player hand takes %d bytes, want at most 400", h, len(v))
+		}
+		got, err := decodeHand(h.Table, h.No, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, h) {
+			t.Fatalf("hand read back differs:\n got %+v\nwant %+v", got, h)
+		}
+		// Every shorter prefix is refused, never read as something else.
+		for cut := 1; cut < len(v); cut += 7 {
+			if _, err := decodeHand(h.Table, h.No, v[:cut]); err == nil {
+				t.Fatalf("a hand cut to %d of %d bytes was read without error", cut, len(v))
+			}
+		}
+	}
+}
+
+// TestOldJSONHandsAreConverted: hands written as JSON by an earlier version are converted on open,
+// once, and read back the same.
+func TestOldJSONHandsAreConverted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	r := rand.New(rand.NewPCG(5, 6))
+	var want []bot.HandRecord
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		for i := 0; i < 2500; i++ { // more than one batch
+			h := playedHand(r, "slack/T1/C1", int64(i+1))
+			want = append(want, h)
+			v, _ := json.Marshal(h)
+			if err := tx.Bucket(bucketHands).Put(handKey(h.Table, h.No), v); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Delete(keyHandsFormat)
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	got, err := d.Hands(context.Background(), "slack/T1/C1", 3000)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d hands after conversion, want %d (%v)", len(got), len(want), err)
+	}
+	for i, h := range got {
+		if w := want[len(want)-1-i]; !reflect.DeepEqual(h, w) {
+			t.Fatalf("hand %d changed in conversion:\n got %+v\nwant %+v", w.No, h, w)
+		}
+	}
+	err = d.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketHands).ForEach(func(k, v []byte) error {
+			if v[0] != formatHand {
+				return fmt.Errorf("hand %x is still JSON", k)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLedgerRecords: a hand's result entries share one record; every entry reads back, in order.
+func TestLedgerRecords(t *testing.T) {
+	d, err := Open(filepath.Join(t.TempDir(), "l.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	at := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
+	var c bot.Change
+	for _, u := range []string{"a", "b", "c"} {
+		c.Ledger = append(c.Ledger, bot.LedgerEntry{Time: at, Kind: bot.KindGrant, Workspace: "w", User: u, Name: u, Bankroll: 1000},
+			bot.LedgerEntry{Time: at, Kind: bot.KindBuyIn, Workspace: "w", User: u, Name: u, Table: "t", Bankroll: -500, OnTable: 500})
+	}
+	if err := d.Commit(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	res := bot.Change{Ledger: []bot.LedgerEntry{
+		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "a", Name: "a", Table: "t", HandNo: 7, OnTable: 300},
+		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "b", Name: "b", Table: "t", HandNo: 7, OnTable: -100},
+		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "c", Name: "c", Table: "t", HandNo: 7, OnTable: -200},
+	}}
+	if err := d.Commit(ctx, res); err != nil {
+		t.Fatal(err)
+	}
+	var records int
+	d.db.View(func(tx *bolt.Tx) error { records = tx.Bucket(bucketLedger).Stats().KeyN; return nil })
+	if records != 7 { // six single entries (grants and buy-ins alternate), one record for the hand
+		t.Fatalf("%d ledger records, want 7", records)
+	}
+	es, err := d.Ledger(ctx)
+	if err != nil || len(es) != 9 {
+		t.Fatalf("%d ledger entries, %v", len(es), err)
+	}
+	if last := es[8]; last.User != "c" || last.OnTable != -200 || last.HandNo != 7 || last.Kind != bot.KindResult || !last.Time.Equal(at) {
+		t.Fatalf("last entry %+v", last)
+	}
+}
+
+// FuzzDecode: no stored bytes make the decoders panic.
+func FuzzDecode(f *testing.F) {
+	r := rand.New(rand.NewPCG(1, 1))
+	f.Add(encodeHand(playedHand(r, "t", 1)))
+	f.Add(encodeLedger([]bot.LedgerEntry{{Kind: bot.KindResult, User: "a"}, {Kind: bot.KindResult, User: "b"}}))
+	f.Add([]byte("{}"))
+	f.Fuzz(func(t *testing.T, v []byte) {
+		decodeHand("t", 1, v)
+		decodeLedger(1, v)
+	})
+}
