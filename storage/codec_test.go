@@ -18,7 +18,11 @@ import (
 
 // playedHand plays a random finished hand and returns it as the dealer stores it.
 func playedHand(r *rand.Rand, table string, no int64) bot.HandRecord {
-	n := 2 + r.IntN(9)
+	return playedHandOf(r, 2+r.IntN(9), table, no)
+}
+
+// playedHandOf plays a random finished hand of n players.
+func playedHandOf(r *rand.Rand, n int, table string, no int64) bot.HandRecord {
 	rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
 	if r.IntN(3) == 0 {
 		rules.Ante = 2
