@@ -122,7 +122,8 @@ func newBenchDealer(tb testing.TB) (*bot.Dealer, *turnChat) {
 		tb.Fatal(err)
 	}
 	chat := newTurnChat()
-	d, err := bot.New(db, chat, bot.Config{AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} }})
+	d, err := bot.New(db, chat, bot.Config{AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} },
+		RateLimit: bot.RateLimit{Off: true}}) // the drivers act far faster than a person
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -140,6 +140,7 @@ func BenchmarkMillionHands(b *testing.B) {
 	for done := 0; done < total; done += batch {
 		err := d.db.Update(func(tx *bolt.Tx) error {
 			hb, lb := tx.Bucket(bucketHands), tx.Bucket(bucketLedger)
+			hb.FillPercent, lb.FillPercent = 0.9, 0.9 // as apply writes them
 			for i := done; i < done+batch; i++ {
 				h := pool[i%len(pool)]
 				h.Table = fmt.Sprintf("discord/123456789012345678/%018d", i%100)
