@@ -16,6 +16,44 @@ type Setup struct {
 	// Deck is the order cards are dealt in: hole cards one at a time from the player left of the button,
 	// two rounds, then burn and flop, burn and turn, burn and river.
 	Deck Deck
+	// Straddle has the player under the gun (left of the big blind) post a live straddle of twice the
+	// big blind after the blinds (RULES.md section 10): pre-flop the amount to call is the straddle,
+	// the smallest raise is to twice it, action starts left of the straddler, and the straddler acts
+	// last with the option. Not heads-up, not in fixed-limit, and only with more than the straddle.
+	Straddle bool
+	// BombPot, above 0, makes the hand a bomb pot: every player puts BombPot in as a dead ante, no
+	// blinds are posted, there is no pre-flop betting and the flop is dealt at once; betting starts
+	// on the flop left of the button with the big blind as the smallest bet.
+	BombPot int64
+}
+
+// StraddleAmount is the straddle a hand with these rules posts: twice the big blind.
+func (r Rules) StraddleAmount() int64 { return 2 * r.BigBlind }
+
+// UnderTheGun is the player who acts first pre-flop without a straddle (left of the big blind), the
+// one who may straddle, among n players with the button at button.
+func UnderTheGun(n, button int) int {
+	if n == 2 {
+		return button
+	}
+	return (button + 3) % n
+}
+
+// CheckStraddle says whether the player under the gun may straddle: an error, in words for players,
+// when not.
+func (s Setup) CheckStraddle() error {
+	n := len(s.Stacks)
+	switch {
+	case n <= 2:
+		return errorf(ErrBadAmount, "There is no straddle heads-up.")
+	case s.Rules.Variant == FixedLimit:
+		return errorf(ErrBadAmount, "There is no straddle in fixed-limit.")
+	case s.BombPot > 0:
+		return errorf(ErrBadAmount, "There is no straddle in a bomb pot: it has no blinds.")
+	case s.Stacks[UnderTheGun(n, s.Button)] <= s.Rules.StraddleAmount():
+		return errorf(ErrBadAmount, "A straddle of %d needs more than %d chips.", s.Rules.StraddleAmount(), s.Rules.StraddleAmount())
+	}
+	return nil
 }
 
 // MaxPlayers is the most players a hand (and a table) can seat.
@@ -84,6 +122,14 @@ func NewHand(s Setup) (*Hand, error) {
 	if !s.Deck.Valid() {
 		return nil, fmt.Errorf("the deck does not hold 52 distinct cards")
 	}
+	if s.BombPot < 0 || s.BombPot > MaxChips {
+		return nil, fmt.Errorf("a bomb pot ante must be from 1 to %d chips, not %d", MaxChips, s.BombPot)
+	}
+	if s.Straddle {
+		if err := s.CheckStraddle(); err != nil {
+			return nil, err
+		}
+	}
 	s.Stacks = append([]int64(nil), s.Stacks...)
 	h := &Hand{
 		setup:     s,
@@ -148,6 +194,20 @@ func (h *Hand) put(p int, amount int64) int64 {
 func (h *Hand) postAndDeal() {
 	r := h.rules
 	bb := h.bigBlindPos()
+	if bomb := h.setup.BombPot; bomb > 0 {
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			a := h.put(p, bomb)
+			h.ante[p] += a
+			h.collected += a
+			h.emit(Event{Kind: EvAnte, Player: p, Amount: a, AllIn: h.allIn[p]})
+		}
+		h.dealHoleCards()
+		// No blinds and no pre-flop betting: the flop comes at once.
+		h.street = Preflop
+		h.endStreet()
+		return
+	}
 	if r.Ante > 0 {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
@@ -172,6 +232,24 @@ func (h *Hand) postAndDeal() {
 	if !h.allIn[bb] {
 		post(bb, r.BigBlind, EvBigBlind)
 	}
+	first := bb // pre-flop action starts left of the big blind, or of the straddler
+	h.currentBet = r.BigBlind
+	if h.setup.Straddle {
+		s := h.left(bb, 1)
+		post(s, r.StraddleAmount(), EvStraddle)
+		h.currentBet, first = r.StraddleAmount(), s
+	}
+	h.dealHoleCards()
+	h.street = Preflop
+	h.beginStreet()
+	if h.setup.Straddle {
+		h.minRaise = r.StraddleAmount() // the smallest raise is to twice the straddle
+	}
+	h.advance(first)
+}
+
+// dealHoleCards deals two rounds from the player left of the button.
+func (h *Hand) dealHoleCards() {
 	for round := 0; round < 2; round++ {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
@@ -184,11 +262,6 @@ func (h *Hand) postAndDeal() {
 		p := h.left(h.setup.Button, i+1)
 		h.emit(Event{Kind: EvHoleCards, Player: p, Cards: h.holeSlice(p)})
 	}
-	h.street = Preflop
-	h.currentBet = r.BigBlind
-	h.beginStreet()
-	// Pre-flop action starts left of the big blind.
-	h.advance(bb)
 }
 
 // beginStreet resets the betting-round state.

@@ -49,7 +49,18 @@ func randomSetup(r *rand.Rand) Setup {
 	}
 	var d Deck = OrderedDeck()
 	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
-	return Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: d}
+	s := Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: d}
+	// Home-game options (RULES.md section 10): a bomb pot now and then, a straddle where allowed.
+	switch r.IntN(8) {
+	case 0:
+		s.BombPot = 1 + r.Int64N(3*bb)
+	case 1, 2:
+		s.Straddle = true
+		if s.CheckStraddle() != nil {
+			s.Straddle = false
+		}
+	}
+	return s
 }
 
 // offered lists every action the options allow, with a few amounts for bets and raises.

@@ -216,21 +216,22 @@ const (
 	EvTurn                        // Player is to act (Street); see Hand.Options
 	EvFold
 	EvCheck
-	EvCall   // Player added Amount, now has To in front
-	EvBet    // Player added Amount, bet To
-	EvRaise  // Player added Amount, raised to To
-	EvReturn // Amount, an uncalled bet, went back to Player
-	EvPots   // betting round over; Pots holds the pots so far (Street is the round that ended)
-	EvReveal // betting is closed with players all-in: every live hand turned up (Hands), Board so far
-	EvBoard  // Street dealt: Cards are the new cards, Board the whole board
-	EvShow   // Player showed Cards at showdown; Value is the hand
-	EvMuck   // Player mucked without showing
-	EvAward  // Pot (index Amount is chips) awarded: Pots[0] with Winners and Shares
-	EvEnd    // hand over; Stacks are the final stacks
+	EvCall     // Player added Amount, now has To in front
+	EvBet      // Player added Amount, bet To
+	EvRaise    // Player added Amount, raised to To
+	EvReturn   // Amount, an uncalled bet, went back to Player
+	EvPots     // betting round over; Pots holds the pots so far (Street is the round that ended)
+	EvReveal   // betting is closed with players all-in: every live hand turned up (Hands), Board so far
+	EvBoard    // Street dealt: Cards are the new cards, Board the whole board
+	EvShow     // Player showed Cards at showdown; Value is the hand
+	EvMuck     // Player mucked without showing
+	EvAward    // Pot (index Amount is chips) awarded: Pots[0] with Winners and Shares
+	EvEnd      // hand over; Stacks are the final stacks
+	EvStraddle // Player posted Amount as a live straddle (To in front)
 )
 
 var eventNames = [...]string{"ante", "small blind", "big blind", "hole cards", "turn", "fold", "check", "call",
-	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end"}
+	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end", "straddle"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {

@@ -133,6 +133,8 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 		return fmt.Sprintf("%s posts the small blind %s%s", name, Chips(ev.Amount), allIn), true
 	case engine.EvBigBlind:
 		return fmt.Sprintf("%s posts the big blind %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvStraddle:
+		return fmt.Sprintf("%s straddles %s", name, Chips(ev.Amount)), true
 	case engine.EvHoleCards, engine.EvTurn:
 		// Hole cards go only to their owner (HoleCards); the turn prompt is Turn.
 		return "", false

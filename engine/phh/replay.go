@@ -12,6 +12,10 @@ import (
 // pots the same way. It is not part of the PHH standard; other readers ignore it.
 const chipKey = "dealerbot_chip"
 
+// bombKey is the key FromHand writes for a bomb pot: the dead ante everyone posted. Files without it
+// replay as usual.
+const bombKey = "dealerbot_bomb_pot"
+
 // UnsupportedError is returned by Replay for a history of a game the engine does not play.
 type UnsupportedError struct {
 	Variant string
@@ -69,13 +73,23 @@ func Setup(h *History) (engine.Setup, error) {
 		return s, fmt.Errorf("blinds_or_straddles must list one amount per player, small blind first")
 	}
 	for i, x := range h.BlindsOrStraddles[2:] {
-		if x != 0 {
-			return s, fmt.Errorf("p%d posts a straddle of %s: the engine plays small and big blinds only", i+3, formatAmount(x))
+		// A live straddle of twice the big blind by p3, under the gun, is the engine's straddle.
+		if x != 0 && (i != 0 || n < 3 || x != 2*h.BlindsOrStraddles[1]) {
+			return s, fmt.Errorf("p%d posts a straddle of %s: the engine plays a straddle of twice the big blind under the gun only", i+3, formatAmount(x))
 		}
+		s.Straddle = s.Straddle || x != 0
 	}
 	r.SmallBlind = whole("the small blind", h.BlindsOrStraddles[0])
 	r.BigBlind = whole("the big blind", h.BlindsOrStraddles[1])
-	if err := anteRule(h.Antes, r, whole); err != nil {
+	if bomb, ok := h.Extra[bombKey].(int64); ok && bomb > 0 {
+		// A bomb pot: dead antes from everyone, no blinds; min_bet is the table's big blind.
+		s.BombPot = bomb
+		bet := h.MinBet
+		if r.Variant == engine.FixedLimit {
+			bet = h.SmallBet // fixed-limit writes no min_bet: the small bet is the opening bet
+		}
+		r.SmallBlind, r.BigBlind = 0, whole("the opening bet", bet)
+	} else if err := anteRule(h.Antes, r, whole); err != nil {
 		return s, err
 	}
 	switch r.Variant {
@@ -271,8 +285,15 @@ func Replay(h *History) (*engine.Hand, error) {
 	if err != nil {
 		return nil, err
 	}
+	boardDealt := false
 	for i, a := range h.Actions {
 		var kind engine.ActionKind
+		if a.Op == "db" {
+			boardDealt = true
+		}
+		if s.BombPot > 0 && !boardDealt && a.Op == "cc" {
+			continue // the checks that stand for a bomb pot's absent pre-flop betting
+		}
 		switch a.Op {
 		case "dh", "db", "sm":
 			continue
@@ -395,16 +416,32 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		}
 	}
 	h.Antes = make([]float64, n)
-	if r.Ante > 0 {
+	h.BlindsOrStraddles = make([]float64, n)
+	switch {
+	case s.BombPot > 0:
+		// A bomb pot: dead antes, no blinds. Readers that know no bomb pots replay it as a hand with
+		// zero blinds in which everyone checks pre-flop (the checks are written below).
 		for j := range h.Antes {
-			if !r.BigBlindAnte || j == 1 {
-				h.Antes[j] = float64(r.Ante)
+			h.Antes[j] = float64(s.BombPot)
+		}
+		if h.Extra == nil {
+			h.Extra = map[string]any{}
+		}
+		h.Extra[bombKey] = s.BombPot
+	default:
+		if r.Ante > 0 {
+			for j := range h.Antes {
+				if !r.BigBlindAnte || j == 1 {
+					h.Antes[j] = float64(r.Ante)
+				}
 			}
 		}
+		h.BlindsOrStraddles[0] = float64(r.SmallBlind)
+		h.BlindsOrStraddles[1] = float64(r.BigBlind)
+		if s.Straddle {
+			h.BlindsOrStraddles[2] = float64(r.StraddleAmount())
+		}
 	}
-	h.BlindsOrStraddles = make([]float64, n)
-	h.BlindsOrStraddles[0] = float64(r.SmallBlind)
-	h.BlindsOrStraddles[1] = float64(r.BigBlind)
 	h.StartingStacks = make([]float64, n)
 	for j := range h.StartingStacks {
 		h.StartingStacks[j] = float64(s.Stacks[engineOf(j)])
@@ -416,7 +453,10 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		}
 	}
 	if r.Chip > 1 {
-		h.Extra = map[string]any{chipKey: r.Chip}
+		if h.Extra == nil {
+			h.Extra = map[string]any{}
+		}
+		h.Extra[chipKey] = r.Chip
 	}
 	shown := make([]bool, n)
 	add := func(a Action) { h.Actions = append(h.Actions, a) }
@@ -432,6 +472,19 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		case engine.EvBet, engine.EvRaise:
 			add(Action{Player: p, Op: "cbr", Amount: float64(e.To)})
 		case engine.EvBoard:
+			if s.BombPot > 0 && e.Street == engine.Flop {
+				// Zero blinds: every player with chips checks pre-flop, from p3 (p1 heads-up) round.
+				first := 2
+				if n == 2 {
+					first = 0
+				}
+				for k := 0; k < n; k++ {
+					j := (first + k) % n
+					if st0 := s.Stacks[engineOf(j)]; st0 > s.BombPot {
+						add(Action{Player: j + 1, Op: "cc"})
+					}
+				}
+			}
 			add(Action{Op: "db", Cards: engine.FormatCards(e.Cards)})
 		case engine.EvReveal:
 			for _, rv := range e.Hands {

@@ -227,6 +227,14 @@ func randomHand(r *rand.Rand, no int64) Hand {
 	d := engine.OrderedDeck()
 	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 	s := engine.Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: d}
+	switch r.IntN(6) { // home-game options: bomb pots and straddles
+	case 0:
+		s.BombPot = 1 + r.Int64N(3*bb)
+	case 1:
+		if s.Straddle = true; s.CheckStraddle() != nil {
+			s.Straddle = false
+		}
+	}
 	h, err := engine.NewHand(s)
 	if err != nil {
 		panic(err)

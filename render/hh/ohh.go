@@ -151,6 +151,8 @@ func ToOHH(h *Hand) (OHH, error) {
 			add(OHHAction{PlayerID: p, Action: "Post SB", Amount: ev.Amount, IsAllIn: ev.AllIn})
 		case engine.EvBigBlind:
 			add(OHHAction{PlayerID: p, Action: "Post BB", Amount: ev.Amount, IsAllIn: ev.AllIn})
+		case engine.EvStraddle:
+			add(OHHAction{PlayerID: p, Action: "Straddle", Amount: ev.Amount})
 		case engine.EvHoleCards:
 			if p == h.Hero {
 				hole := eh.Hole(p)

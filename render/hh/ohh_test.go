@@ -47,7 +47,7 @@ func checkOHHRoundTrip(t *testing.T, h Hand) {
 			switch a.Action {
 			case "Post Ante":
 				stack[a.PlayerID] -= a.Amount
-			case "Post SB", "Post BB", "Call", "Bet", "Raise":
+			case "Post SB", "Post BB", "Straddle", "Call", "Bet", "Raise":
 				stack[a.PlayerID] -= a.Amount
 				street[a.PlayerID] += a.Amount
 			}

@@ -36,7 +36,7 @@ var (
 	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$`)
 	psTable   = regexp.MustCompile(`^Table '([^']*)' (\d+)-max \(Play Money\) Seat #(\d+) is the button$`)
 	psSeat    = regexp.MustCompile(`^Seat (\d+): (.+) \((\d+) in chips\)$`)
-	psPost    = regexp.MustCompile(`^(.+): posts (the ante|small blind|big blind) (\d+)( and is all-in)?$`)
+	psPost    = regexp.MustCompile(`^(.+): posts (the ante|small blind|big blind|straddle) (\d+)( and is all-in)?$`)
 	psAct     = regexp.MustCompile(`^(.+): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?$`)
 	psReturn  = regexp.MustCompile(`^Uncalled bet \((\d+)\) returned to (.+)$`)
 	psCollect = regexp.MustCompile(`^(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d+)$`)

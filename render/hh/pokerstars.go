@@ -106,6 +106,9 @@ func PokerStarsHand(h *Hand) (string, error) {
 		case engine.EvBigBlind:
 			fmt.Fprintf(&b, "%s: posts big blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
 			current = max(current, ev.To)
+		case engine.EvStraddle:
+			fmt.Fprintf(&b, "%s: posts straddle %d\n", h.name(p), ev.Amount)
+			current = max(current, ev.To)
 		case engine.EvHoleCards:
 			holeCards()
 		case engine.EvFold:
