@@ -37,8 +37,8 @@ func TestR15Straddle(t *testing.T) {
 		t.Fatalf("replay of a straddled hand differs: %v", err)
 	}
 	for _, bad := range []Setup{
-		{Rules: nl(5, 10), Stacks: []int64{1000, 1000}, Straddle: true, Deck: s.Deck},                       // heads-up
-		{Rules: nl(5, 10), Stacks: []int64{1000, 1000, 20, 1000}, Button: 3, Straddle: true, Deck: s.Deck},  // 20 is not more than the straddle
+		{Rules: nl(5, 10), Stacks: []int64{1000, 1000}, Straddle: true, Deck: s.Deck},                      // heads-up
+		{Rules: nl(5, 10), Stacks: []int64{1000, 1000, 20, 1000}, Button: 3, Straddle: true, Deck: s.Deck}, // 20 is not more than the straddle
 		{Rules: Rules{Variant: FixedLimit, SmallBlind: 5, BigBlind: 10}, Stacks: []int64{100, 100, 100}, Straddle: true, Deck: s.Deck},
 	} {
 		if _, err := NewHand(bad); err == nil {
