@@ -75,6 +75,10 @@ func (h *Hand) Options() (o Options, ok bool) {
 	}
 	o.Player = p
 	o.Bet, o.Stack = h.bet[p], h.stack[p]
+	if h.asking {
+		o.RunItTwice = true
+		return o, true
+	}
 	owe := h.currentBet - h.bet[p]
 	if owe <= 0 {
 		o.CanCheck = true
@@ -113,6 +117,14 @@ func (h *Hand) check(a Action) (int64, *Error) {
 	p := a.Player
 	if p != h.toAct {
 		return 0, errorf(ErrNotYourTurn, "It is not your turn: wait for player %d to act.", h.toAct)
+	}
+	switch {
+	case h.asking && a.Kind != RunTwice && a.Kind != RunOnce:
+		return 0, errorf(ErrRunTwice, "Betting is over: answer whether to run the board twice (yes or no).")
+	case !h.asking && (a.Kind == RunTwice || a.Kind == RunOnce):
+		return 0, errorf(ErrRunTwice, "Nobody is asking to run the board twice now.")
+	case h.asking:
+		return 0, nil
 	}
 	owe := h.currentBet - h.bet[p]
 	all := h.bet[p] + h.stack[p]
@@ -190,6 +202,15 @@ func (h *Hand) Apply(a Action) ([]Event, error) {
 	mark := len(h.events)
 	p := a.Player
 	h.actions = append(h.actions, a)
+	if h.asking {
+		h.answered[p] = true
+		if a.Kind == RunOnce {
+			h.answer(1) // one "no" is enough
+		} else {
+			h.ask(p)
+		}
+		return h.events[mark:len(h.events):len(h.events)], nil
+	}
 	switch a.Kind {
 	case Fold:
 		h.folded[p] = true
@@ -253,6 +274,9 @@ func (h *Hand) Timeout() ([]Event, error) {
 	p := h.toAct
 	if p < 0 {
 		return nil, errorf(ErrHandOver, "Nobody is to act.")
+	}
+	if h.asking {
+		return h.Apply(Action{Player: p, Kind: RunOnce}) // silence is no
 	}
 	if h.currentBet <= h.bet[p] {
 		return h.Apply(Action{Player: p, Kind: Check})

@@ -20,7 +20,7 @@ func FuzzActions(f *testing.F) {
 			t.Fatal(err)
 		}
 		for i := 0; i+1 < len(script) && !h.Done(); i += 2 {
-			a := Action{Player: int(script[i]>>4) % (h.NumPlayers() + 1), Kind: ActionKind(script[i] % 6)}
+			a := Action{Player: int(script[i]>>4) % (h.NumPlayers() + 1), Kind: ActionKind(script[i] % 8)}
 			o, _ := h.Options()
 			switch script[i+1] % 4 {
 			case 0:

@@ -25,6 +25,11 @@ type Setup struct {
 	// blinds are posted, there is no pre-flop betting and the flop is dealt at once; betting starts
 	// on the flop left of the button with the big blind as the smallest bet.
 	BombPot int64
+	// RunItTwice offers to run the board twice when betting closes with players all-in and cards to
+	// come (RULES.md section 10): every player still in is asked in turn (RunTwice or RunOnce); if all
+	// agree, the rest of the board is dealt twice, the second run continuing from the deck, and every
+	// pot is split in halves, each awarded on its own board.
+	RunItTwice bool
 }
 
 // StraddleAmount is the straddle a hand with these rules posts: twice the big blind.
@@ -69,7 +74,7 @@ type Hand struct {
 	next  int // next card in the deck
 	hole  [MaxPlayers][2]Card
 	board []Card
-	cards [2*MaxPlayers + 5]Card // backing store for the card slices in events: hole cards, then board
+	cards [2*MaxPlayers + 10]Card // backing store for the card slices in events: hole cards, board, second board
 
 	// Per-player state lives in fixed arrays so a hand is one allocation, not a dozen.
 	stack   [MaxPlayers]int64 // behind
@@ -93,6 +98,12 @@ type Hand struct {
 	aggressor  int               // last to bet or raise this street, -1 when none
 	collected  int64             // chips in the middle from finished streets, antes included
 	revealed   bool
+
+	// Run it twice: asking is set while the players are asked; answered marks who said yes.
+	asking   bool
+	answered [MaxPlayers]bool
+	run      uint8  // 1 while the first of two runs is dealt, 2 for the second; 0 otherwise
+	board2   []Card // the second run's board
 
 	events  []Event
 	actions []Action
@@ -388,16 +399,138 @@ func (h *Hand) endStreet() {
 			}
 		}
 		h.emit(Event{Kind: EvReveal, Player: -1, Street: h.street, Hands: hands, Board: h.Board()})
-		for h.street < River {
-			h.dealStreet()
+		if h.setup.RunItTwice {
+			h.asking = true
+			h.ask(h.setup.Button)
+			return
 		}
-		h.showdown()
+		h.runOut()
 		return
 	}
 	h.dealStreet()
 	h.beginStreet()
 	h.advance(h.setup.Button)
 }
+
+// runOut deals the rest of the board once and shows down.
+func (h *Hand) runOut() {
+	for h.street < River {
+		h.dealStreet()
+	}
+	h.showdown()
+}
+
+// ask turns to the next live player after `after` who has not agreed to run it twice; when everyone
+// has, the board runs twice.
+func (h *Hand) ask(after int) {
+	for i := 1; i <= h.n; i++ {
+		p := h.left(after, i)
+		if !h.folded[p] && !h.answered[p] {
+			h.toAct = p
+			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
+			return
+		}
+	}
+	h.answer(2)
+}
+
+// answer ends the question: the board runs once or twice.
+func (h *Hand) answer(runs int) {
+	h.asking = false
+	h.toAct = -1
+	h.emit(Event{Kind: EvRuns, Player: -1, Street: h.street, Amount: int64(runs)})
+	if runs == 1 {
+		h.runOut()
+		return
+	}
+	// The first run deals the next cards as usual; the second continues from the deck where the
+	// first stopped, street by street with the same burns.
+	pre := len(h.board)
+	from := h.street
+	h.run = 1
+	for h.street < River {
+		h.dealStreet()
+	}
+	h.run = 2
+	base := 2*MaxPlayers + 5
+	copy(h.cards[base:], h.board[:pre])
+	h.board2 = h.cards[base : base+pre : base+5]
+	for st := from + 1; st <= River; st++ {
+		h.next++ // burn
+		k := 1
+		if st == Flop {
+			k = 3
+		}
+		start := len(h.board2)
+		for i := 0; i < k; i++ {
+			h.board2 = append(h.board2, h.setup.Deck[h.next])
+			h.next++
+		}
+		h.emit(Event{Kind: EvBoard, Player: -1, Street: st, Cards: h.board2[start:len(h.board2):len(h.board2)],
+			Board: h.board2[:len(h.board2):len(h.board2)], Run: 2})
+	}
+	h.showdownTwice()
+}
+
+// halves splits a pot for two runs: the odd chip (in the table's chip unit) goes to the first half.
+func halves(amount, chip int64) (first, second int64) {
+	units, rest := amount/chip, amount%chip
+	first = (units-units/2)*chip + rest
+	return first, amount - first
+}
+
+// showdownTwice shows every live hand on each board and awards each pot's halves on its board.
+func (h *Hand) showdownTwice() {
+	pots := h.Pots()
+	h.street = Showdown
+	chip := h.rules.chip()
+	for run, board := range [2][]Card{h.board, h.board2} {
+		var seven [7]Card
+		copy(seven[2:], board)
+		var ranks [MaxPlayers]HandRank
+		var vals [MaxPlayers]HandValue
+		for i := 0; i < h.n; i++ {
+			p := h.left(h.setup.Button, i+1)
+			if h.folded[p] {
+				continue
+			}
+			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+			ranks[p] = Evaluate(seven[:]...)
+			vals[p] = Best(seven[:])
+			v := vals[p]
+			h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: &v, Run: uint8(run + 1)})
+		}
+		for _, pot := range pots {
+			first, second := halves(pot.Amount, chip)
+			half := Pot{Amount: first, Eligible: pot.Eligible}
+			if run == 1 {
+				half.Amount = second
+			}
+			var top HandRank
+			for _, p := range half.Eligible {
+				top = max(top, ranks[p])
+			}
+			for i := 0; i < h.n; i++ {
+				p := h.left(h.setup.Button, i+1)
+				if contains(half.Eligible, p) && ranks[p] == top {
+					half.Winners = append(half.Winners, p)
+				}
+			}
+			half.Shares = splitPot(half.Amount, len(half.Winners), chip)
+			for i, w := range half.Winners {
+				h.stack[w] += half.Shares[i]
+			}
+			v := vals[half.Winners[0]]
+			h.emit(Event{Kind: EvAward, Player: -1, Amount: half.Amount, Street: Showdown, Value: &v,
+				Pots: []Pot{clonePot(half)}, Run: uint8(run + 1)})
+		}
+	}
+	h.collected = 0
+	h.finish()
+}
+
+// Board2 returns the second run's board of a hand run twice, nil otherwise.
+func (h *Hand) Board2() []Card { return append([]Card(nil), h.board2...) }
 
 func (h *Hand) dealStreet() {
 	h.street++
@@ -413,7 +546,7 @@ func (h *Hand) dealStreet() {
 	}
 	// Events share the hand's card store: the cards never change once dealt.
 	h.emit(Event{Kind: EvBoard, Player: -1, Street: h.street, Cards: h.board[start:len(h.board):len(h.board)],
-		Board: h.board[:len(h.board):len(h.board)]})
+		Board: h.board[:len(h.board):len(h.board)], Run: h.run})
 }
 
 func (h *Hand) endByFolds() {

@@ -50,7 +50,9 @@ func randomSetup(r *rand.Rand) Setup {
 	var d Deck = OrderedDeck()
 	r.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 	s := Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: d}
-	// Home-game options (RULES.md section 10): a bomb pot now and then, a straddle where allowed.
+	// Home-game options (RULES.md section 10): a bomb pot now and then, a straddle where allowed, run
+	// it twice often.
+	s.RunItTwice = r.IntN(3) == 0
 	switch r.IntN(8) {
 	case 0:
 		s.BombPot = 1 + r.Int64N(3*bb)
@@ -66,6 +68,9 @@ func randomSetup(r *rand.Rand) Setup {
 // offered lists every action the options allow, with a few amounts for bets and raises.
 func offered(o Options, r *rand.Rand) []Action {
 	p := o.Player
+	if o.RunItTwice {
+		return []Action{{Player: p, Kind: RunTwice}, {Player: p, Kind: RunOnce}, {Player: p, Kind: RunTwice}}
+	}
 	acts := []Action{{Player: p, Kind: Fold}}
 	if o.CanCheck {
 		acts = append(acts, Action{Player: p, Kind: Check})
@@ -94,6 +99,9 @@ func offered(o Options, r *rand.Rand) []Action {
 // refusedSample lists actions the options do not allow.
 func refusedSample(h *Hand, o Options) []Action {
 	p := o.Player
+	if o.RunItTwice {
+		return []Action{{Player: p, Kind: Call}, {Player: p, Kind: Raise, Amount: 1 << 40}, {Player: (p + 1) % h.NumPlayers(), Kind: RunTwice}}
+	}
 	bad := []Action{{Player: (p + 1) % h.NumPlayers(), Kind: Fold}, {Player: p, Kind: Raise, Amount: -5},
 		{Player: p, Kind: Raise, Amount: math.MaxInt64}, {Player: p, Kind: Bet, Amount: math.MinInt64}}
 	if !o.CanCheck {

@@ -141,11 +141,19 @@ const (
 	Bet
 	Raise
 	AllIn
+	// RunTwice and RunOnce answer whether to run the rest of the board twice (Options.RunItTwice).
+	RunTwice
+	RunOnce
 )
 
 func (k ActionKind) String() string {
-	return [...]string{"fold", "check", "call", "bet", "raise", "all-in"}[k]
+	if int(k) >= len(actionNames) {
+		return "unknown"
+	}
+	return actionNames[k]
 }
+
+var actionNames = [...]string{"fold", "check", "call", "bet", "raise", "all-in", "run twice", "run once"}
 
 // Action is one player decision. Amount is the total the player's bet this street becomes for Bet and
 // Raise ("raise 60" means make it 60); it is ignored for the others.
@@ -176,6 +184,9 @@ type Options struct {
 	MinTo, MaxTo int64
 	// Bet is what the player already has in front this street, Stack what is behind.
 	Bet, Stack int64
+	// RunItTwice is set when betting is over with players all-in and the player is asked whether to
+	// run the rest of the board twice: the only answers are RunTwice and RunOnce.
+	RunItTwice bool
 }
 
 // Error is a refused action: a Code for programs and a Message written for players.
@@ -198,6 +209,7 @@ const (
 	ErrTooLarge      = "too_large"
 	ErrBadAmount     = "bad_amount"
 	ErrBadPlayer     = "bad_player"
+	ErrRunTwice      = "run_twice" // an answer about running it twice when none is asked, or a bet when one is
 )
 
 func errorf(code, format string, args ...any) *Error {
@@ -228,10 +240,11 @@ const (
 	EvAward    // Pot (index Amount is chips) awarded: Pots[0] with Winners and Shares
 	EvEnd      // hand over; Stacks are the final stacks
 	EvStraddle // Player posted Amount as a live straddle (To in front)
+	EvRuns     // the players' answer is in: the rest of the board is run Amount times (1 or 2)
 )
 
 var eventNames = [...]string{"ante", "small blind", "big blind", "hole cards", "turn", "fold", "check", "call",
-	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end", "straddle"}
+	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end", "straddle", "runs"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -254,6 +267,8 @@ type Event struct {
 	Hands  []Revealed
 	Pots   []Pot
 	Stacks []int64
+	// Run is 1 or 2 for the boards, shows and awards of a hand run twice, 0 otherwise.
+	Run uint8
 }
 
 // Revealed is a live player's hole cards turned up when betting closes with players all-in.

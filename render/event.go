@@ -172,8 +172,16 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 			parts[i] = n.Names.Name(h.Player) + " " + Cards(h.Cards[:], n.Style)
 		}
 		return "All-in: " + strings.Join(parts, ", "), true
+	case engine.EvRuns:
+		if ev.Amount == 2 {
+			return "Everyone agreed: the board runs twice, each pot split between the two boards.", true
+		}
+		return "The board runs once.", true
 	case engine.EvBoard:
 		label := capitalize(ev.Street.String())
+		if ev.Run > 0 {
+			label = []string{"", "First run, ", "Second run, "}[ev.Run] + ev.Street.String()
+		}
 		if len(ev.Board) > len(ev.Cards) {
 			return fmt.Sprintf("%s: %s (board %s)", label, Cards(ev.Cards, n.Style), Cards(ev.Board, n.Style)), true
 		}
@@ -182,6 +190,9 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 		s := name + " shows " + Cards(ev.Cards, n.Style)
 		if ev.Value != nil {
 			s += " — " + ev.Value.Description
+		}
+		if ev.Run == 2 {
+			s = "On the second board " + s
 		}
 		return s, true
 	case engine.EvMuck:
@@ -218,6 +229,10 @@ func (n *Narrator) award(ev engine.Event) string {
 	amount := Chips(pot.Amount)
 	if k := n.potIndex(pot); k >= 0 {
 		amount = potName(k, len(n.pots)) + " (" + amount + ")"
+	}
+	if ev.Run > 0 {
+		// A hand run twice: each board wins half of each pot.
+		amount = []string{"", "half on the first board", "half on the second board"}[ev.Run] + " (" + Chips(pot.Amount) + ")"
 	}
 	with := ""
 	if ev.Value != nil {

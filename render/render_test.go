@@ -735,3 +735,32 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTwiceNarration: a hand run twice names both runs' boards and each board's half of the pot.
+func TestRunTwiceNarration(t *testing.T) {
+	order := engine.MustParseCards("2c Ks As 3d Kh Ah 2s 7c 8d 9h 3s Tc 4h 2h 3h Kd 4c 5s 4d 6h 5d Js")
+	deck, err := engine.DeckFrom(order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := engine.NewHand(engine.Setup{Rules: engine.Rules{SmallBlind: 1, BigBlind: 2}, Stacks: []int64{500, 100, 500}, RunItTwice: true, Deck: deck})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []engine.Action{{Player: 0, Kind: engine.AllIn}, {Player: 1, Kind: engine.Fold}, {Player: 2, Kind: engine.Call},
+		{Player: 2, Kind: engine.RunTwice}, {Player: 0, Kind: engine.RunTwice}} {
+		if _, err := h.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var text []string
+	for _, m := range (&Narrator{Names: Names{"A", "C", "B"}, Style: TextCards}).Events(h.Events()) {
+		text = append(text, m.Text)
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{"the board runs twice", "First run, flop", "Second run, flop", "A wins half on the first board (501)", "B wins half on the second board (500)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("narration lacks %q:\n%s", want, all)
+		}
+	}
+}
