@@ -472,6 +472,25 @@ func (h *Hand) answer(runs int) {
 	h.showdownTwice()
 }
 
+// pay finds a pot's winners among its eligible players (the best rank), in seat order from the first
+// seat left of the button so odd chips go to them first, and pays their shares into their stacks.
+func (h *Hand) pay(pot *Pot, ranks *[MaxPlayers]HandRank, chip int64) {
+	var top HandRank
+	for _, p := range pot.Eligible {
+		top = max(top, ranks[p])
+	}
+	for i := 0; i < h.n; i++ {
+		p := h.left(h.setup.Button, i+1)
+		if contains(pot.Eligible, p) && ranks[p] == top {
+			pot.Winners = append(pot.Winners, p)
+		}
+	}
+	pot.Shares = splitPot(pot.Amount, len(pot.Winners), chip)
+	for i, w := range pot.Winners {
+		h.stack[w] += pot.Shares[i]
+	}
+}
+
 // halves splits a pot for two runs: the odd chip (in the table's chip unit) goes to the first half.
 func halves(amount, chip int64) (first, second int64) {
 	units, rest := amount/chip, amount%chip
@@ -506,20 +525,7 @@ func (h *Hand) showdownTwice() {
 			if run == 1 {
 				half.Amount = second
 			}
-			var top HandRank
-			for _, p := range half.Eligible {
-				top = max(top, ranks[p])
-			}
-			for i := 0; i < h.n; i++ {
-				p := h.left(h.setup.Button, i+1)
-				if contains(half.Eligible, p) && ranks[p] == top {
-					half.Winners = append(half.Winners, p)
-				}
-			}
-			half.Shares = splitPot(half.Amount, len(half.Winners), chip)
-			for i, w := range half.Winners {
-				h.stack[w] += half.Shares[i]
-			}
+			h.pay(&half, &ranks, chip)
 			v := vals[half.Winners[0]]
 			h.emit(Event{Kind: EvAward, Player: -1, Amount: half.Amount, Street: Showdown, Value: &v,
 				Pots: []Pot{clonePot(half)}, Run: uint8(run + 1)})
@@ -690,23 +696,7 @@ func (h *Hand) showdown() {
 	chip := h.rules.chip()
 	for k := range pots {
 		pot := &pots[k]
-		var top HandRank
-		for _, p := range pot.Eligible {
-			if ranks[p] > top {
-				top = ranks[p]
-			}
-		}
-		// Winners in seat order from the first seat left of the button: odd chips go to them first.
-		for i := 0; i < h.n; i++ {
-			p := h.left(h.setup.Button, i+1)
-			if contains(pot.Eligible, p) && ranks[p] == top {
-				pot.Winners = append(pot.Winners, p)
-			}
-		}
-		pot.Shares = splitPot(pot.Amount, len(pot.Winners), chip)
-		for i, w := range pot.Winners {
-			h.stack[w] += pot.Shares[i]
-		}
+		h.pay(pot, &ranks, chip)
 		h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: value(pot.Winners[0]),
 			Pots: []Pot{clonePot(*pot)}})
 	}
