@@ -34,6 +34,9 @@ export [n|session] [ohh] — a file of your last n hands here (20 if not said) o
 verify [N] — how the deck is proven fixed; with N, the proof for hand N (public cards, and yours to you)
 set [options] — change settings (host or admin; stakes change from the next hand)
 kick @user — remove a player (host or admin)
+straddle — straddle (twice the big blind) in your next hand under the gun, when the table allows it
+bombpot [N] — the next hand is a bomb pot: everyone antes N (twice the big blind if not said), flop at once (host)
+runtwice yes|no — answer whether to run the board twice after an all-in, when the table offers it
 adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
@@ -53,7 +56,7 @@ func (t *table) handle(ctx context.Context, cmd Command) Reply {
 // isAction reports whether verb is a betting action of the player to act.
 func isAction(verb string) bool {
 	switch verb {
-	case "fold", "check", "call", "bet", "raise", "allin", "all-in":
+	case "fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice":
 		return true
 	}
 	return false
@@ -160,7 +163,9 @@ func init() {
 		"set": {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
 		"end": {need: needHost, refusal: "end the session", run: onTable((*table).end)},
 	}
-	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in"} {
+	verbs["straddle"] = verb{need: needSeat, refusal: "type `join` to play.", run: onTable((*table).straddle)}
+	verbs["bombpot"] = verb{need: needHost, refusal: "call a bomb pot", run: onTable((*table).bombPot)}
+	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice"} {
 		verbs[a] = action
 	}
 }
@@ -556,6 +561,15 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 		a.Kind = engine.Call
 	case "allin", "all-in":
 		a.Kind = engine.AllIn
+	case "runtwice":
+		switch strings.ToLower(strings.Join(args, " ")) {
+		case "yes", "y", "twice":
+			a.Kind = engine.RunTwice
+		case "no", "n", "once":
+			a.Kind = engine.RunOnce
+		default:
+			return Reply{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
+		}
 	case "bet", "raise":
 		a.Kind = engine.Raise
 		if verb == "bet" {
@@ -631,7 +645,7 @@ func (t *table) history(ctx context.Context, args []string) (Reply, error) {
 		return Reply{}, userErrorf("This table has only %d finished hands: ask for `history %d` or less.", len(hands), max(1, len(hands)))
 	}
 	hr := hands[n-1]
-	h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+	h, err := engine.Replay(hr.Setup(), hr.Actions)
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
 	}
@@ -763,7 +777,7 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 	if hr.Proof != render.ProofVersion {
 		return Reply{}, refusef(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
 	}
-	h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+	h, err := engine.Replay(hr.Setup(), hr.Actions)
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
 	}
@@ -791,4 +805,71 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 		Public: render.Open(hr.Deck, hr.Salt, public), Own: render.Open(hr.Deck, hr.Salt, own)}
 	st := DefaultSettings().Cards
 	return Reply{Text: render.Proof(v, st).Text}, nil
+}
+
+// straddle opts the player in to straddle in the next hand, in which they must be under the gun.
+func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+	s := t.rec.Settings
+	if !s.Straddle {
+		return Reply{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
+	}
+	if t.rec.Button < 0 {
+		return Reply{}, refusef(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
+	}
+	if t.rec.BombPot > 0 {
+		return Reply{}, refusef(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
+	}
+	seat := t.seatOf(cmd.User)
+	if t.rec.Seats[seat].Straddle {
+		return Reply{}, refusef(errs.Conflict, "You already straddle next hand.")
+	}
+	seats := t.playing()
+	if len(seats) <= 2 {
+		return Reply{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
+	}
+	button := nextButton(t.rec.Button, len(t.rec.Seats), seats)
+	bi := 0
+	for i, s := range seats {
+		if s == button {
+			bi = i
+		}
+	}
+	utg := seats[engine.UnderTheGun(len(seats), bi)]
+	if utg != seat {
+		return Reply{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", t.rec.Seats[utg].Name)
+	}
+	amount := s.Rules(t.rec.Level).StraddleAmount()
+	if t.rec.Seats[seat].Stack <= amount {
+		return Reply{}, userErrorf("A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
+	}
+	n := clone(t.rec)
+	n.Seats[seat].Straddle = true
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s will straddle %s next hand.", cmd.UserName, render.Chips(amount))
+	return ok("You straddle %s next hand: you act last before the flop.", render.Chips(amount))
+}
+
+// bombPot makes the next hand a bomb pot.
+func (t *table) bombPot(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	amount := 2 * t.rec.Settings.Rules(t.rec.Level).BigBlind
+	v, given, err := amountArg(args, "ante in the bomb pot", fmt.Sprintf("bombpot %d", amount))
+	if err != nil {
+		return Reply{}, err
+	}
+	if given {
+		amount = v
+	}
+	n := clone(t.rec)
+	n.BombPot = amount
+	for i := range n.Seats {
+		n.Seats[i].Straddle = false // a bomb pot has no blinds to straddle
+	}
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s calls a bomb pot: next hand everyone puts in %s, no blinds, and the flop comes at once.", cmd.UserName, render.Chips(amount))
+	t.scheduleDeal()
+	return ok("The next hand is a bomb pot of %s each.", render.Chips(amount))
 }

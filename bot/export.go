@@ -13,7 +13,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 
-	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render/hh"
 )
 
@@ -55,7 +54,7 @@ func (f ExportFilter) Pick(hr HandRecord) (bool, int) {
 // hole cards the export shows, or -1.
 func ExportHand(hr HandRecord, hero int) hh.Hand {
 	return hh.Hand{Table: hr.Table, Name: hr.Table, No: hr.No, Time: hr.Time,
-		Setup:   engine.Setup{Rules: hr.Rules, Stacks: append([]int64(nil), hr.Stacks...), Button: hr.Button, Deck: hr.Deck},
+		Setup:   hr.Setup(),
 		Actions: hr.Actions, Names: hr.Names, Seats: hr.Seats, MaxSeats: hr.Size, Hero: hero}
 }
 

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -197,7 +198,8 @@ func (r *rig) state() string {
 	if err != nil {
 		r.tb.Fatal(err)
 	}
-	return fmt.Sprintf("%+v %+v %+v", tot, tables, players)
+	tj, _ := json.Marshal(tables) // the hand in progress by value, not its pointer
+	return fmt.Sprintf("%+v %s %+v", tot, tj, players)
 }
 
 // balance checks that the ledger balances (with sums that cannot wrap) and returns the totals.

@@ -61,12 +61,13 @@ func hostileCommand(r *rand.Rand) string {
 			case 10:
 				o = append(o, strings.Repeat("x", r.IntN(3000))+"="+n(r))
 			default:
-				o = append(o, "levels=1hands", "blinds=1/2")
+				o = append(o, "levels=1hands", "blinds=1/2", "straddle="+[]string{"on", "off", "maybe"}[r.IntN(3)],
+					"runtwice="+[]string{"on", "off", n(r)}[r.IntN(3)])
 			}
 		}
 		return strings.Join(o, " ")
 	}
-	switch r.IntN(30) {
+	switch r.IntN(31) {
 	case 0, 1:
 		return "start " + opts()
 	case 2:
@@ -100,6 +101,8 @@ func hostileCommand(r *rand.Rand) string {
 		return []string{"schedule list", "schedule remove 1", "schedule skip 1", "rsvp yes", "rsvp maybe", "leaderboard season"}[r.IntN(6)]
 	case 22:
 		return strings.Repeat("ü", r.IntN(20000))
+	case 25:
+		return []string{"straddle", "bombpot", "bombpot " + n(r), "runtwice yes", "runtwice no", "runtwice " + n(r)}[r.IntN(6)]
 	case 23:
 		return ""
 	default:

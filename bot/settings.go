@@ -31,7 +31,9 @@ type Settings struct {
 	Timer        int // seconds a player has to act; 0 means no timer
 	Cards        render.CardStyle
 	Seats        int
-	EndMinutes   int // the session ends this many minutes after the start; 0 means no set end
+	EndMinutes   int  // the session ends this many minutes after the start; 0 means no set end
+	Straddle     bool // players may straddle under the gun (`straddle`)
+	RunTwice     bool // all-in players are asked to run the board twice
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -151,6 +153,12 @@ func (s Settings) Describe() string {
 	if s.EndMinutes > 0 {
 		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
 	}
+	if s.Straddle {
+		b.WriteString(", straddles allowed")
+	}
+	if s.RunTwice {
+		b.WriteString(", run it twice offered")
+	}
 	fmt.Fprintf(&b, ", %d seats", s.Seats)
 	return b.String()
 }
@@ -158,6 +166,7 @@ func (s Settings) Describe() string {
 // settingsHelp lists the options `start` and `set` take.
 const settingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji seats=2-10 end=90m|2h " +
+	"straddle=on|off runtwice=on|off " +
 	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
 // Apply reads key=value options into s. On error s is unchanged and the error is a sentence for players.
@@ -246,6 +255,20 @@ func (s *Settings) Apply(opts []string) error {
 				break
 			}
 			n.Timer, err = bounded(strings.TrimSuffix(val, "s"), 10, 600, "The turn timer must be between 10 and 600 seconds, or timer=off", "timer=60")
+		case "straddle", "runtwice":
+			on := false
+			switch val {
+			case "on", "yes":
+				on = true
+			case "off", "no":
+			default:
+				return userErrorf("Write %s=on or %s=off.", key, key)
+			}
+			if key == "straddle" {
+				n.Straddle = on
+			} else {
+				n.RunTwice = on
+			}
 		case "cards":
 			switch val {
 			case "text":

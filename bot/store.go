@@ -88,6 +88,7 @@ type SeatRecord struct {
 	Leaving    bool // leaves (cashes out) when the running hand ends
 	TimedOut   int  // hands in a row in which the player's time ran out
 	Rebuys     int
+	Straddle   bool // straddles in the next hand in which the player is under the gun
 }
 
 // HandState is the hand in progress: enough to replay it exactly (deck + actions) and to cancel it
@@ -101,6 +102,9 @@ type HandState struct {
 	Deck     engine.Deck
 	Salt     string // the secret behind the deck commitment
 	Proof    int    // the commitment's version (render.ProofVersion); 0 for a whole-deck commitment
+	Straddle bool   // the player under the gun straddled
+	BombPot  int64  // a bomb pot: everyone's dead ante
+	RunTwice bool   // all-in players are asked to run it twice
 	Actions  []engine.Action
 	TimedOut []int     // players whose time ran out this hand
 	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
@@ -108,7 +112,8 @@ type HandState struct {
 
 // Setup is the engine setup the hand started from.
 func (h *HandState) Setup() engine.Setup {
-	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck}
+	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
 }
 
 // ActionLog is the action list of the hand in progress at a table.
@@ -148,25 +153,36 @@ type TableRecord struct {
 	Ending    bool // the host ended the session; it ends with the running hand
 	Standings []Standing
 	Schedule  string // the schedule that opened the table, if one did
+	BombPot   int64  // the next hand is a bomb pot with this dead ante (0: a normal hand)
 }
 
 // HandRecord is a finished hand, kept for `history` and for checking.
 type HandRecord struct {
-	Table   string
-	No      int64
-	Time    time.Time
-	Names   []string
-	Users   []string // the players' user IDs, by hand index
-	Seats   []int    // the players' seat numbers from 1, by hand index (nil in hands stored before them)
-	Size    int      // the table's number of seats
-	Rules   engine.Rules
-	Stacks  []int64
-	Button  int
-	Deck    engine.Deck
-	Salt    string // the secret behind the deck commitment: never shown whole
-	Proof   int    // the commitment's version; see HandState.Proof
-	Actions []engine.Action
-	Final   []int64
+	Table  string
+	No     int64
+	Time   time.Time
+	Names  []string
+	Users  []string // the players' user IDs, by hand index
+	Seats  []int    // the players' seat numbers from 1, by hand index (nil in hands stored before them)
+	Size   int      // the table's number of seats
+	Rules  engine.Rules
+	Stacks []int64
+	Button int
+	Deck   engine.Deck
+	Salt   string // the secret behind the deck commitment: never shown whole
+	Proof  int    // the commitment's version; see HandState.Proof
+	// The hand's home-game options (see HandState).
+	Straddle bool
+	BombPot  int64
+	RunTwice bool
+	Actions  []engine.Action
+	Final    []int64
+}
+
+// Setup is the engine setup the hand started from.
+func (h *HandRecord) Setup() engine.Setup {
+	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
 }
 
 // SessionRecord is a finished session and its standings.

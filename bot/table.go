@@ -419,16 +419,7 @@ func (t *table) deal(ctx context.Context) error {
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
 	} else {
-		// The button moves to the next seat dealt in.
-		next := -1
-		for i := 1; i <= len(n.Seats); i++ {
-			s := (n.Button + i) % len(n.Seats)
-			if contains(seats, s) {
-				next = s
-				break
-			}
-		}
-		n.Button = next
+		n.Button = nextButton(n.Button, len(n.Seats), seats)
 	}
 	deck, err := t.shuffle()
 	if err != nil {
@@ -444,6 +435,22 @@ func (t *table) deal(ctx context.Context) error {
 		hs.Stacks = append(hs.Stacks, n.Seats[s].Stack)
 		if s == n.Button {
 			hs.Button = i
+		}
+	}
+	hs.RunTwice = n.Settings.RunTwice
+	switch {
+	case n.BombPot > 0:
+		hs.BombPot, n.BombPot = n.BombPot, 0
+		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
+	case n.Settings.Straddle && len(seats) > 2:
+		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
+		if n.Seats[utg].Straddle {
+			n.Seats[utg].Straddle = false // the opt-in is for one hand under the gun
+			hs.Straddle = true
+			if err := hs.Setup().CheckStraddle(); err != nil {
+				hs.Straddle = false
+				notes = append(notes, fmt.Sprintf("%s cannot straddle this hand: %s", n.Seats[utg].Name, errorText(err)))
+			}
 		}
 	}
 	h, err := engine.NewHand(hs.Setup())
@@ -629,7 +636,8 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		}
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Actions: hs.Actions, Final: final}
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
+		Actions: hs.Actions, Final: final}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {
 		t.hand = t.rebuild()
@@ -729,6 +737,26 @@ func (t *table) endSession(ctx context.Context) error {
 	t.public(ctx, render.Standings("Session over — standings", rows))
 	t.open, t.rec, t.hand, t.narr, t.last, t.quarantined = false, TableRecord{}, nil, nil, nil, false
 	return nil
+}
+
+// nextButton is the seat the button moves to: the next seat clockwise that is dealt in.
+func nextButton(button, size int, dealt []int) int {
+	for i := 1; i <= size; i++ {
+		if s := (button + i) % size; contains(dealt, s) {
+			return s
+		}
+	}
+	return -1
+}
+
+// errorText is an error's sentence for players.
+func errorText(err error) string {
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return ee.Message
+	}
+	text, _ := errs.Reply(err)
+	return text
 }
 
 func contains(s []int, x int) bool {

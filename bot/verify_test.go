@@ -55,7 +55,7 @@ func TestVerifyLeaksNoFoldedCard(t *testing.T) {
 	}
 	folds := 0
 	for _, hr := range hands {
-		h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+		h, err := engine.Replay(hr.Setup(), hr.Actions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestExportInChat(t *testing.T) {
 	}
 	hands, _ := r.db.Hands(context.Background(), "test/w/c1", 10)
 	for _, hr := range hands {
-		h, _ := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+		h, _ := engine.Replay(hr.Setup(), hr.Actions)
 		for p, u := range hr.Users {
 			shown := false
 			for _, ev := range h.Events() {

@@ -32,6 +32,16 @@ type TurnView struct {
 func Turn(v TurnView, style CardStyle) Message {
 	o := v.Options
 	name := cleanName(v.Name, o.Player)
+	if o.RunItTwice {
+		text := name + ": betting is over with players all-in. Run the rest of the board twice? Everyone still in must say yes; no answer is no."
+		if v.SecondsLeft > 0 {
+			text += fmt.Sprintf(" %ds left.", v.SecondsLeft)
+		}
+		return Message{Text: text, Buttons: []Button{
+			{Label: "Run it twice", Command: "runtwice yes", Token: v.Token, Style: Primary},
+			{Label: "Once", Command: "runtwice no", Token: v.Token, Style: Secondary},
+		}}
+	}
 	all := o.Bet + o.Stack
 	canRaise := (o.CanBet || o.CanRaise) && o.Stack > 0
 	callAllIn := o.CanCall && o.ToCall >= o.Stack

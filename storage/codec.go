@@ -120,8 +120,10 @@ func encodeHand(h bot.HandRecord) []byte {
 	}
 	r := h.Rules
 	flags := uint64(0)
-	if r.BigBlindAnte {
-		flags = 1
+	for bit, on := range []bool{r.BigBlindAnte, h.Straddle, h.RunTwice} {
+		if on {
+			flags |= 1 << bit
+		}
 	}
 	w.u(uint64(r.Variant))
 	w.u(flags)
@@ -141,6 +143,7 @@ func encodeHand(h bot.HandRecord) []byte {
 		w.s(h.Salt)
 	}
 	w.u(uint64(h.Proof))
+	w.i(h.BombPot)
 	w.u(uint64(len(h.Actions)))
 	for _, a := range h.Actions {
 		w.u(uint64(a.Player)<<3 | uint64(a.Kind))
@@ -174,7 +177,8 @@ func decodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 		h.Stacks[p], h.Final[p] = r.i(), r.i()
 	}
 	h.Rules.Variant = engine.Variant(r.u())
-	h.Rules.BigBlindAnte = r.u()&1 != 0
+	flags := r.u()
+	h.Rules.BigBlindAnte, h.Straddle, h.RunTwice = flags&1 != 0, flags&2 != 0, flags&4 != 0
 	for _, f := range []*int64{&h.Rules.SmallBlind, &h.Rules.BigBlind, &h.Rules.Ante, &h.Rules.MinBet, &h.Rules.SmallBet, &h.Rules.BigBet, &h.Rules.Chip} {
 		*f = r.i()
 	}
@@ -189,6 +193,7 @@ func decodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 		h.Salt = r.s()
 	}
 	h.Proof = int(r.u())
+	h.BombPot = r.i()
 	acts := r.count(2)
 	h.Actions = make([]engine.Action, acts)
 	for i := range h.Actions {

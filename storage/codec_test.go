@@ -64,7 +64,8 @@ func playedHandOf(r *rand.Rand, n int, table string, no int64) bot.HandRecord {
 	s := h.Setup()
 	return bot.HandRecord{Table: table, No: no, Time: time.Unix(1795450000+no, 123).UTC(), Names: names, Users: users,
 		Seats: seats, Size: 10, Rules: rules, Stacks: s.Stacks, Button: s.Button, Deck: s.Deck,
-		Salt: "0123456789abcdef0123456789abcdef", Proof: 2, Actions: h.Actions(), Final: h.Stacks()}
+		Salt: "0123456789abcdef0123456789abcdef", Proof: 2, Actions: h.Actions(), Final: h.Stacks(),
+		Straddle: r.IntN(3) == 0, RunTwice: r.IntN(3) == 0, BombPot: r.Int64N(3) * 20}
 }
 
 // TestHandCodec: a hand stored compactly reads back exactly, and stays under 400 bytes.

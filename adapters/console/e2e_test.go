@@ -235,7 +235,7 @@ func checkNoHoleCards(t *testing.T, g *game) {
 		}
 	}
 	for _, hr := range hands {
-		h, err := engine.Replay(engine.Setup{Rules: hr.Rules, Stacks: hr.Stacks, Button: hr.Button, Deck: hr.Deck}, hr.Actions)
+		h, err := engine.Replay(hr.Setup(), hr.Actions)
 		if err != nil {
 			t.Fatal(err)
 		}

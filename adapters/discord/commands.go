@@ -107,6 +107,12 @@ var pokerSubs = []subSpec{
 	{name: "leaderboard", desc: "Show the server's bankrolls, or a season of scheduled games", opts: []optSpec{
 		{name: "scope", desc: "season: results of this channel's scheduled games (leave out for bankrolls)", kind: optChoice, choices: []string{"season"}},
 	}},
+	{name: "homegame", desc: "Home-game options: straddle, bomb pot", group: []subSpec{
+		{name: "straddle", desc: "Straddle (twice the big blind) in your next hand under the gun", bare: true},
+		{name: "bombpot", desc: "Make the next hand a bomb pot (host)", bare: true, opts: []optSpec{
+			{name: "ante", desc: "Chips everyone puts in (default: twice the big blind)", kind: optAmount, min: 1},
+		}},
+	}},
 	{name: "hands", desc: "Finished hands: history, exports for trackers, fairness proofs", group: []subSpec{
 		{name: "history", desc: "Show recent hands", bare: true, opts: []optSpec{
 			{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},

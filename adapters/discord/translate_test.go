@@ -134,7 +134,7 @@ func TestCommandsFitDiscord(t *testing.T) {
 	}
 	check("/poker", cmds[0].Options)
 	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
-		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "end", "kick",
+		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "homegame straddle", "homegame bombpot", "end", "kick",
 		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp"} {
 		if !seen[c] {
 			t.Errorf("no subcommand for %q", c)
@@ -175,6 +175,7 @@ func TestCommandText(t *testing.T) {
 		{name: "bet", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("bet", opt("amount", tInt, 25.0))}, want: "bet 25"},
 		{name: "fold", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("fold")}, want: "fold"},
 		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("back", tInt, 5.0)))}, want: "history 5"},
+		{name: "bombpot", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("homegame", tGroup, nil, sub("bombpot", opt("ante", tInt, 30.0)))}, want: "bombpot 30"},
 		{name: "export", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export"))}, want: "export"},
 		{name: "export last ohh", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("last", tInt, 50.0), opt("format", tString, "ohh")))}, want: "export 50 ohh"},
 		{name: "export session", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("session", tString, "session")))}, want: "export session"},

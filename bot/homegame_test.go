@@ -1,0 +1,119 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// playOut makes whoever is to act at ch check or call until the hand ends.
+func (r *rig) playOut(ch string, users ...string) {
+	r.tb.Helper()
+	for i := 0; i < 200; i++ {
+		if _, inHand := r.seatStacks(ch); !inHand {
+			return
+		}
+		for _, u := range users {
+			r.cmd(ch, u, "check")
+			r.cmd(ch, u, "call")
+		}
+	}
+	r.tb.Fatal("the hand did not end")
+}
+
+// TestStraddleAndBombPot: `straddle` by the player under the gun next, refused for anyone else;
+// `bombpot` by the host; both hands are dealt and recorded with their options; chips balance.
+func TestStraddleAndBombPot(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	users := []string{"ann", "ben", "cid", "dee"}
+	r.must("c1", "ann", "start straddle=on timer=off")
+	for _, u := range users {
+		r.must("c1", u, "join 1000")
+	}
+	r.refused("c1", "ann", "straddle", "The button is drawn at the first hand")
+	r.must("c1", "ann", "deal")
+	r.playOut("c1", users...)
+
+	// Exactly one player is under the gun next hand; everyone else is refused.
+	utg := ""
+	for _, u := range users {
+		if rep := r.cmd("c1", u, "straddle"); !rep.IsError {
+			utg = u
+			break
+		} else if !strings.Contains(rep.Text, "is): straddle before the hand in which you are") {
+			t.Fatalf("%s: straddle refused with %q", u, rep.Text)
+		}
+	}
+	if utg == "" {
+		t.Fatal("nobody could straddle")
+	}
+	r.refused("c1", utg, "straddle", "You already straddle next hand")
+	r.refused("c1", "zed", "straddle", "You are not seated at this table")
+	r.must("c1", "ann", "deal")
+	if !r.chat.saw("c1", utg+" straddles 20") {
+		t.Fatalf("no straddle in the channel")
+	}
+	r.playOut("c1", users...)
+
+	r.refused("c1", "ben", "bombpot", "Only the host (ann) or an admin can call a bomb pot")
+	r.refused("c1", "ann", "bombpot -5", "must be more than 0")
+	r.refused("c1", "ann", "bombpot 9999999999999", "at most 1,000,000,000,000")
+	r.must("c1", "ann", "bombpot 30")
+	r.must("c1", "ann", "deal")
+	if !r.chat.saw("c1", "Bomb pot: everyone puts in 30") {
+		t.Fatal("no bomb pot announced")
+	}
+	r.playOut("c1", users...)
+	hands, err := r.db.Hands(context.Background(), "test/w/c1", 3)
+	if err != nil || len(hands) != 3 {
+		t.Fatalf("hands: %d, %v", len(hands), err)
+	}
+	if hands[0].BombPot != 30 || hands[0].Straddle || !hands[1].Straddle || hands[1].BombPot != 0 || hands[2].Straddle {
+		t.Fatalf("stored options: bomb %d/%v, straddle %v/%v/%v", hands[0].BombPot, hands[1].BombPot, hands[0].Straddle, hands[1].Straddle, hands[2].Straddle)
+	}
+	r.balance()
+
+	r.must("c2", "eve", "start")
+	r.must("c2", "eve", "join")
+	r.refused("c2", "eve", "straddle", "This table plays no straddles")
+}
+
+// TestRunItTwiceAtTheTable: with runtwice=on an all-in asks both players with buttons; answers from
+// anyone else are refused; when both agree the board runs twice and the hand is recorded so.
+func TestRunItTwiceAtTheTable(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	r.must("c1", "ann", "start runtwice=on timer=off")
+	r.must("c1", "ann", "join 1000")
+	r.must("c1", "ben", "join 1000")
+	r.must("c1", "ann", "deal")
+	for _, u := range []string{"ann", "ben", "ann"} {
+		if rep := r.cmd("c1", u, "allin"); rep.IsError {
+			r.cmd("c1", u, "call")
+		}
+	}
+	asked := false
+	for _, m := range r.chat.all() {
+		for _, b := range m.Buttons {
+			asked = asked || b.Command == "runtwice yes"
+		}
+	}
+	if !asked {
+		t.Fatal("nobody was asked to run it twice")
+	}
+	r.refused("c1", "zed", "runtwice yes", "You are not seated at this table")
+	r.refused("c1", "ann", "runtwice maybe", "Answer `runtwice yes`")
+	for i := 0; i < 4; i++ {
+		r.cmd("c1", "ann", "runtwice yes")
+		r.cmd("c1", "ben", "runtwice yes")
+	}
+	if !r.chat.saw("c1", "Second run") || !r.chat.saw("c1", "the board runs twice") {
+		t.Fatal("the board did not run twice")
+	}
+	hands, err := r.db.Hands(context.Background(), "test/w/c1", 1)
+	if err != nil || len(hands) != 1 || !hands[0].RunTwice {
+		t.Fatalf("hand stored as %+v, %v", hands, err)
+	}
+	r.balance()
+}
