@@ -90,6 +90,24 @@ func goldenHands(t *testing.T) map[string]Hand {
 	s, a = script(t, fl, []int64{500, 500}, 0, "Ah 2c Kh 3c 4s Ad 7c 9h 5s Ks 6s Qd",
 		"raise 20", "call", "check", "bet 10", "call", "bet 20", "raise 40", "call", "check", "check")
 	out["fixed-limit"] = mk(5, s, a, 2)
+	// Run it twice: alice's aces win the first board, bob's kings the second; 1,001 split 501/500.
+	rit := engine.MustParseCards("2c Ks As 3d Kh Ah 2s 7c 8d 9h 3s Tc 4h 2h 3h Kd 4c 5s 4d 6h 5d Js")
+	ritDeck, err := engine.DeckFrom(rit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := engine.Setup{Rules: engine.Rules{SmallBlind: 1, BigBlind: 2}, Stacks: []int64{500, 100, 500}, RunItTwice: true, Deck: ritDeck}
+	hr, err := engine.NewHand(sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []engine.Action{{Player: 0, Kind: engine.AllIn}, {Player: 1, Kind: engine.Fold}, {Player: 2, Kind: engine.Call},
+		{Player: 2, Kind: engine.RunTwice}, {Player: 0, Kind: engine.RunTwice}} {
+		if _, err := hr.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out["run-twice"] = mk(7, sr, hr.Actions(), 3)
 	// carol has 4 chips left: her big blind is a short all-in.
 	s, a = script(t, nl, []int64{1000, 1000, 4}, 0, "Ah 2c 7d Kh 3c 7s 4s Ad 8c 9h 5s Jc 6s Qd", "call", "call",
 		"check", "check", "check", "check", "check", "check")
@@ -239,9 +257,21 @@ func randomHand(r *rand.Rand, no int64) Hand {
 	if err != nil {
 		panic(err)
 	}
+	s.RunItTwice = r.IntN(3) == 0
+	h, err = engine.NewHand(s)
+	if err != nil {
+		panic(err)
+	}
 	for !h.Done() {
 		o, _ := h.Options()
 		p := o.Player
+		if o.RunItTwice {
+			kind := []engine.ActionKind{engine.RunTwice, engine.RunTwice, engine.RunOnce}[r.IntN(3)]
+			if _, err := h.Apply(engine.Action{Player: p, Kind: kind}); err != nil {
+				panic(err)
+			}
+			continue
+		}
 		acts := []engine.Action{{Player: p, Kind: engine.Fold}}
 		if o.CanCheck {
 			acts = append(acts, engine.Action{Player: p, Kind: engine.Check}, engine.Action{Player: p, Kind: engine.Check})

@@ -42,7 +42,7 @@ var (
 	psCollect = regexp.MustCompile(`^(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d+)$`)
 	psDealt   = regexp.MustCompile(`^Dealt to (.+) \[(\S\S \S\S)\]$`)
 	psShows   = regexp.MustCompile(`^(.+): shows \[(\S\S \S\S)\] \((.+)\)$`)
-	psStreet  = regexp.MustCompile(`^\*\*\* (FLOP|TURN|RIVER) \*\*\* `)
+	psStreet  = regexp.MustCompile(`^\*\*\* ((FIRST|SECOND) )?(FLOP|TURN|RIVER) \*\*\* `)
 )
 
 // parsePokerStars reads hands written by PokerStars. It knows only the lines this package writes and
@@ -91,7 +91,7 @@ func parsePokerStars(text string) ([]*parsed, error) {
 			if m[2] != "the ante" {
 				inThisStreet[m[1]] += atoi(m[3])
 			}
-		case line == "*** HOLE CARDS ***" || line == "*** SHOW DOWN ***":
+		case line == "*** HOLE CARDS ***" || line == "*** SHOW DOWN ***" || line == "*** FIRST SHOW DOWN ***" || line == "*** SECOND SHOW DOWN ***":
 		case psStreet.MatchString(line):
 			inThisStreet = map[string]int64{}
 		case psDealt.MatchString(line):

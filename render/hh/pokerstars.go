@@ -79,7 +79,9 @@ func PokerStarsHand(h *Hand) (string, error) {
 		folded     = make([]bool, n)
 		showed     = map[int]*engine.HandValue{}
 		mucked     = map[int]bool{}
-		pots       []int64 // amounts awarded, by pot index
+		pots       []int64 // amounts awarded, by pot index (each run's halves in turn when run twice)
+		board2     []engine.Card
+		showRun    uint8
 		lastPots   []engine.Pot
 		voluntary  = make([]bool, n)
 		holeCardsW bool
@@ -135,16 +137,25 @@ func PokerStarsHand(h *Hand) (string, error) {
 		case engine.EvBoard:
 			street = ev.Street
 			current = 0
+			run := [...]string{"", "FIRST ", "SECOND "}[ev.Run]
 			switch ev.Street {
 			case engine.Flop:
-				fmt.Fprintf(&b, "*** FLOP *** [%s]\n", cards(ev.Board))
+				fmt.Fprintf(&b, "*** %sFLOP *** [%s]\n", run, cards(ev.Board))
 			case engine.Turn:
-				fmt.Fprintf(&b, "*** TURN *** [%s] [%s]\n", cards(ev.Board[:3]), cards(ev.Cards))
+				fmt.Fprintf(&b, "*** %sTURN *** [%s] [%s]\n", run, cards(ev.Board[:3]), cards(ev.Cards))
 			case engine.River:
-				fmt.Fprintf(&b, "*** RIVER *** [%s] [%s]\n", cards(ev.Board[:4]), cards(ev.Cards))
+				fmt.Fprintf(&b, "*** %sRIVER *** [%s] [%s]\n", run, cards(ev.Board[:4]), cards(ev.Cards))
 			}
-			board = ev.Board
+			if ev.Run == 2 {
+				board2 = ev.Board
+			} else {
+				board = ev.Board
+			}
 		case engine.EvShow:
+			if ev.Run > 0 && showRun != ev.Run {
+				showRun, showdown = ev.Run, true
+				fmt.Fprintf(&b, "*** %s SHOW DOWN ***\n", [...]string{"", "FIRST", "SECOND"}[ev.Run])
+			}
 			if !showdown {
 				showdown = true
 				b.WriteString("*** SHOW DOWN ***\n")
@@ -176,6 +187,14 @@ func PokerStarsHand(h *Hand) (string, error) {
 		}
 	}
 	b.WriteString("*** SUMMARY ***\n")
+	if board2 != nil && len(pots)%2 == 0 {
+		// Run twice: each pot was awarded in two halves, first run then second; add them up.
+		half := len(pots) / 2
+		for k := 0; k < half; k++ {
+			pots[k] += pots[half+k]
+		}
+		pots = pots[:half]
+	}
 	var total int64
 	for _, a := range pots {
 		total += a
@@ -193,7 +212,10 @@ func PokerStarsHand(h *Hand) (string, error) {
 		}
 		b.WriteString(" | Rake 0\n")
 	}
-	if len(board) > 0 {
+	switch {
+	case board2 != nil:
+		fmt.Fprintf(&b, "Hand was run twice\nFIRST Board [%s]\nSECOND Board [%s]\n", cards(board), cards(board2))
+	case len(board) > 0:
 		fmt.Fprintf(&b, "Board [%s]\n", cards(board))
 	}
 	for _, p := range order {
