@@ -853,7 +853,7 @@ func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, e
 
 // bombPot makes the next hand a bomb pot.
 func (t *table) bombPot(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	amount := 2 * t.rec.Settings.Rules(t.rec.Level).BigBlind
+	amount := min(2*t.rec.Settings.Rules(t.rec.Level).BigBlind, engine.MaxChips)
 	v, given, err := amountArg(args, "ante in the bomb pot", fmt.Sprintf("bombpot %d", amount))
 	if err != nil {
 		return Reply{}, err

@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -126,7 +128,8 @@ func TestHostileCommands(t *testing.T) {
 		count = min(count, 10000)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	rg := newRig(t, bot.Config{RateLimit: bot.DefaultRateLimit, Rand: rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)})})
+	errLog := &lockedLog{} // every internal error the dealer logs: there must be none
+	rg := newRig(t, bot.Config{RateLimit: bot.DefaultRateLimit, Rand: rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)}), Logger: slog.New(slog.NewTextHandler(errLog, &slog.HandlerOptions{Level: slog.LevelError}))})
 	s, err := bot.NewScheduler(rg.d, rg.db, bot.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +168,9 @@ func TestHostileCommands(t *testing.T) {
 	}
 	rg.balance()
 	checkPlayers(t, rg, count, seed)
+	if logged := errLog.String(); logged != "" {
+		t.Fatalf("seed %d: the dealer logged internal errors:\n%.2000s", seed, logged)
+	}
 	t.Logf("%d commands, %d refused with a sentence", count, refusals)
 	if refusals == count || refusals == 0 {
 		t.Fatalf("%d of %d commands refused: the generator does not reach the game", refusals, count)
@@ -232,4 +238,22 @@ func exactSum(t *testing.T, a, b int64) int64 {
 		t.Fatalf("chip sum %d + %d wraps", a, b)
 	}
 	return s
+}
+
+// lockedLog is a log destination safe for the table goroutines.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -440,7 +440,7 @@ func (t *table) deal(ctx context.Context) error {
 	hs.RunTwice = n.Settings.RunTwice
 	switch {
 	case n.BombPot > 0:
-		hs.BombPot, n.BombPot = n.BombPot, 0
+		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
 		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
 	case n.Settings.Straddle && len(seats) > 2:
 		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
@@ -569,13 +569,17 @@ func (t *table) afterStep(ctx context.Context) {
 	}
 	p := t.hand.ToAct()
 	seat := t.rec.Hand.Seats[p]
+	o, _ := t.hand.Options()
 	if t.rec.Seats[seat].Leaving {
-		if err := t.act(ctx, engine.Action{Player: p, Kind: engine.Fold}, false); err != nil {
-			t.d.log.Error("fold for leaving player", "table", t.id, "err", err)
+		kind := engine.Fold
+		if o.RunItTwice {
+			kind = engine.RunOnce // a player who is leaving does not wait to run it twice
+		}
+		if err := t.act(ctx, engine.Action{Player: p, Kind: kind}, false); err != nil {
+			t.d.log.Error("act for leaving player", "table", t.id, "err", err)
 		}
 		return
 	}
-	o, _ := t.hand.Options()
 	wait := time.Duration(t.rec.Settings.Timer) * time.Second
 	if dl := t.rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
 		// After a restart the player has the time that was left, but never less than a grace period.
