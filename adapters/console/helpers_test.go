@@ -262,7 +262,7 @@ func (g *game) open() {
 	}
 	log := slog.New(slog.NewTextHandler(g.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d, err := bot.New(g.db, chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
-		DealDelay: 3 * time.Second, Logger: log})
+		DealDelay: 3 * time.Second, Logger: log, RateLimit: bot.RateLimit{Off: true}}) // as the console runs
 	if err != nil {
 		g.t.Fatal(err)
 	}
