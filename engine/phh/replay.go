@@ -12,6 +12,10 @@ import (
 // pots the same way. It is not part of the PHH standard; other readers ignore it.
 const chipKey = "dealerbot_chip"
 
+// runsKey is the key FromHand writes for a hand whose board was run twice (value 2): the second run's
+// cards follow the first's as further "d db" lines, and a replay answers yes to running it twice.
+const runsKey = "dealerbot_runs"
+
 // bombKey is the key FromHand writes for a bomb pot: the dead ante everyone posted. Files without it
 // replay as usual.
 const bombKey = "dealerbot_bomb_pot"
@@ -102,6 +106,9 @@ func Setup(h *History) (engine.Setup, error) {
 	if c, ok := h.Extra[chipKey].(int64); ok && c > 0 {
 		r.Chip = c
 	}
+	if runs, _ := h.Extra[runsKey].(int64); runs == 2 {
+		s.RunItTwice = true
+	}
 	if err != nil {
 		return s, err
 	}
@@ -151,6 +158,32 @@ func boardSlot(n, b int) int {
 	return 2*n + 7
 }
 
+// boardSlots are the deck positions of the board cards in the order the file deals them: five, then,
+// for a hand run twice, the second run's cards, which continue the deck street by street with a burn
+// before each street.
+func boardSlots(h *History, n int) []int {
+	slots := []int{boardSlot(n, 0), boardSlot(n, 1), boardSlot(n, 2), boardSlot(n, 3), boardSlot(n, 4)}
+	if runs, _ := h.Extra[runsKey].(int64); runs != 2 {
+		return slots
+	}
+	total := 0
+	for _, a := range h.Actions {
+		if a.Op == "db" {
+			total += len(a.Cards) / 2
+		}
+	}
+	pre := 10 - total // board cards dealt before the run-out, shared by both runs
+	pos := 2*n + 8
+	for b := max(pre, 0); b < 5; b++ {
+		if b == 0 || b == 3 || b == 4 {
+			pos++ // the burn before the flop, the turn and the river
+		}
+		slots = append(slots, pos)
+		pos++
+	}
+	return slots
+}
+
 // deck places every card the file names (hole cards dealt or shown, board cards) in its slot and fills
 // the rest with the unused cards.
 func deck(h *History, n int) (engine.Deck, error) {
@@ -172,6 +205,7 @@ func deck(h *History, n int) (engine.Deck, error) {
 		return nil
 	}
 	board := 0
+	slots := boardSlots(h, n)
 	for _, a := range h.Actions {
 		if a.Cards == "" || (a.Op != "dh" && a.Op != "db" && a.Op != "sm") {
 			continue
@@ -183,10 +217,13 @@ func deck(h *History, n int) (engine.Deck, error) {
 		for k := 0; k < cards; k++ {
 			var at int
 			if a.Op == "db" {
-				if board == 5 {
-					return d, fmt.Errorf("action %q: the board has only five cards", a)
+				if board == len(slots) {
+					if len(slots) == 5 {
+						return d, fmt.Errorf("action %q: the board has only five cards", a)
+					}
+					return d, fmt.Errorf("action %q: two runs have only %d board cards", a, len(slots))
 				}
-				at = boardSlot(n, board)
+				at = slots[board]
 				board++
 			} else {
 				at = holeSlot(n, a.Player-1, k)
@@ -315,6 +352,7 @@ func Replay(h *History) (*engine.Hand, error) {
 		default:
 			return nil, fmt.Errorf("action %d %q: %q is not a hold'em action", i+1, a, a.Op)
 		}
+		answerRuns(hand)
 		if hand.Done() {
 			return nil, fmt.Errorf("action %d %q comes after the hand is over", i+1, a)
 		}
@@ -323,11 +361,17 @@ func Replay(h *History) (*engine.Hand, error) {
 			return nil, fmt.Errorf("action %d %q (engine player %d: %s) refused: %w", i+1, a, ea.Player, describe(ea), err)
 		}
 	}
+	answerRuns(hand)
 	if !hand.Done() {
 		return nil, fmt.Errorf("the actions end before the hand is over: p%d is still to act", hand.ToAct()+1)
 	}
 	want := fileBoard(h)
-	got := hand.Board()
+	var got []engine.Card // every board card dealt, the second run's after the first's
+	for _, ev := range hand.Events() {
+		if ev.Kind == engine.EvBoard {
+			got = append(got, ev.Cards...)
+		}
+	}
 	if len(want) != len(got) {
 		return nil, fmt.Errorf("the file deals %d board cards but the engine dealt %d (%s)", len(want), len(got), engine.FormatCards(got))
 	}
@@ -337,6 +381,20 @@ func Replay(h *History) (*engine.Hand, error) {
 		}
 	}
 	return hand, nil
+}
+
+// answerRuns agrees to run it twice for every player asked: a file records a hand run twice by its
+// second board (runsKey), not by each answer.
+func answerRuns(hand *engine.Hand) {
+	for {
+		o, ok := hand.Options()
+		if !ok || !o.RunItTwice {
+			return
+		}
+		if _, err := hand.Apply(engine.Action{Player: o.Player, Kind: engine.RunTwice}); err != nil {
+			return
+		}
+	}
 }
 
 // describe words an engine action without the engine's player number, which counts from 0.
@@ -498,6 +556,13 @@ func FromHand(hand *engine.Hand, players []string) *History {
 			}
 		case engine.EvMuck:
 			add(Action{Player: p, Op: "sm"})
+		case engine.EvRuns:
+			if e.Amount == 2 {
+				if h.Extra == nil {
+					h.Extra = map[string]any{}
+				}
+				h.Extra[runsKey] = int64(2)
+			}
 		}
 	}
 	if hand.Done() {
