@@ -530,7 +530,7 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		case engine.EvBet, engine.EvRaise:
 			add(Action{Player: p, Op: "cbr", Amount: float64(e.To)})
 		case engine.EvBoard:
-			if s.BombPot > 0 && e.Street == engine.Flop {
+			if s.BombPot > 0 && e.Street == engine.Flop && e.Run < 2 { // once, before the (first) flop
 				// Zero blinds: every player with chips checks pre-flop, from p3 (p1 heads-up) round.
 				first := 2
 				if n == 2 {

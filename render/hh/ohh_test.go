@@ -141,3 +141,35 @@ func checkPHHRoundTrip(t *testing.T, h Hand) {
 		}
 	}
 }
+
+// TestBombPotRunTwice: a bomb pot that puts a player all-in and is run twice exports to every format
+// and replays (the pre-flop checks of the bomb pot come once, before the first flop).
+func TestBombPotRunTwice(t *testing.T) {
+	d := engine.OrderedDeck()
+	s := engine.Setup{Rules: engine.Rules{SmallBlind: 16, BigBlind: 33}, Stacks: []int64{2826, 42}, BombPot: 72, RunItTwice: true, Deck: d}
+	eh, err := engine.NewHand(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !eh.Done() {
+		o, _ := eh.Options()
+		kind := engine.Check
+		if o.RunItTwice {
+			kind = engine.RunTwice
+		}
+		if _, err := eh.Apply(engine.Action{Player: o.Player, Kind: kind}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(eh.Board2()) == 0 {
+		t.Fatal("the hand was not run twice")
+	}
+	h := Hand{Table: "t", No: 1, Setup: s, Actions: eh.Actions(), Hero: -1}
+	text, err := PokerStarsHand(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRoundTrip(t, h, text)
+	checkOHHRoundTrip(t, h)
+	checkPHHRoundTrip(t, h)
+}
