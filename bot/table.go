@@ -85,25 +85,34 @@ func (t *table) runJob(j job) (r Reply) {
 // (t.rec changes only after a commit), and cancels the hand in progress: the seats still hold the
 // stacks from before it.
 func (t *table) afterPanic(ctx context.Context) {
-	t.stopTimers()
-	t.hand, t.narr = nil, nil
-	t.quarantined = true
 	if !t.open {
-		t.rec = TableRecord{}
+		t.stopTimers()
+		t.hand, t.narr, t.rec = nil, nil, TableRecord{}
 		return
 	}
-	if t.rec.Hand == nil {
-		t.publicf(ctx, "Something went wrong on my side. No chips moved; type `deal` to play on or `end` to cash everyone out.")
-		return
-	}
-	no := t.rec.Hand.No
-	n := clone(t.rec)
-	n.Hand = nil
-	if err := t.commit(ctx, n, Change{}); err != nil {
+	no, err := t.cancelAndQuarantine(ctx, t.rec)
+	switch {
+	case err != nil:
 		t.d.log.Error("cancel hand after panic", "table", t.id, "err", err)
-		return
+	case no == 0:
+		t.publicf(ctx, "Something went wrong on my side. No chips moved; type `deal` to play on or `end` to cash everyone out.")
+	default:
+		t.publicf(ctx, "Something went wrong on my side, so hand #%d is cancelled and every chip is back where it was before it: type `deal` to play on or `end` to cash everyone out.", no)
 	}
-	t.publicf(ctx, "Something went wrong on my side, so hand #%d is cancelled and every chip is back where it was before it: type `deal` to play on or `end` to cash everyone out.", no)
+}
+
+// cancelAndQuarantine makes rec the open table without a hand in progress (the seats still hold the
+// stacks from before it, so every chip is back) and stops automatic deals. It returns the number of
+// the cancelled hand, 0 when none was in progress.
+func (t *table) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
+	t.stopTimers()
+	t.open, t.rec, t.hand, t.narr, t.quarantined = true, rec, nil, nil, true
+	if rec.Hand == nil {
+		return 0, nil
+	}
+	n := clone(rec)
+	n.Hand = nil
+	return rec.Hand.No, t.commit(ctx, n, Change{})
 }
 
 func (t *table) stopTimers() {
@@ -224,14 +233,8 @@ func (t *table) restore(ctx context.Context, rec TableRecord) error {
 // quarantine opens a restored table without dealing: the hand in progress is cancelled, chips
 // returned, and the channel told what the host can do.
 func (t *table) quarantine(ctx context.Context, rec TableRecord, why string) error {
-	t.stopTimers()
-	t.open, t.rec, t.hand, t.narr, t.quarantined = true, rec, nil, nil, true
-	if rec.Hand != nil {
-		n := clone(rec)
-		n.Hand = nil
-		if err := t.commit(ctx, n, Change{}); err != nil {
-			return err
-		}
+	if _, err := t.cancelAndQuarantine(ctx, rec); err != nil {
+		return err
 	}
 	t.publicf(ctx, "This table %s: any hand in play is cancelled with every chip back, and I deal no more hands by myself. "+
 		"The host can type `end` to cash everyone out, or `deal` to try again.", why)
@@ -449,7 +452,7 @@ func (t *table) deal(ctx context.Context) error {
 			hs.Straddle = true
 			if err := hs.Setup().CheckStraddle(); err != nil {
 				hs.Straddle = false
-				notes = append(notes, fmt.Sprintf("%s cannot straddle this hand: %s", n.Seats[utg].Name, errorText(err)))
+				notes = append(notes, fmt.Sprintf("%s cannot straddle this hand: %s", n.Seats[utg].Name, err.Error()))
 			}
 		}
 	}
@@ -751,16 +754,6 @@ func nextButton(button, size int, dealt []int) int {
 		}
 	}
 	return -1
-}
-
-// errorText is an error's sentence for players.
-func errorText(err error) string {
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return ee.Message
-	}
-	text, _ := errs.Reply(err)
-	return text
 }
 
 func contains(s []int, x int) bool {
