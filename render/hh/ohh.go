@@ -133,6 +133,7 @@ func ToOHH(h *Hand) (OHH, error) {
 		o.Players = append(o.Players, OHHPlayer{ID: p, Seat: h.seat(p), Name: h.name(p), Display: h.name(p), StartingStack: h.Setup.Stacks[p]})
 	}
 	round := &OHHRound{ID: 0, Street: "Preflop"}
+	secondHalves := 0 // second-board awards so far
 	num := 0
 	add := func(a OHHAction) {
 		a.ActionNumber = num
@@ -182,12 +183,21 @@ func ToOHH(h *Hand) (OHH, error) {
 				add(OHHAction{PlayerID: p, Action: "Mucks Cards"})
 			}
 		case engine.EvAward:
+			// Awards come main pot first; a hand run twice awards each pot again for the second board,
+			// in the same order: that half and its winners join the pot of the first.
 			pot := ev.Pots[0]
-			op := OHHPot{Number: len(o.Pots), Amount: pot.Amount} // awards come main pot first
+			if ev.Run != 2 {
+				o.Pots = append(o.Pots, OHHPot{Number: len(o.Pots)})
+			}
+			op := &o.Pots[len(o.Pots)-1]
+			if ev.Run == 2 {
+				op = &o.Pots[secondHalves]
+				secondHalves++
+			}
+			op.Amount += pot.Amount
 			for i, wnr := range pot.Winners {
 				op.PlayerWins = append(op.PlayerWins, OHHPlayerWin{PlayerID: wnr, WinAmount: pot.Shares[i]})
 			}
-			o.Pots = append(o.Pots, op)
 		}
 	}
 	flush()

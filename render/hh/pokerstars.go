@@ -70,21 +70,22 @@ func PokerStarsHand(h *Hand) (string, error) {
 		return ""
 	}
 	var (
-		current    int64 // the highest bet of the street
-		street     = engine.Preflop
-		board      []engine.Card
-		showdown   bool
-		collected  = make([]int64, n)
-		foldedOn   = make([]engine.Street, n)
-		folded     = make([]bool, n)
-		showed     = map[int]*engine.HandValue{}
-		mucked     = map[int]bool{}
-		pots       []int64 // amounts awarded, by pot index (each run's halves in turn when run twice)
-		board2     []engine.Card
-		showRun    uint8
-		lastPots   []engine.Pot
-		voluntary  = make([]bool, n)
-		holeCardsW bool
+		current      int64 // the highest bet of the street
+		street       = engine.Preflop
+		board        []engine.Card
+		showdown     bool
+		collected    = make([]int64, n)
+		foldedOn     = make([]engine.Street, n)
+		folded       = make([]bool, n)
+		showed       = map[int]*engine.HandValue{}
+		mucked       = map[int]bool{}
+		pots         []int64 // amounts awarded, by pot index (each run's halves in turn when run twice)
+		board2       []engine.Card
+		showRun      uint8
+		secondHalves int // second-board awards so far
+		lastPots     []engine.Pot
+		voluntary    = make([]bool, n)
+		holeCardsW   bool
 	)
 	holeCards := func() {
 		if holeCardsW {
@@ -170,9 +171,17 @@ func PokerStarsHand(h *Hand) (string, error) {
 			mucked[p] = true
 			fmt.Fprintf(&b, "%s: mucks hand\n", h.name(p))
 		case engine.EvAward:
-			pot := ev.Pots[0] // awards come main pot first, then each side pot
+			// Awards come main pot first, then each side pot; a hand run twice awards them again, in
+			// the same order, for the second board: those halves add to the pots of the first.
+			pot := ev.Pots[0]
 			idx := len(pots)
-			pots = append(pots, pot.Amount)
+			if ev.Run == 2 {
+				idx = secondHalves
+				secondHalves++
+				pots[idx] += pot.Amount
+			} else {
+				pots = append(pots, pot.Amount)
+			}
 			for i, wnr := range pot.Winners {
 				collected[wnr] += pot.Shares[i]
 				fmt.Fprintf(&b, "%s collected %d from %s\n", h.name(wnr), pot.Shares[i], potLabel(idx, len(lastPots)))
@@ -187,14 +196,6 @@ func PokerStarsHand(h *Hand) (string, error) {
 		}
 	}
 	b.WriteString("*** SUMMARY ***\n")
-	if board2 != nil && len(pots)%2 == 0 {
-		// Run twice: each pot was awarded in two halves, first run then second; add them up.
-		half := len(pots) / 2
-		for k := 0; k < half; k++ {
-			pots[k] += pots[half+k]
-		}
-		pots = pots[:half]
-	}
 	var total int64
 	for _, a := range pots {
 		total += a
