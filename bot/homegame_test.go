@@ -78,6 +78,16 @@ func TestStraddleAndBombPot(t *testing.T) {
 	r.must("c2", "eve", "start")
 	r.must("c2", "eve", "join")
 	r.refused("c2", "eve", "straddle", "This table plays no straddles")
+	r.refused("c2", "eve", "set straddle=maybe", "Write straddle=on or straddle=off.")
+
+	// Heads-up there is no straddle.
+	r.must("c3", "fay", "start straddle=on timer=off")
+	r.must("c3", "fay", "join")
+	r.must("c3", "gus", "join")
+	r.must("c3", "fay", "deal")
+	r.playOut("c3", "fay", "gus")
+	r.refused("c3", "fay", "straddle", "There is no straddle heads-up")
+	r.refused("c3", "gus", "straddle", "There is no straddle heads-up")
 }
 
 // TestRunItTwiceAtTheTable: with runtwice=on an all-in asks both players with buttons; answers from
@@ -88,6 +98,15 @@ func TestRunItTwiceAtTheTable(t *testing.T) {
 	r.must("c1", "ann", "join 1000")
 	r.must("c1", "ben", "join 1000")
 	r.must("c1", "ann", "deal")
+	// Before anyone is all-in there is nothing to answer: the player to act is told so, and a
+	// `runtwice` without an answer asks for one; neither changes anything.
+	first, other := "ann", "ben"
+	if rep := r.cmd("c1", "ann", "runtwice yes"); strings.Contains(rep.Text, "not yours") {
+		first, other = "ben", "ann"
+	}
+	r.refused("c1", first, "runtwice yes", "Nobody is asking to run the board twice now.")
+	r.refused("c1", other, "runtwice no", "not yours")
+	r.refused("c1", first, "runtwice", "Answer `runtwice yes`")
 	for _, u := range []string{"ann", "ben", "ann"} {
 		if rep := r.cmd("c1", u, "allin"); rep.IsError {
 			r.cmd("c1", u, "call")

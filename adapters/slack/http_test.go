@@ -36,9 +36,13 @@ type httpTable struct {
 	url string
 }
 
-func newHTTPTable(t *testing.T) *httpTable {
+// newHTTPTable serves a dealer in HTTP mode on a loopback port; opts adjust the adapter first.
+func newHTTPTable(t *testing.T, opts ...func(*Adapter)) *httpTable {
 	t.Helper()
 	tb := newDealer(t, Config{BotToken: "xoxb-test", SigningSecret: secret, ListenAddr: "127.0.0.1:0"}, 3)
+	for _, o := range opts {
+		o(tb.a)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
