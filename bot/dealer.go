@@ -232,7 +232,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		}
 		return r
 	}
-	if !known && verb != "" && !isAction(verb) {
+	if !known && verb != "" { // every action is in the verb table too
 		if cmd.Probe {
 			return Reply{}
 		}
