@@ -588,7 +588,7 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 	if err := t.hand.Validate(a); err != nil {
 		return Reply{}, err
 	}
-	if err := t.act(ctx, a, false); err != nil {
+	if err := t.act(ctx, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false); err != nil {
 		return Reply{}, err
 	}
 	return ok("Done: %s.", a.Kind)

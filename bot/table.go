@@ -483,16 +483,11 @@ func (t *table) deal(ctx context.Context) error {
 	return nil
 }
 
-// act applies one action (or a timeout when timeout is set) for the player to act, commits it, and
-// tells the channel. On a failed commit the hand is rebuilt as it was and nothing is said.
-func (t *table) act(ctx context.Context, a engine.Action, timeout bool) error {
-	var evs []engine.Event
-	var err error
-	if timeout {
-		evs, err = t.hand.Timeout()
-	} else {
-		evs, err = t.hand.Apply(a)
-	}
+// act applies one step for the player to act (do: an action, a timeout, a forfeit), commits it and
+// tells the channel; timeout marks a step the clock took. On a failed commit the hand is rebuilt as
+// it was and nothing is said.
+func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, error), timeout bool) error {
+	evs, err := do(t.hand)
 	if err != nil {
 		return err
 	}
@@ -572,17 +567,13 @@ func (t *table) afterStep(ctx context.Context) {
 	}
 	p := t.hand.ToAct()
 	seat := t.rec.Hand.Seats[p]
-	o, _ := t.hand.Options()
 	if t.rec.Seats[seat].Leaving {
-		kind := engine.Fold
-		if o.RunItTwice {
-			kind = engine.RunOnce // a player who is leaving does not wait to run it twice
-		}
-		if err := t.act(ctx, engine.Action{Player: p, Kind: kind}, false); err != nil {
+		if err := t.act(ctx, (*engine.Hand).Forfeit, false); err != nil {
 			t.d.log.Error("act for leaving player", "table", t.id, "err", err)
 		}
 		return
 	}
+	o, _ := t.hand.Options()
 	wait := time.Duration(t.rec.Settings.Timer) * time.Second
 	if dl := t.rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
 		// After a restart the player has the time that was left, but never less than a grace period.
@@ -599,7 +590,7 @@ func (t *table) afterStep(ctx context.Context) {
 				return // acted in time
 			}
 			t.turnTimer = nil
-			if err := t.act(ctx, engine.Action{}, true); err != nil {
+			if err := t.act(ctx, (*engine.Hand).Timeout, true); err != nil {
 				t.d.log.Error("timeout", "table", t.id, "err", err)
 			}
 		})

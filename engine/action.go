@@ -284,6 +284,18 @@ func (h *Hand) Timeout() ([]Event, error) {
 	return h.Apply(Action{Player: p, Kind: Fold})
 }
 
+// Forfeit acts for a player to act who is leaving the table: fold, or, when asked to run it twice, no.
+func (h *Hand) Forfeit() ([]Event, error) {
+	p := h.toAct
+	if p < 0 {
+		return nil, errorf(ErrHandOver, "Nobody is to act.")
+	}
+	if h.asking {
+		return h.Apply(Action{Player: p, Kind: RunOnce})
+	}
+	return h.Apply(Action{Player: p, Kind: Fold})
+}
+
 // Events returns every event of the hand so far. Like Apply's events, the slice is the hand's own
 // log (capped, so appending to it copies): read it, do not change it.
 func (h *Hand) Events() []Event { return h.events[:len(h.events):len(h.events)] }
