@@ -17,10 +17,11 @@ import (
 // helpText lists every command with a one-line explanation.
 const helpText = `Commands:
 start [options] — open a table here (host). Options: ` + settingsHelp + `
-join [buy-in] — sit down, buying in from your bankroll
+` + tournamentHelp + `
+join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)
 sitout / sitin — skip hands without leaving / play again
-rebuy [amount] — add chips from your bankroll between hands
+rebuy [amount] — add chips from your bankroll between hands (in a tournament: a starting stack for the buy-in, in the rebuy period)
 deal — deal the next hand now
 fold, check, call — act on your turn
 bet N — bet N chips; raise N — raise to N in all; allin — put in every chip
@@ -318,6 +319,9 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 	if t.open {
 		return Reply{}, userErrorf("A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", t.rec.HostName)
 	}
+	if len(args) > 0 && strings.EqualFold(args[0], "tournament") {
+		return t.startTournament(ctx, cmd, args[1:])
+	}
 	s := DefaultSettings()
 	if err := s.Apply(args); err != nil {
 		return Reply{}, err
@@ -338,6 +342,9 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 }
 
 func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if t.rec.Tournament != nil {
+		return t.register(ctx, cmd, args)
+	}
 	s := t.rec.Settings
 	if t.seatOf(cmd.User) >= 0 {
 		return Reply{}, userErrorf("You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
@@ -411,6 +418,9 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 	if seat < 0 {
 		return Reply{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
 	}
+	if t.rec.Tournament != nil {
+		return t.leaveTournament(ctx, cmd, seat, kicked)
+	}
 	s := t.rec.Seats[seat]
 	n := clone(t.rec)
 	// A player dealt into the running hand (even folded) leaves when it ends: the hand's result
@@ -460,6 +470,13 @@ func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
 	}
+	if out && t.rec.Tournament != nil {
+		t.publicf(ctx, "%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", cmd.UserName, cmd.UserName)
+		if p := t.playerOf(seat); p >= 0 && t.hand != nil && t.hand.ToAct() == p {
+			t.afterStep(ctx) // folds for the absent player
+		}
+		return ok("You sit out: your hands are folded from the next turn; type `sitin` to play again.")
+	}
 	if out {
 		t.publicf(ctx, "%s sits out.", cmd.UserName)
 		return ok("You sit out from the next hand; type `sitin` to play again.")
@@ -470,6 +487,9 @@ func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 }
 
 func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if t.rec.Tournament != nil {
+		return t.rebuyTournament(ctx, cmd, args)
+	}
 	s := t.rec.Settings
 	seat := t.seatOf(cmd.User)
 	if seat < 0 {
@@ -694,13 +714,18 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 // view is the table as render.Table shows it.
 func (t *table) view() render.TableView {
 	r := t.rec.Settings.Rules(t.rec.Level)
-	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante}
+	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
+		Notes: t.notes(), Tournament: t.tournamentView(t.rec, t.d.cfg.Now())}
+	if t.rec.Tournament != nil {
+		v.Title = "Tournament table"
+	}
 	var bets, stacks []int64
 	if t.hand != nil {
 		v.HandNo = t.rec.Hand.No
 		v.Board = t.hand.Board()
 		v.Pots = t.hand.Pots()
 		v.PotNames = t.names()
+		v.Board2 = t.hand.Board2()
 		bets, stacks = t.hand.Bets(), t.hand.Stacks()
 	}
 	for i, s := range t.rec.Seats {

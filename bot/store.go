@@ -50,6 +50,9 @@ const (
 	KindRebuy   = "rebuy"    // bankroll -> table
 	KindResult  = "result"   // a hand's net result for one player (chips move between players on a table)
 	KindCashOut = "cash-out" // table -> bankroll
+	// KindPrize ends a tournament entry: the entry's buy-ins leave the prize pool (OnTable) and its
+	// prize goes to the bankroll. Over a tournament's entries the prizes add up to the pool.
+	KindPrize = "prize"
 )
 
 // LedgerEntry is one chip movement. Bankroll and OnTable are the changes to the player's bankroll and
@@ -154,6 +157,52 @@ type TableRecord struct {
 	Standings []Standing
 	Schedule  string // the schedule that opened the table, if one did
 	BombPot   int64  // the next hand is a bomb pot with this dead ante (0: a normal hand)
+	// Tournament is set at a tournament table: its seats hold tournament chips, and the chips the
+	// players have on the table (the ledger's OnTable) are their buy-ins in the prize pool.
+	Tournament *Tournament `json:",omitempty"`
+}
+
+// Tournament is a tournament's registration, prize pool and finishing places.
+type Tournament struct {
+	BuyIn   int64     // what each entry (and each rebuy) pays into the prize pool
+	Stack   int64     // the tournament chips an entry (and a rebuy) gets
+	Payouts []int     // percentages by place; none: DefaultPayouts by the number of entrants
+	Began   time.Time // when the first hand was dealt (registration closed); zero before
+	Entries []Entry   // everyone who registered, in order
+}
+
+// Entry is one player's tournament: what they paid in and, once out, where they finished.
+type Entry struct {
+	User   string
+	Name   string
+	Paid   int64 // the buy-in and rebuys, in the prize pool until the end
+	Rebuys int
+	// Place is the finishing place once the player is out (0 while playing). Players out in the
+	// same hand share OutHand; their Start (stack when that hand began) and Order (position from the
+	// first seat left of the button) decide the places (PlaceEliminated).
+	Place   int
+	OutHand int64
+	Start   int64
+	Order   int
+}
+
+// Pool is the prize pool: every entry's buy-ins and rebuys.
+func (t *Tournament) Pool() int64 {
+	var sum int64
+	for _, e := range t.Entries {
+		sum += e.Paid // each at most (1 + maxRebuys) buy-ins of at most MaxChips, ten entries: no wrap
+	}
+	return sum
+}
+
+// entry returns the index of user's entry, or -1.
+func (t *Tournament) entry(user string) int {
+	for i, e := range t.Entries {
+		if e.User == user {
+			return i
+		}
+	}
+	return -1
 }
 
 // HandRecord is a finished hand, kept for `history` and for checking.

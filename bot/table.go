@@ -198,6 +198,7 @@ func (t *table) commit(ctx context.Context, rec TableRecord, c Change) error {
 func clone(r TableRecord) TableRecord {
 	r.Seats = append([]SeatRecord(nil), r.Seats...)
 	r.Standings = append([]Standing(nil), r.Standings...)
+	r.Tournament = cloneTournament(r.Tournament)
 	if r.Hand != nil {
 		h := *r.Hand
 		h.Stacks = append([]int64(nil), h.Stacks...)
@@ -317,11 +318,13 @@ func (t *table) token() string {
 	return fmt.Sprintf("%d.%d", t.rec.Hand.No, len(t.rec.Hand.Actions))
 }
 
-// playing returns the seats that would be dealt into the next hand.
+// playing returns the seats that would be dealt into the next hand. In a tournament a player who is
+// away is dealt in too: their blinds are posted and their hand folded.
 func (t *table) playing() []int {
 	var out []int
+	tourney := t.rec.Tournament != nil
 	for i, s := range t.rec.Seats {
-		if s.User != "" && !s.SittingOut && !s.Leaving && s.Stack > 0 {
+		if s.User != "" && (tourney || !s.SittingOut && !s.Leaving) && s.Stack > 0 {
 			out = append(out, i)
 		}
 	}
@@ -384,17 +387,37 @@ func (t *table) deal(ctx context.Context) error {
 	}
 	seats := t.playing()
 	if len(seats) < 2 {
+		if t.rec.Tournament != nil {
+			return userErrorf("A tournament needs two players to begin: wait for another to `join`.")
+		}
 		return userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
 	}
 	n := clone(t.rec)
 	var notes []string
-	level := n.Settings.Level(now.Sub(n.Started), n.HandNo)
+	levelFrom := n.Started
+	if tr := n.Tournament; tr != nil {
+		if tr.Began.IsZero() {
+			tr.Began = now
+			paid := tr.prizes()
+			var ps []string
+			for i, p := range paid {
+				ps = append(ps, fmt.Sprintf("%s %s", ordinal(i+1), render.Chips(p)))
+			}
+			notes = append(notes, fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s%s.", len(tr.Entries),
+				render.Chips(tr.Pool()), strings.Join(ps, ", "), map[bool]string{true: " (before rebuys)", false: ""}[n.Settings.Rebuys != 0]))
+		}
+		levelFrom = tr.Began
+	}
+	level := n.Settings.Level(now.Sub(levelFrom), n.HandNo)
 	if level > n.Level {
 		n.Level, n.LevelAt, n.LevelHand = level, now, n.HandNo
 		r := n.Settings.Rules(level)
 		line := fmt.Sprintf("Blinds go up: level %d, %s/%s", level+1, render.Chips(r.SmallBlind), render.Chips(r.BigBlind))
 		if r.Ante > 0 {
 			line += ", ante " + render.Chips(r.Ante)
+		}
+		if tv := t.tournamentView(n, now); tv != nil && tv.NextIn != "" {
+			line += fmt.Sprintf("; next %s/%s %s", render.Chips(tv.NextSmall), render.Chips(tv.NextBig), tv.NextIn)
 		}
 		notes = append(notes, line+".")
 	}
@@ -408,7 +431,7 @@ func (t *table) deal(ctx context.Context) error {
 			return err
 		}
 		for i, s := range n.Seats {
-			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: s.SittingOut || s.Leaving}
+			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: !contains(seats, i)}
 		}
 		var b strings.Builder
 		b.WriteString("Draw for the button:")
@@ -567,7 +590,7 @@ func (t *table) afterStep(ctx context.Context) {
 	}
 	p := t.hand.ToAct()
 	seat := t.rec.Hand.Seats[p]
-	if t.rec.Seats[seat].Leaving {
+	if st := t.rec.Seats[seat]; st.Leaving || st.SittingOut && t.rec.Tournament != nil {
 		if err := t.act(ctx, (*engine.Hand).Forfeit, false); err != nil {
 			t.d.log.Error("act for leaving player", "table", t.id, "err", err)
 		}
@@ -612,8 +635,12 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	for p, s := range hs.Seats {
 		seat := &n.Seats[s]
 		names[p], users[p], seatNos[p] = seat.Name, seat.User, s+1
-		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
-			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]})
+		e := LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
+			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]}
+		if n.Tournament != nil {
+			e.OnTable = 0 // tournament chips are not bankroll chips; the entry counts the hand played
+		}
+		c.Ledger = append(c.Ledger, e)
 		seat.Stack = final[p]
 		if contains(hs.TimedOut, p) {
 			seat.TimedOut++
@@ -632,6 +659,9 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			notes = append(notes, fmt.Sprintf("%s leaves the table with %s chips.", seat.Name, render.Chips(seat.Stack)))
 			t.cashOut(&n, &c, i, now)
 		}
+	}
+	if n.Tournament != nil {
+		notes = append(notes, eliminate(&n, hs, final)...)
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
@@ -675,6 +705,13 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	if t.rec.Ending {
 		return t.endSession(ctx)
 	}
+	if t.rec.Tournament != nil {
+		if len(t.playing()) < 2 {
+			return t.endSession(ctx)
+		}
+		t.scheduleDeal()
+		return nil
+	}
 	if len(t.playing()) < 2 && t.rec.Settings.Rebuys == 0 && len(broke) > 0 {
 		t.publicf(ctx, "One player holds every chip: the session is over.")
 		return t.endSession(ctx)
@@ -717,6 +754,10 @@ func (t *table) endSession(ctx context.Context) error {
 	now := t.d.cfg.Now()
 	n := clone(t.rec)
 	var c Change
+	var result render.Message
+	if n.Tournament != nil {
+		result = payTournament(&n, &c, now)
+	}
 	for i, s := range n.Seats {
 		if s.User != "" {
 			t.cashOut(&n, &c, i, now)
@@ -732,7 +773,11 @@ func (t *table) endSession(ctx context.Context) error {
 	for i, s := range n.Standings {
 		rows[i] = render.Standing{Name: s.Name, BoughtIn: s.BoughtIn, CashedOut: s.CashedOut}
 	}
-	t.public(ctx, render.Standings("Session over — standings", rows))
+	if n.Tournament != nil {
+		t.public(ctx, result)
+	} else {
+		t.public(ctx, render.Standings("Session over — standings", rows))
+	}
 	t.open, t.rec, t.hand, t.narr, t.last, t.quarantined = false, TableRecord{}, nil, nil, nil, false
 	return nil
 }

@@ -1,8 +1,17 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Tournament payouts (RULES.md section 10). These are the rules' arithmetic, used by the tournament
@@ -109,3 +118,564 @@ func splitEven(chips int64, n int) []int64 {
 }
 
 func (p Placing) String() string { return fmt.Sprintf("%d. %s %d", p.Place, p.User, p.Prize) }
+
+// Tournament defaults: what `start tournament` plays when an option is not given.
+const (
+	defaultTournamentBuyIn = 1000
+	defaultTournamentStack = 1500
+	defaultTournamentLevel = 15 // minutes
+)
+
+// tournamentHelp is the `start tournament` line of the help.
+const tournamentHelp = "start tournament buyin=1000 stack=1500 [payouts=50/30/20] [levels=15m] [rebuy=N] [rebuylevels=N] [blinds=10/20] — open a tournament here (host)"
+
+// parseTournament reads `start tournament` options: buyin=, stack= and payouts= for the tournament,
+// the others as table settings. A tournament has no rebuys unless rebuy= says so, and blinds rise every
+// 15 minutes unless levels= says otherwise.
+func parseTournament(opts []string) (Settings, *Tournament, error) {
+	s := DefaultSettings()
+	s.Rebuys = 0
+	s.LevelMinutes = defaultTournamentLevel
+	tr := &Tournament{BuyIn: defaultTournamentBuyIn, Stack: defaultTournamentStack}
+	var rest []string
+	for _, o := range opts {
+		key, val, _ := strings.Cut(o, "=")
+		var err error
+		switch strings.ToLower(key) {
+		case "buyin", "buy-in":
+			tr.BuyIn, err = chipsArg(val, "buy-in", "buyin=100")
+		case "stack":
+			tr.Stack, err = chipsArg(val, "starting stack", "stack=1500")
+		case "payouts", "payout":
+			tr.Payouts, err = parsePayouts(val)
+		case "min", "max", "minbuyin", "maxbuyin":
+			err = userErrorf("A tournament has one buy-in (buyin=) and one starting stack (stack=): %s= is for cash games.", strings.ToLower(key))
+		default:
+			rest = append(rest, o)
+		}
+		if err != nil {
+			return Settings{}, nil, err
+		}
+	}
+	if err := s.Apply(rest); err != nil {
+		return Settings{}, nil, err
+	}
+	if tr.Stack <= s.BigBlind {
+		return Settings{}, nil, userErrorf("The starting stack (%s) must be more than the big blind (%s): for example stack=%d.",
+			render.Chips(tr.Stack), render.Chips(s.BigBlind), min(100*s.BigBlind, engine.MaxChips))
+	}
+	if tr.Stack > engine.MaxChips/int64(s.Seats) {
+		return Settings{}, nil, userErrorf("A starting stack can be at most %s chips at a %d-seat table, so that every chip fits on it.",
+			render.Chips(engine.MaxChips/int64(s.Seats)), s.Seats)
+	}
+	if len(tr.Payouts) > s.Seats {
+		return Settings{}, nil, userErrorf("The payouts name %d places but the table has %d seats: pay at most %d places.", len(tr.Payouts), s.Seats, s.Seats)
+	}
+	return s, tr, nil
+}
+
+// parsePayouts reads payouts=50/30/20: whole percentages by place, adding up to 100.
+func parsePayouts(val string) ([]int, error) {
+	parts := strings.Split(strings.TrimSuffix(val, "%"), "/")
+	if len(parts) > engine.MaxPlayers {
+		return nil, userErrorf("Pay at most %d places: for example payouts=50/30/20.", engine.MaxPlayers)
+	}
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(p, "%")))
+		if err != nil || v <= 0 || v > 100 {
+			return nil, userErrorf("Write the payouts as percentages by place that add up to 100, like payouts=50/30/20, not %s.", errs.Quote(val))
+		}
+		out[i] = v
+	}
+	if _, err := Prizes(0, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// payouts are the tournament's percentages: the host's, or the defaults by entrants.
+func (t *Tournament) payouts() []int {
+	if len(t.Payouts) > 0 {
+		return t.Payouts
+	}
+	return DefaultPayouts(len(t.Entries))
+}
+
+// prizes are the prize of each place from the pool. Places nobody can take (more places paid than
+// entrants) add their prize to the winner's, so the whole pool is always paid.
+func (t *Tournament) prizes() []int64 {
+	prizes, err := Prizes(t.Pool(), t.payouts())
+	if err != nil { // payouts are checked when the tournament opens
+		prizes = []int64{t.Pool()}
+	}
+	for len(prizes) > max(len(t.Entries), 1) {
+		prizes[0] += prizes[len(prizes)-1]
+		prizes = prizes[:len(prizes)-1]
+	}
+	return prizes
+}
+
+// left is the number of players still in.
+func (t *Tournament) left() int {
+	n := 0
+	for _, e := range t.Entries {
+		if e.Place == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// placesPaid is the number of places that win a prize.
+func (t *Tournament) placesPaid() int { return min(len(t.payouts()), max(len(t.Entries), 1)) }
+
+func cloneTournament(t *Tournament) *Tournament {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.Payouts = slices.Clone(t.Payouts)
+	c.Entries = slices.Clone(t.Entries)
+	return &c
+}
+
+// ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// --- the tournament at a table --------------------------------------------------------------------
+
+// startTournament opens a tournament: registration is open until the first hand is dealt.
+func (t *table) startTournament(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	s, tr, err := parseTournament(args)
+	if err != nil {
+		return Reply{}, err
+	}
+	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
+		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
+		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
+	rec.LevelAt = rec.Started
+	t.rec = rec // commit needs the channel; restored below on failure
+	if err := t.commit(ctx, rec, Change{}); err != nil {
+		t.rec = TableRecord{}
+		return Reply{}, err
+	}
+	t.open = true
+	t.pending = map[string][]render.Message{}
+	t.publicf(ctx, "%s opened a tournament: %s. Type `join` to register, then `deal` to begin.", cmd.UserName, tr.describe(s))
+	return ok("Your tournament is open; you are the host. Registration closes when the first hand is dealt.")
+}
+
+// describe is the tournament's one-line summary.
+func (t *Tournament) describe(s Settings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "buy-in %s for %s chips, ", render.Chips(t.BuyIn), render.Chips(t.Stack))
+	if len(t.Payouts) > 0 {
+		b.WriteString("payouts ")
+		for i, p := range t.Payouts {
+			if i > 0 {
+				b.WriteString("/")
+			}
+			fmt.Fprintf(&b, "%d", p)
+		}
+		b.WriteString("%")
+	} else {
+		b.WriteString("payouts by entrants (2-4 winner takes all, 5-7 65/35, 8-10 50/30/20)")
+	}
+	fmt.Fprintf(&b, ", blinds %s/%s", render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
+	if s.Ante > 0 {
+		fmt.Fprintf(&b, ", ante %s", render.Chips(s.Ante))
+	}
+	switch {
+	case s.LevelMinutes > 0:
+		fmt.Fprintf(&b, " rising every %d minutes", s.LevelMinutes)
+	case s.LevelHands > 0:
+		fmt.Fprintf(&b, " rising every %d hands", s.LevelHands)
+	}
+	switch {
+	case s.Rebuys == 0:
+		b.WriteString(", no rebuys")
+	case s.Rebuys < 0:
+		b.WriteString(", rebuys allowed")
+	default:
+		fmt.Fprintf(&b, ", up to %d %s", s.Rebuys, plural(s.Rebuys, "rebuy", "rebuys"))
+	}
+	if s.Rebuys != 0 && s.RebuyLevels > 0 {
+		fmt.Fprintf(&b, " until level %d ends", s.RebuyLevels)
+	}
+	if s.Timer > 0 {
+		fmt.Fprintf(&b, ", %d s to act", s.Timer)
+	}
+	if s.EndMinutes > 0 {
+		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
+	}
+	fmt.Fprintf(&b, ", %d seats", s.Seats)
+	return b.String()
+}
+
+// register is `join` at a tournament: the buy-in goes from the bankroll into the prize pool and the
+// player sits down with the starting stack in tournament chips.
+func (t *table) register(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	tr := t.rec.Tournament
+	if i := tr.entry(cmd.User); i >= 0 && tr.Entries[i].Place > 0 {
+		return Reply{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", ordinal(tr.Entries[i].Place))
+	}
+	if t.seatOf(cmd.User) >= 0 {
+		return Reply{}, refusef(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
+	}
+	if len(args) > 0 {
+		return Reply{}, userErrorf("In a tournament `join` takes no amount: it costs the buy-in of %s and gives you %s tournament chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	}
+	if !tr.Began.IsZero() {
+		return Reply{}, refusef(errs.Conflict, "The tournament has begun, so registration is closed: watch with `table`.")
+	}
+	seat := -1
+	for i, st := range t.rec.Seats {
+		if st.User == "" {
+			seat = i
+			break
+		}
+	}
+	if seat < 0 {
+		return Reply{}, userErrorf("The tournament is full (%d seats).", len(t.rec.Seats))
+	}
+	if err := t.roomFor(tr.Stack); err != nil {
+		return Reply{}, err
+	}
+	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return Reply{}, err
+	}
+	bank := p.Bankroll
+	if !known {
+		bank = t.d.cfg.StartingBankroll
+	}
+	if bank < tr.BuyIn {
+		return Reply{}, userErrorf("The buy-in is %s chips and your bankroll holds %s: ask an admin for chips, or play a cash game.", render.Chips(tr.BuyIn), render.Chips(bank))
+	}
+	now := t.d.cfg.Now()
+	var c Change
+	if !known {
+		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
+			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll})
+	}
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
+		Name: cmd.UserName, Table: t.id, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn})
+	n := clone(t.rec)
+	n.Seats[seat] = SeatRecord{User: cmd.User, Name: cmd.UserName, Stack: tr.Stack}
+	n.Tournament.Entries = append(n.Tournament.Entries, Entry{User: cmd.User, Name: cmd.UserName, Paid: tr.BuyIn})
+	if i := standingIndex(n.Standings, cmd.User); i >= 0 {
+		n.Standings[i].BoughtIn += tr.BuyIn
+	} else {
+		n.Standings = append(n.Standings, Standing{User: cmd.User, Name: cmd.UserName, BoughtIn: tr.BuyIn})
+	}
+	if err := t.commit(ctx, n, c); err != nil {
+		if errors.Is(err, ErrInsufficient) {
+			return Reply{}, userErrorf("Your bankroll does not hold the buy-in of %s chips.", render.Chips(tr.BuyIn))
+		}
+		return Reply{}, err
+	}
+	nt := n.Tournament
+	t.publicf(ctx, "%s registers in seat %d: %d %s, prize pool %s.", cmd.UserName, seat+1, len(nt.Entries),
+		plural(len(nt.Entries), "entrant", "entrants"), render.Chips(nt.Pool()))
+	return ok("You are registered in seat %d with %s tournament chips; %s went from your bankroll to the prize pool.",
+		seat+1, render.Chips(tr.Stack), render.Chips(tr.BuyIn))
+}
+
+// leaveTournament: before the first hand the buy-in comes back; after it the player is sat out and
+// keeps being dealt in, posting blinds and antes and folding, until the stack is gone or they `sitin`.
+func (t *table) leaveTournament(ctx context.Context, cmd Command, seat int, kicked bool) (Reply, error) {
+	n := clone(t.rec)
+	s := n.Seats[seat]
+	tr := n.Tournament
+	by := ""
+	if kicked {
+		by = " (removed by " + cmd.UserName + ")"
+	}
+	if tr.Began.IsZero() {
+		i := tr.entry(s.User)
+		paid := tr.Entries[i].Paid
+		c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindCashOut, Workspace: n.Workspace, User: s.User,
+			Name: s.Name, Table: n.ID, Bankroll: paid, OnTable: -paid}}}
+		tr.Entries = slices.Delete(tr.Entries, i, i+1)
+		if j := standingIndex(n.Standings, s.User); j >= 0 {
+			n.Standings = slices.Delete(n.Standings, j, j+1)
+		}
+		n.Seats[seat] = SeatRecord{}
+		if err := t.commit(ctx, n, c); err != nil {
+			return Reply{}, err
+		}
+		t.publicf(ctx, "%s unregisters%s: prize pool %s.", s.Name, by, render.Chips(tr.Pool()))
+		return ok("%s's buy-in of %s went back to the bankroll.", s.Name, render.Chips(paid))
+	}
+	if s.SittingOut {
+		return Reply{}, refusef(errs.Conflict, "%s is already away: their hands are folded until they type `sitin`.", s.Name)
+	}
+	n.Seats[seat].SittingOut = true
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", s.Name, by, s.Name)
+	if p := t.playerOf(seat); p >= 0 && t.hand != nil && t.hand.ToAct() == p {
+		t.afterStep(ctx) // folds for the absent player
+	}
+	return ok("%s's chips stay in the tournament and are folded each hand; `sitin` comes back.", s.Name)
+}
+
+// rebuyTournament buys another starting stack into the prize pool, while the rebuy period lasts, for
+// a player whose stack is at most the starting stack.
+func (t *table) rebuyTournament(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	tr := t.rec.Tournament
+	s := t.rec.Settings
+	seat := t.seatOf(cmd.User)
+	st := t.rec.Seats[seat]
+	i := tr.entry(cmd.User)
+	level := t.currentLevel()
+	switch {
+	case len(args) > 0:
+		return Reply{}, userErrorf("A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	case s.Rebuys == 0:
+		return Reply{}, refusef(errs.Conflict, "This tournament has no rebuys.")
+	case tr.Began.IsZero():
+		return Reply{}, refusef(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
+	case s.RebuyLevels > 0 && level >= s.RebuyLevels:
+		return Reply{}, refusef(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", s.RebuyLevels, level+1)
+	case s.Rebuys > 0 && tr.Entries[i].Rebuys >= s.Rebuys:
+		return Reply{}, refusef(errs.Conflict, "You have used all %d of your rebuys in this tournament.", s.Rebuys)
+	case t.hand != nil && t.playerOf(seat) >= 0:
+		return Reply{}, refusef(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
+	case st.Stack > tr.Stack:
+		return Reply{}, refusef(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
+	}
+	if err := t.roomFor(tr.Stack); err != nil {
+		return Reply{}, err
+	}
+	p, _, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return Reply{}, err
+	}
+	if p.Bankroll < tr.BuyIn {
+		return Reply{}, userErrorf("A rebuy costs %s chips and your bankroll holds %s.", render.Chips(tr.BuyIn), render.Chips(p.Bankroll))
+	}
+	n := clone(t.rec)
+	n.Seats[seat].Stack += tr.Stack
+	n.Tournament.Entries[i].Paid += tr.BuyIn
+	n.Tournament.Entries[i].Rebuys++
+	if j := standingIndex(n.Standings, cmd.User); j >= 0 {
+		n.Standings[j].BoughtIn += tr.BuyIn
+	}
+	c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindRebuy, Workspace: cmd.Workspace, User: cmd.User,
+		Name: st.Name, Table: t.id, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn}}}
+	if err := t.commit(ctx, n, c); err != nil {
+		if errors.Is(err, ErrInsufficient) {
+			return Reply{}, userErrorf("Your bankroll does not hold the %s chips a rebuy costs.", render.Chips(tr.BuyIn))
+		}
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
+	return ok("You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+}
+
+// currentLevel is the blind level now: the one the last hand was dealt at, or a later one the clock
+// has reached since.
+func (t *table) currentLevel() int {
+	now := t.d.cfg.Now()
+	from := t.rec.Started
+	if tr := t.rec.Tournament; tr != nil {
+		if tr.Began.IsZero() {
+			return 0
+		}
+		from = tr.Began
+	}
+	return max(t.rec.Level, t.rec.Settings.Level(now.Sub(from), t.rec.HandNo))
+}
+
+// eliminate places the tournament players who lost their last chip in the hand that just ended and
+// empties their seats. hs is that hand; final its stacks. It returns the lines to announce.
+func eliminate(n *TableRecord, hs *HandState, final []int64) []string {
+	tr := n.Tournament
+	var out []Eliminated
+	np := len(hs.Seats)
+	for p, s := range hs.Seats {
+		if final[p] == 0 {
+			out = append(out, Eliminated{User: n.Seats[s].User, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	best := tr.left() - len(out) + 1
+	paid := tr.placesPaid()
+	var lines []string
+	placings := PlaceEliminated(nil, best, out)
+	for _, pl := range placings {
+		i := tr.entry(pl.User)
+		e := &tr.Entries[i]
+		e.Place, e.OutHand = pl.Place, hs.No
+		for _, o := range out {
+			if o.User == pl.User {
+				e.Start, e.Order = o.Start, o.Order
+			}
+		}
+		shared := 0
+		for _, q := range placings {
+			if q.Place == pl.Place {
+				shared++
+			}
+		}
+		line := fmt.Sprintf("%s is out in %s place", e.Name, ordinal(pl.Place))
+		if shared > 1 {
+			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, ordinal(pl.Place))
+		}
+		if pl.Place <= paid {
+			line += " (in the money)"
+		}
+		lines = append(lines, line+".")
+		for s := range n.Seats {
+			if n.Seats[s].User == pl.User {
+				n.Seats[s] = SeatRecord{}
+			}
+		}
+	}
+	if left := tr.left(); left > 1 {
+		lines = append(lines, fmt.Sprintf("%d players left; %d %s paid.", left, paid, plural(paid, "place", "places")))
+	}
+	return lines
+}
+
+// payTournament settles a tournament that is over: the players still in are placed by their chips
+// (one of them is the winner when a single player holds every chip), the pool is paid by place, and
+// each entry's buy-ins leave the table for its prize in one ledger entry. Before the first hand
+// everyone gets the buy-in back. It returns the result lines.
+func payTournament(n *TableRecord, c *Change, now time.Time) render.Message {
+	tr := n.Tournament
+	prize := map[string]int64{}
+	place := map[string]int{}
+	if !tr.Began.IsZero() {
+		prizes := tr.prizes()
+		var still []Eliminated
+		for i, s := range n.Seats {
+			if s.User != "" && tr.entry(s.User) >= 0 && tr.Entries[tr.entry(s.User)].Place == 0 {
+				still = append(still, Eliminated{User: s.User, Start: s.Stack, Order: (i - n.Button - 1 + 2*len(n.Seats)) % len(n.Seats)})
+			}
+		}
+		groups := [][]Eliminated{still}
+		bests := []int{1}
+		byHand := map[int64]int{}
+		for _, e := range tr.Entries {
+			if e.Place == 0 {
+				continue
+			}
+			g, ok := byHand[e.OutHand]
+			if !ok {
+				g = len(groups)
+				byHand[e.OutHand] = g
+				groups, bests = append(groups, nil), append(bests, e.Place)
+			}
+			groups[g] = append(groups[g], Eliminated{User: e.User, Start: e.Start, Order: e.Order})
+			bests[g] = min(bests[g], e.Place)
+		}
+		for g, out := range groups {
+			for _, pl := range PlaceEliminated(prizes, bests[g], out) {
+				prize[pl.User], place[pl.User] = pl.Prize, pl.Place
+			}
+		}
+	}
+	rows := make([]render.Place, 0, len(tr.Entries))
+	for i, e := range tr.Entries {
+		got := prize[e.User]
+		if tr.Began.IsZero() {
+			got = e.Paid // no hand was dealt: every buy-in goes back
+		}
+		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindPrize, Workspace: n.Workspace, User: e.User,
+			Name: e.Name, Table: n.ID, Bankroll: got, OnTable: -e.Paid})
+		if j := standingIndex(n.Standings, e.User); j >= 0 {
+			n.Standings[j].CashedOut += got
+		}
+		tr.Entries[i].Place = place[e.User]
+		rows = append(rows, render.Place{Place: place[e.User], Name: e.Name, Paid: e.Paid, Prize: got})
+	}
+	for i := range n.Seats {
+		n.Seats[i] = SeatRecord{}
+	}
+	if tr.Began.IsZero() {
+		return render.TournamentResult("The tournament is called off before it began: every buy-in goes back", tr.Pool(), rows)
+	}
+	return render.TournamentResult("Tournament over — results", tr.Pool(), rows)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// tournamentView is a tournament's progress line for the table view and level changes; nil for a
+// cash game.
+func (t *table) tournamentView(rec TableRecord, now time.Time) *render.TournamentView {
+	tr := rec.Tournament
+	if tr == nil {
+		return nil
+	}
+	s := rec.Settings
+	v := &render.TournamentView{Level: rec.Level + 1, Left: tr.left(), Entrants: len(tr.Entries), Paid: tr.placesPaid(), Pool: tr.Pool()}
+	next := s.Rules(rec.Level + 1)
+	if cur := s.Rules(rec.Level); next.BigBlind == cur.BigBlind && next.Ante == cur.Ante {
+		return v // the blinds no longer rise
+	}
+	v.NextSmall, v.NextBig, v.NextAnte = next.SmallBlind, next.BigBlind, next.Ante
+	switch {
+	case s.LevelMinutes > 0:
+		from := tr.Began
+		if from.IsZero() {
+			v.NextIn = fmt.Sprintf("after %d min of play", s.LevelMinutes)
+			break
+		}
+		at := from.Add(time.Duration(rec.Level+1) * time.Duration(s.LevelMinutes) * time.Minute)
+		mins := int((at.Sub(now) + time.Minute - 1) / time.Minute)
+		v.NextIn = fmt.Sprintf("in %d min", max(mins, 0))
+		if s.LevelHands > 0 {
+			v.NextIn += fmt.Sprintf(" or from hand #%d", int64(rec.Level+1)*int64(s.LevelHands)+1)
+		}
+	case s.LevelHands > 0:
+		// Level L is dealt from hand L*LevelHands+1 on (Settings.Level counts the hands dealt before).
+		v.NextIn = fmt.Sprintf("from hand #%d", int64(rec.Level+1)*int64(s.LevelHands)+1)
+	}
+	return v
+}
+
+// notes are the table view's lines about this hand's or the next hand's home-game options.
+func (t *table) notes() []string {
+	var out []string
+	if hs := t.rec.Hand; hs != nil && t.hand != nil {
+		switch {
+		case hs.BombPot > 0:
+			out = append(out, fmt.Sprintf("Bomb pot: %s from everyone, no blinds.", render.Chips(hs.BombPot)))
+		case hs.Straddle:
+			p := engine.UnderTheGun(len(hs.Seats), hs.Button)
+			out = append(out, fmt.Sprintf("Straddle: %s %s.", t.names().Name(p), render.Chips(hs.Rules.StraddleAmount())))
+		}
+	}
+	if t.rec.BombPot > 0 {
+		out = append(out, fmt.Sprintf("Next hand: a bomb pot of %s each.", render.Chips(t.rec.BombPot)))
+	}
+	for _, s := range t.rec.Seats {
+		if s.User != "" && s.Straddle {
+			out = append(out, fmt.Sprintf("Next hand: %s straddles.", s.Name))
+		}
+	}
+	return out
+}

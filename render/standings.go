@@ -83,3 +83,41 @@ func headline(title, fallback string) string {
 	}
 	return t
 }
+
+// Place is one tournament entrant's result: finishing place (0 when the tournament never began),
+// what they paid in (buy-in and rebuys) and their prize.
+type Place struct {
+	Place       int
+	Name        string
+	Paid, Prize int64
+}
+
+// TournamentResult lists a tournament's finishing places and prizes, first place first:
+//
+//	Tournament over — results · prize pool 400
+//	1. Alice wins 300 (+200)
+//	2. Bob wins 100 (0)
+//	3. Carol (-100)
+func TournamentResult(title string, pool int64, rows []Place) Message {
+	rs := append([]Place(nil), rows...)
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].Place != rs[j].Place {
+			return rs[i].Place < rs[j].Place
+		}
+		return rs[i].Name < rs[j].Name
+	})
+	lines := []string{headline(title, "Tournament") + " · prize pool " + Chips(pool)}
+	for i, r := range rs {
+		line := cleanName(r.Name, i)
+		if r.Place > 0 {
+			line = fmt.Sprintf("%d. %s", r.Place, line)
+		} else {
+			line = "• " + line
+		}
+		if r.Prize > 0 {
+			line += " wins " + Chips(r.Prize)
+		}
+		lines = append(lines, line+" ("+signed(r.Prize-r.Paid)+")")
+	}
+	return Message{Text: clip(strings.Join(lines, "\n"))}
+}

@@ -32,6 +32,37 @@ type TableView struct {
 	Board                      []engine.Card
 	Pots                       []engine.Pot
 	PotNames                   Names
+	Board2                     []engine.Card // the second board of a hand run twice
+	Notes                      []string      // a straddle, a bomb pot, what the next hand will be
+	Tournament                 *TournamentView
+}
+
+// TournamentView is a tournament's progress: the level (from 1), the next level's blinds and how far
+// off they are ("in 7 min", "from hand #12"; empty when blinds do not rise), players left and places paid.
+type TournamentView struct {
+	Level                int
+	NextSmall, NextBig   int64
+	NextAnte             int64
+	NextIn               string
+	Left, Entrants, Paid int
+	Pool                 int64
+}
+
+func (v TournamentView) line() string {
+	parts := []string{fmt.Sprintf("Tournament · level %d", v.Level)}
+	if v.NextIn != "" {
+		next := "next " + Chips(v.NextSmall) + "/" + Chips(v.NextBig)
+		if v.NextAnte > 0 {
+			next += " ante " + Chips(v.NextAnte)
+		}
+		parts = append(parts, next+" "+v.NextIn)
+	}
+	paid := "places paid"
+	if v.Paid == 1 {
+		paid = "place paid"
+	}
+	parts = append(parts, fmt.Sprintf("%d of %d left", v.Left, v.Entrants), fmt.Sprintf("%d %s", v.Paid, paid), "prize pool "+Chips(v.Pool))
+	return strings.Join(parts, " · ")
 }
 
 // Table is a compact summary, one line per seat:
@@ -58,6 +89,12 @@ func Table(v TableView, style CardStyle) Message {
 		stakes += ", ante " + Chips(v.Ante)
 	}
 	lines = append(lines, stakes)
+	if v.Tournament != nil {
+		lines = append(lines, v.Tournament.line())
+	}
+	for _, n := range v.Notes {
+		lines = append(lines, strings.Join(strings.Fields(n), " "))
+	}
 	top := lines
 	lines = v.middle(style, true)
 	for _, s := range v.Seats {
@@ -82,12 +119,19 @@ func (v TableView) middle(style CardStyle, withNames bool) []string {
 	if len(v.Board) > 0 || len(v.Pots) > 0 {
 		var parts []string
 		if len(v.Board) > 0 {
-			parts = append(parts, "Board: "+Cards(v.Board, style))
+			label := "Board: "
+			if len(v.Board2) > 0 {
+				label = "First board: "
+			}
+			parts = append(parts, label+Cards(v.Board, style))
 		}
 		if len(v.Pots) == 1 {
 			parts = append(parts, "pot "+Chips(v.Pots[0].Amount))
 		}
 		lines = append(lines, capitalize(strings.Join(parts, " · ")))
+		if len(v.Board2) > 0 {
+			lines = append(lines, "Second board: "+Cards(v.Board2, style))
+		}
 		if len(v.Pots) > 1 {
 			lines = append(lines, potLines(v.Pots, v.PotNames, withNames)...)
 		}

@@ -581,7 +581,7 @@ type Totals struct {
 	BroughtIn int64 // grants and adjustments in the ledger
 	Bankrolls int64 // sum of bankrolls
 	OnTables  int64 // sum of players' chips on tables
-	Stacks    int64 // sum of stacks (and chips in running hands) over table records
+	Stacks    int64 // sum of stacks over cash table records and of prize pools over tournaments
 	LedgerSum int64 // sum of every entry's bankroll and table changes
 }
 
@@ -640,7 +640,15 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 				if s.Stack < 0 {
 					return fmt.Errorf("table %s: a negative stack %d", k, s.Stack)
 				}
-				add(&t.Stacks, s.Stack)
+				if tr.Tournament == nil {
+					add(&t.Stacks, s.Stack)
+				}
+			}
+			// A tournament's seats hold tournament chips; the ledger's chips there are the prize pool.
+			if tr.Tournament != nil {
+				for _, e := range tr.Tournament.Entries {
+					add(&t.Stacks, e.Paid)
+				}
 			}
 			return nil
 		})

@@ -1,0 +1,114 @@
+package console_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// checkTournamentChips: the ledger balances (bankrolls + chips on tables = chips brought in, and the
+// chips on tables are the prize pool), and the tournament chips in the seats are exactly the starting
+// stacks and rebuys handed out: none appear or vanish in a hand or an elimination.
+func (g *game) checkTournamentChips(when string, handedOut int64) {
+	g.t.Helper()
+	tot := g.balance()
+	if got, want := tot.Bankrolls+tot.OnTables, tot.BroughtIn; got != want {
+		g.t.Fatalf("%s: bankrolls + tables = %d, brought in %d", when, got, want)
+	}
+	tr := g.table()
+	if tr.Tournament == nil {
+		return
+	}
+	var chips int64
+	for _, s := range tr.Seats {
+		chips += s.Stack
+	}
+	if chips != handedOut {
+		g.t.Fatalf("%s: %d tournament chips in the seats, want the %d handed out", when, chips, handedOut)
+	}
+	if tot.OnTables != tr.Tournament.Pool() {
+		g.t.Fatalf("%s: %d chips on tables by the ledger, prize pool %d", when, tot.OnTables, tr.Tournament.Pool())
+	}
+}
+
+func (g *game) mustSee(texts ...string) {
+	g.t.Helper()
+	if missing := g.sawAll(texts...); missing != "" {
+		g.t.Fatalf("no %q in the channel:\n%s", missing, g.out)
+	}
+}
+
+// TestTournamentAtTheConsole plays a four-player tournament from registration to the last
+// elimination: a rebuy, a level change, a double elimination in one hand (the player who started it
+// with more chips places higher), payouts to bankrolls through the ledger, and the refusals on the way.
+func TestTournamentAtTheConsole(t *testing.T) {
+	g := newGame(t)
+	g.refuse("alice: start tournament buyin=100 stack=1000 payouts=50/30", "The payouts add up to 80%, not 100%")
+	g.refuse("alice: start tournament buyin=100 stack=1000 payouts=50/abc/50", "percentages by place")
+	if g.table().ID != "" {
+		t.Fatal("a refused start opened a table")
+	}
+	g.rnd.drawDeck(t, "As Kd Qh Jc") // alice draws the button
+	g.must("alice: start tournament buyin=100 stack=1000 payouts=70/30 blinds=10/20 levels=2hands rebuy=1 rebuylevels=1 timer=off")
+	g.refuse("alice: join 500", "In a tournament `join` takes no amount")
+	g.must("alice: join", "bob: join", "carol: join", "dave: join")
+	g.refuse("bob: join", "You are already registered")
+	g.refuse("dave: rebuy", "The tournament has not begun")
+	start := g.bankroll("alice") + 100 // every bankroll before the buy-in
+	for _, u := range []string{"alice", "bob", "carol", "dave"} {
+		if got := g.bankroll(u); got != start-100 {
+			t.Fatalf("%s's bankroll after registering: %d, want %d", u, got, start-100)
+		}
+	}
+	g.checkTournamentChips("after registration", 4000)
+
+	// Hand 1 (10/20): alice has the button, bob the small blind, carol the big blind; all fold to carol.
+	g.must("alice: deal")
+	g.mustSee("The tournament begins: 4 entrants, prize pool 400; prizes 1st 280, 2nd 120 (before rebuys).")
+	g.refuse("eve: join", "registration is closed")
+	g.must("dave: fold", "alice: fold", "bob: fold")
+	g.refuse("carol: rebuy", "You can rebuy when your stack is at most the starting stack")
+	g.must("dave: rebuy") // within level 1: 100 more in the pool, 1000 more chips
+	g.refuse("dave: rebuy", "You have used all 1 of your rebuys")
+	g.checkTournamentChips("after the rebuy", 5000)
+
+	// Hand 2 (10/20): bob's button, carol and dave the blinds; all fold to dave.
+	g.must("alice: deal", "alice: fold", "bob: fold", "carol: fold")
+	if st := g.stacks(); st["alice"] != 1000 || st["bob"] != 990 || st["carol"] != 1000 || st["dave"] != 2010 {
+		t.Fatalf("stacks after two hands: %v", st)
+	}
+	g.refuse("carol: rebuy", "The rebuy period is over")
+
+	// Hand 3 (level 2, 20/40): carol's button, dave 20, alice 40. bob (990) and carol (1000) go
+	// all-in and dave's aces bust both: carol started the hand with more and finishes third.
+	g.rnd.hand(t, 2, []string{"8c 6d", "Ks Kh", "Qs Qh", "As Ah"}, "2c 7d 9h 3s 4c")
+	g.must("alice: deal")
+	g.mustSee("Blinds go up: level 2, 20/40; next 30/60 from hand #5.")
+	if r := g.say("bob: table"); !strings.Contains(r.Text, "Tournament · level 2 · next 30/60 from hand #5 · 4 of 4 left · 2 places paid · prize pool 500") {
+		t.Fatalf("the table does not show the tournament:\n%s", r.Text)
+	}
+	g.must("bob: allin", "carol: allin", "dave: call", "alice: fold")
+	g.mustSee("carol is out in 3rd place.", "bob is out in 4th place.", "2 players left; 2 places paid.")
+	if st := g.stacks(); len(st) != 2 || st["alice"] != 960 || st["dave"] != 4040 {
+		t.Fatalf("stacks after the double elimination: %v", st)
+	}
+	g.refuse("bob: join", "You are out of this tournament (4th place)")
+	g.checkTournamentChips("after the double elimination", 5000)
+
+	// Hand 4, heads-up: dave's button; dave all-in, alice calls with kings against aces.
+	g.rnd.hand(t, 1, []string{"Kc Kd", "Ac Ad"}, "2c 7d 9h 3s 4c")
+	g.must("alice: deal", "dave: allin", "alice: call")
+	g.mustSee("alice is out in 2nd place (in the money).", "Tournament over — results · prize pool 500",
+		"1. dave wins 350 (+150)", "2. alice wins 150 (+50)", "3. carol (-100)", "4. bob (-100)")
+	if g.table().ID != "" {
+		t.Fatal("the tournament's table is still open")
+	}
+	for u, want := range map[string]int64{"alice": start + 50, "dave": start + 150, "bob": start - 100, "carol": start - 100} {
+		if got := g.bankroll(u); got != want {
+			t.Errorf("%s's bankroll after the tournament: %d, want %d", u, got, want)
+		}
+	}
+	g.checkTournamentChips("after the payouts", 0)
+	if tot := g.balance(); tot.OnTables != 0 {
+		t.Fatalf("%d chips still on tables after the tournament", tot.OnTables)
+	}
+}
