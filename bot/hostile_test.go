@@ -70,8 +70,12 @@ func hostileCommand(r *rand.Rand) string {
 		return strings.Join(o, " ")
 	}
 	switch r.IntN(31) {
-	case 0, 1:
+	case 0:
 		return "start " + opts()
+	case 1:
+		tourney := []string{"buyin=" + n(r), "stack=" + n(r), "payouts=" + []string{"50/30/20", "60/40", "50/30", n(r) + "/" + n(r), "100"}[r.IntN(5)]}
+		r.Shuffle(len(tourney), func(i, j int) { tourney[i], tourney[j] = tourney[j], tourney[i] })
+		return "start tournament " + strings.Join(tourney[:r.IntN(4)], " ") + " " + opts()
 	case 2:
 		return "set " + opts()
 	case 3, 4, 5:
@@ -141,7 +145,7 @@ func TestHostileCommands(t *testing.T) {
 	}
 	channels := []string{"c0", "c1", "c2", "c3"}
 	ctx := context.Background()
-	refusals := 0
+	refusals, tourneyPlayed := 0, 0
 	for i := 0; i < count; i++ {
 		user, ch := users[r.IntN(len(users))], channels[r.IntN(len(channels))]
 		text := hostileCommand(r)
@@ -161,7 +165,9 @@ func TestHostileCommands(t *testing.T) {
 		default:
 			rg.advance(time.Duration(r.IntN(300)) * time.Millisecond)
 		}
-		checkPlayers(t, rg, i, seed) // after every command: per player and in total
+		if checkPlayers(t, rg, i, seed) { // after every command: per player and in total
+			tourneyPlayed++
+		}
 		if i%2000 == 0 {
 			rg.balance() // the whole ledger against the players and tables
 		}
@@ -171,7 +177,10 @@ func TestHostileCommands(t *testing.T) {
 	if logged := errLog.String(); logged != "" {
 		t.Fatalf("seed %d: the dealer logged internal errors:\n%.2000s", seed, logged)
 	}
-	t.Logf("%d commands, %d refused with a sentence", count, refusals)
+	t.Logf("%d commands, %d refused with a sentence; %d with a tournament under way", count, refusals, tourneyPlayed)
+	if tourneyPlayed == 0 {
+		t.Fatal("no tournament began: the generator does not reach tournaments")
+	}
 	if refusals == count || refusals == 0 {
 		t.Fatalf("%d of %d commands refused: the generator does not reach the game", refusals, count)
 	}
@@ -191,8 +200,8 @@ func TestHostileCommands(t *testing.T) {
 
 // checkPlayers: no negative stack, bankroll or chips on tables; each player's chips on tables equal
 // the stacks of their seats; and in total the bankrolls and chips on tables equal the chips brought
-// in (grants and adjustments), summed with overflow checks.
-func checkPlayers(t *testing.T, rg *rig, i int, seed uint64) {
+// in (grants and adjustments), summed with overflow checks. It reports whether a tournament is under way.
+func checkPlayers(t *testing.T, rg *rig, i int, seed uint64) (tourney bool) {
 	t.Helper()
 	ctx := context.Background()
 	players, err := rg.db.Players(ctx, "w")
@@ -205,6 +214,15 @@ func checkPlayers(t *testing.T, rg *rig, i int, seed uint64) {
 	}
 	seated := map[string]int64{}
 	for _, tr := range tables {
+		if tr.Tournament != nil {
+			tourney = tourney || !tr.Tournament.Began.IsZero()
+			// A tournament's seats hold tournament chips; the player's chips on the table are the
+			// buy-ins in its prize pool.
+			for _, e := range tr.Tournament.Entries {
+				seated[e.User] = exactSum(t, seated[e.User], e.Paid)
+			}
+			continue
+		}
 		for _, st := range tr.Seats {
 			if st.Stack < 0 {
 				t.Fatalf("command %d (seed %d): %s has a stack of %d", i, seed, st.User, st.Stack)
@@ -228,6 +246,7 @@ func checkPlayers(t *testing.T, rg *rig, i int, seed uint64) {
 	if held != brought {
 		t.Fatalf("command %d (seed %d): players hold %d chips but %d were brought in", i, seed, held, brought)
 	}
+	return tourney
 }
 
 // exactSum adds two chip counts, failing the test if the sum would wrap.

@@ -83,7 +83,7 @@ func (s *Scheduler) Handle(ctx context.Context, cmd Command) Reply {
 	return r
 }
 
-const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [game options] — a weekly home game (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
+const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [tournament] [game options] — a weekly home game or tournament (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
 schedule list / schedule skip ID / schedule remove ID — the channel's schedules; skip the next game; stop one
 rsvp yes|maybe|no — answer for the next scheduled game
 leaderboard season — the season's results of this channel's schedule`
@@ -108,6 +108,13 @@ func schedOptions(opts []string) (string, error) {
 		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
 			return "", userErrorf("Give the game's end as end=23:30 or length=3h before the game settings.")
 		}
+	}
+	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
+		st, tr, err := parseTournament(opts[1:])
+		if err != nil {
+			return "", err
+		}
+		return "tournament: " + tr.describe(st), nil
 	}
 	if err := st.Apply(opts); err != nil {
 		return "", err

@@ -114,3 +114,57 @@ func TestScheduledGameAtTheConsole(t *testing.T) {
 	}
 	s.Close(ctx)
 }
+
+// A scheduled weekly tournament: the schedule opens it at the start time, two players register and
+// play it out, and the season leaderboard counts the prize (the winner's net is the prize less the
+// buy-in).
+func TestScheduledTournamentAtTheConsole(t *testing.T) {
+	g := newGame(t)
+	ctx := context.Background()
+	s, err := bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	run := func(lines ...string) string {
+		t.Helper()
+		before := g.out.Len()
+		if err := console.Run(ctx, s, g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
+			t.Fatal(err)
+		}
+		return g.out.String()[before:]
+	}
+	tick := func(at time.Time) string {
+		t.Helper()
+		before := g.out.Len()
+		g.clock.mu.Lock()
+		g.clock.now = at
+		g.clock.mu.Unlock()
+		if err := s.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return g.out.String()[before:]
+	}
+	if out := run("admin: schedule add weekly fri 20:00 length=2h tournament buyin=100 stack=1000 payouts=50/60"); !strings.Contains(out, "The payouts add up to 110%") {
+		t.Fatalf("a schedule with payouts over 100%% was not refused:\n%s", out)
+	}
+	if out := run("admin: schedule add weekly fri 20:00 length=2h tournament buyin=100 stack=1000 blinds=10/20"); strings.Contains(out, "! ") || !strings.Contains(out, "tournament: buy-in 100 for 1,000 chips") {
+		t.Fatalf("schedule add refused or does not describe the tournament:\n%s", out)
+	}
+	start := time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
+	if opened := tick(start); !strings.Contains(opened, "opened a tournament: buy-in 100 for 1,000 chips") {
+		t.Fatalf("the schedule did not open the tournament:\n%s", opened)
+	}
+	g.rnd.drawDeck(t, "As Kd") // bob has the button: heads-up he posts the small blind and acts first
+	g.rnd.hand(t, 0, []string{"As Ah", "Ks Kh"}, "2c 7d 9h 3s 4c")
+	if out := run("bob: join", "carol: join", "bob: deal", "bob: allin", "carol: call"); strings.Contains(out, "! ") || !strings.Contains(out, "1. bob wins 200 (+100)") {
+		t.Fatalf("the tournament did not play out to bob's win:\n%s", out)
+	}
+	if res := tick(start.Add(2 * time.Hour)); !strings.Contains(res, "Results of the Fri 27 Nov 2026 20:00 UTC game:") || !strings.Contains(res, "carol pays bob 100") {
+		t.Fatalf("no results of the tournament at the end time:\n%s", res)
+	}
+	season := run("bob: leaderboard season")
+	if !strings.Contains(season, "bob +100") || !strings.Contains(season, "carol -100") {
+		t.Fatalf("the season does not count the tournament prize:\n%s", season)
+	}
+}

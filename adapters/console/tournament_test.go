@@ -3,6 +3,7 @@ package console_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // checkTournamentChips: the ledger balances (bankrolls + chips on tables = chips brought in, and the
@@ -111,4 +112,62 @@ func TestTournamentAtTheConsole(t *testing.T) {
 	if tot := g.balance(); tot.OnTables != 0 {
 		t.Fatalf("%d chips still on tables after the tournament", tot.OnTables)
 	}
+}
+
+// A player who leaves a tournament is blinded out: still dealt in, blinds posted and the hand folded
+// each time, until the stack is gone and they are placed. A restart in the middle changes nothing.
+func TestTournamentLeaverIsBlindedOut(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh") // alice has the button
+	g.must("alice: start tournament buyin=100 stack=1000 blinds=100/200 levels=off timer=off",
+		"alice: join", "bob: join", "carol: join", "alice: deal")
+	g.must("carol: leave")
+	g.mustSee("carol is away: a tournament stack stays in play, posting blinds and folding")
+	g.refuse("carol: leave", "carol is already away")
+	if g.stacks()["carol"] == 0 {
+		t.Fatal("carol's stack left with her")
+	}
+	for hand := 0; hand < 60 && g.stacks()["carol"] > 0; hand++ {
+		if hand == 3 {
+			g.restart()
+		}
+		for i := 0; i < 20 && g.table().Hand != nil; i++ {
+			for _, u := range []string{"alice", "bob"} {
+				g.say(u + ": check")
+				g.say(u + ": call")
+			}
+		}
+		g.checkTournamentChips("while carol is blinded out", 3000)
+		g.clock.Advance(3 * time.Second) // the pause before the next hand
+	}
+	g.mustSee("carol is out in 3rd place.")
+	for _, m := range g.publicTexts() {
+		for _, verb := range []string{"carol checks", "carol calls", "carol bets", "carol raises"} {
+			if strings.Contains(m, verb) {
+				t.Fatalf("carol acted after leaving: %q", m)
+			}
+		}
+	}
+}
+
+// The host ends a tournament early: the players still in are placed by their chips and paid by place.
+// A tournament called off before its first hand gives every buy-in back.
+func TestTournamentEndedEarly(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start tournament buyin=100 stack=1000", "alice: join", "bob: join")
+	before := g.bankroll("bob")
+	g.must("alice: end")
+	g.mustSee("The tournament is called off before it began: every buy-in goes back")
+	if got := g.bankroll("bob"); got != before+100 {
+		t.Fatalf("bob's bankroll after the call-off: %d, want %d", got, before+100)
+	}
+	g.checkTournamentChips("after the call-off", 0)
+
+	g.rnd.drawDeck(t, "As Kd Qh") // alice has the button; bob and carol post 10 and 20
+	g.must("alice: start tournament buyin=100 stack=1000 payouts=60/40 timer=off", "alice: join", "bob: join", "carol: join", "alice: deal")
+	g.must("alice: fold", "bob: fold") // carol wins bob's small blind
+	g.refuse("bob: end", "Only the host (alice) or an admin can end the session")
+	g.must("alice: end")
+	g.mustSee("1. carol wins 180 (+80)", "2. alice wins 120 (+20)", "3. bob (-100)")
+	g.checkTournamentChips("after the early end", 0)
 }

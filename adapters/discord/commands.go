@@ -52,7 +52,8 @@ type subSpec struct {
 	name, desc string
 	opts       []optSpec
 	group      []subSpec
-	bare       bool // inside a group, the dealer's command is the subcommand alone (no group word)
+	bare       bool   // inside a group, the dealer's command is the subcommand alone (no group word)
+	verb       string // the dealer's command words when they are not the subcommand's name
 }
 
 var (
@@ -107,10 +108,19 @@ var pokerSubs = []subSpec{
 	{name: "leaderboard", desc: "Show the server's bankrolls, or a season of scheduled games", opts: []optSpec{
 		{name: "scope", desc: "season: results of this channel's scheduled games (leave out for bankrolls)", kind: optChoice, choices: []string{"season"}},
 	}},
-	{name: "homegame", desc: "Home-game options: straddle, bomb pot", group: []subSpec{
+	{name: "homegame", desc: "Home-game options: straddle, bomb pot, tournament", group: []subSpec{
 		{name: "straddle", desc: "Straddle (twice the big blind) in your next hand under the gun", bare: true},
 		{name: "bombpot", desc: "Make the next hand a bomb pot (host)", bare: true, opts: []optSpec{
 			{name: "ante", desc: "Chips everyone puts in (default: twice the big blind)", kind: optAmount, min: 1},
+		}},
+		{name: "tournament", verb: "start tournament", desc: "Open a tournament in this channel: join registers, deal begins it", bare: true, opts: []optSpec{
+			{name: "buyin", desc: "Chips each entry pays into the prize pool (default 1000)", kind: optAmount, key: "buyin", min: 1},
+			{name: "stack", desc: "Tournament chips each entry starts with (default 1500)", kind: optAmount, key: "stack", min: 1},
+			{name: "payouts", desc: "Percent by place, e.g. 50/30/20 (default by entrants)", kind: optWord, key: "payouts"},
+			{name: "levels", desc: "Blinds rise every, e.g. 15m or 20hands (default 15m)", kind: optWord, key: "levels"},
+			{name: "rebuy", desc: "Rebuys per player: no, yes or a number (default no)", kind: optWord, key: "rebuy"},
+			{name: "rebuylevels", desc: "Rebuys allowed until this level ends", kind: optCount, key: "rebuylevels", min: 1, max: 100},
+			{name: "more", desc: "Other settings as key=value, e.g. blinds=10/20 timer=30 end=3h", kind: optWord},
 		}},
 	}},
 	{name: "hands", desc: "Finished hands: history, exports for trackers, fairness proofs", group: []subSpec{
@@ -282,6 +292,9 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		}
 	}
 	words := []string{spec.name}
+	if spec.verb != "" {
+		words = []string{spec.verb}
+	}
 	for _, os := range spec.opts {
 		v, ok := vals[os.name]
 		switch {

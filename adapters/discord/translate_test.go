@@ -134,7 +134,7 @@ func TestCommandsFitDiscord(t *testing.T) {
 	}
 	check("/poker", cmds[0].Options)
 	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
-		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "homegame straddle", "homegame bombpot", "end", "kick",
+		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "homegame straddle", "homegame bombpot", "homegame tournament", "end", "kick",
 		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp"} {
 		if !seen[c] {
 			t.Errorf("no subcommand for %q", c)
@@ -176,6 +176,7 @@ func TestCommandText(t *testing.T) {
 		{name: "fold", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("fold")}, want: "fold"},
 		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("back", tInt, 5.0)))}, want: "history 5"},
 		{name: "bombpot", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("homegame", tGroup, nil, sub("bombpot", opt("ante", tInt, 30.0)))}, want: "bombpot 30"},
+		{name: "tournament", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("homegame", tGroup, nil, sub("tournament", opt("payouts", tString, "60/40"), opt("buyin", tInt, 100.0), opt("more", tString, "blinds=10/20"), opt("stack", tInt, 1500.0)))}, want: "start tournament buyin=100 stack=1500 payouts=60/40 blinds=10/20"},
 		{name: "export", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export"))}, want: "export"},
 		{name: "export last ohh", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("last", tInt, 50.0), opt("format", tString, "ohh")))}, want: "export 50 ohh"},
 		{name: "export session", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("session", tString, "session")))}, want: "export session"},

@@ -227,6 +227,14 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	kv := map[string]string{}
 	for _, a := range args {
 		key, val, isKV := strings.Cut(a, "=")
+		if !isKV && strings.EqualFold(a, "tournament") {
+			// The game is a tournament: `start tournament` with the options that follow.
+			if slices.ContainsFunc(opts, func(o string) bool { return strings.EqualFold(o, "tournament") }) {
+				return Reply{}, errorf("Write tournament once.")
+			}
+			opts = append([]string{"tournament"}, opts...)
+			continue
+		}
 		if !isKV {
 			if len(opts) > 0 || len(kv) > 0 {
 				return Reply{}, errorf("Put the time first and the key=value options after it: `%s` came after the options.", a)
