@@ -136,3 +136,40 @@ func TestRunItTwiceAtTheTable(t *testing.T) {
 	}
 	r.balance()
 }
+
+// TestStraddleNeedsChips: the player under the gun next hand with no more than the straddle is
+// refused with a sentence, and nothing is recorded for the next hand.
+func TestStraddleNeedsChips(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	users := []string{"hal", "ian", "jo"}
+	r.must("c4", "hal", "start straddle=on blinds=100/200 min=400 timer=off")
+	for _, u := range users {
+		r.must("c4", u, "join 400")
+	}
+	r.must("c4", "hal", "deal")
+	for i := 0; i < 10; i++ { // everyone folds to the big blind: the small blind is left with 300
+		for _, u := range users {
+			r.cmd("c4", u, "fold")
+		}
+	}
+	refused := 0
+	for _, u := range users {
+		rep := r.cmd("c4", u, "straddle")
+		switch {
+		case !rep.IsError:
+			t.Fatalf("%s straddled 400 with at most 400 chips", u)
+		case strings.Contains(rep.Text, "A straddle of 400 needs more than 400 chips"):
+			refused++
+		case !strings.Contains(rep.Text, "straddle before the hand in which you are"):
+			t.Fatalf("%s: straddle refused with %q", u, rep.Text)
+		}
+	}
+	if refused != 1 {
+		t.Fatalf("%d players refused for their chips, want the one under the gun", refused)
+	}
+	r.must("c4", "hal", "deal")
+	if r.chat.saw("c4", "straddles 400") || r.chat.saw("c4", "will straddle") {
+		t.Fatal("a refused straddle was posted")
+	}
+	r.balance()
+}

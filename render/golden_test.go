@@ -255,3 +255,18 @@ func diff(a, b string) string {
 	}
 	return out.String()
 }
+
+// TestGoldenTournament: the table of a tournament between hands (level, next blinds and when, players
+// left, places paid, a bomb pot and a straddle called for the next hand) and a tournament's results,
+// with a shared place and a player who paid a rebuy.
+func TestGoldenTournament(t *testing.T) {
+	v := TableView{Title: "Tournament table", Variant: engine.NoLimit, SmallBlind: 20, BigBlind: 40,
+		Tournament: &TournamentView{Level: 2, NextSmall: 30, NextBig: 60, NextIn: "in 7 min", Left: 3, Entrants: 5, Paid: 2, Pool: 600},
+		Notes:      []string{"Next hand: a bomb pot of 80 each.", "Next hand: Carol straddles."},
+		Seats: []SeatView{{Seat: 0, Name: "Alice", Stack: 3100, Button: true}, {Seat: 2, Name: "Carol", Stack: 2400},
+			{Seat: 4, Name: "Erin", Stack: 1500, SittingOut: true}}}
+	res := TournamentResult("Tournament over — results", 600, []Place{
+		{Place: 1, Name: "Alice", Paid: 100, Prize: 390}, {Place: 2, Name: "Carol", Paid: 200, Prize: 210},
+		{Place: 3, Name: "Erin", Paid: 100}, {Place: 4, Name: "Bob", Paid: 100}, {Place: 4, Name: "Dave", Paid: 100}})
+	checkGolden(t, "tournament.golden", Table(v, TextCards).Text+"\n\n"+res.Text+"\n")
+}
