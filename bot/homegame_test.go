@@ -122,6 +122,8 @@ func TestRunItTwiceAtTheTable(t *testing.T) {
 		t.Fatal("nobody was asked to run it twice")
 	}
 	r.refused("c1", "zed", "runtwice yes", "You are not seated at this table")
+	r.must("c1", "kim", "join 1000") // seated, but not dealt into this hand
+	r.refused("c1", "kim", "runtwice yes", "You are not in this hand")
 	r.refused("c1", "ann", "runtwice maybe", "Answer `runtwice yes`")
 	for i := 0; i < 4; i++ {
 		r.cmd("c1", "ann", "runtwice yes")
