@@ -40,3 +40,32 @@ func BenchmarkTableTen(b *testing.B) {
 		Table(v, TextCards)
 	}
 }
+
+// BenchmarkTableRender renders one full hand table message (the five-player golden hand on the flop:
+// board, a main pot and a side pot with names, five seats, the last lines, the turn and its buttons),
+// in each card style.
+func BenchmarkTableRender(b *testing.B) {
+	s := scripts[0]
+	h, err := engine.Replay(s.setup(b), s.actions[:8]) // Carol has bet all-in on the flop; Alice to act
+	if err != nil {
+		b.Fatal(err)
+	}
+	o, ok := h.Options()
+	if !ok {
+		b.Fatal("nobody to act")
+	}
+	v := HandView{TableView: s.tableView(h, 12), Commitment: "9f2c4e1ab37d0c55e6a1b2c3d4e5f607",
+		Log:  []string{"Bob checks", "Carol is all-in for 250", "Alice calls 250", "Bob calls 250"},
+		Turn: &TurnView{Name: "Alice", Options: o, SecondsLeft: 45, Token: "12.8", Street: h.Street()}}
+	for _, st := range []struct {
+		name  string
+		style CardStyle
+	}{{"text", TextCards}, {"emoji", EmojiCards}} {
+		b.Run(st.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				HandTable(v, st.style)
+			}
+		})
+	}
+}

@@ -270,3 +270,121 @@ func TestGoldenTournament(t *testing.T) {
 		{Place: 3, Name: "Erin", Paid: 100}, {Place: 4, Name: "Bob", Paid: 100}, {Place: 4, Name: "Dave", Paid: 100}})
 	checkGolden(t, "tournament.golden", Table(v, TextCards).Text+"\n\n"+res.Text+"\n")
 }
+
+// liveTranscript plays the script as the hand's table message sees it: the message after the deal and
+// after every action, edited in place, with the turn, the last lines, the commitment and at the end
+// the showdown. It checks that no version shows a hole card of a player before that player's cards
+// are turned up, and never the cards of a player who folded or mucked.
+func (s script) liveTranscript(t *testing.T, handNo int64, style CardStyle) string {
+	t.Helper()
+	h, err := engine.NewHand(s.setup(t))
+	if err != nil {
+		t.Fatalf("%s: %v", s.title, err)
+	}
+	n := Narrator{Names: s.names, Style: style}
+	var log []string
+	var result []string
+	showdown := false
+	add := func(evs []engine.Event) {
+		for _, ev := range evs {
+			line, ok := n.line(ev)
+			if !ok {
+				continue
+			}
+			if isShowdown(ev) || ev.Kind == engine.EvReveal {
+				showdown = true
+			}
+			if !showdown && (ev.Kind == engine.EvPots || ev.Kind == engine.EvBoard || ev.Kind == engine.EvEnd) {
+				continue // the table shows the board and pots itself
+			}
+			for _, l := range strings.Split(line, "\n") {
+				if showdown {
+					result = append(result, l)
+				} else {
+					log = append(log, l)
+				}
+			}
+			if ev.Kind == engine.EvReveal && len(ev.Hands) > 1 {
+				// The hands' chances before the run-out, as the bot adds them.
+				hands := make([][2]engine.Card, len(ev.Hands))
+				for i, r := range ev.Hands {
+					hands[i] = r.Cards
+				}
+				res, err := engine.Equity(hands, ev.Board)
+				if err != nil {
+					t.Fatal(err)
+				}
+				result = append(result, Equity(EquityView{Names: s.names, Hands: ev.Hands, Board: ev.Board, Results: res}, style).Text)
+			}
+		}
+	}
+	shown := map[int]bool{}
+	view := func(i int) HandView {
+		for _, ev := range h.Events() {
+			switch ev.Kind {
+			case engine.EvShow:
+				shown[ev.Player] = true
+			case engine.EvReveal:
+				for _, r := range ev.Hands {
+					shown[r.Player] = true
+				}
+			}
+		}
+		v := HandView{TableView: s.tableView(h, handNo), Log: log, Result: result, Over: h.Done(),
+			Commitment: "9f2c4e1ab37d0c55e6a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b"}
+		if o, ok := h.Options(); ok {
+			v.Turn = &TurnView{Name: s.names.Name(o.Player), Options: o, SecondsLeft: 60, Token: fmt.Sprintf("%d.%d", handNo, i), Street: h.Street()}
+		}
+		return v
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Hand #%d: %s\n", handNo, s.title)
+	write := func(i int) {
+		m := HandTable(view(i), style)
+		for p := range s.stacks {
+			if shown[p] {
+				continue
+			}
+			for _, c := range h.Hole(p) {
+				if c1 := Card(c, style); strings.Contains(m.Text, c1) && !strings.Contains(Cards(h.Board(), style), c1) {
+					t.Fatalf("%s, version %d: %s's unshown card %s is in the table message:\n%s", s.title, i, s.names.Name(p), c1, m.Text)
+				}
+			}
+		}
+		writeMessage(&b, "", m)
+	}
+	add(h.Events())
+	write(0)
+	for i, a := range s.actions {
+		evs, err := h.Apply(a)
+		if err != nil {
+			t.Fatalf("%s: action %d (%s): %v", s.title, i+1, a, err)
+		}
+		add(evs)
+		write(i + 1)
+	}
+	return b.String()
+}
+
+// TestGoldenHandTable: the hand's table message through whole hands (side pots and a split, an
+// all-in run-out, a hand won without a showdown), in both card styles.
+func TestGoldenHandTable(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		style CardStyle
+	}{
+		{"table_text.golden", TextCards},
+		{"table_emoji.golden", EmojiCards},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			var b strings.Builder
+			for i, s := range scripts {
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(s.liveTranscript(t, int64(i+1), tc.style))
+			}
+			checkGolden(t, tc.file, b.String())
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// HandView is everything the hand's table message shows: the table (stakes, board, pots, seats), the
+// turn with its buttons, the hand's last few public lines, the deck commitment and, once the hand is
+// over, its showdown and awards. The message is rendered whole from it every time the hand changes,
+// and edited in place of the previous version.
+type HandView struct {
+	TableView
+	Turn       *TurnView // the player to act; nil between turns and when the hand is over
+	Log        []string  // the hand's public lines so far, oldest first
+	Commitment string    // the deck commitment (hex); the message shows its first 16 digits
+	Result     []string  // the showdown and awards, when the hand is over
+	Over       bool
+}
+
+// recentLines is how many of the hand's lines the table message shows while the hand is played.
+const recentLines = 4
+
+// MyCards is the button anyone seated can click at any time to see their hole cards privately.
+var MyCards = Button{Label: "My cards", Command: "cards", Style: Secondary}
+
+// HandTable is the hand's table message:
+//
+//	Hand #12 · No-limit 5/10 · deck 1a2b3c4d5e6f7a8b
+//	Board: 7♦ 5♥ 9♦ · pot 300
+//	• 1. Alice 1,250 · button
+//	• 2. Bob 980 · bet 20
+//	▶ 3. Carol 500 · to act
+//	Last: Bob calls 20 · Carol raises to 60
+//	▶ Carol to act on the flop — 40 to call. Raise to 100–500. 45s left.
+//
+// with the turn's buttons and "My cards" while the hand is played. Hole cards never appear in it
+// before they are shown.
+func HandTable(v HandView, style CardStyle) Message {
+	tv := v.TableView
+	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, capitalize(tv.Variant.String()), Chips(tv.SmallBlind), Chips(tv.BigBlind))
+	if tv.Ante > 0 {
+		head += ", ante " + Chips(tv.Ante)
+	}
+	if t := strings.TrimSpace(tv.Title); t != "" && t != "Table" {
+		head = t + " · " + head
+	}
+	if len(v.Commitment) >= 16 {
+		head += " · deck " + v.Commitment[:16]
+	}
+	lines := []string{head}
+	if tv.Tournament != nil {
+		lines = append(lines, tv.Tournament.line())
+	}
+	for _, n := range tv.Notes {
+		lines = append(lines, strings.Join(strings.Fields(n), " "))
+	}
+	build := func(withNames bool, recent int) string {
+		out := append([]string(nil), lines...)
+		out = append(out, tv.middle(style, withNames)...)
+		for _, s := range tv.Seats {
+			out = append(out, seatLine(s))
+		}
+		switch {
+		case v.Over:
+			out = append(out, v.Result...)
+		case len(v.Log) > 0 && recent > 0:
+			from := max(0, len(v.Log)-recent)
+			out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
+		}
+		if v.Turn != nil && !v.Over {
+			out = append(out, "▶ "+Turn(*v.Turn, style).Text)
+		}
+		return strings.Join(out, "\n")
+	}
+	text := build(true, recentLines)
+	for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
+		text = build(false, recent)
+	}
+	m := Message{Text: clip(text)}
+	if v.Turn != nil && !v.Over {
+		m.Buttons = append(Turn(*v.Turn, style).Buttons, MyCards)
+	}
+	return m
+}
