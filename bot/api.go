@@ -31,6 +31,9 @@ type Command struct {
 	// its amount: the reply is an error (not your turn, a stale button, not seated...) or empty, and
 	// nothing changes either way.
 	Probe bool
+	// Message is the ID of the channel message whose button was clicked, when the platform can update
+	// that message through the click's own response: the dealer then answers with Reply.Update.
+	Message string
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show
@@ -44,6 +47,10 @@ type Reply struct {
 	// Files are documents for the user alone (an export of their hands): adapters attach them to a
 	// private message (Discord: an ephemeral follow-up; Slack: a file in the user's DM).
 	Files []render.File
+	// Update is the new version of the message the click came from (Command.Message), to be shown
+	// through the click's response (Discord: an update of the message; Slack: the response_url with
+	// replace_original). It costs no channel rate limit.
+	Update *render.Message
 }
 
 // Message is a message for a channel or, when Private, for one user.

@@ -44,7 +44,12 @@ help — this list`
 
 // handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
 func (t *table) handle(ctx context.Context, cmd Command) Reply {
+	t.click, t.update = cmd.Message, nil
 	r, err := t.run(ctx, cmd)
+	if t.update != nil {
+		r.Update = t.update
+	}
+	t.click, t.update = "", nil
 	if err != nil {
 		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
 	}
@@ -610,6 +615,9 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 	}
 	if err := t.act(ctx, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false); err != nil {
 		return Reply{}, err
+	}
+	if t.live != nil {
+		return Reply{}, nil // the table message changing is the answer
 	}
 	return ok("Done: %s.", a.Kind)
 }

@@ -160,6 +160,8 @@ type TableRecord struct {
 	// Tournament is set at a tournament table: its seats hold tournament chips, and the chips the
 	// players have on the table (the ledger's OnTable) are their buy-ins in the prize pool.
 	Tournament *Tournament `json:",omitempty"`
+	// Screen is the hand's table message on a platform that edits it in place (Surface).
+	Screen Screen `json:",omitempty"`
 }
 
 // Tournament is a tournament's registration, prize pool and finishing places.

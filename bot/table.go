@@ -37,6 +37,13 @@ type table struct {
 
 	last *lastHand // the hand that ended most recently, for `show`
 
+	// With a Surface: the running hand's table message, its outbox, and for the command being run the
+	// message its click came from and the version to answer it with.
+	live   *liveHand
+	out    *outbox
+	click  string
+	update *render.Message
+
 	// quarantined is set after a panic at this table: its hand was cancelled and it is no longer
 	// dealt automatically (a deterministic fault would otherwise repeat every few seconds). `deal`
 	// by a player clears it.
@@ -257,7 +264,12 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 	if err == nil && !h.Done() {
 		t.hand = h
 		t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
-		t.narr.Events(h.Events()) // so later awards know the pots
+		t.newLive(rec.Hand)
+		if t.live != nil {
+			t.record(t.names(), h.Events()) // the hand's lines so far, for the same table message
+		} else {
+			t.narr.Events(h.Events()) // so later awards know the pots
+		}
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx)
 		return nil
@@ -490,10 +502,13 @@ func (t *table) deal(ctx context.Context) error {
 	}
 	t.hand = h
 	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
+	t.newLive(hs)
 	for _, line := range notes {
 		t.publicf(ctx, "%s", line)
 	}
-	t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
+	if t.live == nil {
+		t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
+	}
 	for p, s := range seats {
 		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
 	}
@@ -501,7 +516,11 @@ func (t *table) deal(ctx context.Context) error {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
 		return t.finish(ctx, clone(t.rec), h.Events(), false)
 	}
-	t.public(ctx, t.narr.Events(h.Events())...)
+	if t.live != nil {
+		t.record(t.names(), h.Events())
+	} else {
+		t.public(ctx, t.narr.Events(h.Events())...)
+	}
 	t.afterStep(ctx)
 	return nil
 }
@@ -530,6 +549,14 @@ func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, 
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
 	t.rec = n
+	if t.live != nil {
+		if timeout {
+			t.live.log = append(t.live.log, t.names().Name(acts[len(acts)-1].Player)+" ran out of time")
+		}
+		t.record(t.names(), evs)
+		t.afterStep(ctx)
+		return nil
+	}
 	if timeout {
 		t.publicf(ctx, "%s ran out of time.", t.names().Name(acts[len(acts)-1].Player))
 	}
@@ -571,6 +598,9 @@ func (t *table) narrate(ctx context.Context, names render.Names, evs []engine.Ev
 // restartGrace is the least time a player gets to act after the dealer restarts.
 const restartGrace = 15 * time.Second
 
+// showBackstop is how long a turn waits to be shown before its clock starts anyway.
+const showBackstop = 10 * time.Second
+
 // deadline is when a turn starting now runs out; zero without a turn timer.
 func (t *table) deadline() time.Time {
 	if t.rec.Settings.Timer <= 0 {
@@ -603,6 +633,27 @@ func (t *table) afterStep(ctx context.Context) {
 		if left := dl.Sub(t.d.cfg.Now()); left < wait {
 			wait = max(left, restartGrace)
 		}
+	}
+	if l := t.live; l != nil {
+		l.deadline, l.wait = time.Time{}, wait
+		if wait > 0 {
+			l.deadline = t.d.cfg.Now().Add(wait)
+		}
+		t.showLive(t.hand, t.rec.Hand, t.names())
+		if t.update != nil || wait <= 0 {
+			t.startTurnTimer(wait) // on screen already: the click's response shows it
+			return
+		}
+		// The clock starts when the turn is on screen (outbox report), or after a short backstop
+		// if the platform does not show it, so a table never waits for ever.
+		l.timerDue, l.turnShown = true, l.version
+		tok := t.token()
+		t.d.after(t, showBackstop, func(ctx context.Context, t *table) {
+			if t.live == l && l.timerDue && t.token() == tok {
+				t.startTurnTimer(wait)
+			}
+		})
+		return
 	}
 	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: int((wait + time.Second - 1) / time.Second),
 		Token: t.token(), Street: t.hand.Street()}, t.style()))
@@ -687,11 +738,20 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			}
 		}
 	}
-	if timeout {
-		acts := hs.Actions
-		t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
+	if t.live != nil {
+		if timeout {
+			acts := hs.Actions
+			t.live.log = append(t.live.log, names[acts[len(acts)-1].Player]+" ran out of time")
+		}
+		t.record(names, evs)
+		t.showLive(h, hs, names)
+	} else {
+		if timeout {
+			acts := hs.Actions
+			t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
+		}
+		t.narrate(ctx, names, evs) // t.names() needs the hand record, which is gone
 	}
-	t.narrate(ctx, names, evs) // t.names() needs the hand record, which is gone
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	for _, s := range notes {
 		t.publicf(ctx, "%s", s)

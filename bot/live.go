@@ -1,0 +1,291 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// Surface is an optional Chat capability: channel messages kept up to date in place. A Chat that has
+// it gets one table message per hand, edited as the hand goes on, instead of a post per action.
+// Post and Edit may block while the platform's rate limit lasts: the dealer calls them from a writer
+// of its own, never from a table's goroutine.
+type Surface interface {
+	// Post creates a channel message and returns its ID.
+	Post(ctx context.Context, m Message) (id string, err error)
+	// Edit replaces channel message id with m.
+	Edit(ctx context.Context, m Message, id string) error
+	// Delete removes channel message id.
+	Delete(ctx context.Context, m Message, id string) error
+}
+
+// Screen is what is on screen for a table: the hand's table message, so that a restart edits the
+// same message (its old buttons replaced) instead of leaving a stale one.
+type Screen struct {
+	Hand    int64  // the hand the message shows
+	Message string // its ID on the platform
+}
+
+// liveHand is the running hand's table message: its public lines and the newest version rendered.
+type liveHand struct {
+	no         int64
+	log        []string // the hand's action lines, oldest first
+	result     []string // from the reveal or showdown on
+	commitment string
+	showdown   bool
+	version    uint64
+	deadline   time.Time // the turn's deadline shown, zero without a timer
+	// turnShown is the version that first showed the current turn; the turn's timer starts when
+	// that version is on screen.
+	turnShown uint64
+	timerDue  bool // the current turn's timer waits for its version to be shown
+	wait      time.Duration
+}
+
+// outbox delivers one table's message: it keeps only the newest version waiting and writes it when
+// the platform allows, so a slow platform never holds the table up and never gets a backlog. A
+// version the table delivered itself through a click's response is dropped here.
+type outbox struct {
+	s     Surface
+	mu    sync.Mutex
+	next  *liveVersion // the newest version waiting
+	busy  bool
+	shown Screen // the message on screen
+	done  uint64 // the newest version on screen (of shown.Hand)
+	// report is told, on the writer's goroutine, of every version put on screen and the message ID.
+	report func(hand int64, version uint64, id string)
+}
+
+type liveVersion struct {
+	hand    int64
+	version uint64
+	msg     Message
+}
+
+// put queues v in place of any version still waiting, and starts the writer if it is idle.
+func (o *outbox) put(v liveVersion) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if v.hand == o.shown.Hand && v.version <= o.done {
+		return
+	}
+	o.next = &v
+	if !o.busy {
+		o.busy = true
+		go o.run()
+	}
+}
+
+// deliveredBy records that version of hand is on screen already (through a click's response).
+func (o *outbox) deliveredBy(hand int64, version uint64, id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if hand != o.shown.Hand || version > o.done {
+		o.shown, o.done = Screen{Hand: hand, Message: id}, version
+	}
+	if o.next != nil && o.next.hand == hand && o.next.version <= version {
+		o.next = nil
+	}
+}
+
+// screen is the message on screen.
+func (o *outbox) screen() Screen {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.shown
+}
+
+func (o *outbox) run() {
+	for {
+		o.mu.Lock()
+		v := o.next
+		o.next = nil
+		if v == nil {
+			o.busy = false
+			o.mu.Unlock()
+			return
+		}
+		id := ""
+		if o.shown.Hand == v.hand {
+			id = o.shown.Message
+		}
+		o.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var err error
+		if id == "" {
+			id, err = o.s.Post(ctx, v.msg)
+		} else {
+			err = o.s.Edit(ctx, v.msg, id)
+		}
+		cancel()
+		if err != nil {
+			continue // a newer version, if any, tries again; the table goes on either way
+		}
+		o.mu.Lock()
+		if o.shown.Hand != v.hand || v.version > o.done {
+			o.shown, o.done = Screen{Hand: v.hand, Message: id}, v.version
+		}
+		o.mu.Unlock()
+		if o.report != nil {
+			o.report(v.hand, v.version, id)
+		}
+	}
+}
+
+// --- the table's side -------------------------------------------------------------------------------
+
+// surface returns the chat's Surface when the table plays in one message per hand.
+func (t *table) surface() (Surface, bool) {
+	s, ok := t.d.chat.(Surface)
+	return s, ok
+}
+
+// initOutbox makes the table's outbox, starting from what the record says is on screen.
+func (t *table) initOutbox(s Surface) {
+	if t.out != nil {
+		return
+	}
+	t.out = &outbox{s: s, shown: t.rec.Screen}
+	t.out.report = func(hand int64, version uint64, id string) {
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, id) }})
+	}
+}
+
+// shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
+// table, and a turn whose version is now visible starts its timer.
+func (t *table) shown(ctx context.Context, hand int64, version uint64, id string) {
+	if t.open && t.rec.Screen != (Screen{Hand: hand, Message: id}) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
+		n := clone(t.rec)
+		n.Screen = Screen{Hand: hand, Message: id}
+		if err := t.commit(ctx, n, Change{}); err != nil {
+			t.d.log.Error("store the table message", "table", t.id, "err", err)
+		}
+	}
+	if l := t.live; l != nil && l.no == hand && l.timerDue && version >= l.turnShown {
+		t.startTurnTimer(l.wait)
+	}
+}
+
+// record adds a run of events to the hand's lines; with equity, an all-in's chances come after the
+// hands are turned up.
+func (t *table) record(names render.Names, evs []engine.Event) {
+	l := t.live
+	if l == nil {
+		return
+	}
+	if t.narr == nil {
+		t.narr = &render.Narrator{Names: names, Style: t.style()}
+	}
+	for _, ev := range evs {
+		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
+			l.showdown = true
+		}
+		m, ok := t.narr.Event(ev)
+		if !ok {
+			continue
+		}
+		if !l.showdown && (ev.Kind == engine.EvPots || ev.Kind == engine.EvBoard || ev.Kind == engine.EvEnd) {
+			continue // the table message shows the board and pots itself
+		}
+		for _, line := range strings.Split(m.Text, "\n") {
+			if l.showdown {
+				l.result = append(l.result, line)
+			} else {
+				l.log = append(l.log, line)
+			}
+		}
+		if ev.Kind == engine.EvReveal {
+			if eq, ok := equityMessage(ev, names, t.style()); ok {
+				l.result = append(l.result, eq.Text)
+			}
+		}
+	}
+}
+
+// liveView is the hand's table message for engine hand h (dealt from hs to the players names).
+func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) render.HandView {
+	r := hs.Rules
+	l := t.live
+	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
+		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: t.notes(),
+		Tournament: t.tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done()}
+	if t.rec.Tournament != nil {
+		v.Title = "Tournament"
+	}
+	if !h.Done() {
+		v.Pots = h.Pots()
+	}
+	bets, stacks := h.Bets(), h.Stacks()
+	for p, s := range hs.Seats {
+		v.Seats = append(v.Seats, render.SeatView{Seat: s, Name: names.Name(p), Stack: stacks[p], Bet: bets[p],
+			Folded: h.Folded(p), AllIn: h.IsAllIn(p) && !h.Done(), Button: p == h.Button(), ToAct: !h.Done() && h.ToAct() == p})
+	}
+	if o, ok := h.Options(); ok && !h.Done() {
+		secs := 0
+		if !l.deadline.IsZero() {
+			secs = int((l.deadline.Sub(t.d.cfg.Now()) + time.Second - 1) / time.Second)
+		}
+		v.Turn = &render.TurnView{Name: names.Name(o.Player), Options: o, SecondsLeft: max(secs, 0), Token: t.token(), Street: h.Street()}
+	}
+	return v
+}
+
+// showLive renders the hand's table message and delivers it: through the click being answered when the
+// click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
+func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
+	s, ok := t.surface()
+	if !ok || t.live == nil {
+		return
+	}
+	t.initOutbox(s)
+	l := t.live
+	l.version++
+	m := render.HandTable(t.liveView(h, hs, names), t.style())
+	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
+	if t.click != "" && t.out.screen() == (Screen{Hand: l.no, Message: t.click}) {
+		t.update = &m
+		t.out.deliveredBy(l.no, l.version, t.click)
+		return
+	}
+	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg})
+}
+
+// startTurnTimer starts the turn's clock: wait from now.
+func (t *table) startTurnTimer(wait time.Duration) {
+	if t.turnTimer != nil {
+		t.turnTimer.Stop()
+		t.turnTimer = nil
+	}
+	if t.live != nil {
+		t.live.timerDue = false
+	}
+	if wait <= 0 || t.hand == nil {
+		return
+	}
+	tok := t.token()
+	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *table) {
+		if t.hand == nil || t.token() != tok {
+			return // acted in time
+		}
+		t.turnTimer = nil
+		if err := t.act(ctx, (*engine.Hand).Timeout, true); err != nil {
+			t.d.log.Error("timeout", "table", t.id, "err", err)
+		}
+	})
+}
+
+// newLive starts the table message of hand hs.
+func (t *table) newLive(hs *HandState) {
+	if _, ok := t.surface(); !ok {
+		t.live = nil
+		return
+	}
+	t.live = &liveHand{no: hs.No, commitment: render.DeckCommitment(hs.Deck, hs.Salt)}
+}
+
+func (l *liveHand) String() string { return fmt.Sprintf("hand %d v%d", l.no, l.version) }
