@@ -32,6 +32,8 @@ type rig struct {
 	now  time.Time
 	tm   []*rigTimer
 	cfg  bot.Config
+	// override, when set, is the chat the dealer gets instead of chat (which it should embed).
+	override bot.Chat
 }
 
 // rigChat records every message; onSend, when set, sees each one first (and may panic).
@@ -102,7 +104,11 @@ func (r *rig) open() {
 	if r.wrap != nil {
 		store = r.wrap(db)
 	}
-	d, err := bot.New(store, r.chat, cfg)
+	var chat bot.Chat = r.chat
+	if r.override != nil {
+		chat = r.override
+	}
+	d, err := bot.New(store, chat, cfg)
 	if err != nil {
 		db.Close()
 		r.tb.Fatal(err)

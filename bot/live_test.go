@@ -1,0 +1,201 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// surfaceChat is a chat that edits messages in place: every post, edit and delete is recorded.
+type surfaceChat struct {
+	rigChat
+	smu    sync.Mutex
+	posts  int
+	edits  int
+	nextID int
+	text   map[string]string // message ID -> current text
+	log    []string
+}
+
+func (c *surfaceChat) Post(_ context.Context, m bot.Message) (string, error) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	c.posts++
+	c.nextID++
+	id := fmt.Sprintf("m%d", c.nextID)
+	c.text[id] = m.Text
+	c.log = append(c.log, "post "+id)
+	return id, nil
+}
+
+func (c *surfaceChat) Edit(_ context.Context, m bot.Message, id string) error {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if _, ok := c.text[id]; !ok {
+		return fmt.Errorf("unknown message %s", id)
+	}
+	c.edits++
+	c.text[id] = m.Text
+	c.log = append(c.log, "edit "+id)
+	return nil
+}
+
+func (c *surfaceChat) Delete(_ context.Context, _ bot.Message, id string) error {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	delete(c.text, id)
+	return nil
+}
+
+func (c *surfaceChat) counts() (posts, edits int) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.posts, c.edits
+}
+
+// settle waits until the dealer's writers are idle: the counts stop changing.
+func (c *surfaceChat) settle(t *testing.T) {
+	t.Helper()
+	p, e := c.counts()
+	for i := 0; i < 200; i++ {
+		time.Sleep(5 * time.Millisecond)
+		p2, e2 := c.counts()
+		if p2 == p && e2 == e && i > 4 {
+			return
+		}
+		p, e = p2, e2
+	}
+}
+
+// TestLiveTableMessage: with a chat that edits in place, a hand is one table message: posted once,
+// then brought up to date through each click's own response (no channel write), and edited for a
+// typed command. No "Done" reply for an action; hole cards never in the channel; a restart mid-hand
+// edits the same message with live buttons for the player to act.
+func TestLiveTableMessage(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	sc := &surfaceChat{text: map[string]string{}}
+	r.chat = &sc.rigChat
+	r.close()
+	r.openWith(sc)
+	users := []string{"ann", "ben", "cid"}
+	r.must("c1", "ann", "start timer=30")
+	for _, u := range users {
+		r.must("c1", u, "join 1000")
+	}
+	r.must("c1", "ann", "deal")
+	sc.settle(t)
+	if p, _ := sc.counts(); p != 1 {
+		t.Fatalf("%d posts after the deal, want the one table message", p)
+	}
+	id := "m1"
+	tr := r.table("c1")
+	if tr.Screen != (bot.Screen{Hand: 1, Message: id}) {
+		t.Fatalf("the table message is not stored with the table: %+v", tr.Screen)
+	}
+	// Clicks on the table message: the reply carries the new version, and nothing is written.
+	clicks := 0
+	for i := 0; i < 20 && r.table("c1").Hand != nil; i++ {
+		for _, u := range users {
+			tok := fmt.Sprintf("1.%d", len(r.table("c1").Hand.Actions))
+			rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: u, UserName: u,
+				Text: "call", Token: tok, Message: id})
+			if rep.IsError {
+				rep = r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: u, UserName: u,
+					Text: "check", Token: tok, Message: id})
+			}
+			if rep.IsError {
+				continue
+			}
+			clicks++
+			if rep.Update == nil || rep.Text != "" {
+				t.Fatalf("a click was answered with %q and update %v, want the table message alone", rep.Text, rep.Update != nil)
+			}
+			if !strings.Contains(rep.Update.Text, "Hand #1") {
+				t.Fatalf("the update is not the table message:\n%s", rep.Update.Text)
+			}
+			if r.table("c1").Hand == nil {
+				break
+			}
+		}
+	}
+	sc.settle(t)
+	if p, e := sc.counts(); p != 1 || e != 0 || clicks < 3 {
+		t.Fatalf("after %d clicks: %d posts and %d edits, want 1 and 0", clicks, p, e)
+	}
+	// Hand 2 by typed commands: one post, then edits.
+	r.must("c1", "ann", "deal")
+	sc.settle(t)
+	tr = r.table("c1")
+	if tr.Screen.Hand != 2 {
+		t.Fatalf("hand 2's table message not stored: %+v", tr.Screen)
+	}
+	p0, _ := sc.counts()
+	h := tr.Hand
+	who := tr.Seats[h.Seats[firstToAct(t, tr)]].User
+	rep := r.cmd("c1", who, "call")
+	if rep.IsError || rep.Text != "" {
+		t.Fatalf("a typed action got %q", rep.Text)
+	}
+	sc.settle(t)
+	if p, e := sc.counts(); p != p0 || e < 1 {
+		t.Fatalf("a typed action: %d posts (was %d) and %d edits", p, p0, e)
+	}
+	// A restart mid-hand edits the same message; the player to act has live buttons on it.
+	screen := r.table("c1").Screen
+	p1, e1 := sc.counts()
+	r.close()
+	r.openWith(sc)
+	sc.settle(t)
+	if p, e := sc.counts(); p != p1 || e <= e1 {
+		t.Fatalf("after the restart: %d posts (was %d), %d edits (was %d): want an edit of the same message", p, p1, e, e1)
+	}
+	sc.smu.Lock()
+	text := sc.text[screen.Message]
+	sc.smu.Unlock()
+	if !strings.Contains(text, "to act") {
+		t.Fatalf("the table message after the restart shows no turn:\n%s", text)
+	}
+	for _, m := range r.chat.all() {
+		if !m.Private && strings.Contains(m.Text, "your cards") {
+			t.Fatalf("hole cards in the channel: %q", m.Text)
+		}
+	}
+}
+
+// firstToAct is the hand index of the player to act in a stored table's hand.
+func firstToAct(t *testing.T, tr bot.TableRecord) int {
+	t.Helper()
+	h, err := engine.Replay(tr.Hand.Setup(), tr.Hand.Actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.ToAct()
+}
+
+// openWith opens the rig with chat as the dealer's Chat.
+func (r *rig) openWith(chat bot.Chat) {
+	r.tb.Helper()
+	r.override = chat
+	r.open()
+}
+
+// table is channel ch's stored table record.
+func (r *rig) table(ch string) bot.TableRecord {
+	r.tb.Helper()
+	recs, err := r.db.Tables(context.Background())
+	if err != nil {
+		r.tb.Fatal(err)
+	}
+	for _, tr := range recs {
+		if tr.Channel == ch {
+			return tr
+		}
+	}
+	return bot.TableRecord{}
+}
