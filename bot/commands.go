@@ -364,36 +364,20 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 	if amount < s.MinBuyIn || amount > s.MaxBuyIn {
 		return Reply{}, userErrorf("The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(s.MinBuyIn), render.Chips(s.MaxBuyIn), s.BuyIn)
 	}
-	seat := -1
-	for i, st := range t.rec.Seats {
-		if st.User == "" {
-			seat = i
-			break
-		}
-	}
+	seat := t.emptySeat()
 	if seat < 0 {
 		return Reply{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(t.rec.Seats))
 	}
 	if err := t.roomFor(amount); err != nil {
 		return Reply{}, err
 	}
-	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	grant, err := t.bankrollFor(ctx, cmd, amount, "Your bankroll holds only %s chips: join with less (at least "+render.Chips(s.MinBuyIn)+").")
 	if err != nil {
 		return Reply{}, err
 	}
-	bank := p.Bankroll
-	if !known {
-		bank = t.d.cfg.StartingBankroll
-	}
-	if bank < amount {
-		return Reply{}, userErrorf("Your bankroll holds only %s chips: join with less (at least %s).", render.Chips(bank), render.Chips(s.MinBuyIn))
-	}
+	known := grant == nil
 	now := t.d.cfg.Now()
-	var c Change
-	if !known {
-		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
-			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll})
-	}
+	c := Change{Ledger: grant}
 	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
 		Name: cmd.UserName, Table: t.id, Bankroll: -amount, OnTable: amount})
 	n := clone(t.rec)

@@ -657,18 +657,36 @@ func (t *table) afterStep(ctx context.Context) {
 	}
 	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: int((wait + time.Second - 1) / time.Second),
 		Token: t.token(), Street: t.hand.Street()}, t.style()))
-	if wait > 0 {
-		tok := t.token()
-		t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *table) {
-			if t.hand == nil || t.token() != tok {
-				return // acted in time
-			}
-			t.turnTimer = nil
-			if err := t.act(ctx, (*engine.Hand).Timeout, true); err != nil {
-				t.d.log.Error("timeout", "table", t.id, "err", err)
-			}
-		})
+	t.startTurnTimer(wait)
+}
+
+// emptySeat is the first free seat, or -1 when the table is full.
+func (t *table) emptySeat() int {
+	for i, st := range t.rec.Seats {
+		if st.User == "" {
+			return i
+		}
 	}
+	return -1
+}
+
+// bankrollFor is what the user can pay from: their bankroll, or the starting bankroll a new player
+// gets (with the grant to record); the user must have at least amount, else refusal is the sentence.
+func (t *table) bankrollFor(ctx context.Context, cmd Command, amount int64, refusal string) (grant []LedgerEntry, err error) {
+	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	if err != nil {
+		return nil, err
+	}
+	bank := p.Bankroll
+	if !known {
+		bank = t.d.cfg.StartingBankroll
+		grant = []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
+			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll}}
+	}
+	if bank < amount {
+		return nil, userErrorf(refusal, render.Chips(bank))
+	}
+	return grant, nil
 }
 
 // finish commits everything a finished hand changes in one transaction, then tells the channel.

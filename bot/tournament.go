@@ -341,36 +341,19 @@ func (t *table) register(ctx context.Context, cmd Command, args []string) (Reply
 	if !tr.Began.IsZero() {
 		return Reply{}, refusef(errs.Conflict, "The tournament has begun, so registration is closed: watch with `table`.")
 	}
-	seat := -1
-	for i, st := range t.rec.Seats {
-		if st.User == "" {
-			seat = i
-			break
-		}
-	}
+	seat := t.emptySeat()
 	if seat < 0 {
 		return Reply{}, userErrorf("The tournament is full (%d seats).", len(t.rec.Seats))
 	}
 	if err := t.roomFor(tr.Stack); err != nil {
 		return Reply{}, err
 	}
-	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+	grant, err := t.bankrollFor(ctx, cmd, tr.BuyIn, "The buy-in is "+render.Chips(tr.BuyIn)+" chips and your bankroll holds %s: ask an admin for chips, or play a cash game.")
 	if err != nil {
 		return Reply{}, err
 	}
-	bank := p.Bankroll
-	if !known {
-		bank = t.d.cfg.StartingBankroll
-	}
-	if bank < tr.BuyIn {
-		return Reply{}, userErrorf("The buy-in is %s chips and your bankroll holds %s: ask an admin for chips, or play a cash game.", render.Chips(tr.BuyIn), render.Chips(bank))
-	}
 	now := t.d.cfg.Now()
-	var c Change
-	if !known {
-		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
-			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll})
-	}
+	c := Change{Ledger: grant}
 	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
 		Name: cmd.UserName, Table: t.id, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn})
 	n := clone(t.rec)

@@ -28,25 +28,7 @@ func TestScheduledGameAtTheConsole(t *testing.T) {
 		}
 	}
 	open()
-	run := func(lines ...string) string {
-		t.Helper()
-		before := g.out.Len()
-		if err := console.Run(ctx, s, g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
-			t.Fatal(err)
-		}
-		return g.out.String()[before:]
-	}
-	tick := func(at time.Time) string {
-		t.Helper()
-		before := g.out.Len()
-		g.clock.mu.Lock()
-		g.clock.now = at
-		g.clock.mu.Unlock()
-		if err := s.Tick(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return g.out.String()[before:]
-	}
+	run, tick := g.consoleLines(ctx, func() *bot.Scheduler { return s })
 
 	// The clock stands at Fri 20 Nov 2026 20:00 UTC; the next Friday game is on the 27th.
 	out := run("bob: schedule add weekly fri 20:00")
@@ -121,30 +103,17 @@ func TestScheduledGameAtTheConsole(t *testing.T) {
 func TestScheduledTournamentAtTheConsole(t *testing.T) {
 	g := newGame(t)
 	ctx := context.Background()
-	s, err := bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{DefaultZone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
-	run := func(lines ...string) string {
-		t.Helper()
-		before := g.out.Len()
-		if err := console.Run(ctx, s, g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
+	var s *bot.Scheduler
+	open := func() {
+		var err error
+		s, err = bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+		if err != nil {
 			t.Fatal(err)
 		}
-		return g.out.String()[before:]
 	}
-	tick := func(at time.Time) string {
-		t.Helper()
-		before := g.out.Len()
-		g.clock.mu.Lock()
-		g.clock.now = at
-		g.clock.mu.Unlock()
-		if err := s.Tick(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return g.out.String()[before:]
-	}
+	open()
+	defer func() { s.Close(ctx) }()
+	run, tick := g.consoleLines(ctx, func() *bot.Scheduler { return s })
 	if out := run("admin: schedule add weekly fri 20:00 length=2h tournament buyin=100 stack=1000 payouts=50/60"); !strings.Contains(out, "The payouts add up to 110%") {
 		t.Fatalf("a schedule with payouts over 100%% was not refused:\n%s", out)
 	}
@@ -167,4 +136,29 @@ func TestScheduledTournamentAtTheConsole(t *testing.T) {
 	if !strings.Contains(season, "bob +100") || !strings.Contains(season, "carol -100") {
 		t.Fatalf("the season does not count the tournament prize:\n%s", season)
 	}
+}
+
+// consoleLines returns run, which types lines at the console in front of the scheduler sched() and
+// returns what they printed, and tick, which sets the clock and runs the scheduler's tick.
+func (g *game) consoleLines(ctx context.Context, sched func() *bot.Scheduler) (run func(lines ...string) string, tick func(at time.Time) string) {
+	run = func(lines ...string) string {
+		g.t.Helper()
+		before := g.out.Len()
+		if err := console.Run(ctx, sched(), g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
+			g.t.Fatal(err)
+		}
+		return g.out.String()[before:]
+	}
+	tick = func(at time.Time) string {
+		g.t.Helper()
+		before := g.out.Len()
+		g.clock.mu.Lock()
+		g.clock.now = at
+		g.clock.mu.Unlock()
+		if err := sched().Tick(ctx); err != nil {
+			g.t.Fatal(err)
+		}
+		return g.out.String()[before:]
+	}
+	return run, tick
 }
