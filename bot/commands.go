@@ -331,19 +331,27 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 	if err := s.Apply(args); err != nil {
 		return Reply{}, err
 	}
+	if err := t.openTable(ctx, cmd, s, nil); err != nil {
+		return Reply{}, err
+	}
+	t.publicf(ctx, "%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
+	return ok("Your table is open; you are the host.")
+}
+
+// openTable commits a new table hosted by cmd's user with settings s (a tournament when tr is set).
+func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tournament) error {
 	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
 		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
-		Started: t.d.cfg.Now(), Schedule: cmd.Schedule}
+		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
 	rec.LevelAt = rec.Started
 	t.rec = rec // commit needs the channel; restored below on failure
 	if err := t.commit(ctx, rec, Change{}); err != nil {
 		t.rec = TableRecord{}
-		return Reply{}, err
+		return err
 	}
 	t.open = true
 	t.pending = map[string][]render.Message{}
-	t.publicf(ctx, "%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
-	return ok("Your table is open; you are the host.")
+	return nil
 }
 
 func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, error) {

@@ -263,17 +263,9 @@ func (t *table) startTournament(ctx context.Context, cmd Command, args []string)
 	if err != nil {
 		return Reply{}, err
 	}
-	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
-		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
-		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
-	rec.LevelAt = rec.Started
-	t.rec = rec // commit needs the channel; restored below on failure
-	if err := t.commit(ctx, rec, Change{}); err != nil {
-		t.rec = TableRecord{}
+	if err := t.openTable(ctx, cmd, s, tr); err != nil {
 		return Reply{}, err
 	}
-	t.open = true
-	t.pending = map[string][]render.Message{}
 	t.publicf(ctx, "%s opened a tournament: %s. Type `join` to register, then `deal` to begin.", cmd.UserName, tr.describe(s))
 	return ok("Your tournament is open; you are the host. Registration closes when the first hand is dealt.")
 }
