@@ -715,7 +715,7 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 func (t *table) view() render.TableView {
 	r := t.rec.Settings.Rules(t.rec.Level)
 	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
-		Notes: t.notes(), Tournament: t.tournamentView(t.rec, t.d.cfg.Now())}
+		Notes: t.notes(), Tournament: tournamentView(t.rec, t.d.cfg.Now())}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament table"
 	}

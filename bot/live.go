@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -12,7 +11,8 @@ import (
 )
 
 // Surface is an optional Chat capability: channel messages kept up to date in place. A Chat that has
-// it gets one table message per hand, edited as the hand goes on, instead of a post per action.
+// it gets one table message per hand, edited as the hand goes on, instead of a post per action. (Turn
+// pings, still to come, will need a Delete here.)
 // Post and Edit may block while the platform's rate limit lasts: the dealer calls them from a writer
 // of its own, never from a table's goroutine.
 type Surface interface {
@@ -20,8 +20,6 @@ type Surface interface {
 	Post(ctx context.Context, m Message) (id string, err error)
 	// Edit replaces channel message id with m.
 	Edit(ctx context.Context, m Message, id string) error
-	// Delete removes channel message id.
-	Delete(ctx context.Context, m Message, id string) error
 }
 
 // Screen is what is on screen for a table: the hand's table message, so that a restart edits the
@@ -213,7 +211,7 @@ func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: t.notes(),
-		Tournament: t.tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done()}
+		Tournament: tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done()}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament"
 	}
@@ -287,5 +285,3 @@ func (t *table) newLive(hs *HandState) {
 	}
 	t.live = &liveHand{no: hs.No, commitment: render.DeckCommitment(hs.Deck, hs.Salt)}
 }
-
-func (l *liveHand) String() string { return fmt.Sprintf("hand %d v%d", l.no, l.version) }

@@ -12,7 +12,7 @@ import (
 	"github.com/dealerbot/dealerbot/engine"
 )
 
-// surfaceChat is a chat that edits messages in place: every post, edit and delete is recorded.
+// surfaceChat is a chat that edits messages in place: every post and edit is recorded.
 type surfaceChat struct {
 	rigChat
 	smu    sync.Mutex
@@ -43,13 +43,6 @@ func (c *surfaceChat) Edit(_ context.Context, m bot.Message, id string) error {
 	c.edits++
 	c.text[id] = m.Text
 	c.log = append(c.log, "edit "+id)
-	return nil
-}
-
-func (c *surfaceChat) Delete(_ context.Context, _ bot.Message, id string) error {
-	c.smu.Lock()
-	defer c.smu.Unlock()
-	delete(c.text, id)
 	return nil
 }
 

@@ -192,7 +192,7 @@ type Entry struct {
 func (t *Tournament) Pool() int64 {
 	var sum int64
 	for _, e := range t.Entries {
-		sum += e.Paid // each at most (1 + maxRebuys) buy-ins of at most MaxChips, ten entries: no wrap
+		sum += e.Paid // registration and rebuys keep the pool within maxPool: no wrap
 	}
 	return sum
 }

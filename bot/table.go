@@ -415,8 +415,11 @@ func (t *table) deal(ctx context.Context) error {
 			for i, p := range paid {
 				ps = append(ps, fmt.Sprintf("%s %s", ordinal(i+1), render.Chips(p)))
 			}
-			notes = append(notes, fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s%s.", len(tr.Entries),
-				render.Chips(tr.Pool()), strings.Join(ps, ", "), map[bool]string{true: " (before rebuys)", false: ""}[n.Settings.Rebuys != 0]))
+			line := fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s", len(tr.Entries), render.Chips(tr.Pool()), strings.Join(ps, ", "))
+			if n.Settings.Rebuys != 0 {
+				line += " (before rebuys)"
+			}
+			notes = append(notes, line+".")
 		}
 		levelFrom = tr.Began
 	}
@@ -428,7 +431,7 @@ func (t *table) deal(ctx context.Context) error {
 		if r.Ante > 0 {
 			line += ", ante " + render.Chips(r.Ante)
 		}
-		if tv := t.tournamentView(n, now); tv != nil && tv.NextIn != "" {
+		if tv := tournamentView(n, now); tv != nil && tv.NextIn != "" {
 			line += fmt.Sprintf("; next %s/%s %s", render.Chips(tv.NextSmall), render.Chips(tv.NextBig), tv.NextIn)
 		}
 		notes = append(notes, line+".")
@@ -549,20 +552,29 @@ func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, 
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
 	t.rec = n
-	if t.live != nil {
-		if timeout {
-			t.live.log = append(t.live.log, t.names().Name(acts[len(acts)-1].Player)+" ran out of time")
-		}
-		t.record(t.names(), evs)
-		t.afterStep(ctx)
-		return nil
-	}
-	if timeout {
-		t.publicf(ctx, "%s ran out of time.", t.names().Name(acts[len(acts)-1].Player))
-	}
-	t.narrate(ctx, t.names(), evs)
+	t.tell(ctx, t.names(), evs, timeout, acts)
 	t.afterStep(ctx)
 	return nil
+}
+
+// tell reports what a step did: into the hand's table message (live mode), or as channel posts. With
+// timeout, the clock took the last of acts.
+func (t *table) tell(ctx context.Context, names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
+	late := ""
+	if timeout {
+		late = names.Name(acts[len(acts)-1].Player) + " ran out of time"
+	}
+	if t.live != nil {
+		if late != "" {
+			t.live.log = append(t.live.log, late)
+		}
+		t.record(names, evs)
+		return
+	}
+	if late != "" {
+		t.publicf(ctx, "%s.", late)
+	}
+	t.narrate(ctx, names, evs)
 }
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
@@ -756,19 +768,9 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			}
 		}
 	}
+	t.tell(ctx, names, evs, timeout, hs.Actions) // t.names() needs the hand record, which is gone
 	if t.live != nil {
-		if timeout {
-			acts := hs.Actions
-			t.live.log = append(t.live.log, names[acts[len(acts)-1].Player]+" ran out of time")
-		}
-		t.record(names, evs)
-		t.showLive(h, hs, names)
-	} else {
-		if timeout {
-			acts := hs.Actions
-			t.publicf(ctx, "%s ran out of time.", names[acts[len(acts)-1].Player])
-		}
-		t.narrate(ctx, names, evs) // t.names() needs the hand record, which is gone
+		t.showLive(h, hs, names) // the hand's last version: the showdown and awards
 	}
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	for _, s := range notes {

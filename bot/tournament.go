@@ -194,6 +194,18 @@ func parsePayouts(val string) ([]int, error) {
 	return out, nil
 }
 
+// maxPool is the largest prize pool: a thousand of the largest buy-ins. It keeps every sum over a
+// tournament's entries far from int64's limit, even with unlimited rebuys.
+const maxPool = 1000 * engine.MaxChips
+
+// roomForBuyIn refuses a buy-in or rebuy that would take the prize pool past maxPool.
+func (t *Tournament) roomForBuyIn() error {
+	if t.Pool() > maxPool-t.BuyIn {
+		return refusef(errs.Conflict, "The prize pool holds %s chips, the most a tournament may hold: no more buy-ins or rebuys.", render.Chips(t.Pool()))
+	}
+	return nil
+}
+
 // payouts are the tournament's percentages: the host's, or the defaults by entrants.
 func (t *Tournament) payouts() []int {
 	if len(t.Payouts) > 0 {
@@ -340,6 +352,9 @@ func (t *table) register(ctx context.Context, cmd Command, args []string) (Reply
 	if err := t.roomFor(tr.Stack); err != nil {
 		return Reply{}, err
 	}
+	if err := tr.roomForBuyIn(); err != nil {
+		return Reply{}, err
+	}
 	grant, err := t.bankrollFor(ctx, cmd, tr.BuyIn, "The buy-in is "+render.Chips(tr.BuyIn)+" chips and your bankroll holds %s: ask an admin for chips, or play a cash game.")
 	if err != nil {
 		return Reply{}, err
@@ -437,6 +452,9 @@ func (t *table) rebuyTournament(ctx context.Context, cmd Command, args []string)
 	if err := t.roomFor(tr.Stack); err != nil {
 		return Reply{}, err
 	}
+	if err := tr.roomForBuyIn(); err != nil {
+		return Reply{}, err
+	}
 	p, _, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return Reply{}, err
@@ -482,47 +500,38 @@ func (t *table) currentLevel() int {
 func eliminate(n *TableRecord, hs *HandState, final []int64) []string {
 	tr := n.Tournament
 	var out []Eliminated
+	seatOf := map[string]int{}
 	np := len(hs.Seats)
 	for p, s := range hs.Seats {
 		if final[p] == 0 {
-			out = append(out, Eliminated{User: n.Seats[s].User, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
+			user := n.Seats[s].User
+			out = append(out, Eliminated{User: user, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
+			seatOf[user] = s
 		}
 	}
 	if len(out) == 0 {
 		return nil
 	}
-	best := tr.left() - len(out) + 1
+	placings := PlaceEliminated(nil, tr.left()-len(out)+1, out)
+	atPlace := map[int]int{} // players sharing each place
+	for _, pl := range placings {
+		atPlace[pl.Place]++
+	}
 	paid := tr.placesPaid()
 	var lines []string
-	placings := PlaceEliminated(nil, best, out)
 	for _, pl := range placings {
-		i := tr.entry(pl.User)
-		e := &tr.Entries[i]
-		e.Place, e.OutHand = pl.Place, hs.No
-		for _, o := range out {
-			if o.User == pl.User {
-				e.Start, e.Order = o.Start, o.Order
-			}
-		}
-		shared := 0
-		for _, q := range placings {
-			if q.Place == pl.Place {
-				shared++
-			}
-		}
+		e := &tr.Entries[tr.entry(pl.User)]
+		o := out[slices.IndexFunc(out, func(o Eliminated) bool { return o.User == pl.User })]
+		e.Place, e.OutHand, e.Start, e.Order = pl.Place, hs.No, o.Start, o.Order
+		n.Seats[seatOf[pl.User]] = SeatRecord{}
 		line := fmt.Sprintf("%s is out in %s place", e.Name, ordinal(pl.Place))
-		if shared > 1 {
+		if atPlace[pl.Place] > 1 {
 			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, ordinal(pl.Place))
 		}
 		if pl.Place <= paid {
 			line += " (in the money)"
 		}
 		lines = append(lines, line+".")
-		for s := range n.Seats {
-			if n.Seats[s].User == pl.User {
-				n.Seats[s] = SeatRecord{}
-			}
-		}
 	}
 	if left := tr.left(); left > 1 {
 		lines = append(lines, fmt.Sprintf("%d players left; %d %s paid.", left, paid, plural(paid, "place", "places")))
@@ -540,9 +549,9 @@ func payTournament(n *TableRecord, c *Change, now time.Time) render.Message {
 	place := map[string]int{}
 	if !tr.Began.IsZero() {
 		prizes := tr.prizes()
-		var still []Eliminated
+		var still []Eliminated // every seated player is an entrant still in (eliminate empties the seats)
 		for i, s := range n.Seats {
-			if s.User != "" && tr.entry(s.User) >= 0 && tr.Entries[tr.entry(s.User)].Place == 0 {
+			if s.User != "" {
 				still = append(still, Eliminated{User: s.User, Start: s.Stack, Order: (i - n.Button - 1 + 2*len(n.Seats)) % len(n.Seats)})
 			}
 		}
@@ -600,7 +609,7 @@ func plural(n int, one, many string) string {
 
 // tournamentView is a tournament's progress line for the table view and level changes; nil for a
 // cash game.
-func (t *table) tournamentView(rec TableRecord, now time.Time) *render.TournamentView {
+func tournamentView(rec TableRecord, now time.Time) *render.TournamentView {
 	tr := rec.Tournament
 	if tr == nil {
 		return nil

@@ -48,19 +48,9 @@ func HandTable(v HandView, style CardStyle) Message {
 	if len(v.Commitment) >= 16 {
 		head += " · deck " + v.Commitment[:16]
 	}
-	lines := []string{head}
-	if tv.Tournament != nil {
-		lines = append(lines, tv.Tournament.line())
-	}
-	for _, n := range tv.Notes {
-		lines = append(lines, strings.Join(strings.Fields(n), " "))
-	}
+	lines := append([]string{head}, tv.extra()...)
 	build := func(withNames bool, recent int) string {
-		out := append([]string(nil), lines...)
-		out = append(out, tv.middle(style, withNames)...)
-		for _, s := range tv.Seats {
-			out = append(out, seatLine(s))
-		}
+		out := append(append([]string(nil), lines...), tv.body(style, withNames)...)
 		switch {
 		case v.Over:
 			out = append(out, v.Result...)

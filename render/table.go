@@ -88,29 +88,36 @@ func Table(v TableView, style CardStyle) Message {
 	if v.Ante > 0 {
 		stakes += ", ante " + Chips(v.Ante)
 	}
-	lines = append(lines, stakes)
+	top := append(lines, stakes)
+	top = append(top, v.extra()...)
+	text := strings.Join(append(top, v.body(style, true)...), "\n")
+	if Length(text) > MaxText && len(v.Pots) > 1 {
+		// Ten long names in nine side pots do not fit: count the players of each pot instead, so
+		// that every seat still shows.
+		text = strings.Join(append(top, v.body(style, false)...), "\n")
+	}
+	return Message{Text: clip(text)}
+}
+
+// extra is the tournament's line and the notes, under the stakes.
+func (v TableView) extra() []string {
+	var lines []string
 	if v.Tournament != nil {
 		lines = append(lines, v.Tournament.line())
 	}
 	for _, n := range v.Notes {
 		lines = append(lines, strings.Join(strings.Fields(n), " "))
 	}
-	top := lines
-	lines = v.middle(style, true)
+	return lines
+}
+
+// body is the board, the pots (with the names of who can win each, or their number) and the seats.
+func (v TableView) body(style CardStyle, withNames bool) []string {
+	lines := v.middle(style, withNames)
 	for _, s := range v.Seats {
 		lines = append(lines, seatLine(s))
 	}
-	text := strings.Join(append(top, lines...), "\n")
-	if Length(text) > MaxText && len(v.Pots) > 1 {
-		// Ten long names in nine side pots do not fit: count the players of each pot instead, so
-		// that every seat still shows.
-		lines = v.middle(style, false)
-		for _, s := range v.Seats {
-			lines = append(lines, seatLine(s))
-		}
-		text = strings.Join(append(top, lines...), "\n")
-	}
-	return Message{Text: clip(text)}
+	return lines
 }
 
 // middle is the board and pots part of the summary.

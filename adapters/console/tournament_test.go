@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -170,4 +171,45 @@ func TestTournamentEndedEarly(t *testing.T) {
 	g.must("alice: end")
 	g.mustSee("1. carol wins 180 (+80)", "2. alice wins 120 (+20)", "3. bob (-100)")
 	g.checkTournamentChips("after the early end", 0)
+}
+
+// TestTournamentBadInput: each wrong tournament command gets a sentence saying what to do, and
+// changes nothing: no table opened, no chips moved, the stored table as it was.
+func TestTournamentBadInput(t *testing.T) {
+	g := newGame(t)
+	for _, c := range []struct{ line, want string }{
+		{"alice: start tournament stack=10 blinds=10/20", "The starting stack (10) must be more than the big blind (20)"},
+		{"alice: start tournament min=100", "A tournament has one buy-in (buyin=) and one starting stack (stack=): min= is for cash games."},
+		{"alice: start tournament payouts=20/20/20/20/20 seats=4", "The payouts name 5 places but the table has 4 seats"},
+		{"alice: start tournament payouts=10/10/10/10/10/10/10/10/10/5/5", "Pay at most 10 places"},
+		{"alice: start tournament payouts=0/100", "percentages by place that add up to 100"},
+		{"alice: start tournament buyin=-5", "The buy-in must be a whole number of chips above 0"},
+		{"alice: start tournament buyin=99999999999999999999", "The buy-in can be at most 1,000,000,000,000 chips"},
+		{"alice: start tournament stack=500000000000 seats=9", "A starting stack can be at most 111,111,111,111 chips at a 9-seat table"},
+	} {
+		g.refuse(c.line, c.want)
+		if g.table().ID != "" {
+			t.Fatalf("%q opened a table", c.line)
+		}
+	}
+	g.must("alice: start tournament buyin=20000")
+	before, bal := g.table(), g.balance()
+	g.refuse("carol: join", "The buy-in is 20,000 chips and your bankroll holds 10,000") // a new player's bankroll
+	if !reflect.DeepEqual(g.table(), before) || g.balance() != bal {
+		t.Fatal("a refused registration changed the table or the chips")
+	}
+	g.must("alice: end")
+
+	g.must("alice: start tournament buyin=100 stack=1000 rebuy=no", "alice: join", "bob: join", "alice: deal")
+	before, bal = g.table(), g.balance()
+	for _, c := range []struct{ line, want string }{
+		{"carol: join 100", "In a tournament `join` takes no amount"},
+		{"bob: rebuy", "This tournament has no rebuys."},
+		{"bob: rebuy 100", "A tournament rebuy takes no amount"},
+	} {
+		g.refuse(c.line, c.want)
+		if !reflect.DeepEqual(g.table(), before) || g.balance() != bal {
+			t.Fatalf("%q changed the table or the chips", c.line)
+		}
+	}
 }
