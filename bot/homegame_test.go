@@ -175,3 +175,30 @@ func TestStraddleNeedsChips(t *testing.T) {
 	}
 	r.balance()
 }
+
+// TestNotesShareOnePost: what one hand's end has to say (the players knocked out, the players left)
+// is one channel post, not one each: every post spends the channel's rate limit.
+func TestNotesShareOnePost(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	users := []string{"ann", "ben", "cid", "dee"}
+	r.must("c5", "ann", "start tournament buyin=100 stack=1000 timer=off")
+	for _, u := range users {
+		r.must("c5", u, "join")
+	}
+	r.must("c5", "ann", "deal")
+	for i := 0; i < 4; i++ { // everyone all-in: at least two are out in this one hand
+		for _, u := range users {
+			r.cmd("c5", u, "allin")
+			r.cmd("c5", u, "call")
+		}
+	}
+	var outs []string
+	for _, m := range r.chat.all() {
+		if !m.Private && m.Channel == "c5" && strings.Contains(m.Text, " is out") {
+			outs = append(outs, m.Text)
+		}
+	}
+	if len(outs) != 1 || strings.Count(outs[0], "\n") == 0 {
+		t.Fatalf("the hand's notes came in %d posts, want one of several lines: %q", len(outs), outs)
+	}
+}

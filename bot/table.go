@@ -506,9 +506,7 @@ func (t *table) deal(ctx context.Context) error {
 	t.hand = h
 	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
 	t.newLive(hs)
-	for _, line := range notes {
-		t.publicf(ctx, "%s", line)
-	}
+	t.postNotes(ctx, notes)
 	if t.live == nil {
 		t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
 	}
@@ -575,6 +573,17 @@ func (t *table) tell(ctx context.Context, names render.Names, evs []engine.Event
 		t.publicf(ctx, "%s.", late)
 	}
 	t.narrate(ctx, names, evs)
+}
+
+// postNotes posts a step's notes (level changes, eliminations, who leaves) as one channel message,
+// not a post each: every post spends the channel's rate limit.
+func (t *table) postNotes(ctx context.Context, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	for _, text := range render.Split(strings.Join(notes, "\n")) {
+		t.public(ctx, render.Message{Text: text})
+	}
 }
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
@@ -773,9 +782,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		t.showLive(h, hs, names) // the hand's last version: the showdown and awards
 	}
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
-	for _, s := range notes {
-		t.publicf(ctx, "%s", s)
-	}
+	t.postNotes(ctx, notes)
 	var broke []string
 	for _, s := range t.rec.Seats {
 		if s.User != "" && s.Stack == 0 {
