@@ -210,8 +210,9 @@ func (d *Dealer) sendTo(ctx context.Context, t *table, j job) (Reply, error) {
 
 // Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
 // adjust, verify) run here, without a table; the rest run on their channel's table goroutine, in
-// order. Public and private messages the command causes go out through Chat.Send, in order, before
-// Handle returns. A user sending commands too fast is told to slow down and nothing runs.
+// order. Private messages the command causes go out through Chat.Send before Handle returns; so do
+// public ones, except on a chat with a Surface, where they are written in the background when the
+// platform's rate limit allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing runs.
 func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 		return errorReply(d.log, err)
@@ -281,7 +282,8 @@ func (d *Dealer) Tables() int {
 	return len(d.tables)
 }
 
-// Close finishes the queued commands, stops every timer and waits for the table goroutines.
+// Close finishes the queued commands, stops every timer and waits for the table goroutines and for
+// the channel messages they left to write.
 func (d *Dealer) Close(ctx context.Context) error {
 	d.mu.Lock()
 	if d.closed {
@@ -301,7 +303,43 @@ func (d *Dealer) Close(ctx context.Context) error {
 		t.sendMu.Unlock()
 	}
 	done := make(chan struct{})
-	go func() { d.wg.Wait(); close(done) }()
+	go func() {
+		d.wg.Wait()
+		for _, t := range tables { // the channel posts still waiting go out
+			if t.out != nil {
+				t.out.wait()
+			}
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Flush waits until every table has finished the commands queued before it and written the channel
+// messages they caused (on a chat with a Surface they go out in the background), or until ctx ends.
+func (d *Dealer) Flush(ctx context.Context) error {
+	d.mu.Lock()
+	tables := make([]*table, 0, len(d.tables))
+	for _, t := range d.tables {
+		tables = append(tables, t)
+	}
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, t := range tables {
+			var out *outbox
+			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *table) { out = t.out }})
+			if out != nil {
+				out.wait()
+			}
+		}
+	}()
 	select {
 	case <-done:
 		return nil

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -50,11 +51,15 @@ type liveHand struct {
 // version the table delivered itself through a click's response is dropped here.
 type outbox struct {
 	s     Surface
+	chat  Chat
+	log   *slog.Logger
 	mu    sync.Mutex
 	next  *liveVersion // the newest version waiting
+	notes []Message    // channel posts waiting (joins, level changes...), oldest first
 	busy  bool
-	shown Screen // the message on screen
-	done  uint64 // the newest version on screen (of shown.Hand)
+	quiet *sync.Cond // broadcast when the writer stops (busy turns false); on mu
+	shown Screen     // the message on screen
+	done  uint64     // the newest version on screen (of shown.Hand)
 	// report is told, on the writer's goroutine, of every version put on screen and the message ID.
 	report func(hand int64, version uint64, id string)
 }
@@ -73,10 +78,37 @@ func (o *outbox) put(v liveVersion) {
 		return
 	}
 	o.next = &v
+	o.wake()
+}
+
+// say queues a channel post; posts still waiting when the writer gets to them go out as one.
+func (o *outbox) say(m Message) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.notes = append(o.notes, m)
+	o.wake()
+}
+
+// wake starts the writer if it is idle; o.mu is held.
+func (o *outbox) wake() {
 	if !o.busy {
 		o.busy = true
 		go o.run()
 	}
+}
+
+// merge joins runs of button-less posts into as few posts as fit a message.
+func merge(ms []Message) []Message {
+	var out []Message
+	for _, m := range ms {
+		if n := len(out); n > 0 && len(m.Buttons) == 0 && len(out[n-1].Buttons) == 0 &&
+			render.Length(out[n-1].Text)+1+render.Length(m.Text) <= render.MaxText {
+			out[n-1].Text += "\n" + m.Text
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // deliveredBy records that version of hand is on screen already (through a click's response).
@@ -98,13 +130,35 @@ func (o *outbox) screen() Screen {
 	return o.shown
 }
 
+// wait blocks until the writer has written everything queued and stopped.
+func (o *outbox) wait() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for o.busy {
+		o.quiet.Wait()
+	}
+}
+
 func (o *outbox) run() {
 	for {
 		o.mu.Lock()
+		if notes := o.notes; len(notes) > 0 {
+			o.notes = nil
+			o.mu.Unlock()
+			for _, m := range merge(notes) {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				if err := o.chat.Send(ctx, m); err != nil {
+					o.log.Error("send to channel", "channel", m.Channel, "err", err) // the table goes on
+				}
+				cancel()
+			}
+			continue
+		}
 		v := o.next
 		o.next = nil
 		if v == nil {
 			o.busy = false
+			o.quiet.Broadcast()
 			o.mu.Unlock()
 			return
 		}
@@ -148,7 +202,8 @@ func (t *table) initOutbox(s Surface) {
 	if t.out != nil {
 		return
 	}
-	t.out = &outbox{s: s, shown: t.rec.Screen}
+	t.out = &outbox{s: s, chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.rec.Screen}
+	t.out.quiet = sync.NewCond(&t.out.mu)
 	t.out.report = func(hand int64, version uint64, id string) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, id) }})
 	}

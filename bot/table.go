@@ -137,10 +137,21 @@ func (t *table) style() render.CardStyle { return t.rec.Settings.Cards }
 
 // --- sending -----------------------------------------------------------------------------------
 
+// public posts msgs to the table's channel. On a chat with a Surface they go through the table's
+// outbox, written when the platform allows and never holding up the table; else they are sent now.
 func (t *table) public(ctx context.Context, msgs ...render.Message) {
+	s, live := t.surface()
+	if live {
+		t.initOutbox(s)
+	}
 	for _, m := range msgs {
 		m.Private = false
-		err := t.d.chat.Send(ctx, Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
+		msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
+		if live {
+			t.out.say(msg)
+			continue
+		}
+		err := t.d.chat.Send(ctx, msg)
 		if err != nil {
 			t.d.log.Error("send to channel", "table", t.id, "err", err)
 		}

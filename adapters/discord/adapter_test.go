@@ -99,6 +99,7 @@ func (s *scripted) commands() []bot.Command {
 }
 
 func TestAdapterOverFakeDiscord(t *testing.T) {
+	t.Parallel() // the fake's rate limit makes it wait for seconds; other tests need not wait with it
 	f := newFakeDiscord(t, testApp)
 	logs := &syncBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
@@ -331,7 +332,27 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		}
 	})
 
-	t.Run("a newer prompt removes the buttons of the one it replaces", func(t *testing.T) {
+	t.Run("the table message is posted once and edited in place", func(t *testing.T) {
+		ctx := context.Background()
+		n := f.count()
+		m := bot.Message{Channel: "C3", Message: render.Message{Text: "Hand #1 · alice to act",
+			Buttons: []render.Button{{Label: "Fold", Command: "fold", Token: "1.0"}, {Label: "My cards", Command: "cards"}}}}
+		id, err := a.Post(ctx, m)
+		if err != nil || id == "" {
+			t.Fatalf("Post = %q, %v", id, err)
+		}
+		m.Text, m.Buttons = "Hand #1 · alice wins 15", nil
+		if err := a.Edit(ctx, m, id); err != nil {
+			t.Fatalf("Edit: %v", err)
+		}
+		got := f.since(n)
+		if len(got) != 2 || got[0].Method != "POST" || got[0].ID != id || len(got[0].buttons()) != 2 ||
+			got[1].Method != "PATCH" || got[1].Path != "/channels/C3/messages/"+id || got[1].content() != m.Text || !strings.Contains(got[1].Raw, `"components":[]`) {
+			t.Fatalf("want one post with two buttons, then an edit of it with no buttons left:\n%s", f.dump(n))
+		}
+	})
+
+	t.Run("a newer post with the same buttons takes them off the older one", func(t *testing.T) {
 		ctx := context.Background()
 		post := func(text string, buttons ...render.Button) string {
 			n := f.count()

@@ -69,7 +69,10 @@ type Adapter struct {
 	remove    func()
 }
 
-var _ bot.Chat = (*Adapter)(nil)
+var (
+	_ bot.Chat    = (*Adapter)(nil)
+	_ bot.Surface = (*Adapter)(nil)
+)
 
 // New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.
 func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
@@ -193,6 +196,34 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	return nil
 }
 
+// Post creates the channel message m (the hand's table) and returns its ID. It blocks while the
+// channel's rate limit lasts; the dealer calls it from a writer of its own.
+func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
+	send, err := TableMessage(m.Message)
+	if err != nil {
+		a.log.Warn("table message sent without some buttons", "err", err)
+	}
+	msg, err := a.session.ChannelMessageSendComplex(m.Channel, send, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
+	}
+	return msg.ID, nil
+}
+
+// Edit replaces channel message id with m (a timer or a typed command changed the table).
+func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
+	send, err := TableMessage(m.Message)
+	if err != nil {
+		a.log.Warn("table message sent without some buttons", "err", err)
+	}
+	_, err = a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: m.Channel, Content: &send.Content,
+		Components: &send.Components, AllowedMentions: send.AllowedMentions}, discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("discord: edit message %s in channel %s: %w", id, m.Channel, err)
+	}
+	return nil
+}
+
 // prompt is a channel post whose buttons are tied to a decision point (they carry a token).
 type prompt struct {
 	id       string
@@ -203,7 +234,8 @@ type prompt struct {
 const maxPrompts = 8
 
 // supersede remembers a new post with tokened buttons and removes the buttons from older posts in
-// the channel that offered any of the same commands: a new turn prompt makes the last one stale.
+// the channel that offered any of the same commands: a schedule's reminder makes its announcement's RSVP buttons redundant. (Turn buttons live on the
+// hand's table message, which is edited in place and never goes through here.)
 // The dealer refuses stale clicks anyway (by token); this only keeps the channel from showing
 // buttons that can no longer work. It runs in the background: it is cosmetic and must not slow the
 // table down.
@@ -354,7 +386,7 @@ func (a *Adapter) dispatch(r *responder) {
 		case modal != nil:
 			a.openForm(r, cmd, modal)
 		default:
-			a.run(r, cmd)
+			a.runClick(r, cmd)
 		}
 	case discordgo.InteractionModalSubmit:
 		cmd, err := ModalSubmit(i)
@@ -362,7 +394,7 @@ func (a *Adapter) dispatch(r *responder) {
 			r.fail(a.userText(err))
 			return
 		}
-		a.run(r, cmd)
+		a.runClick(r, cmd)
 	default:
 		a.log.Debug("ignored interaction", "type", i.Type.String())
 	}
@@ -395,6 +427,47 @@ func (a *Adapter) run(r *responder, cmd bot.Command) {
 	}
 	a.log.Debug("command", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text)
 	r.reply(h.Handle(r.ctx, cmd))
+}
+
+// runClick runs a click on a button tied to a turn (it has a token) of a message in the channel, or
+// the form such a button opened: the interaction is acknowledged as an update of that message (type
+// 6), and when the dealer answers with the message's new version it is shown through the
+// interaction's own token, which costs none of the channel's rate limit. Anything else the dealer
+// says (an error, cards) follows privately. Other clicks run like commands.
+func (a *Adapter) runClick(r *responder, cmd bot.Command) {
+	m := r.i.Message
+	if cmd.Token == "" || m == nil || m.ID == "" || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		a.run(r, cmd)
+		return
+	}
+	if !r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}) {
+		return
+	}
+	r.updating = true
+	a.mu.Lock()
+	h := a.handler
+	a.mu.Unlock()
+	if h == nil {
+		r.fail("The dealer is still starting; try again in a moment.")
+		return
+	}
+	cmd.Message = m.ID
+	a.log.Debug("click", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text, "message", m.ID)
+	rep := h.Handle(r.ctx, cmd)
+	if rep.Update != nil {
+		send, err := TableMessage(*rep.Update)
+		if err != nil {
+			a.log.Warn("table message sent without some buttons", "err", err)
+		}
+		edit := &discordgo.WebhookEdit{Content: &send.Content, Components: &send.Components, AllowedMentions: send.AllowedMentions}
+		if _, err := a.session.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
+			a.log.Error("update the table through the click", "interaction", r.i.ID, "err", err)
+		}
+	}
+	rep.Update = nil
+	if strings.TrimSpace(rep.Text) != "" || rep.IsError || len(rep.Extra) > 0 || len(rep.Files) > 0 || len(rep.Buttons) > 0 {
+		r.followup(rep)
+	}
 }
 
 // openForm answers a click on an amount button: it asks the dealer first (probe) whether the user may
@@ -452,6 +525,7 @@ type responder struct {
 	ctx      context.Context
 	i        *discordgo.Interaction
 	answered bool // an initial response (deferral, message or modal) was sent
+	updating bool // the response is an update of the clicked message: replies follow it privately
 }
 
 func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
@@ -482,9 +556,29 @@ func (r *responder) fail(text string) {
 	r.reply(bot.Reply{Text: text, IsError: true})
 }
 
+// followup shows the dealer's reply as ephemeral follow-ups, after the interaction was answered as an
+// update of its message.
+func (r *responder) followup(rep bot.Reply) {
+	msgs, err := ReplyMessages(rep)
+	if err != nil {
+		r.a.log.Warn("reply sent without some buttons", "err", err)
+	}
+	for _, m := range msgs {
+		if _, err := r.a.session.FollowupMessageCreate(r.i, true, m, discordgo.WithContext(r.ctx)); err != nil {
+			r.a.log.Error("reply to interaction", "interaction", r.i.ID, "err", err)
+			return
+		}
+	}
+	r.files(rep.Files)
+}
+
 // reply shows the dealer's reply: as the first response, or in place of the deferral, with any
 // further pieces as ephemeral follow-ups.
 func (r *responder) reply(rep bot.Reply) {
+	if r.updating { // the original response is the table message itself: never overwrite it
+		r.followup(rep)
+		return
+	}
 	msgs, err := ReplyMessages(rep)
 	if err != nil {
 		r.a.log.Warn("reply sent without some buttons", "err", err)
@@ -511,7 +605,13 @@ func (r *responder) reply(rep bot.Reply) {
 			return
 		}
 	}
-	for _, f := range rep.Files {
+	r.files(rep.Files)
+}
+
+// files sends private documents (an export of the user's hands) as ephemeral follow-ups.
+func (r *responder) files(files []render.File) {
+	s := r.a.session
+	for _, f := range files {
 		// A private document (an export of the user's hands) comes as an ephemeral follow-up.
 		p := &discordgo.WebhookParams{Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: usersOnly,
 			Files: []*discordgo.File{{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)}}}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +28,20 @@ type game struct {
 	channel string
 	players []player
 	tokens  []string // every interaction sent
+	d       *bot.Dealer
+}
+
+// flush waits until the dealer has written what it queued for the channel.
+func (g *game) flush() {
+	g.t.Helper()
+	if g.d == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := g.d.Flush(ctx); err != nil {
+		g.t.Fatalf("the dealer's channel messages were not written: %v", err)
+	}
 }
 
 // do sends a slash command and returns what the user saw and every call the command caused.
@@ -36,17 +51,8 @@ func (g *game) do(p player, sub string, opts ...any) (string, []call) {
 	tok := g.f.slash(p, g.channel, sub, opts...)
 	g.tokens = append(g.tokens, tok)
 	_, final := g.f.answer(n, tok)
+	g.flush()
 	return final.content(), g.f.since(n)
-}
-
-// press clicks a button and returns what the user saw and every call the click caused.
-func (g *game) press(p player, b button) (call, []call) {
-	g.t.Helper()
-	n := g.f.count()
-	tok := g.f.click(p, g.channel, b.id)
-	g.tokens = append(g.tokens, tok)
-	_, final := g.f.answer(n, tok)
-	return final, g.f.since(n)
 }
 
 func (g *game) posts(calls []call) []call {
@@ -67,30 +73,6 @@ func (g *game) dms(calls []call, p player) []call {
 		}
 	}
 	return out
-}
-
-// turn finds the newest turn prompt in the channel: who is to act and the buttons offered.
-func (g *game) turn() (player, []button, call) {
-	g.t.Helper()
-	posts := g.posts(g.f.since(0))
-	for i := len(posts) - 1; i >= 0; i-- {
-		bs := posts[i].buttons()
-		if len(bs) == 0 {
-			continue
-		}
-		name, _, ok := strings.Cut(posts[i].content(), " to act")
-		if !ok {
-			continue
-		}
-		for _, p := range g.players {
-			if p.name == name {
-				return p, bs, posts[i]
-			}
-		}
-		g.t.Fatalf("turn prompt for unknown player: %q", posts[i].content())
-	}
-	g.t.Fatalf("no turn prompt in the channel")
-	return player{}, nil, call{}
 }
 
 func find(t *testing.T, bs []button, prefix string) (button, bool) {
@@ -149,47 +131,285 @@ func openDealer(t *testing.T, f *fakeDiscord, a *Adapter, logs *syncBuffer, cloc
 	return db, d
 }
 
-// TestHandOverFakeDiscord plays a whole hand with the real dealer and a real bbolt file behind the
-// adapter, through a real discordgo session talking to the fake Discord.
-func TestHandOverFakeDiscord(t *testing.T) {
-	f := newFakeDiscord(t, testApp)
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// The hand's table message, as the fake shows it.
+
+var (
+	tableHeader = regexp.MustCompile(`Hand #(\d+) ·`)
+	turnLine    = regexp.MustCompile(`(?m)^▶ (\S+) to act`)
+)
+
+// tableMessage is the newest hand's table message in the channel: its ID and what it shows now.
+func (g *game) tableMessage() (string, shown) {
+	g.t.Helper()
+	posts := g.posts(g.f.since(0))
+	for i := len(posts) - 1; i >= 0; i-- {
+		if tableHeader.MatchString(posts[i].content()) {
+			return posts[i].ID, g.f.onScreen(posts[i].ID)
+		}
+	}
+	g.t.Fatalf("no table message in the channel:\n%s", g.f.dump(0))
+	return "", shown{}
+}
+
+// actor is the player the table message says is to act.
+func (g *game) actor(s shown) (player, bool) {
+	m := turnLine.FindStringSubmatch(s.content)
+	if m == nil {
+		return player{}, false
+	}
+	for _, p := range g.players {
+		if p.name == m[1] {
+			return p, true
+		}
+	}
+	g.t.Fatalf("the table names an unknown player to act: %q", s.content)
+	return player{}, false
+}
+
+// clickAnswer is what a click on the table message led to.
+type clickAnswer struct {
+	callback call   // the interaction response
+	update   *call  // the table message brought up to date through the interaction, if it was
+	private  []call // ephemeral follow-ups
+	latency  time.Duration
+}
+
+// clickTable clicks button b of table message msg as p (typed: the amount typed into the form the
+// button opens) and waits for the answer: the update of the table or a private reply.
+func (g *game) clickTable(p player, msg string, b button, typed string) clickAnswer {
+	g.t.Helper()
+	f := g.f
+	n := f.count()
+	sent := time.Now()
+	tok := f.clickOn(p, g.channel, msg, b.id)
+	g.tokens = append(g.tokens, tok)
+	cb := f.waitFor(n, "the answer to "+tok, func(c call) bool { return strings.HasSuffix(c.Path, "/"+tok+"/callback") })
+	if cb.Body["type"] == 9.0 { // the amount form: type into it and submit
+		id := cb.Body["data"].(map[string]any)["custom_id"].(string)
+		n = f.count()
+		sent = time.Now()
+		tok = f.submitOn(p, g.channel, msg, id, typed)
+		g.tokens = append(g.tokens, tok)
+		cb = f.waitFor(n, "the answer to the form "+tok, func(c call) bool { return strings.HasSuffix(c.Path, "/"+tok+"/callback") })
+	}
+	ans := clickAnswer{callback: cb}
+	switch cb.Body["type"] {
+	case 6.0:
+		// The dealer answers with the new table (a PATCH of @original) and/or private follow-ups.
+		last := f.waitFor(n, "the update or reply to "+tok, func(c call) bool { return strings.HasPrefix(c.Path, "/webhooks/"+testApp+"/"+tok) })
+		ans.latency = last.At.Sub(sent)
+		g.flush()
+		time.Sleep(20 * time.Millisecond) // a follow-up after the update
+		for _, c := range f.since(n) {
+			switch {
+			case c.Method == "PATCH" && c.Path == "/webhooks/"+testApp+"/"+tok+"/messages/@original":
+				ans.update = &c
+			case c.Method == "POST" && c.Path == "/webhooks/"+testApp+"/"+tok:
+				ans.private = append(ans.private, c)
+			}
+		}
+	case 5.0:
+		ans.private = append(ans.private, f.waitFor(n, "the reply to "+tok, func(c call) bool {
+			return c.Method == "PATCH" && c.Path == "/webhooks/"+testApp+"/"+tok+"/messages/@original"
+		}))
+		ans.latency = ans.private[0].At.Sub(sent)
+	default:
+		ans.private = append(ans.private, cb)
+	}
+	return ans
+}
+
+// public reports whether c shows something in the channel: a post or edit there, or an update of a
+// channel message through a click.
+func (g *game) public(c call) bool {
+	if strings.HasPrefix(c.Path, "/channels/"+g.channel+"/") {
+		return true
+	}
+	tok, ok := strings.CutPrefix(c.Path, "/webhooks/"+testApp+"/")
+	tok, ok2 := strings.CutSuffix(tok, "/messages/@original")
+	if !ok || !ok2 || c.Method != "PATCH" {
+		return false
+	}
+	g.f.mu.Lock()
+	defer g.f.mu.Unlock()
+	return g.f.updating(tok)
+}
+
+// writes are the channel's message writes (posts, edits, deletes) among calls.
+func (g *game) writes(calls []call) int {
+	n := 0
+	for _, c := range calls {
+		if c.Method != "GET" && strings.HasPrefix(c.Path, "/channels/"+g.channel+"/messages") {
+			n++
+		}
+	}
+	return n
+}
+
+// handStats is what one hand cost.
+type handStats struct {
+	actions  int             // player actions taken by clicks
+	writes   int             // channel writes from the deal to the end
+	messages int             // channel messages created from the deal to the end
+	took     time.Duration   // from the deal command to the final table on screen
+	waits    []time.Duration // from each click to the table showing its result
+	before   []call          // every call up to the one that closed the betting
+}
+
+// playHand deals a hand and plays it by clicks on its table message: the first player to act raises
+// the minimum through the amount form, and everyone after goes all in (calling all in when that is
+// all they can do), so that with unequal stacks the hand ends in a side pot and an all-in run-out.
+func (g *game) playHand(tb testing.TB) handStats {
+	tb.Helper()
+	f := g.f
+	start := f.count()
+	began := time.Now()
+	tok := f.slash(g.players[0], g.channel, "deal")
+	g.tokens = append(g.tokens, tok)
+	if _, final := f.answer(start, tok); !strings.Contains(final.content(), "Dealt hand") {
+		tb.Fatalf("deal answered %q", final.content())
+	}
+	id := ""
+	f.waitFor(start, "the hand's table message", func(c call) bool {
+		if c.Method == "POST" && c.Path == "/channels/"+g.channel+"/messages" && tableHeader.MatchString(c.content()) {
+			id = c.ID
+			return true
+		}
+		return false
+	})
+	st := g.playHandFrom(tb, id, start)
+	st.took = time.Since(began)
+	return st
+}
+
+// playHandFrom plays the hand of table message id by clicks; start is the first call of the hand.
+func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
+	tb.Helper()
+	f := g.f
+	st := handStats{}
+	began := time.Now()
+	raised := false
+	for step := 0; ; step++ {
+		if step > 12 {
+			tb.Fatalf("the hand did not end:\n%s", f.onScreen(id).content)
+		}
+		s := f.onScreen(id)
+		p, ok := g.actor(s)
+		if !ok {
+			break // the hand is over
+		}
+		want := []string{"All-in", "Call", "Check"}
+		if !raised {
+			want = []string{"Raise…", "Bet…"}
+		}
+		var b button
+		for _, w := range want {
+			if b, ok = find(g.t, s.buttons, w); ok {
+				break
+			}
+		}
+		if !ok {
+			tb.Fatalf("%s has none of %v on the table: %v", p.name, want, s.buttons)
+		}
+		min := ""
+		if !raised {
+			c, err := parseCustomID(b.id)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			min = itoa(c.min)
+		}
+		st.before = f.since(0)
+		ans := g.clickTable(p, id, b, min)
+		if ans.update == nil || len(ans.private) != 0 {
+			tb.Fatalf("%s's %q click: update %v, private %v; want the table updated through the click alone", p.name, b.label, ans.update, ans.private)
+		}
+		if !strings.Contains(ans.update.content(), "Hand #") {
+			tb.Fatalf("the click updated the message to %q", ans.update.content())
+		}
+		raised = true
+		st.actions++
+		st.waits = append(st.waits, ans.latency)
+	}
+	st.took = time.Since(began)
+	g.flush()
+	for _, c := range f.since(start) {
+		if c.Method == "POST" && c.Path == "/channels/"+g.channel+"/messages" {
+			st.messages++
+		}
+	}
+	st.writes = g.writes(f.since(start))
+	return st
+}
+
+// newGame opens a real dealer (a bbolt file in t.TempDir) behind a real adapter talking to the fake,
+// with a fixed deck seed, a table of 5/10 with cards as text and no timer, and three players seated:
+// alice and bob with 1,000, carol with 500.
+func newGame(t *testing.T, f *fakeDiscord, seed uint64) (*game, *storage.DB, *syncBuffer) {
+	t.Helper()
 	logs := &syncBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
 	a := openAdapter(t, f, logs, clock)
-
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("deck seed %d", seed)
 	var s [32]byte
 	for i := range 8 {
 		s[i] = byte(seed >> (8 * i))
 	}
 	db, d := openDealer(t, f, a, logs, clock, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8(s), DealDelay: time.Hour})
 	a.SetDealer(d)
-
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
-	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}}
-	ctx := context.Background()
-
-	// Open the table and sit down three players; carol is short-stacked so an all-in is cheap.
-	reply, calls := g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 0, "cards", 3, "text")
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d}
+	reply, _ := g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 0, "cards", 3, "text")
 	if !strings.Contains(reply, "table is open") {
 		t.Fatalf("start reply = %q", reply)
-	}
-	if ps := g.posts(calls); len(ps) != 1 || !strings.Contains(ps[0].content(), "alice opened a table") {
-		t.Errorf("start posts = %v", ps)
 	}
 	for _, j := range []struct {
 		p      player
 		amount int
 	}{{alice, 1000}, {bob, 1000}, {carol, 500}} {
-		reply, calls = g.do(j.p, "join", "amount", 4, j.amount)
-		if !strings.Contains(reply, "You are in seat") {
+		if reply, _ := g.do(j.p, "join", "amount", 4, j.amount); !strings.Contains(reply, "You are in seat") {
 			t.Fatalf("%s join reply = %q", j.p.name, reply)
 		}
-		if ps := g.posts(calls); len(ps) != 1 || !strings.Contains(ps[0].content(), j.p.name+" sits down") {
-			t.Errorf("%s join posts = %v", j.p.name, ps)
-		}
 	}
+	return g, db, logs
+}
+
+// checkChips: the ledger balances and the players' chips are all still there.
+func checkChips(t *testing.T, db *storage.DB, bankrolls int64) {
+	t.Helper()
+	ctx := context.Background()
+	tot, err := db.Balance(ctx)
+	if err != nil {
+		t.Fatalf("ledger does not balance: %v (%+v)", err, tot)
+	}
+	if got := tot.Bankrolls + tot.OnTables; got != bankrolls {
+		t.Errorf("bankrolls + chips on tables = %d, want %d", got, bankrolls)
+	}
+	tables, err := db.Tables(ctx)
+	if err != nil || len(tables) != 1 {
+		t.Fatalf("tables: %v, %v", tables, err)
+	}
+	var stacks int64
+	for _, s := range tables[0].Seats {
+		stacks += s.Stack
+	}
+	if stacks != 2500 {
+		t.Errorf("stacks sum to %d, want the 2,500 bought in", stacks)
+	}
+}
+
+// TestHandOverFakeDiscord plays a whole hand with the real dealer and a real bbolt file behind the
+// adapter, through a real discordgo session talking to a fake Discord that enforces the channel rate
+// limit: one table message for the hand, brought up to date through each click's own interaction.
+func TestHandOverFakeDiscord(t *testing.T) {
+	t.Parallel() // the fake's rate limit makes it wait for seconds; other tests need not wait with it
+	f := newFakeDiscord(t, testApp)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("deck seed %d", seed)
+	g, db, logs := newGame(t, f, seed)
+	alice, bob, carol := g.players[0], g.players[1], g.players[2]
+	f.block(carol.id) // carol does not accept DMs
 
 	// A malformed option is refused before it reaches the dealer, and nothing is posted.
 	n := f.count()
@@ -202,19 +422,20 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		t.Errorf("malformed command posted %v", ps)
 	}
 
-	// Carol does not accept DMs.
-	f.block(carol.id)
-	reply, calls = g.do(alice, "deal")
+	// The deal: the table message, and the hole cards by DM.
+	dealt := f.count()
+	reply, calls := g.do(alice, "deal")
 	if !strings.Contains(reply, "Dealt hand #1") {
 		t.Fatalf("deal reply = %q", reply)
 	}
-	posts := g.posts(calls)
-	joined := ""
-	for _, p := range posts {
-		joined += p.content() + "\n"
+	id, s := g.tableMessage()
+	for _, want := range []string{"Hand #1", "No-limit 5/10", "deck ", "posts the small blind 5", "posts the big blind 10", " to act"} {
+		if !strings.Contains(s.content, want) {
+			t.Errorf("the table message lacks %q:\n%s", want, s.content)
+		}
 	}
-	if !strings.Contains(joined, "posts the small blind 5") || !strings.Contains(joined, "posts the big blind 10") {
-		t.Errorf("no blinds posted:\n%s", joined)
+	if _, ok := find(t, s.buttons, "My cards"); !ok {
+		t.Errorf("no My cards button on the table: %v", s.buttons)
 	}
 	hole := map[string][]string{}
 	for _, p := range []player{alice, bob} {
@@ -228,160 +449,102 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		t.Errorf("carol: %d DM attempts, want 1 (refused with 50007)", len(dms))
 	}
 
-	// Carol's next reply carries her cards, privately, with a Show my cards button.
-	n = f.count()
-	tok = f.slash(carol, g.channel, "table")
-	_, final := f.answer(n, tok)
-	if _, ok := find(t, final.buttons(), "Show my cards"); !ok {
-		t.Errorf("carol's reply has no Show my cards button: %s", final)
-	}
-	fu := f.waitFor(n, "carol's cards as a follow-up", func(c call) bool {
-		return c.Path == "/webhooks/"+testApp+"/"+tok && strings.Contains(c.content(), "your cards:")
-	})
-	if fu.flags()&64 == 0 {
-		t.Errorf("carol's cards were not ephemeral: %s", fu)
-	}
-	hole[carol.name] = holeCards(t, fu.content())
-	show, _ := find(t, final.buttons(), "Show my cards")
-	got, _ := g.press(carol, show)
-	if !strings.Contains(got.content(), strings.Join(hole[carol.name], " ")) {
-		t.Errorf("Show my cards answered %q, want carol's cards %v", got.content(), hole[carol.name])
+	// My cards: privately, also for carol, whose DMs are closed.
+	mine, _ := find(t, s.buttons, "My cards")
+	for _, p := range g.players {
+		ans := g.clickTable(p, id, mine, "")
+		if ans.update != nil || len(ans.private) == 0 {
+			t.Fatalf("%s's My cards: update %v, private %v", p.name, ans.update, ans.private)
+		}
+		text := ""
+		for _, c := range ans.private {
+			if c.flags()&64 == 0 && c.Body["type"] != nil {
+				t.Errorf("%s's cards were not ephemeral: %s", p.name, c)
+			}
+			text += c.content() + "\n"
+		}
+		if p == carol {
+			hole[carol.name] = holeCards(t, text[strings.Index(text, "your cards:")-10:])
+		}
+		if !strings.Contains(text, strings.Join(hole[p.name], " ")) {
+			t.Errorf("%s's My cards answered %q, want %v", p.name, text, hole[p.name])
+		}
 	}
 
 	// A click by the wrong player is refused privately and changes nothing.
-	actor, bs, firstPrompt := g.turn()
+	actor, _ := g.actor(s)
 	var other player
 	for _, p := range g.players {
 		if p != actor {
 			other = p
 		}
 	}
-	fold, _ := find(t, bs, "Fold")
-	got, calls = g.press(other, fold)
-	if !strings.Contains(got.content(), "It is "+actor.name+"'s turn, not yours") {
-		t.Errorf("wrong player's click answered %q", got.content())
-	}
-	if ps := g.posts(calls); len(ps) != 0 {
-		t.Errorf("wrong player's click posted %v", ps)
-	}
-
-	// Nor does the wrong player get the amount form: the dealer's refusal comes at once, privately.
-	raise, ok := find(t, bs, "Raise…")
-	if !ok {
-		t.Fatalf("no Raise… button in %v", bs)
-	}
-	refusedForm := func(p player, want string) {
-		t.Helper()
-		n := f.count()
-		tok := f.click(p, g.channel, raise.id)
-		g.tokens = append(g.tokens, tok)
-		first, _ := f.answer(n, tok)
-		if first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), want) {
-			t.Errorf("%s's Raise… click answered %s, want %q privately", p.name, first, want)
-		}
-		for _, c := range f.since(n) {
-			if strings.Contains(c.Path, "/"+tok+"/") && c.Body["type"] == 9.0 {
-				t.Errorf("%s's Raise… click opened the form", p.name)
-			}
-		}
-		if ps := g.posts(f.since(n)); len(ps) != 0 {
-			t.Errorf("%s's Raise… click posted %v", p.name, ps)
-		}
-	}
-	refusedForm(other, "It is "+actor.name+"'s turn, not yours")
-
-	// The player to act raises the minimum through the form.
+	fold, _ := find(t, s.buttons, "Fold")
 	n = f.count()
-	modal, _ := f.answer(n, f.click(actor, g.channel, raise.id))
-	if modal.Body["type"] != 9.0 {
-		t.Fatalf("Raise… answered %s, want a modal", modal)
+	ans := g.clickTable(other, id, fold, "")
+	if ans.update != nil || len(ans.private) != 1 || !strings.Contains(ans.private[0].content(), "It is "+actor.name+"'s turn, not yours") ||
+		ans.private[0].flags()&64 == 0 {
+		t.Errorf("wrong player's click: update %v, private %v", ans.update, ans.private)
 	}
-	mc, err := parseCustomID(modal.Body["data"].(map[string]any)["custom_id"].(string))
-	if err != nil {
-		t.Fatal(err)
+	if w := g.writes(f.since(n)); w != 0 || f.onScreen(id).content != s.content {
+		t.Errorf("wrong player's click made %d channel writes or changed the table", w)
+	}
+	// Nor does the wrong player get the amount form.
+	raise, ok := find(t, s.buttons, "Raise…")
+	if !ok {
+		t.Fatalf("no Raise… button in %v", s.buttons)
 	}
 	n = f.count()
-	tok = f.submit(actor, g.channel, modal.Body["data"].(map[string]any)["custom_id"].(string), "  "+itoa(mc.min))
-	_, final = f.answer(n, tok)
-	if !strings.Contains(final.content(), "Done") {
-		t.Fatalf("raise form answered %q", final.content())
-	}
-	if ps := g.posts(f.since(n)); len(ps) == 0 || !strings.Contains(ps[0].content(), actor.name+" raises") {
-		t.Errorf("raise not announced: %v", ps)
+	tok = f.clickOn(other, g.channel, id, raise.id)
+	g.tokens = append(g.tokens, tok)
+	if first, _ := f.answer(n, tok); first.Body["type"] != 4.0 || first.flags()&64 == 0 || !strings.Contains(first.content(), "not yours") {
+		t.Errorf("%s's Raise… click answered %s, want a private refusal", other.name, first)
 	}
 
-	// The new prompt replaced the old one, whose buttons are removed...
-	f.waitFor(n, "the old prompt's buttons to go", func(c call) bool {
-		return c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+firstPrompt.ID && strings.Contains(c.Raw, `"components":[]`)
-	})
-	// ...and a click that was already on its way is answered, never acted on.
-	got, calls = g.press(actor, fold)
-	if !strings.Contains(got.content(), "earlier turn") {
-		t.Errorf("stale click answered %q", got.content())
+	// The hand, by clicks: a raise through the form, then all-ins into a side pot and a run-out.
+	before := f.count()
+	st := g.playHandFrom(t, id, before)
+	if st.actions < 3 {
+		t.Errorf("the hand took %d actions, want at least 3", st.actions)
 	}
-	if ps := g.posts(calls); len(ps) != 0 {
-		t.Errorf("stale click posted %v", ps)
+	end := f.onScreen(id)
+	for _, want := range []string{" shows ", "side pot", " wins "} {
+		if !strings.Contains(end.content, want) && !(want == " wins " && strings.Contains(end.content, " split")) {
+			t.Errorf("the final table lacks %q:\n%s", want, end.content)
+		}
 	}
-	// So is an old Raise…, before any form opens.
-	refusedForm(actor, "earlier turn")
-
-	// The next player moves all in; everyone else calls or checks it down.
-	actor, bs, _ = g.turn()
-	allin, ok := find(t, bs, "All-in")
-	if !ok {
-		t.Fatalf("no All-in button in %v", bs)
-	}
-	beforeLast := f.count() // calls before the action that closes the betting
-	if got, _ = g.press(actor, allin); !strings.Contains(got.content(), "Done") {
-		t.Fatalf("all-in answered %q", got.content())
-	}
-	showdown := -1
-	for step := 0; showdown < 0; step++ {
-		if step > 20 {
-			t.Fatal("the hand did not end")
-		}
-		all := g.posts(f.since(0))
-		for i, p := range all {
-			if c := p.content(); strings.Contains(c, " wins ") || strings.Contains(c, " split ") { // a three-way split has no winner alone
-				showdown = i
-			}
-		}
-		if showdown >= 0 {
-			break
-		}
-		actor, bs, _ = g.turn()
-		var b button
-		for _, want := range []string{"Check", "Call", "All-in"} {
-			if b, ok = find(t, bs, want); ok {
-				break
-			}
-		}
-		beforeLast = f.count()
-		if got, _ = g.press(actor, b); !strings.Contains(got.content(), "Done") {
-			t.Fatalf("%s pressing %q answered %q", actor.name, b.label, got.content())
-		}
+	if len(end.buttons) > 1 {
+		t.Errorf("the finished hand still offers %v", end.buttons)
 	}
 
-	all := g.posts(f.since(0))
-	shown := false
-	for i, p := range all {
-		shown = shown || strings.Contains(p.content(), " shows ")
-		if utf16Len(p.content()) > 2000 {
-			t.Errorf("channel post %d is too long", i)
+	// Budgets: the clicks cost no channel write; the hand made at most 1 write per action and at most
+	// 4 public messages.
+	for _, c := range f.since(before) {
+		if c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+id {
+			t.Errorf("a click was shown by a channel edit, not through its interaction: %s", c)
 		}
 	}
-	if !shown {
-		t.Errorf("no showdown posted")
+	hand := f.since(dealt)
+	if w := g.writes(hand); float64(w)/float64(st.actions) > 1.0 {
+		t.Errorf("%d channel writes for %d actions, want at most 1 per action:\n%s", w, st.actions, f.dump(dealt))
 	}
-	// Until the betting closed, no hole card was in any channel post.
-	for _, p := range g.posts(f.since(0)[:beforeLast]) {
-		if strings.HasPrefix(p.content(), "Draw for the button:") {
+	if m := len(g.posts(hand)); m > 4 {
+		t.Errorf("%d public messages in the hand, want at most 4:\n%s", m, f.dump(dealt))
+	}
+	t.Logf("hand: %d actions, %d channel writes, %d public messages, %d 429s", st.actions, g.writes(hand), len(g.posts(hand)), f.limited)
+
+	// Until the betting closed, no hole card was in any channel message or edit.
+	for _, c := range st.before {
+		if !g.public(c) {
+			continue
+		}
+		if strings.HasPrefix(c.content(), "Draw for the button:") {
 			continue // the draw uses its own deck: its cards may match hole cards by chance
 		}
 		for name, cards := range hole {
-			for _, c := range cards {
-				if strings.Contains(p.content(), c) {
-					t.Errorf("%s's card %s was in the channel before the showdown: %q", name, c, p.content())
+			for _, card := range cards {
+				if strings.Contains(c.content(), card) {
+					t.Errorf("%s's card %s was public before the showdown: %s", name, card, c)
 				}
 			}
 		}
@@ -393,8 +556,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 			}
 		}
 	}
-
-	// Every interaction was answered, every deferral privately.
+	// Every interaction was answered in time, every deferral privately.
 	for _, tok := range g.tokens {
 		f.waitFor(0, "an answer to "+tok, func(c call) bool { return strings.Contains(c.Path, "/"+tok+"/callback") })
 	}
@@ -403,26 +565,5 @@ func TestHandOverFakeDiscord(t *testing.T) {
 			t.Errorf("a deferral was public: %s", c)
 		}
 	}
-
-	// Chips: nothing created or lost.
-	tot, err := db.Balance(ctx)
-	if err != nil {
-		t.Fatalf("ledger does not balance: %v (%+v)", err, tot)
-	}
-	if got, want := tot.Bankrolls+tot.OnTables, int64(3*10000); got != want {
-		t.Errorf("bankrolls + chips on tables = %d, want %d", got, want)
-	}
-	tables, err := db.Tables(ctx)
-	if err != nil || len(tables) != 1 {
-		t.Fatalf("tables: %v, %v", tables, err)
-	}
-	var stacks int64
-	for _, s := range tables[0].Seats {
-		stacks += s.Stack
-	}
-	if stacks != 2500 {
-		t.Errorf("stacks after the hand sum to %d, want the 2500 bought in", stacks)
-	}
+	checkChips(t, db, 3*10000)
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

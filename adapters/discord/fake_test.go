@@ -21,6 +21,11 @@ import (
 // (reached through Session.Client, whose transport rewrites https://discord.com to it) and a gateway
 // websocket that says HELLO, reads IDENTIFY, says READY, answers heartbeats and delivers interactions.
 // Every REST call is recorded.
+//
+// It enforces what the real platform does under load (../shared/INTEGRATION.md): each channel allows
+// postPerWindow message writes (posts, edits, deletes) per window and answers more with 429 and
+// retry_after; an interaction must be answered within 3 s, once; content over 2000 characters and
+// more than 5 rows of 5 buttons are refused with 400. It keeps what each message shows now.
 type fakeDiscord struct {
 	t     *testing.T
 	srv   *httptest.Server
@@ -33,6 +38,15 @@ type fakeDiscord struct {
 	nextID    int
 	identify  map[string]any
 	heartbeat int
+
+	limits  bool          // enforce the channel rate limit (on unless a test turns it off)
+	window  time.Duration // the channel bucket's window: 5 s as on Discord
+	buckets map[string]*bucket
+	limited int                  // 429s answered
+	asked   map[string]time.Time // interaction token -> when it was sent
+	acked   map[string]bool      // interaction token -> answered
+	onMsg   map[string]string    // interaction token -> the message its component was on
+	screen  map[string]shown     // message ID -> what it shows now
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -49,6 +63,7 @@ type call struct {
 	Raw    string
 	ID     string            // the ID the fake gave the message it created, if any
 	Files  map[string]string // multipart uploads: file name -> content
+	At     time.Time         // when the fake received it
 }
 
 func (c call) String() string {
@@ -97,10 +112,67 @@ func (c call) buttons() []button {
 
 type button struct{ id, label string }
 
+// shown is a message as it is on screen.
+type shown struct {
+	content string
+	buttons []button
+}
+
+// bucket is one channel's message-write budget: a fixed window opened by its first write.
+type bucket struct {
+	start time.Time
+	used  int
+}
+
+// The channel bucket: 5 writes per 5 s.
+const postPerWindow = 5
+
+// rateLimit spends one write of channel's budget, or reports how long to wait.
+func (f *fakeDiscord) rateLimit(channel string, now time.Time) (remaining int, resetAfter time.Duration, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.buckets[channel]
+	if b == nil || now.Sub(b.start) >= f.window {
+		b = &bucket{start: now}
+		f.buckets[channel] = b
+	}
+	resetAfter = f.window - now.Sub(b.start)
+	if b.used >= postPerWindow && f.limits {
+		f.limited++
+		return 0, resetAfter, false
+	}
+	b.used++
+	return max(postPerWindow-b.used, 0), resetAfter, true
+}
+
+// tooLarge reports a message body Discord would refuse: content over 2000 characters, more than 5
+// rows or more than 5 buttons in a row.
+func tooLarge(body map[string]any) string {
+	if d, ok := body["data"].(map[string]any); ok {
+		body = d
+	}
+	if c, _ := body["content"].(string); utf16Len(c) > maxContent {
+		return "content is longer than 2000"
+	}
+	rows, _ := body["components"].([]any)
+	if len(rows) > maxRows {
+		return "more than 5 action rows"
+	}
+	for _, r := range rows {
+		row, _ := r.(map[string]any)
+		if inner, _ := row["components"].([]any); len(inner) > maxRowButtons {
+			return "more than 5 components in a row"
+		}
+	}
+	return ""
+}
+
 const dmPrefix = "dm-" // DM channel IDs are dm-<user>
 
 func newFakeDiscord(t *testing.T, appID string) *fakeDiscord {
-	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{})}
+	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
+		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, asked: map[string]time.Time{},
+		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -179,7 +251,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	} else {
 		raw, _ = io.ReadAll(r.Body)
 	}
-	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files}
+	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files, At: time.Now()}
 	if len(raw) > 0 {
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -191,6 +263,44 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == "POST" && (parts[0] == "webhooks" || parts[0] == "channels") {
 		c.ID = f.id()
 	}
+	if why := tooLarge(c.Body); why != "" && r.Method != "PUT" {
+		f.record(c)
+		f.t.Errorf("fake Discord: %s refused: %s", c, why)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
+		return
+	}
+	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" {
+		remaining, after, ok := f.rateLimit(parts[1], time.Now())
+		secs := fmt.Sprintf("%.3f", after.Seconds())
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(postPerWindow))
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(remaining))
+		w.Header().Set("X-RateLimit-Reset-After", secs)
+		w.Header().Set("X-RateLimit-Bucket", "channel-"+parts[1])
+		if !ok {
+			w.Header().Set("Retry-After", secs)
+			w.Header().Set("X-RateLimit-Scope", "shared")
+			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after.Seconds(), "global": false})
+			return
+		}
+	}
+	if r.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && parts[3] == "callback" {
+		f.mu.Lock()
+		sent, known := f.asked[parts[2]]
+		again := f.acked[parts[2]]
+		f.acked[parts[2]] = true
+		f.mu.Unlock()
+		switch {
+		case !known || time.Since(sent) > 3*time.Second:
+			f.record(c)
+			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10062, "message": "Unknown interaction"})
+			return
+		case again:
+			f.record(c)
+			writeJSON(w, http.StatusBadRequest, map[string]any{"code": 40060, "message": "Interaction has already been acknowledged."})
+			return
+		}
+	}
+	f.show(c, parts)
 	if path != "/gateway" {
 		f.record(c)
 	}
@@ -216,10 +326,55 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"id": c.ID, "channel_id": parts[1], "content": c.content()})
 	case r.Method == "PATCH" && parts[0] == "channels" && len(parts) == 4 && parts[2] == "messages":
 		writeJSON(w, 200, map[string]any{"id": parts[3], "channel_id": parts[1], "content": c.content()})
+	case r.Method == "DELETE" && parts[0] == "channels" && len(parts) == 4 && parts[2] == "messages":
+		f.mu.Lock()
+		delete(f.screen, parts[3])
+		f.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
 	default:
 		f.t.Errorf("fake Discord: unexpected call %s", c)
 		writeJSON(w, 404, map[string]any{"code": 10000, "message": "Unknown"})
 	}
+}
+
+// show keeps what each channel message shows after a post, an edit or an update through a click.
+func (f *fakeDiscord) show(c call, parts []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := ""
+	switch {
+	case c.Method == "POST" && parts[0] == "channels" && len(parts) == 3:
+		id = c.ID
+	case c.Method == "PATCH" && parts[0] == "channels" && len(parts) == 4:
+		id = parts[3]
+	case c.Method == "PATCH" && parts[0] == "webhooks" && len(parts) == 5 && parts[4] == "@original":
+		id = f.onMsg[parts[2]] // only a click's deferred update edits the message it was on
+	}
+	if id == "" {
+		return
+	}
+	if c.Method == "PATCH" && parts[0] == "webhooks" && !f.updating(parts[2]) {
+		return
+	}
+	f.screen[id] = shown{content: c.content(), buttons: c.buttons()}
+}
+
+// updating reports whether the interaction was acknowledged as an update of its message (type 6).
+func (f *fakeDiscord) updating(token string) bool {
+	for _, c := range f.calls {
+		if c.Method == "POST" && strings.Contains(c.Path, "/"+token+"/callback") {
+			t, _ := c.Body["type"].(float64)
+			return t == 6 || t == 7
+		}
+	}
+	return false
+}
+
+// onScreen is what message id shows now.
+func (f *fakeDiscord) onScreen(id string) shown {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.screen[id]
 }
 
 func (f *fakeDiscord) isBlocked(user string) bool {
@@ -353,6 +508,11 @@ var interactionSeq struct {
 }
 
 func (f *fakeDiscord) interaction(typ int, p player, guild, channel string, data map[string]any, perms string) (id, token string) {
+	return f.interactionOn(typ, p, guild, channel, "", data, perms)
+}
+
+// interactionOn sends an interaction from a component of channel message msg (none when "").
+func (f *fakeDiscord) interactionOn(typ int, p player, guild, channel, msg string, data map[string]any, perms string) (id, token string) {
 	interactionSeq.Lock()
 	interactionSeq.n++
 	n := interactionSeq.n
@@ -361,12 +521,22 @@ func (f *fakeDiscord) interaction(typ int, p player, guild, channel string, data
 	if perms == "" {
 		perms = "0"
 	}
-	f.dispatch("INTERACTION_CREATE", map[string]any{
+	ev := map[string]any{
 		"id": id, "application_id": f.appID, "type": typ, "token": token, "version": 1,
 		"guild_id": guild, "channel_id": channel,
 		"member": map[string]any{"user": map[string]any{"id": p.id, "username": p.name}, "nick": nil, "permissions": perms},
 		"data":   data,
-	})
+	}
+	if msg != "" {
+		ev["message"] = map[string]any{"id": msg, "channel_id": channel, "flags": 0}
+	}
+	f.mu.Lock()
+	f.asked[token] = time.Now()
+	if msg != "" {
+		f.onMsg[token] = msg
+	}
+	f.mu.Unlock()
+	f.dispatch("INTERACTION_CREATE", ev)
 	return id, token
 }
 
@@ -384,12 +554,22 @@ func (f *fakeDiscord) slash(p player, channel, sub string, opts ...any) string {
 }
 
 func (f *fakeDiscord) click(p player, channel, customID string) string {
-	_, tok := f.interaction(3, p, "7000", channel, map[string]any{"custom_id": customID, "component_type": 2}, "")
+	return f.clickOn(p, channel, "", customID)
+}
+
+// clickOn clicks a button of channel message msg.
+func (f *fakeDiscord) clickOn(p player, channel, msg, customID string) string {
+	_, tok := f.interactionOn(3, p, "7000", channel, msg, map[string]any{"custom_id": customID, "component_type": 2}, "")
 	return tok
 }
 
 func (f *fakeDiscord) submit(p player, channel, modalID, typed string) string {
-	_, tok := f.interaction(5, p, "7000", channel, map[string]any{"custom_id": modalID, "components": []any{
+	return f.submitOn(p, channel, "", modalID, typed)
+}
+
+// submitOn submits the amount form a button of channel message msg opened.
+func (f *fakeDiscord) submitOn(p player, channel, msg, modalID, typed string) string {
+	_, tok := f.interactionOn(5, p, "7000", channel, msg, map[string]any{"custom_id": modalID, "components": []any{
 		map[string]any{"type": 1, "components": []any{map[string]any{"type": 4, "custom_id": amountInput, "value": typed}}},
 	}}, "")
 	return tok
@@ -403,7 +583,7 @@ func (f *fakeDiscord) answer(n int, token string) (first, final call) {
 	first = f.waitFor(n, "the answer to "+token, func(c call) bool {
 		return c.Method == "POST" && strings.HasPrefix(c.Path, "/interactions/") && strings.Contains(c.Path, "/"+token+"/")
 	})
-	if t, _ := first.Body["type"].(float64); t != 5 {
+	if t, _ := first.Body["type"].(float64); t != 5 && t != 6 {
 		return first, first
 	}
 	final = f.waitFor(n, "the reply to "+token, func(c call) bool {

@@ -52,6 +52,16 @@ func ChannelMessages(m render.Message) ([]*discordgo.MessageSend, error) {
 	return out, err
 }
 
+// TableMessage translates a hand's table message into one Discord message: it is edited in place,
+// so it cannot be split; text past Discord's limit is cut (a table never comes near it).
+func TableMessage(m render.Message) (*discordgo.MessageSend, error) {
+	comps, err := Components(m.Buttons)
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return &discordgo.MessageSend{Content: truncate(m.Text, maxContent), Components: comps, AllowedMentions: usersOnly}, err
+}
+
 // ReplyMessages translates the dealer's reply to a command into ephemeral interaction messages: the
 // first replaces the deferred "thinking" response, the rest are follow-ups. Reply.Extra (private
 // messages the dealer could not DM, such as hole cards) come after the reply text, each its own message.

@@ -53,6 +53,7 @@ func pings(c call) bool {
 // announcement's RSVP buttons are clicked, the reminder pings who is going, and at the start the
 // table opens with the schedule's settings and the RSVPs are pinged.
 func TestScheduledGameOverFakeDiscord(t *testing.T) {
+	t.Parallel() // the fake's rate limit makes it wait for seconds; other tests need not wait with it
 	f := newFakeDiscord(t, testApp)
 	logs := &syncBuffer{}
 	// Sunday before the game, which is Fri 27 Nov 2026 20:00 CET (19:00 UTC).
@@ -80,7 +81,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 	a.SetDealer(s)
 
 	alice, bob, carol, dave := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}, player{"444", "dave"}
-	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol, dave}}
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol, dave}, d: d}
 	ctx := context.Background()
 	addOpts := []any{"when", 3, "fri 20:00", "tz", 3, "Europe/Berlin", "length", 3, "2h", "game", 3, "blinds=5/10 buyin=500"}
 
@@ -123,6 +124,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 		if err := s.Tick(ctx); err != nil {
 			t.Fatalf("Tick at %v: %v", at, err)
 		}
+		g.flush()
 		return g.posts(f.since(n))
 	}
 
