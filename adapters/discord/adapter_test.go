@@ -55,7 +55,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // openAdapter connects a real adapter (real discordgo session) to the fake and closes it at the end
 // of the test.
-func openAdapter(t *testing.T, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
+func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
 	t.Helper()
 	a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1},
 		slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))

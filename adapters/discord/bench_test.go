@@ -2,8 +2,10 @@ package discord
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -116,4 +118,44 @@ func FuzzInteraction(f *testing.F) {
 			check(err)
 		}
 	})
+}
+
+// BenchmarkDiscordHand plays one 3-player hand (a raise through the amount form, calls, checked down:
+// 12 actions) by clicks on its table message, over the fake Discord with its channel rate limit on
+// and off. Between hands the timer stops and the channel's 5 s window passes, as between hands at a
+// real table; the hand itself must not wait for the limit. Reported: ns/op (the hand, from the deal
+// command to the final table on screen), channel writes per action, public messages per hand and the
+// median time from a click to the next player's buttons on screen.
+func BenchmarkDiscordHand(b *testing.B) {
+	for _, limits := range []bool{true, false} {
+		name := "limits=off"
+		if limits {
+			name = "limits=on"
+		}
+		b.Run(name, func(b *testing.B) {
+			f := newFakeDiscord(b, testApp)
+			f.limits = limits
+			g, _, _ := newGame(b, f, 7)
+			g.calls = true
+			var actions, writes, messages int
+			var waits []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				time.Sleep(f.window + 100*time.Millisecond)
+				g.clock.Add(time.Minute) // and the players' own command limits refill
+				b.StartTimer()
+				st := g.playHand(b)
+				actions += st.actions
+				writes += st.writes
+				messages += st.messages
+				waits = append(waits, st.waits...)
+			}
+			b.StopTimer()
+			slices.Sort(waits)
+			b.ReportMetric(float64(writes)/float64(actions), "writes/action")
+			b.ReportMetric(float64(messages)/float64(b.N), "msgs/hand")
+			b.ReportMetric(float64(waits[len(waits)/2].Microseconds())/1000, "click-ms")
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,12 +24,14 @@ func (noTimer) Stop() bool { return true }
 
 // game drives one table through the fake Discord.
 type game struct {
-	t       *testing.T
+	t       testing.TB
 	f       *fakeDiscord
 	channel string
 	players []player
 	tokens  []string // every interaction sent
 	d       *bot.Dealer
+	clock   *fakeClock
+	calls   bool // playHand calls and checks after the first raise instead of going all in
 }
 
 // flush waits until the dealer has written what it queued for the channel.
@@ -75,7 +78,7 @@ func (g *game) dms(calls []call, p player) []call {
 	return out
 }
 
-func find(t *testing.T, bs []button, prefix string) (button, bool) {
+func find(t testing.TB, bs []button, prefix string) (button, bool) {
 	t.Helper()
 	for _, b := range bs {
 		if strings.HasPrefix(b.label, prefix) {
@@ -86,7 +89,7 @@ func find(t *testing.T, bs []button, prefix string) (button, bool) {
 }
 
 // holeCards reads the cards out of a hole-card message ("Hand #1 — your cards: A♠ K♥").
-func holeCards(t *testing.T, text string) []string {
+func holeCards(t testing.TB, text string) []string {
 	t.Helper()
 	_, cards, ok := strings.Cut(text, "your cards: ")
 	if !ok {
@@ -102,7 +105,7 @@ func holeCards(t *testing.T, text string) []string {
 // openDealer opens a real dealer on a bbolt file in t.TempDir behind the adapter a, with cfg's clock,
 // timers (never firing) and logger filled in. The dealer closes before the adapter (cleanups run
 // last-in first-out), and a failed test logs every REST call the adapter made.
-func openDealer(t *testing.T, f *fakeDiscord, a *Adapter, logs *syncBuffer, clock *fakeClock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
+func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *syncBuffer, clock *fakeClock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
 	if err != nil {
@@ -301,6 +304,9 @@ func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
 			break // the hand is over
 		}
 		want := []string{"All-in", "Call", "Check"}
+		if g.calls {
+			want = []string{"Call", "Check"}
+		}
 		if !raised {
 			want = []string{"Raise…", "Bet…"}
 		}
@@ -347,7 +353,7 @@ func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
 // newGame opens a real dealer (a bbolt file in t.TempDir) behind a real adapter talking to the fake,
 // with a fixed deck seed, a table of 5/10 with cards as text and no timer, and three players seated:
 // alice and bob with 1,000, carol with 500.
-func newGame(t *testing.T, f *fakeDiscord, seed uint64) (*game, *storage.DB, *syncBuffer) {
+func newGame(t testing.TB, f *fakeDiscord, seed uint64) (*game, *storage.DB, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
@@ -359,7 +365,7 @@ func newGame(t *testing.T, f *fakeDiscord, seed uint64) (*game, *storage.DB, *sy
 	db, d := openDealer(t, f, a, logs, clock, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8(s), DealDelay: time.Hour})
 	a.SetDealer(d)
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
-	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d}
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, clock: clock}
 	reply, _ := g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 0, "cards", 3, "text")
 	if !strings.Contains(reply, "table is open") {
 		t.Fatalf("start reply = %q", reply)
@@ -566,4 +572,134 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		}
 	}
 	checkChips(t, db, 3*10000)
+}
+
+// TestRestartMidHandOverFakeDiscord: the process stops in the middle of a hand (dealer, adapter and
+// gateway connection) and starts again on the same bbolt file. The hand's table message is brought
+// up to date by an edit of the same message (no new one), its buttons are those of the player to
+// act, a button from before the last action is refused, and the hand plays on to the end by clicks
+// on that message.
+func TestRestartMidHandOverFakeDiscord(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testApp)
+	path := filepath.Join(t.TempDir(), "dealerbot.db")
+	logs := &syncBuffer{}
+	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	open := func() (*Adapter, *bot.Dealer, *storage.DB) {
+		a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1}, slog.New(slog.NewTextHandler(logs, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.session.Client = f.client()
+		a.now = clock.Now
+		if err := a.Open(context.Background()); err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		<-f.open
+		db, err := storage.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := bot.New(db, a, bot.Config{StartingBankroll: 10000, DealDelay: time.Hour, Now: clock.Now, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+			AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.SetDealer(d)
+		return a, d, db
+	}
+	stop := func(a *Adapter, d *bot.Dealer, db *storage.DB) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := d.Close(ctx); err != nil {
+			t.Errorf("dealer Close: %v", err)
+		}
+		if err := db.Close(); err != nil {
+			t.Errorf("db Close: %v", err)
+		}
+		if err := a.Close(ctx); err != nil {
+			t.Errorf("adapter Close: %v", err)
+		}
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("every REST call:\n%s", f.dump(0))
+		}
+	})
+
+	a, d, db := open()
+	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d}
+	g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 30, "cards", 3, "text")
+	for _, p := range g.players {
+		if reply, _ := g.do(p, "join", "amount", 4, 1000); !strings.Contains(reply, "You are in seat") {
+			t.Fatalf("%s join reply = %q", p.name, reply)
+		}
+	}
+	g.do(alice, "deal")
+	id, s := g.tableMessage()
+	first, _ := g.actor(s)
+	callB, ok := find(t, s.buttons, "Call")
+	if !ok {
+		t.Fatalf("no Call button: %v", s.buttons)
+	}
+	if ans := g.clickTable(first, id, callB, ""); ans.update == nil {
+		t.Fatalf("the call was not shown through the click: %+v", ans.private)
+	}
+	before := f.onScreen(id)
+	next, _ := g.actor(before)
+	stop(a, d, db)
+
+	// The restart: the same message is edited to the current state; nothing new is posted.
+	n := f.count()
+	a, d, db = open()
+	defer stop(a, d, db)
+	g.d = d
+	f.waitFor(n, "the table message's edit after the restart", func(c call) bool {
+		return c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+id
+	})
+	g.flush()
+	for _, c := range g.posts(f.since(n)) {
+		if tableHeader.MatchString(c.content()) {
+			t.Errorf("a new table message after the restart: %s", c)
+		}
+	}
+	after := f.onScreen(id)
+	if p, ok := g.actor(after); !ok || p != next {
+		t.Fatalf("after the restart the table shows %v to act, want %s:\n%s", p, next.name, after.content)
+	}
+	if !slices.Equal(after.buttons, before.buttons) {
+		t.Errorf("the buttons after the restart %v differ from before %v", after.buttons, before.buttons)
+	}
+	// The first player's button from before their call is stale.
+	if ans := g.clickTable(first, id, callB, ""); ans.update != nil || len(ans.private) != 1 || !strings.Contains(ans.private[0].content(), "earlier turn") {
+		t.Errorf("a pre-restart stale click: update %v, private %v", ans.update, ans.private)
+	}
+	// The hand plays on by clicks on the same message.
+	for step := 0; ; step++ {
+		s := f.onScreen(id)
+		p, ok := g.actor(s)
+		if !ok {
+			break
+		}
+		if step > 12 {
+			t.Fatalf("the hand did not end:\n%s", s.content)
+		}
+		var b button
+		for _, w := range []string{"Check", "Call"} {
+			if b, ok = find(t, s.buttons, w); ok {
+				break
+			}
+		}
+		if ans := g.clickTable(p, id, b, ""); ans.update == nil {
+			t.Fatalf("%s's %q after the restart: %+v", p.name, b.label, ans.private)
+		}
+	}
+	if end := f.onScreen(id).content; !strings.Contains(end, " wins ") && !strings.Contains(end, " split") {
+		t.Errorf("the hand's end is not on the table:\n%s", end)
+	}
+	tot, err := db.Balance(context.Background())
+	if err != nil || tot.Bankrolls+tot.OnTables != 3*10000 {
+		t.Errorf("chips after the restart: %+v, %v", tot, err)
+	}
 }

@@ -27,7 +27,7 @@ import (
 // retry_after; an interaction must be answered within 3 s, once; content over 2000 characters and
 // more than 5 rows of 5 buttons are refused with 400. It keeps what each message shows now.
 type fakeDiscord struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	appID string
 
@@ -52,6 +52,7 @@ type fakeDiscord struct {
 	gw   *websocket.Conn
 	seq  int
 	open chan struct{} // closed once READY has been sent
+	once sync.Once
 }
 
 // call is one recorded REST request.
@@ -169,7 +170,7 @@ func tooLarge(body map[string]any) string {
 
 const dmPrefix = "dm-" // DM channel IDs are dm-<user>
 
-func newFakeDiscord(t *testing.T, appID string) *fakeDiscord {
+func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, asked: map[string]time.Time{},
 		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}}
@@ -437,7 +438,7 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 					"user":        map[string]any{"id": "1000", "username": "dealerbot", "bot": true},
 					"application": map[string]any{"id": f.appID}, "guilds": []any{},
 				})
-				close(f.open)
+				f.once.Do(func() { close(f.open) })
 			}
 		default:
 			f.t.Logf("fake gateway: ignoring op %d", m.Op)
