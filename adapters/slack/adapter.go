@@ -74,20 +74,10 @@ type Adapter struct {
 
 	mu     sync.Mutex
 	dealer Dealer
-	dms    map[string]string     // user -> DM channel
-	users  map[string]userEntry  // workspace/user -> admin flag and display name
-	seen   map[string]time.Time  // HTTP mode: requests already served (replays), until they expire
-	envs   map[string]time.Time  // Socket Mode: envelope IDs already handled, until they expire
-	turns  map[string]turnPrompt // channel -> the turn prompt whose buttons are live
-}
-
-// turnPrompt is a posted message with betting buttons. Once its decision point has passed, its
-// buttons are taken off (chat.update) so players are not tempted by stale ones; a click on a stale
-// button that is still showing is answered by the bot all the same.
-type turnPrompt struct {
-	ts    string
-	token string
-	text  string
+	dms    map[string]string    // user -> DM channel
+	users  map[string]userEntry // workspace/user -> admin flag and display name
+	seen   map[string]time.Time // HTTP mode: requests already served (replays), until they expire
+	envs   map[string]time.Time // Socket Mode: envelope IDs already handled, until they expire
 }
 
 type userEntry struct {
@@ -96,8 +86,11 @@ type userEntry struct {
 	at    time.Time
 }
 
-var _ bot.Chat = (*Adapter)(nil)
-var _ bot.Ephemeral = (*Adapter)(nil)
+var (
+	_ bot.Chat      = (*Adapter)(nil)
+	_ bot.Ephemeral = (*Adapter)(nil)
+	_ bot.Surface   = (*Adapter)(nil)
+)
 
 // New builds an adapter from cfg. It does not connect: call SetDealer, then Run.
 func New(cfg Config, opts ...Option) (*Adapter, error) {
@@ -119,7 +112,6 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		users:       map[string]userEntry{},
 		seen:        map[string]time.Time{},
 		envs:        map[string]time.Time{},
-		turns:       map[string]turnPrompt{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -173,18 +165,8 @@ func (a *Adapter) Close(ctx context.Context) error {
 // error wrapping bot.ErrDMBlocked so the bot falls back to SendEphemeral.
 func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	if !m.Private {
-		ts, err := a.postAll(ctx, m.Channel, m.Message, m.Channel)
-		if err != nil {
+		if _, err := a.postAll(ctx, m.Channel, m.Message, m.Channel); err != nil {
 			return fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
-		}
-		if token, ok := turnToken(m.Message); ok {
-			a.mu.Lock()
-			old := a.turns[m.Channel]
-			a.turns[m.Channel] = turnPrompt{ts: ts, token: token, text: m.Text}
-			a.mu.Unlock()
-			if old.ts != "" && old.token != token {
-				a.spawn(func(ctx context.Context) { a.retire(ctx, m.Channel, old) })
-			}
 		}
 		return nil
 	}
@@ -239,47 +221,51 @@ func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message,
 	return ts, nil
 }
 
-// turnToken reports whether m is a turn prompt (it has betting buttons) and the token of its buttons.
-func turnToken(m render.Message) (string, bool) {
-	for _, b := range m.Buttons {
-		switch b.Command {
-		case "fold", "check", "call", "bet", "raise", "allin", "all-in":
-			if b.Token != "" {
-				return b.Token, true
-			}
-		}
-	}
-	return "", false
-}
-
-// retire takes the buttons off a turn prompt whose decision point has passed, keeping its text.
-func (a *Adapter) retire(ctx context.Context, channel string, p turnPrompt) {
-	ps := posts(render.Message{Text: p.text}, channel)
-	if len(ps) == 0 {
-		return
-	}
-	last := ps[len(ps)-1]
-	err := a.retry(ctx, "chat.update", func() error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, channel, p.ts,
-			slackapi.MsgOptionText(last.Text, false), slackapi.MsgOptionBlocks(last.Blocks...))
+// Post creates the hand's table message in its channel (chat.postMessage) and returns its timestamp,
+// Slack's ID for it. It waits out Slack's rate limit; the dealer calls it from a writer of its own.
+func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
+	p := tablePost(m.Message, m.Channel)
+	var ts string
+	err := a.retry(ctx, "chat.postMessage", func() (err error) {
+		_, ts, err = a.api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
 		return err
 	})
 	if err != nil {
-		a.log.Warn("slack: could not remove old buttons", "channel", channel, "err", err)
+		return "", fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
 	}
+	return ts, nil
 }
 
-// acted notes that a command carrying token succeeded: if it was the live prompt's, that prompt is
-// finished (the hand may have ended, so no newer prompt will replace it).
-func (a *Adapter) acted(ctx context.Context, channel, token string) {
-	a.mu.Lock()
-	p, ok := a.turns[channel]
-	if ok && p.token == token {
-		delete(a.turns, channel)
+// Edit replaces the table message ts with m (chat.update): for changes no click brought, such as a
+// timer or a typed command.
+func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
+	p := tablePost(m.Message, m.Channel)
+	err := a.retry(ctx, "chat.update", func() error {
+		_, _, _, err := a.api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack: update message %s in %s: %w", ts, m.Channel, err)
 	}
-	a.mu.Unlock()
-	if ok && p.token == token {
-		a.retire(ctx, channel, p)
+	return nil
+}
+
+// replace shows a click's result in the message the click was on, through the click's response_url
+// (replace_original), which spends none of chat.update's budget; when that fails, by chat.update.
+func (a *Adapter) replace(ctx context.Context, cmd bot.Command, m render.Message, responseURL string) {
+	p := tablePost(m, cmd.Channel)
+	if responseURL != "" && a.trusted(responseURL) {
+		err := a.retry(ctx, "response_url", func() error {
+			return slackapi.PostWebhookContext(ctx, responseURL, &slackapi.WebhookMessage{
+				ReplaceOriginal: true, Text: p.Text, Blocks: &slackapi.Blocks{BlockSet: p.Blocks}})
+		})
+		if err == nil {
+			return
+		}
+		a.log.Warn("slack: could not update the table through the click; updating it by chat.update", "channel", cmd.Channel, "err", err)
+	}
+	if err := a.Edit(ctx, bot.Message{Channel: cmd.Channel, Message: m}, cmd.Message); err != nil {
+		a.log.Error("slack: could not update the table", "channel", cmd.Channel, "err", err)
 	}
 }
 
@@ -368,10 +354,10 @@ func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 			a.identify(ctx, &cmd)
 			r = d.Handle(ctx, cmd)
 		}
-		a.reply(ctx, cmd, r, responseURL)
-		if !r.IsError && cmd.Token != "" {
-			a.acted(ctx, cmd.Channel, cmd.Token)
+		if r.Update != nil && cmd.Message != "" {
+			a.replace(ctx, cmd, *r.Update, responseURL)
 		}
+		a.reply(ctx, cmd, r, responseURL)
 	})
 }
 
@@ -541,7 +527,8 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 		case fieldErr != "":
 			return slackapi.NewErrorsViewSubmissionResponse(map[string]string{amountBlockID: fieldErr})
 		default:
-			a.dispatch(cmd, "")
+			v, _ := decodeValue(ic.View.PrivateMetadata)
+			a.dispatch(cmd, v.Hook) // the response_url of the click that opened the form
 		}
 	}
 	return nil
@@ -594,12 +581,11 @@ func (a *Adapter) probe(ctx context.Context, cmd bot.Command) (r bot.Reply, answ
 }
 
 // openAmount opens the amount modal for a click. Trigger IDs live 3 seconds, so this runs right after
-// the ack and the (bounded) probe; when it fails the player is told how to type the command instead.
+// the ack and the (bounded) probe, once; when it fails the player is told how to type the command
+// instead.
 func (a *Adapter) openAmount(ctx context.Context, trigger string, c click) {
-	err := a.retry(ctx, "views.open", func() error {
-		_, err := a.api.OpenViewContext(ctx, trigger, amountModal(c.Value))
-		return err
-	})
+	// One try: after a rate limit's Retry-After (a second or more) the trigger would be spent.
+	_, err := a.api.OpenViewContext(ctx, trigger, amountModal(c.Value))
 	if err == nil {
 		return
 	}

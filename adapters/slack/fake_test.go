@@ -32,10 +32,18 @@ type call struct {
 	Trigger string
 	TS      string // the message's timestamp: given by chat.postMessage, named by chat.update
 	File    string // files.completeUploadExternal: the uploaded file's name (its content in Text)
+	Hook    string // response_url: the URL (one per click); Replace: it replaced the original
+	Replace bool
+	At      time.Time
 }
 
 // fakeSlack is slacktest's server with recording handlers for the methods the adapter calls, a fake
 // Socket Mode WebSocket, and knobs for refusals and rate limits.
+//
+// It enforces Slack's limits (../shared/INTEGRATION.md): chat.postMessage about 1 per second per
+// channel (a burst of 3, then 429 with Retry-After), chat.update Tier 3 (50 a minute for the
+// workspace), each response_url 5 times, and views.open only with a trigger_id younger than 3 s. It
+// keeps what each channel message shows now (posts, updates, replace_original through a click).
 type fakeSlack struct {
 	t   *testing.T
 	srv *slacktest.Server
@@ -58,6 +66,82 @@ type fakeSlack struct {
 	connected chan struct{}  // closed on the first WebSocket connection
 	once      sync.Once
 	ackTimes  map[string]time.Time
+
+	limits     bool                  // enforce the rate limits below (on unless a test turns it off)
+	posts      map[string]*tokens    // channel -> chat.postMessage budget
+	updates    tokens                // chat.update budget (Tier 3)
+	hooks      map[string]hook       // response_url path -> the click it belongs to
+	triggers   map[string]time.Time  // trigger_id -> when it was issued
+	screen     map[string]slackShown // message ts -> what it shows
+	limited429 int                   // 429s answered by the limits
+	hookSeq    int
+}
+
+// hook is a click's response_url: the message it was on and how often it was used.
+type hook struct {
+	channel, ts string
+	uses        int
+}
+
+// slackShown is a message as it is on screen.
+type slackShown struct {
+	Text    string
+	Buttons []slackapi.ButtonBlockElement
+}
+
+// tokens is a token bucket: up to burst calls at once, refilled at rate per second.
+type tokens struct {
+	left  float64
+	at    time.Time
+	burst float64
+	rate  float64
+}
+
+// take spends a token, or says how long until one is there.
+func (b *tokens) take(now time.Time) (time.Duration, bool) {
+	if b.at.IsZero() {
+		b.left, b.at = b.burst, now
+	}
+	b.left = min(b.burst, b.left+now.Sub(b.at).Seconds()*b.rate)
+	b.at = now
+	if b.left >= 1 {
+		b.left--
+		return 0, true
+	}
+	return time.Duration((1 - b.left) / b.rate * float64(time.Second)), false
+}
+
+// throttle applies the rate limit of method (in channel) and answers 429 when it is spent.
+func (f *fakeSlack) throttle(method, channel string, w http.ResponseWriter) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.limits {
+		return false
+	}
+	var b *tokens
+	switch method {
+	case "chat.postMessage":
+		if strings.HasPrefix(channel, "D") {
+			return false // DMs are other channels, each with its own budget; the tests send few
+		}
+		if b = f.posts[channel]; b == nil {
+			b = &tokens{burst: 3, rate: 1}
+			f.posts[channel] = b
+		}
+	case "chat.update":
+		b = &f.updates
+	default:
+		return false
+	}
+	wait, ok := b.take(time.Now())
+	if ok {
+		return false
+	}
+	f.limited429++
+	f.calls = append(f.calls, call{Method: method + " (429)", Channel: channel, At: time.Now()})
+	w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+	w.WriteHeader(http.StatusTooManyRequests)
+	return true
 }
 
 type socketAck struct {
@@ -79,11 +163,18 @@ func newFakeSlack(t *testing.T) *fakeSlack {
 		acks:       make(chan socketAck, 16),
 		connected:  make(chan struct{}),
 		ackTimes:   map[string]time.Time{},
+		limits:     true,
+		posts:      map[string]*tokens{},
+		updates:    tokens{burst: 50, rate: 50.0 / 60},
+		hooks:      map[string]hook{},
+		triggers:   map[string]time.Time{},
+		screen:     map[string]slackShown{},
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
 		c.Handle("/chat.postEphemeral", f.ephemeral)
 		c.Handle("/response", f.response)
+		c.Handle("/response/", f.response)
 		c.Handle("/chat.update", f.record("chat.update"))
 		c.Handle("/conversations.open", f.conversationsOpen)
 		c.Handle("/views.open", f.viewsOpen)
@@ -160,6 +251,9 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 			return
 		}
 		v := form(r)
+		if f.throttle(method, v.Get("channel"), w) {
+			return
+		}
 		text, buttons := blockContent(f.t, v.Get("blocks"))
 		f.mu.Lock()
 		f.ts++
@@ -167,7 +261,10 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 		if method == "chat.update" {
 			ts = v.Get("ts")
 		}
-		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons, TS: ts})
+		if method != "chat.postEphemeral" {
+			f.screen[ts] = slackShown{Text: text, Buttons: buttons}
+		}
+		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons, TS: ts, At: time.Now()})
 		f.mu.Unlock()
 		f.json(w, map[string]any{"ok": true, "channel": v.Get("channel"), "ts": ts, "message_ts": ts})
 	}
@@ -193,16 +290,32 @@ func (f *fakeSlack) ephemeral(w http.ResponseWriter, r *http.Request) {
 // response records a post to a response_url (JSON, as Slack's webhooks take it).
 func (f *fakeSlack) response(w http.ResponseWriter, r *http.Request) {
 	var m struct {
-		ResponseType string          `json:"response_type"`
-		Blocks       json.RawMessage `json:"blocks"`
+		ResponseType    string          `json:"response_type"`
+		Blocks          json.RawMessage `json:"blocks"`
+		ReplaceOriginal bool            `json:"replace_original"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
 		f.t.Errorf("response_url body: %v", err)
 	}
 	text, buttons := blockContent(f.t, string(m.Blocks))
 	f.mu.Lock()
-	f.calls = append(f.calls, call{Method: "response_url", User: m.ResponseType, Text: text, Buttons: buttons})
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	h, known := f.hooks[r.URL.Path]
+	if known {
+		h.uses++
+		f.hooks[r.URL.Path] = h
+		if h.uses > 5 && f.limits {
+			f.calls = append(f.calls, call{Method: "response_url (used_url)", Hook: r.URL.Path, At: time.Now()})
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte("used_url"))
+			return
+		}
+		if m.ReplaceOriginal {
+			f.screen[h.ts] = slackShown{Text: text, Buttons: buttons}
+		}
+	}
+	f.calls = append(f.calls, call{Method: "response_url", User: m.ResponseType, Text: text, Buttons: buttons, Hook: r.URL.Path,
+		Replace: m.ReplaceOriginal, TS: h.ts, Channel: h.channel, At: time.Now()})
 	_, _ = w.Write([]byte("ok"))
 }
 
@@ -240,8 +353,18 @@ func (f *fakeSlack) viewsOpen(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Lock()
-	f.calls = append(f.calls, call{Method: "views.open", Trigger: req.TriggerID, View: &req.View, Text: label})
+	issued, known := f.triggers[req.TriggerID]
+	expired := known && time.Since(issued) > 3*time.Second && f.limits
+	method := "views.open"
+	if expired {
+		method = "views.open (expired_trigger_id)"
+	}
+	f.calls = append(f.calls, call{Method: method, Trigger: req.TriggerID, View: &req.View, Text: label, At: time.Now()})
 	f.mu.Unlock()
+	if expired {
+		f.json(w, map[string]any{"ok": false, "error": "expired_trigger_id"})
+		return
+	}
 	f.json(w, map[string]any{"ok": true, "view": map[string]any{"id": "V1"}})
 }
 
@@ -414,17 +537,41 @@ func (f *fakeSlack) slash(channel, user, text string) {
 // click presses button b of a message as user.
 func (f *fakeSlack) click(channel, user string, b slackapi.ButtonBlockElement) {
 	f.t.Helper()
+	f.clickOn(channel, user, "", b)
+}
+
+// clickOn presses button b of channel message ts as user; each click has its own trigger_id and
+// response_url, returned.
+func (f *fakeSlack) clickOn(channel, user, ts string, b slackapi.ButtonBlockElement) string {
+	f.t.Helper()
+	f.mu.Lock()
+	f.hookSeq++
+	path := fmt.Sprintf("/response/%d", f.hookSeq)
+	trigger := "trig-" + b.ActionID
+	f.hooks[path] = hook{channel: channel, ts: ts}
+	f.triggers[trigger] = time.Now()
+	f.mu.Unlock()
 	ic := &slackapi.InteractionCallback{
-		Type:      slackapi.InteractionTypeBlockActions,
-		TriggerID: "trig-" + b.ActionID,
-		Team:      slackapi.Team{ID: "T1"},
-		User:      slackapi.User{ID: user, Name: f.name(user)},
-		Channel:   slackapi.Channel{GroupConversation: slackapi.GroupConversation{Conversation: slackapi.Conversation{ID: channel}}},
+		Type:        slackapi.InteractionTypeBlockActions,
+		TriggerID:   trigger,
+		ResponseURL: "http://" + f.srv.ServerAddr + path,
+		Container:   slackapi.Container{Type: "message", MessageTs: ts, ChannelID: channel},
+		Team:        slackapi.Team{ID: "T1"},
+		User:        slackapi.User{ID: user, Name: f.name(user)},
+		Channel:     slackapi.Channel{GroupConversation: slackapi.GroupConversation{Conversation: slackapi.Conversation{ID: channel}}},
 		ActionCallback: slackapi.ActionCallbacks{BlockActions: []*slackapi.BlockAction{
 			{ActionID: b.ActionID, BlockID: "b", Value: b.Value, Type: "button"},
 		}},
 	}
 	f.send("interactive", ic)
+	return path
+}
+
+// onScreen is what channel message ts shows now.
+func (f *fakeSlack) onScreen(ts string) slackShown {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.screen[ts]
 }
 
 // submit sends the amount modal v back with value typed in, and returns the ack payload.
@@ -569,7 +716,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 		mu.Lock()
 		*waits = append(*waits, d)
 		mu.Unlock()
-		return ctx.Err()
+		return sleep(ctx, d) // the fake's limits hold for real: waiting less would only be refused again
 	}
 	return &harness{fakeSlack: f, a: a, logs: logs, waits: waits}
 }

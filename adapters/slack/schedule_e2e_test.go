@@ -20,6 +20,7 @@ import (
 // mentions who is going, and at the start the table opens with the schedule's settings and the RSVPs
 // are pinged. The scheduler's clock is injected and ticked by hand, as cmd/dealerbot's runner would.
 func TestScheduledGameOverSocketMode(t *testing.T) {
+	t.Parallel() // the fake's rate limits make it wait for seconds
 	h := newHarness(t, socketConfig())
 	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
 	if err != nil {
@@ -56,7 +57,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 		}
 	})
 	h.a.SetDealer(s)
-	tb := &table{harness: h, t: t, db: db}
+	tb := &table{harness: h, t: t, db: db, d: d}
 	tb.runSocket(t)
 	h.setAdmin("UALICE")
 	ctx := context.Background()
@@ -69,6 +70,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 		if err := s.Tick(ctx); err != nil {
 			t.Fatalf("tick at %s: %v", at, err)
 		}
+		tb.flush()
 		return tb.publicSince(n)
 	}
 

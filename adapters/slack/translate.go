@@ -44,6 +44,9 @@ type buttonValue struct {
 	Channel  string
 	Label    string
 	Min, Max int64
+	// In an amount form only: the table message the button was on and the click's response_url, so
+	// the submission updates that message through the click.
+	Msg, Hook string
 }
 
 func (v buttonValue) encode() string {
@@ -62,6 +65,10 @@ func (v buttonValue) encode() string {
 		q.Set("min", strconv.FormatInt(v.Min, 10))
 		q.Set("max", strconv.FormatInt(v.Max, 10))
 	}
+	if v.Msg != "" {
+		q.Set("m", v.Msg)
+		q.Set("r", v.Hook)
+	}
 	return q.Encode()
 }
 
@@ -70,7 +77,7 @@ func decodeValue(s string) (buttonValue, error) {
 	if err != nil || q.Get("c") == "" {
 		return buttonValue{}, fmt.Errorf("not a dealerbot button value: %q", s)
 	}
-	v := buttonValue{Command: q.Get("c"), Token: q.Get("t"), Channel: q.Get("ch"), Label: q.Get("l")}
+	v := buttonValue{Command: q.Get("c"), Token: q.Get("t"), Channel: q.Get("ch"), Label: q.Get("l"), Msg: q.Get("m"), Hook: q.Get("r")}
 	if q.Has("min") {
 		if v.Min, err = strconv.ParseInt(q.Get("min"), 10, 64); err != nil {
 			return buttonValue{}, fmt.Errorf("bad min in button value %q", s)
@@ -156,6 +163,12 @@ func clickFromAction(ic *slackapi.InteractionCallback, act *slackapi.BlockAction
 	}
 	cmd.Text = v.Command
 	cmd.Token = v.Token
+	if ts := ic.Container.MessageTs; v.Token != "" && ts != "" && !ic.Container.IsEphemeral && cmd.Channel == ic.Container.ChannelID {
+		// A turn button on the table message: the dealer answers with the message's new version,
+		// shown through this click's response_url.
+		cmd.Message = ts
+		v.Msg, v.Hook = ts, ic.ResponseURL
+	}
 	if v.Channel == "" {
 		v.Channel = cmd.Channel
 	}
@@ -222,7 +235,25 @@ func commandFromSubmission(ic *slackapi.InteractionCallback) (cmd bot.Command, f
 	cmd.Channel = v.Channel
 	cmd.Text = v.Command + " " + strconv.FormatInt(n, 10)
 	cmd.Token = v.Token
+	cmd.Message = v.Msg
 	return cmd, "", nil
+}
+
+// tablePost lays out the hand's table message as one Slack message, to be edited in place: its blocks
+// are kept to Slack's 50 (a table message never comes near it).
+func tablePost(m render.Message, channel string) post {
+	ps := posts(m, channel)
+	if len(ps) == 0 {
+		return post{Text: " "}
+	}
+	p := ps[0]
+	for _, more := range ps[1:] {
+		p.Blocks = append(p.Blocks, more.Blocks...)
+	}
+	if len(p.Blocks) > maxBlocks {
+		p.Blocks = append(p.Blocks[:maxBlocks-1], p.Blocks[len(p.Blocks)-1]) // the buttons stay
+	}
+	return p
 }
 
 // post is one Slack message: fallback text (for notifications) and blocks.
