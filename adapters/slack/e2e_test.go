@@ -26,7 +26,7 @@ func (stoppedTimer) Stop() bool { return true }
 // table is a running dealer behind the adapter, with its bbolt store.
 type table struct {
 	*harness
-	t    *testing.T
+	t    testing.TB
 	db   *storage.DB
 	d    *bot.Dealer
 	cfg  bot.Config // the dealer's, for a restart
@@ -35,7 +35,7 @@ type table struct {
 
 // newTable wires adapter, dealer and a real bbolt file like cmd/dealerbot does, and connects over the
 // fake Socket Mode.
-func newTable(t *testing.T, seed uint64) *table {
+func newTable(t testing.TB, seed uint64) *table {
 	t.Helper()
 	tb := newDealer(t, socketConfig(), seed)
 	tb.runSocket(t) // its cleanup (adapter first) runs before the dealer's and the database's
@@ -43,7 +43,7 @@ func newTable(t *testing.T, seed uint64) *table {
 }
 
 // newDealer builds the adapter for cfg with a dealer and a bbolt store behind it, not yet running.
-func newDealer(t *testing.T, cfg Config, seed uint64) *table {
+func newDealer(t testing.TB, cfg Config, seed uint64) *table {
 	t.Helper()
 	h := newHarness(t, cfg)
 	path := filepath.Join(t.TempDir(), "x.db")

@@ -45,7 +45,7 @@ type call struct {
 // workspace), each response_url 5 times, and views.open only with a trigger_id younger than 3 s. It
 // keeps what each channel message shows now (posts, updates, replace_original through a click).
 type fakeSlack struct {
-	t   *testing.T
+	t   testing.TB
 	srv *slacktest.Server
 
 	mu         sync.Mutex
@@ -149,7 +149,7 @@ type socketAck struct {
 	Payload    json.RawMessage `json:"payload"`
 }
 
-func newFakeSlack(t *testing.T) *fakeSlack {
+func newFakeSlack(t testing.TB) *fakeSlack {
 	t.Helper()
 	f := &fakeSlack{
 		t:          t,
@@ -217,7 +217,7 @@ func form(r *http.Request) url.Values {
 }
 
 // blockContent pulls the section text and buttons out of a blocks JSON value.
-func blockContent(t *testing.T, raw string) (string, []slackapi.ButtonBlockElement) {
+func blockContent(t testing.TB, raw string) (string, []slackapi.ButtonBlockElement) {
 	if raw == "" {
 		return "", nil
 	}
@@ -700,7 +700,7 @@ type harness struct {
 
 // newHarness builds an adapter against the fake Slack (not yet running); waits records the rate-limit
 // pauses instead of sleeping.
-func newHarness(t *testing.T, cfg Config) *harness {
+func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	f := newFakeSlack(t)
 	cfg.APIURL = f.srv.GetAPIURL()
@@ -722,7 +722,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 }
 
 // runSocket starts the adapter in Socket Mode and stops it when the test ends.
-func (h *harness) runSocket(t *testing.T) {
+func (h *harness) runSocket(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
