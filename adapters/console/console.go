@@ -64,6 +64,46 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 	return nil
 }
 
+// Live is a Chat that shows each hand as one table message, redrawn in full whenever it changes, the
+// way Discord and Slack show it (it implements bot.Surface). cmd/dealerbot's terminal table uses it;
+// a plain Chat narrates every action as its own line instead.
+type Live struct {
+	*Chat
+	next int
+}
+
+var _ bot.Surface = (*Live)(nil)
+
+// NewLive returns a Live chat printing to out.
+func NewLive(out io.Writer) *Live { return &Live{Chat: NewChat(out)} }
+
+// Post draws a new table message and returns its ID.
+func (l *Live) Post(_ context.Context, m bot.Message) (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.next++
+	id := fmt.Sprintf("table-%d", l.next)
+	l.draw(m)
+	return id, nil
+}
+
+// Edit redraws table message id.
+func (l *Live) Edit(_ context.Context, m bot.Message, _ string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.draw(m)
+	return nil
+}
+
+// draw prints the table between rules; l.mu is held.
+func (l *Live) draw(m bot.Message) {
+	l.log = append(l.log, m)
+	l.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", m.Text))
+	if h := ButtonHint(m.Buttons); h != "" {
+		l.printf("%s", h)
+	}
+}
+
 // Messages returns a copy of every message sent so far.
 func (c *Chat) Messages() []bot.Message {
 	c.mu.Lock()
@@ -122,6 +162,9 @@ type Options struct {
 	// Admins are the users who act as chat admins (Command.Admin). Everyone else has only the
 	// host's powers at tables they started.
 	Admins []string
+	// Flush, when set, waits until the dealer has written the channel messages a command caused
+	// (bot.Dealer.Flush): with a Live chat they are written in the background.
+	Flush func(ctx context.Context) error
 }
 
 // ParseLine reads `name: command [#token]` into a command from the console's fixed workspace and
@@ -174,13 +217,22 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 			continue
 		}
 		r := d.Handle(ctx, cmd)
-		chat.Print(FormatReply(cmd.User, r))
+		if opts.Flush != nil {
+			_ = opts.Flush(ctx) // the table's redraw comes before the reply, as a player would see it
+		}
+		if out := FormatReply(cmd.User, r); out != "" {
+			chat.Print(out)
+		}
 	}
 	return sc.Err()
 }
 
 // FormatReply prints a private reply: `[to alice] text`, then its extra messages and button hint.
+// An empty reply (an action at a Live table, where the table changing is the answer) prints nothing.
 func FormatReply(user string, r bot.Reply) string {
+	if r.Text == "" && len(r.Extra) == 0 && len(r.Buttons) == 0 && len(r.Files) == 0 {
+		return ""
+	}
 	var b strings.Builder
 	text := r.Text
 	if r.IsError {

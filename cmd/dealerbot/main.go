@@ -217,7 +217,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 
 // console runs the terminal table: lines from the script file or standard input.
 func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone string, log *slog.Logger, script string) error {
-	chat := console.NewChat(m.Stdout)
+	chat := console.NewLive(m.Stdout)
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {
 		return err
@@ -242,7 +242,7 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone
 		d.Close(context.Background())
 		return err
 	}
-	runErr := console.Run(ctx, sched, chat, in, console.Options{Admins: m.consoleAdmins})
+	runErr := console.Run(ctx, sched, chat.Chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	sched.Close(shutdown)
