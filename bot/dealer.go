@@ -33,6 +33,9 @@ type Config struct {
 	Logger *slog.Logger
 	// RateLimit bounds how fast one user's commands are taken; the zero value is DefaultRateLimit.
 	RateLimit RateLimit
+	// PingAfter is how long a turn shown on a live table may wait before its player is pinged by a
+	// short mention post (deleted when the turn passes); 0 means 10 s, a negative value never.
+	PingAfter time.Duration
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -94,6 +97,12 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.DealDelay = 3 * time.Second
 	case cfg.DealDelay < 0:
 		cfg.DealDelay = 0
+	}
+	switch {
+	case cfg.PingAfter == 0:
+		cfg.PingAfter = 10 * time.Second
+	case cfg.PingAfter < 0:
+		cfg.PingAfter = 0
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

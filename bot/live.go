@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,8 +13,9 @@ import (
 )
 
 // Surface is an optional Chat capability: channel messages kept up to date in place. A Chat that has
-// it gets one table message per hand, edited as the hand goes on, instead of a post per action. (Turn
-// pings, still to come, will need a Delete here.)
+// it gets one table message per hand, edited as the hand goes on, instead of a post per action, and
+// a turn ping (a short mention post) for a player who has not acted a while after their turn was
+// shown, deleted when the turn passes.
 // Post and Edit may block while the platform's rate limit lasts: the dealer calls them from a writer
 // of its own, never from a table's goroutine.
 type Surface interface {
@@ -21,6 +23,8 @@ type Surface interface {
 	Post(ctx context.Context, m Message) (id string, err error)
 	// Edit replaces channel message id with m.
 	Edit(ctx context.Context, m Message, id string) error
+	// Delete removes channel message id (m names the channel).
+	Delete(ctx context.Context, m Message, id string) error
 }
 
 // Screen is what is on screen for a table: the hand's table message, so that a restart edits the
@@ -28,6 +32,7 @@ type Surface interface {
 type Screen struct {
 	Hand    int64  // the hand the message shows
 	Message string // its ID on the platform
+	Ping    string // the turn ping on screen, if any: a restart deletes it (and pings anew)
 }
 
 // liveHand is the running hand's table message: its public lines and the newest version rendered.
@@ -44,6 +49,7 @@ type liveHand struct {
 	turnShown uint64
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
+	pinged    string // the token of the turn its player was pinged for
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -52,16 +58,23 @@ type liveHand struct {
 type outbox struct {
 	s     Surface
 	chat  Chat
+	where Message // the table's platform, workspace and channel
 	log   *slog.Logger
 	mu    sync.Mutex
 	next  *liveVersion // the newest version waiting
 	notes []Message    // channel posts waiting (joins, level changes...), oldest first
-	busy  bool
+	// The turn ping: the one to post, whether the one on screen is to go, and its ID.
+	pingNext *Message
+	pingDrop bool
+	pingID   string
+	busy     bool
 	quiet *sync.Cond // broadcast when the writer stops (busy turns false); on mu
 	shown Screen     // the message on screen
 	done  uint64     // the newest version on screen (of shown.Hand)
-	// report is told, on the writer's goroutine, of every version put on screen and the message ID.
+	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
+	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
 	report func(hand int64, version uint64, id string)
+	pinged func(id string)
 }
 
 type liveVersion struct {
@@ -86,6 +99,22 @@ func (o *outbox) say(m Message) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.notes = append(o.notes, m)
+	o.wake()
+}
+
+// ping queues a turn ping, in place of any ping on screen.
+func (o *outbox) ping(m Message) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pingNext, o.pingDrop = &m, true
+	o.wake()
+}
+
+// unping takes the turn ping down (the turn passed), and drops one still waiting.
+func (o *outbox) unping() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pingNext, o.pingDrop = nil, true
 	o.wake()
 }
 
@@ -156,6 +185,10 @@ func (o *outbox) run() {
 		}
 		v := o.next
 		o.next = nil
+		if v == nil && (o.pingDrop || o.pingNext != nil) {
+			o.pings()
+			continue
+		}
 		if v == nil {
 			o.busy = false
 			o.quiet.Broadcast()
@@ -189,6 +222,45 @@ func (o *outbox) run() {
 	}
 }
 
+// pings carries out the waiting ping changes: the ping on screen goes, a new one is posted. o.mu is
+// held on entry and released.
+func (o *outbox) pings() {
+	drop, old, next := o.pingDrop, o.pingID, o.pingNext
+	o.pingDrop, o.pingNext = false, nil
+	if drop {
+		o.pingID = ""
+	}
+	o.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if drop && old != "" {
+		if err := o.s.Delete(ctx, *o.pingAt(next), old); err != nil {
+			o.log.Warn("delete a turn ping", "err", err)
+		}
+	}
+	id := ""
+	if next != nil {
+		var err error
+		if id, err = o.s.Post(ctx, *next); err != nil {
+			o.log.Warn("post a turn ping", "err", err)
+		}
+		o.mu.Lock()
+		o.pingID = id
+		o.mu.Unlock()
+	}
+	if (next != nil || drop && old != "") && o.pinged != nil {
+		o.pinged(id)
+	}
+}
+
+// pingAt is a message naming the table's channel, for a delete.
+func (o *outbox) pingAt(next *Message) *Message {
+	if next != nil {
+		return next
+	}
+	return &o.where
+}
+
 // --- the table's side -------------------------------------------------------------------------------
 
 // surface returns the chat's Surface when the table plays in one message per hand.
@@ -204,17 +276,36 @@ func (t *table) initOutbox(s Surface) {
 	}
 	t.out = &outbox{s: s, chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.rec.Screen}
 	t.out.quiet = sync.NewCond(&t.out.mu)
+	t.out.where = Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel}
+	if t.rec.Screen.Ping != "" {
+		t.out.pingID, t.out.pingDrop = t.rec.Screen.Ping, true // from before a restart: the turn is pinged anew
+	}
+	t.out.pinged = func(id string) {
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.storePing(ctx, id) }})
+	}
 	t.out.report = func(hand int64, version uint64, id string) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, id) }})
+	}
+}
+
+// storePing keeps the turn ping's ID with the table, so that a restart can take it down.
+func (t *table) storePing(ctx context.Context, id string) {
+	if !t.open || t.rec.Screen.Ping == id {
+		return
+	}
+	n := clone(t.rec)
+	n.Screen.Ping = id
+	if err := t.commit(ctx, n, Change{}); err != nil {
+		t.d.log.Error("store the turn ping", "table", t.id, "err", err)
 	}
 }
 
 // shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
 // table, and a turn whose version is now visible starts its timer.
 func (t *table) shown(ctx context.Context, hand int64, version uint64, id string) {
-	if t.open && t.rec.Screen != (Screen{Hand: hand, Message: id}) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
+	if t.open && (t.rec.Screen.Hand != hand || t.rec.Screen.Message != id) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
 		n := clone(t.rec)
-		n.Screen = Screen{Hand: hand, Message: id}
+		n.Screen = Screen{Hand: hand, Message: id, Ping: t.rec.Screen.Ping}
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
 		}
@@ -297,6 +388,10 @@ func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	}
 	t.initOutbox(s)
 	l := t.live
+	if l.pinged != "" && (h.Done() || t.token() != l.pinged) {
+		t.out.unping() // the turn passed
+		l.pinged = ""
+	}
 	l.version++
 	m := render.HandTable(t.liveView(h, hs, names), t.style())
 	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
@@ -314,8 +409,13 @@ func (t *table) startTurnTimer(wait time.Duration) {
 		t.turnTimer.Stop()
 		t.turnTimer = nil
 	}
+	if t.pingTimer != nil {
+		t.pingTimer.Stop()
+		t.pingTimer = nil
+	}
 	if t.live != nil {
 		t.live.timerDue = false
+		t.schedulePing()
 	}
 	if wait <= 0 || t.hand == nil {
 		return
@@ -330,6 +430,43 @@ func (t *table) startTurnTimer(wait time.Duration) {
 			t.d.log.Error("timeout", "table", t.id, "err", err)
 		}
 	})
+}
+
+// schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
+func (t *table) schedulePing() {
+	l := t.live
+	if t.d.cfg.PingAfter <= 0 || t.hand == nil || t.hand.Done() || t.out == nil || l.pinged == t.token() {
+		return
+	}
+	tok := t.token()
+	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *table) {
+		t.pingTimer = nil
+		o, ok := t.hand.Options()
+		if t.live != l || t.token() != tok || !ok {
+			return // acted in time
+		}
+		seat := t.rec.Seats[t.rec.Hand.Seats[o.Player]]
+		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.rec.Platform, seat.User, seat.Name), l.no)
+		if o.ToCall > 0 {
+			text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))
+		}
+		if !l.deadline.IsZero() {
+			text += fmt.Sprintf(", %d s left", max(int(l.deadline.Sub(t.d.cfg.Now())/time.Second), 0))
+		}
+		m := t.out.where
+		m.Message = render.Message{Text: text + "."}
+		t.out.ping(m)
+		l.pinged = tok
+	})
+}
+
+// mention writes a user mention that notifies them: <@ID> on Discord and Slack, @name elsewhere.
+func mention(platform, user, name string) string {
+	switch platform {
+	case "discord", "slack":
+		return "<@" + user + ">"
+	}
+	return "@" + name
 }
 
 // newLive starts the table message of hand hs.

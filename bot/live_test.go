@@ -46,6 +46,30 @@ func (c *surfaceChat) Edit(_ context.Context, m bot.Message, id string) error {
 	return nil
 }
 
+func (c *surfaceChat) Delete(_ context.Context, _ bot.Message, id string) error {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if _, ok := c.text[id]; !ok {
+		return fmt.Errorf("unknown message %s", id)
+	}
+	delete(c.text, id)
+	c.log = append(c.log, "delete "+id)
+	return nil
+}
+
+// pings returns the turn pings on screen now.
+func (c *surfaceChat) pings() []string {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	var out []string
+	for _, text := range c.text {
+		if strings.HasPrefix(text, "🔔") {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
 func (c *surfaceChat) counts() (posts, edits int) {
 	c.smu.Lock()
 	defer c.smu.Unlock()
@@ -191,4 +215,74 @@ func (r *rig) table(ch string) bot.TableRecord {
 		}
 	}
 	return bot.TableRecord{}
+}
+
+// TestTurnPing: a player who has not acted 10 s after their turn was shown is pinged by a short
+// mention post, which goes when the turn passes; a player who acts quickly is never pinged; a
+// restart takes down the ping from before it and pings the player to act anew.
+func TestTurnPing(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	sc := &surfaceChat{text: map[string]string{}}
+	r.chat = &sc.rigChat
+	r.close()
+	r.openWith(sc)
+	users := []string{"ann", "ben", "cid"}
+	r.must("c1", "ann", "start timer=60")
+	for _, u := range users {
+		r.must("c1", u, "join 1000")
+	}
+	r.must("c1", "ann", "deal")
+	sc.settle(t)
+	who := func() string {
+		tr := r.table("c1")
+		return tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
+	}
+	first := who()
+	r.advance(9 * time.Second)
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 0 {
+		t.Fatalf("pinged before 10 s: %v", p)
+	}
+	r.advance(2 * time.Second)
+	sc.settle(t)
+	p := sc.pings()
+	if len(p) != 1 || !strings.Contains(p[0], "@"+first+", it is your turn in hand #1") || !strings.Contains(p[0], "s left") {
+		t.Fatalf("after 11 s the pings are %v, want one for %s", p, first)
+	}
+	if tr := r.table("c1"); tr.Screen.Ping == "" {
+		t.Errorf("the ping is not stored with the table: %+v", tr.Screen)
+	}
+	// The player acts: the ping goes. The next player acts within 10 s: no ping for them.
+	r.must("c1", first, "call")
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 0 {
+		t.Fatalf("the ping stayed after the turn passed: %v", p)
+	}
+	second := who()
+	r.advance(5 * time.Second)
+	r.must("c1", second, "call")
+	sc.settle(t) // the third player's turn is on screen: their 10 s start
+	r.advance(6 * time.Second)
+	sc.settle(t)
+	third := who()
+	if p := sc.pings(); len(p) != 0 {
+		t.Fatalf("pinged %v; the second player acted in 5 s and the third's turn is 6 s old", p)
+	}
+	r.advance(5 * time.Second)
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 1 || !strings.Contains(p[0], "@"+third) {
+		t.Fatalf("pings %v, want one for %s", p, third)
+	}
+	// A restart: the old ping goes; the player to act is pinged again 10 s after the table is shown.
+	r.close()
+	r.openWith(sc)
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 0 {
+		t.Fatalf("the ping from before the restart is still up: %v", p)
+	}
+	r.advance(11 * time.Second)
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 1 || !strings.Contains(p[0], "@"+third) {
+		t.Fatalf("after the restart the pings are %v, want one for %s", p, third)
+	}
 }

@@ -32,6 +32,7 @@ type table struct {
 
 	turnTimer Timer
 	dealTimer Timer
+	pingTimer Timer // the turn ping's grace period (live tables)
 
 	pending map[string][]render.Message // private messages that could not be delivered, by user
 
@@ -123,6 +124,10 @@ func (t *table) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64
 }
 
 func (t *table) stopTimers() {
+	if t.pingTimer != nil {
+		t.pingTimer.Stop()
+		t.pingTimer = nil
+	}
 	if t.turnTimer != nil {
 		t.turnTimer.Stop()
 		t.turnTimer = nil

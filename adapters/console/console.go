@@ -82,10 +82,18 @@ func (l *Live) Post(_ context.Context, m bot.Message) (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.next++
-	id := fmt.Sprintf("table-%d", l.next)
+	id := fmt.Sprintf("msg-%d", l.next)
+	if len(m.Buttons) == 0 { // a turn ping: a line, as a chat shows a short post
+		l.log = append(l.log, m)
+		l.printf("%s", m.Text)
+		return id, nil
+	}
 	l.draw(m)
 	return id, nil
 }
+
+// Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.
+func (l *Live) Delete(context.Context, bot.Message, string) error { return nil }
 
 // Edit redraws table message id.
 func (l *Live) Edit(_ context.Context, m bot.Message, _ string) error {

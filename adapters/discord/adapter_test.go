@@ -350,6 +350,18 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 			got[1].Method != "PATCH" || got[1].Path != "/channels/C3/messages/"+id || got[1].content() != m.Text || !strings.Contains(got[1].Raw, `"components":[]`) {
 			t.Fatalf("want one post with two buttons, then an edit of it with no buttons left:\n%s", f.dump(n))
 		}
+		// A turn ping is posted and deleted the same way.
+		n = f.count()
+		ping, err := a.Post(ctx, bot.Message{Channel: "C3", Message: render.Message{Text: "🔔 <@222>, it is your turn in hand #1."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Delete(ctx, bot.Message{Channel: "C3"}, ping); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		if got := f.since(n); len(got) != 2 || !pings(got[0]) || got[1].Method != "DELETE" || got[1].Path != "/channels/C3/messages/"+ping {
+			t.Fatalf("want the ping posted (mentions allowed) and deleted:\n%s", f.dump(n))
+		}
 	})
 
 	t.Run("a newer post with the same buttons takes them off the older one", func(t *testing.T) {

@@ -210,6 +210,14 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	return msg.ID, nil
 }
 
+// Delete removes channel message id (a turn ping whose turn has passed).
+func (a *Adapter) Delete(ctx context.Context, m bot.Message, id string) error {
+	if err := a.session.ChannelMessageDelete(m.Channel, id, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("discord: delete message %s in channel %s: %w", id, m.Channel, err)
+	}
+	return nil
+}
+
 // Edit replaces channel message id with m (a timer or a typed command changed the table).
 func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 	send, err := TableMessage(m.Message)

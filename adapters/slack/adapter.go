@@ -250,6 +250,18 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 	return nil
 }
 
+// Delete removes channel message ts (a turn ping whose turn has passed; chat.delete).
+func (a *Adapter) Delete(ctx context.Context, m bot.Message, ts string) error {
+	err := a.retry(ctx, "chat.delete", func() error {
+		_, _, err := a.api.DeleteMessageContext(ctx, m.Channel, ts)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack: delete message %s in %s: %w", ts, m.Channel, err)
+	}
+	return nil
+}
+
 // replace shows a click's result in the message the click was on, through the click's response_url
 // (replace_original), which spends none of chat.update's budget; when that fails, by chat.update.
 func (a *Adapter) replace(ctx context.Context, cmd bot.Command, m render.Message, responseURL string) {

@@ -176,6 +176,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		c.Handle("/response", f.response)
 		c.Handle("/response/", f.response)
 		c.Handle("/chat.update", f.record("chat.update"))
+		c.Handle("/chat.delete", f.chatDelete)
 		c.Handle("/conversations.open", f.conversationsOpen)
 		c.Handle("/views.open", f.viewsOpen)
 		c.Handle("/users.info", f.usersInfo)
@@ -285,6 +286,21 @@ func (f *fakeSlack) ephemeral(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	f.record("chat.postEphemeral")(w, r)
+}
+
+// chatDelete takes a channel message down.
+func (f *fakeSlack) chatDelete(w http.ResponseWriter, r *http.Request) {
+	v := form(r)
+	f.mu.Lock()
+	_, ok := f.screen[v.Get("ts")]
+	delete(f.screen, v.Get("ts"))
+	f.calls = append(f.calls, call{Method: "chat.delete", Channel: v.Get("channel"), TS: v.Get("ts"), At: time.Now()})
+	f.mu.Unlock()
+	if !ok {
+		f.json(w, map[string]any{"ok": false, "error": "message_not_found"})
+		return
+	}
+	f.json(w, map[string]any{"ok": true, "channel": v.Get("channel"), "ts": v.Get("ts")})
 }
 
 // response records a post to a response_url (JSON, as Slack's webhooks take it).

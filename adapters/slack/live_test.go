@@ -11,6 +11,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -507,5 +508,38 @@ func TestRestartMidHandOverSocketMode(t *testing.T) {
 	}
 	if got := chipsOnTable(tb.record()); got != 3000 {
 		t.Errorf("chips on the table after the hand: %d, want 3000", got)
+	}
+}
+
+// TestTablePostEditDelete: the Surface calls: the table posted once and edited in place by
+// chat.update; a turn ping posted and taken down by chat.delete.
+func TestTablePostEditDelete(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	ctx := context.Background()
+	m := bot.Message{Channel: "CGAME", Message: render.Message{Text: "Hand #1 · alice to act",
+		Buttons: []render.Button{{Label: "Fold", Command: "fold", Token: "1.0"}}}}
+	ts, err := h.a.Post(ctx, m)
+	if err != nil || ts == "" {
+		t.Fatalf("Post = %q, %v", ts, err)
+	}
+	m.Text, m.Buttons = "Hand #1 · alice wins 15", nil
+	if err := h.a.Edit(ctx, m, ts); err != nil {
+		t.Fatal(err)
+	}
+	if s := h.onScreen(ts); s.Text != m.Text || len(s.Buttons) != 0 {
+		t.Errorf("after the edit the message shows %+v", s)
+	}
+	ping, err := h.a.Post(ctx, bot.Message{Channel: "CGAME", Message: render.Message{Text: "🔔 <@UBOB>, it is your turn in hand #1."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.a.Delete(ctx, bot.Message{Channel: "CGAME"}, ping); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if s := h.onScreen(ping); s.Text != "" {
+		t.Errorf("the ping is still there: %+v", s)
+	}
+	if n := countCalls(h.snapshot(), "chat.update"); n != 1 {
+		t.Errorf("%d chat.update calls, want 1", n)
 	}
 }

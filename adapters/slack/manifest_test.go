@@ -14,6 +14,7 @@ var scopeOf = map[string]string{
 	"PostMessage":      "chat:write",
 	"PostEphemeral":    "chat:write",
 	"UpdateMessage":    "chat:write",
+	"DeleteMessage":    "chat:write",
 	"OpenConversation": "im:write",
 	"GetUserInfo":      "users:read",
 	"OpenView":         "", // views.open needs no scope beyond a trigger ID
