@@ -95,18 +95,8 @@ func (c *surfaceChat) settle(t *testing.T) {
 // typed command. No "Done" reply for an action; hole cards never in the channel; a restart mid-hand
 // edits the same message with live buttons for the player to act.
 func TestLiveTableMessage(t *testing.T) {
-	r := newRig(t, bot.Config{})
-	sc := &surfaceChat{text: map[string]string{}}
-	r.chat = &sc.rigChat
-	r.close()
-	r.openWith(sc)
+	r, sc := liveRig(t, "timer=30")
 	users := []string{"ann", "ben", "cid"}
-	r.must("c1", "ann", "start timer=30")
-	for _, u := range users {
-		r.must("c1", u, "join 1000")
-	}
-	r.must("c1", "ann", "deal")
-	sc.settle(t)
 	if p, _ := sc.counts(); p != 1 {
 		t.Fatalf("%d posts after the deal, want the one table message", p)
 	}
@@ -185,6 +175,24 @@ func TestLiveTableMessage(t *testing.T) {
 	}
 }
 
+// liveRig opens a rig over a surfaceChat, with a table in c1 (start options opts) where ann, ben and
+// cid sit down with 1,000 each and hand #1 is dealt and on screen.
+func liveRig(t *testing.T, opts string) (*rig, *surfaceChat) {
+	t.Helper()
+	r := newRig(t, bot.Config{})
+	sc := &surfaceChat{text: map[string]string{}}
+	r.chat = &sc.rigChat
+	r.close()
+	r.openWith(sc)
+	r.must("c1", "ann", "start "+opts)
+	for _, u := range []string{"ann", "ben", "cid"} {
+		r.must("c1", u, "join 1000")
+	}
+	r.must("c1", "ann", "deal")
+	sc.settle(t)
+	return r, sc
+}
+
 // firstToAct is the hand index of the player to act in a stored table's hand.
 func firstToAct(t *testing.T, tr bot.TableRecord) int {
 	t.Helper()
@@ -221,18 +229,7 @@ func (r *rig) table(ch string) bot.TableRecord {
 // mention post, which goes when the turn passes; a player who acts quickly is never pinged; a
 // restart takes down the ping from before it and pings the player to act anew.
 func TestTurnPing(t *testing.T) {
-	r := newRig(t, bot.Config{})
-	sc := &surfaceChat{text: map[string]string{}}
-	r.chat = &sc.rigChat
-	r.close()
-	r.openWith(sc)
-	users := []string{"ann", "ben", "cid"}
-	r.must("c1", "ann", "start timer=60")
-	for _, u := range users {
-		r.must("c1", u, "join 1000")
-	}
-	r.must("c1", "ann", "deal")
-	sc.settle(t)
+	r, sc := liveRig(t, "timer=60")
 	who := func() string {
 		tr := r.table("c1")
 		return tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User

@@ -426,15 +426,23 @@ func (a *Adapter) run(r *responder, cmd bot.Command) {
 		// command is not run behind their back.
 		return
 	}
+	h := a.dealer(r)
+	if h == nil {
+		return
+	}
+	a.log.Debug("command", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text)
+	r.reply(h.Handle(r.ctx, cmd))
+}
+
+// dealer is the handler commands go to; until SetDealer, nil, and the user is told to try again.
+func (a *Adapter) dealer(r *responder) Handler {
 	a.mu.Lock()
 	h := a.handler
 	a.mu.Unlock()
 	if h == nil {
 		r.fail("The dealer is still starting; try again in a moment.")
-		return
 	}
-	a.log.Debug("command", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text)
-	r.reply(h.Handle(r.ctx, cmd))
+	return h
 }
 
 // runClick runs a click on a button tied to a turn (it has a token) of a message in the channel, or
@@ -452,11 +460,8 @@ func (a *Adapter) runClick(r *responder, cmd bot.Command) {
 		return
 	}
 	r.updating = true
-	a.mu.Lock()
-	h := a.handler
-	a.mu.Unlock()
+	h := a.dealer(r)
 	if h == nil {
-		r.fail("The dealer is still starting; try again in a moment.")
 		return
 	}
 	cmd.Message = m.ID
