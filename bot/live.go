@@ -68,9 +68,9 @@ type outbox struct {
 	pingDrop bool
 	pingID   string
 	busy     bool
-	quiet *sync.Cond // broadcast when the writer stops (busy turns false); on mu
-	shown Screen     // the message on screen
-	done  uint64     // the newest version on screen (of shown.Hand)
+	quiet    *sync.Cond // broadcast when the writer stops (busy turns false); on mu
+	shown    Screen     // the message on screen
+	done     uint64     // the newest version on screen (of shown.Hand)
 	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
 	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
 	report func(hand int64, version uint64, id string)
