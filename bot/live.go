@@ -441,9 +441,12 @@ func (t *table) schedulePing() {
 	tok := t.token()
 	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *table) {
 		t.pingTimer = nil
+		if t.hand == nil || t.live != l || t.token() != tok {
+			return // acted in time, or the hand is over
+		}
 		o, ok := t.hand.Options()
-		if t.live != l || t.token() != tok || !ok {
-			return // acted in time
+		if !ok {
+			return
 		}
 		seat := t.rec.Seats[t.rec.Hand.Seats[o.Player]]
 		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.rec.Platform, seat.User, seat.Name), l.no)

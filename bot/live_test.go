@@ -282,4 +282,14 @@ func TestTurnPing(t *testing.T) {
 	if p := sc.pings(); len(p) != 1 || !strings.Contains(p[0], "@"+third) {
 		t.Fatalf("after the restart the pings are %v, want one for %s", p, third)
 	}
+	// The hand ends while a ping is up: it goes, and no ping comes for a hand that is over.
+	for i := 0; i < 3 && r.table("c1").Hand != nil; i++ {
+		r.must("c1", who(), "fold")
+		sc.settle(t)
+	}
+	r.advance(30 * time.Second)
+	sc.settle(t)
+	if p := sc.pings(); len(p) != 0 || r.table("c1").Screen.Ping != "" {
+		t.Fatalf("pings after the hand ended: %v (stored %q)", p, r.table("c1").Screen.Ping)
+	}
 }

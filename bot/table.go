@@ -782,6 +782,10 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		t.turnTimer.Stop()
 		t.turnTimer = nil
 	}
+	if t.pingTimer != nil {
+		t.pingTimer.Stop()
+		t.pingTimer = nil
+	}
 	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
 	for _, ev := range h.Events() {
 		if ev.Kind == engine.EvShow {
