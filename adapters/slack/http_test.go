@@ -140,6 +140,7 @@ func TestHTTPModeRefusesUnverifiedRequests(t *testing.T) {
 		t.Fatalf("first delivery of a signed request: status %d", status)
 	}
 	ht.waitCall(0, "chat.postEphemeral", nil)
+	ht.flush() // the table's opening post goes out in the background
 	before := ht.record()
 	calls := len(ht.snapshot())
 
