@@ -41,6 +41,7 @@ type liveHand struct {
 	log        []string // the hand's action lines, oldest first
 	result     []string // from the reveal or showdown on
 	commitment string
+	notes      []string // what the deal said: the button draw, a level change, a bomb pot...
 	showdown   bool
 	version    uint64
 	deadline   time.Time // the turn's deadline shown, zero without a timer
@@ -356,7 +357,7 @@ func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 	r := hs.Rules
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
-		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: t.notes(),
+		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.notes(), l.notes...),
 		Tournament: tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done()}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament"
@@ -405,14 +406,7 @@ func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 
 // startTurnTimer starts the turn's clock: wait from now.
 func (t *table) startTurnTimer(wait time.Duration) {
-	if t.turnTimer != nil {
-		t.turnTimer.Stop()
-		t.turnTimer = nil
-	}
-	if t.pingTimer != nil {
-		t.pingTimer.Stop()
-		t.pingTimer = nil
-	}
+	t.stopTurn()
 	if t.live != nil {
 		t.live.timerDue = false
 		t.schedulePing()

@@ -124,17 +124,21 @@ func (t *table) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64
 }
 
 func (t *table) stopTimers() {
-	if t.pingTimer != nil {
-		t.pingTimer.Stop()
-		t.pingTimer = nil
-	}
-	if t.turnTimer != nil {
-		t.turnTimer.Stop()
-		t.turnTimer = nil
-	}
-	if t.dealTimer != nil {
-		t.dealTimer.Stop()
-		t.dealTimer = nil
+	t.stopTurn()
+	stop(&t.dealTimer)
+}
+
+// stopTurn stops the current turn's clock and its ping.
+func (t *table) stopTurn() {
+	stop(&t.turnTimer)
+	stop(&t.pingTimer)
+}
+
+// stop stops a timer, if any, and forgets it.
+func stop(tm *Timer) {
+	if *tm != nil {
+		(*tm).Stop()
+		*tm = nil
 	}
 }
 
@@ -401,10 +405,7 @@ func (t *table) shuffle() (engine.Deck, error) {
 
 // deal starts the next hand. It is a no-op when a hand is running or fewer than two can play.
 func (t *table) deal(ctx context.Context) error {
-	if t.dealTimer != nil {
-		t.dealTimer.Stop()
-		t.dealTimer = nil
-	}
+	stop(&t.dealTimer)
 	if !t.open || t.hand != nil {
 		return nil
 	}
@@ -522,8 +523,10 @@ func (t *table) deal(ctx context.Context) error {
 	t.hand = h
 	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
 	t.newLive(hs)
-	t.postNotes(ctx, notes)
-	if t.live == nil {
+	if t.live != nil {
+		t.live.notes = notes // on the hand's table message, rather than in a post of their own
+	} else {
+		t.postNotes(ctx, notes)
 		t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
 	}
 	for p, s := range seats {
@@ -648,10 +651,7 @@ func (t *table) deadline() time.Time {
 
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
 func (t *table) afterStep(ctx context.Context) {
-	if t.turnTimer != nil {
-		t.turnTimer.Stop()
-		t.turnTimer = nil
-	}
+	t.stopTurn()
 	if t.hand == nil || t.hand.Done() {
 		return
 	}
@@ -778,14 +778,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		return err
 	}
 	t.hand = nil
-	if t.turnTimer != nil {
-		t.turnTimer.Stop()
-		t.turnTimer = nil
-	}
-	if t.pingTimer != nil {
-		t.pingTimer.Stop()
-		t.pingTimer = nil
-	}
+	t.stopTurn()
 	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
 	for _, ev := range h.Events() {
 		if ev.Kind == engine.EvShow {
@@ -798,33 +791,34 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		}
 	}
 	t.tell(ctx, names, evs, timeout, hs.Actions) // t.names() needs the hand record, which is gone
-	if t.live != nil {
-		t.showLive(h, hs, names) // the hand's last version: the showdown and awards
-	}
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
-	t.postNotes(ctx, notes)
 	var broke []string
 	for _, s := range t.rec.Seats {
 		if s.User != "" && s.Stack == 0 {
 			broke = append(broke, s.Name)
 		}
 	}
-	if t.rec.Ending {
-		return t.endSession(ctx)
-	}
-	if t.rec.Tournament != nil {
-		if len(t.playing()) < 2 {
-			return t.endSession(ctx)
+	cash := t.rec.Tournament == nil && !t.rec.Ending
+	over := cash && len(t.playing()) < 2 && t.rec.Settings.Rebuys == 0 && len(broke) > 0
+	switch {
+	case over:
+		notes = append(notes, "One player holds every chip: the session is over.")
+	case cash:
+		for _, name := range broke {
+			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
 		}
-		t.scheduleDeal()
-		return nil
 	}
-	if len(t.playing()) < 2 && t.rec.Settings.Rebuys == 0 && len(broke) > 0 {
-		t.publicf(ctx, "One player holds every chip: the session is over.")
+	if t.live != nil {
+		// The hand's last version: the showdown, the awards and what they mean for the table, in the
+		// message already on screen rather than in posts of their own.
+		t.live.result = append(t.live.result, notes...)
+		t.showLive(h, hs, names)
+	} else {
+		t.postNotes(ctx, notes)
+	}
+	switch {
+	case t.rec.Ending, over, t.rec.Tournament != nil && len(t.playing()) < 2:
 		return t.endSession(ctx)
-	}
-	for _, name := range broke {
-		t.publicf(ctx, "%s is out of chips: `rebuy` to play on or `leave`.", name)
 	}
 	t.scheduleDeal()
 	return nil

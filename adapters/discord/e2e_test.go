@@ -141,6 +141,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 var (
 	tableHeader = regexp.MustCompile(`Hand #(\d+) ·`)
 	turnLine    = regexp.MustCompile(`(?m)^▶ (\S+) to act`)
+	drawLine    = regexp.MustCompile(`(?m)^Draw for the button:.*$`)
 )
 
 // tableMessage is the newest hand's table message in the channel: its ID and what it shows now.
@@ -435,7 +436,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		t.Fatalf("deal reply = %q", reply)
 	}
 	id, s := g.tableMessage()
-	for _, want := range []string{"Hand #1", "No-limit 5/10", "deck ", "posts the small blind 5", "posts the big blind 10", " to act"} {
+	for _, want := range []string{"Hand #1", "No-limit 5/10", "deck ", "Draw for the button:", "posts the small blind 5", "posts the big blind 10", " to act"} {
 		if !strings.Contains(s.content, want) {
 			t.Errorf("the table message lacks %q:\n%s", want, s.content)
 		}
@@ -522,6 +523,15 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	if len(end.buttons) > 1 {
 		t.Errorf("the finished hand still offers %v", end.buttons)
 	}
+	// Who went broke is said on the table message, not in a post of its own.
+	if strings.Contains(end.content, " 0 · no chips") && !strings.Contains(end.content, "is out of chips: `rebuy`") {
+		t.Errorf("a player went broke but the table does not say so:\n%s", end.content)
+	}
+	for _, c := range g.posts(f.since(before)) {
+		if strings.Contains(c.content(), "out of chips") {
+			t.Errorf("a post of its own for a player out of chips: %s", c)
+		}
+	}
 
 	// Budgets: the clicks cost no channel write; the hand made at most 1 write per action and at most
 	// 4 public messages.
@@ -544,12 +554,11 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		if !g.public(c) {
 			continue
 		}
-		if strings.HasPrefix(c.content(), "Draw for the button:") {
-			continue // the draw uses its own deck: its cards may match hole cards by chance
-		}
+		// The draw for the button uses its own deck: its cards may match hole cards by chance.
+		text := drawLine.ReplaceAllString(c.content(), "")
 		for name, cards := range hole {
 			for _, card := range cards {
-				if strings.Contains(c.content(), card) {
+				if strings.Contains(text, card) {
 					t.Errorf("%s's card %s was public before the showdown: %s", name, card, c)
 				}
 			}

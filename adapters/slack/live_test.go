@@ -64,6 +64,29 @@ func shownButton(s slackShown, label string) (slackapi.ButtonBlockElement, bool)
 	return button(call{Buttons: s.Buttons}, label)
 }
 
+// mustShown is the button of s whose label starts with label.
+func (tb *table) mustShown(s slackShown, label string) slackapi.ButtonBlockElement {
+	tb.t.Helper()
+	b, ok := shownButton(s, label)
+	if !ok {
+		tb.t.Fatalf("no %q button on the table:\n%s", label, s.Text)
+	}
+	return b
+}
+
+// dealt opens the table with alice's start command, seats alice, bob and carol with 1,000 each,
+// deals hand #1 and returns its table message once it is on screen.
+func (tb *table) dealt(start string) (string, slackShown) {
+	tb.t.Helper()
+	tb.slashDo("UALICE", start)
+	for _, p := range []string{"UALICE", "UBOB", "UCAROL"} {
+		tb.slashDo(p, "join 1000")
+	}
+	tb.slashDo("UALICE", "deal")
+	tb.flush()
+	return tb.tableMessage()
+}
+
 // pressed is what a click on the table message led to.
 type pressed struct {
 	update  *call  // the table replaced through the click's response_url
@@ -263,10 +286,7 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 	}
 
 	// My cards: privately, for each player.
-	mine, ok := shownButton(s, "My cards")
-	if !ok {
-		t.Fatalf("no My cards button on the table:\n%s", s.Text)
-	}
+	mine := tb.mustShown(s, "My cards")
 	for _, p := range players {
 		got := tb.press(p, ts, mine, "")
 		if got.update != nil || len(got.private) != 1 || !strings.Contains(got.private[0].Text, holes[p]) {
@@ -321,11 +341,8 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 
 	// Hole cards never reached the channel before the betting closed, nor the log.
 	for _, c := range st.before {
-		if c.Channel != "CGAME" || c.Method == "chat.postEphemeral" && c.User == "UCAROL" && strings.Contains(c.Text, "your cards") {
-			continue
-		}
-		if c.Method == "chat.postEphemeral" && strings.Contains(c.Text, "your cards") {
-			continue // My cards, privately
+		if c.Channel != "CGAME" || c.Method == "chat.postEphemeral" && strings.Contains(c.Text, "your cards") {
+			continue // a DM, or cards shown to their owner alone (carol's at the deal, My cards)
 		}
 		for user, cards := range holes {
 			if strings.Contains(c.Text, cards) {
@@ -369,18 +386,9 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, 5)
 	players := []string{"UALICE", "UBOB", "UCAROL"}
-	tb.slashDo("UALICE", "start blinds=10/20")
-	for _, p := range players {
-		tb.slashDo(p, "join 1000")
-	}
-	tb.slashDo("UALICE", "deal")
-	tb.flush()
-	ts, s := tb.tableMessage()
+	ts, s := tb.dealt("start blinds=10/20")
 	first, _ := tb.actor(s)
-	raise, ok := shownButton(s, "Raise")
-	if !ok {
-		t.Fatalf("no Raise… on the table:\n%s", s.Text)
-	}
+	raise := tb.mustShown(s, "Raise")
 	refused := func(user, want string) {
 		t.Helper()
 		before := tb.record()
@@ -458,18 +466,9 @@ func (tb *table) restart() {
 func TestRestartMidHandOverSocketMode(t *testing.T) {
 	t.Parallel()
 	tb := newTable(t, 9)
-	tb.slashDo("UALICE", "start blinds=5/10 buyin=1000 timer=30")
-	for _, p := range []string{"UALICE", "UBOB", "UCAROL"} {
-		tb.slashDo(p, "join 1000")
-	}
-	tb.slashDo("UALICE", "deal")
-	tb.flush()
-	ts, s := tb.tableMessage()
+	ts, s := tb.dealt("start blinds=5/10 buyin=1000 timer=30")
 	first, _ := tb.actor(s)
-	callB, ok := shownButton(s, "Call")
-	if !ok {
-		t.Fatalf("no Call on the table:\n%s", s.Text)
-	}
+	callB := tb.mustShown(s, "Call")
 	if p := tb.press(first, ts, callB, ""); p.update == nil {
 		t.Fatalf("the call was not shown through the click: %+v", p.private)
 	}
