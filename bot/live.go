@@ -235,7 +235,7 @@ func (o *outbox) pings() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if drop && old != "" {
-		if err := o.s.Delete(ctx, *o.pingAt(next), old); err != nil {
+		if err := o.s.Delete(ctx, o.where, old); err != nil {
 			o.log.Warn("delete a turn ping", "err", err)
 		}
 	}
@@ -252,14 +252,6 @@ func (o *outbox) pings() {
 	if (next != nil || drop && old != "") && o.pinged != nil {
 		o.pinged(id)
 	}
-}
-
-// pingAt is a message naming the table's channel, for a delete.
-func (o *outbox) pingAt(next *Message) *Message {
-	if next != nil {
-		return next
-	}
-	return &o.where
 }
 
 // --- the table's side -------------------------------------------------------------------------------

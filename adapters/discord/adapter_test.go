@@ -57,6 +57,20 @@ func (c *fakeClock) Add(d time.Duration) {
 // of the test.
 func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
 	t.Helper()
+	a := connect(t, f, logs, clock)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := a.Close(ctx); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return a
+}
+
+// connect connects a real adapter to the fake; the caller closes it.
+func connect(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
+	t.Helper()
 	a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1},
 		slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
@@ -67,13 +81,6 @@ func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeCloc
 	if err := a.Open(context.Background()); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := a.Close(ctx); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
 	<-f.open
 	return a
 }

@@ -595,16 +595,7 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 	logs := &syncBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
 	open := func() (*Adapter, *bot.Dealer, *storage.DB) {
-		a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1}, slog.New(slog.NewTextHandler(logs, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.session.Client = f.client()
-		a.now = clock.Now
-		if err := a.Open(context.Background()); err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		<-f.open
+		a := connect(t, f, logs, clock)
 		db, err := storage.Open(path)
 		if err != nil {
 			t.Fatal(err)
