@@ -75,3 +75,22 @@ func signed(n int64) string {
 	}
 	return Chips(n)
 }
+
+var suitNames = [4]string{engine.Clubs: "clubs", engine.Diamonds: "diamonds", engine.Hearts: "hearts", engine.Spades: "spades"}
+
+// CardName names a card in words, for alt text and screen readers: "king of diamonds".
+func CardName(c engine.Card) string {
+	if c > 51 {
+		return "unknown card"
+	}
+	return c.Rank().Name(false) + " of " + suitNames[c.Suit()]
+}
+
+// CardNames names cards in words, the first capitalised: "King of diamonds, ten of clubs".
+func CardNames(cs []engine.Card) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = CardName(c)
+	}
+	return capitalize(strings.Join(parts, ", "))
+}
