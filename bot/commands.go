@@ -285,6 +285,9 @@ func (t *table) set(ctx context.Context, cmd Command, args []string) (Reply, err
 	if err := n.Settings.Apply(args); err != nil {
 		return Reply{}, err
 	}
+	if err := t.checkCards(cmd, n.Settings); err != nil {
+		return Reply{}, err
+	}
 	if n.Settings.Seats < len(n.Seats) {
 		for _, s := range n.Seats[n.Settings.Seats:] {
 			if s.User != "" {
@@ -327,8 +330,11 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 	if len(args) > 0 && strings.EqualFold(args[0], "tournament") {
 		return t.startTournament(ctx, cmd, args[1:])
 	}
-	s := DefaultSettings()
+	s := t.defaults(cmd.Platform)
 	if err := s.Apply(args); err != nil {
+		return Reply{}, err
+	}
+	if err := t.checkCards(cmd, s); err != nil {
 		return Reply{}, err
 	}
 	if err := t.openTable(ctx, cmd, s, nil); err != nil {
@@ -828,8 +834,7 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 	}
 	v := render.ProofView{HandNo: hr.No, Commitment: render.DeckCommitment(hr.Deck, hr.Salt), Leaves: render.Leaves(hr.Deck, hr.Salt),
 		Public: render.Open(hr.Deck, hr.Salt, public), Own: render.Open(hr.Deck, hr.Salt, own)}
-	st := DefaultSettings().Cards
-	return Reply{Text: render.Proof(v, st).Text}, nil
+	return Reply{Text: render.Proof(v, render.TextCards).Text}, nil
 }
 
 // straddle opts the player in to straddle in the next hand, in which they must be under the gun.

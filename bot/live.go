@@ -27,6 +27,17 @@ type Surface interface {
 	Delete(ctx context.Context, m Message, id string) error
 }
 
+// Pictures is an optional Chat capability: cards drawn as pictures in text (Discord's application
+// emojis) and pictures shown with a table message (a hand's showdown).
+type Pictures interface {
+	// CardFaces returns the platform's card pictures, in four colours when four is set. ok is false
+	// when the platform has no card pictures at all; faces is nil while it has none to use (still
+	// being uploaded, or refused), and cards are then drawn as emoji.
+	CardFaces(platform string, four bool) (faces *render.Faces, ok bool)
+	// ShowsPictures reports whether the platform shows a Message's Picture.
+	ShowsPictures(platform string) bool
+}
+
 // Screen is what is on screen for a table: the hand's table message, so that a restart edits the
 // same message (its old buttons replaced) instead of leaving a stale one.
 type Screen struct {

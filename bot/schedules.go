@@ -110,7 +110,7 @@ func schedOptions(opts []string) (string, error) {
 		}
 	}
 	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
-		st, tr, err := parseTournament(opts[1:])
+		st, tr, err := parseTournament(DefaultSettings(), opts[1:])
 		if err != nil {
 			return "", err
 		}

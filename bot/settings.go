@@ -29,7 +29,8 @@ type Settings struct {
 	LevelMinutes int
 	LevelHands   int
 	Timer        int // seconds a player has to act; 0 means no timer
-	Cards        render.CardStyle
+	Cards        render.CardKind
+	NoPictures   bool // pictures=off: no showdown picture on the table message
 	Seats        int
 	EndMinutes   int  // the session ends this many minutes after the start; 0 means no set end
 	Straddle     bool // players may straddle under the gun (`straddle`)
@@ -42,7 +43,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10,
 		BuyIn: 1000, MinBuyIn: 400, MaxBuyIn: 2000,
-		Rebuys: -1, Timer: 60, Cards: render.TextCards, Seats: 9,
+		Rebuys: -1, Timer: 60, Cards: render.CardText, Seats: 9,
 	}
 }
 
@@ -165,7 +166,7 @@ func (s Settings) Describe() string {
 
 // settingsHelp lists the options `start` and `set` take.
 const settingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
-	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji seats=2-10 end=90m|2h " +
+	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
 	"straddle=on|off runtwice=on|off " +
 	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
@@ -272,11 +273,24 @@ func (s *Settings) Apply(opts []string) error {
 		case "cards":
 			switch val {
 			case "text":
-				n.Cards = render.TextCards
+				n.Cards = render.CardText
 			case "emoji":
-				n.Cards = render.EmojiCards
+				n.Cards = render.CardEmoji
+			case "images", "pictures":
+				n.Cards = render.CardImages
+			case "images4", "fourcolour", "fourcolor":
+				n.Cards = render.CardImages4
 			default:
-				return userErrorf("Write cards=text or cards=emoji.")
+				return userErrorf("Write cards=text, cards=emoji, cards=images (card pictures, Discord) or cards=images4 (four-colour pictures).")
+			}
+		case "pictures":
+			switch val {
+			case "on", "yes":
+				n.NoPictures = false
+			case "off", "no":
+				n.NoPictures = true
+			default:
+				return userErrorf("Write pictures=on or pictures=off.")
 			}
 		case "seats":
 			n.Seats, err = bounded(val, 2, engine.MaxPlayers, fmt.Sprintf("A table has 2 to %d seats", engine.MaxPlayers), "seats=6")

@@ -21,7 +21,7 @@ func TestSettingsApply(t *testing.T) {
 		{"full line", "variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m",
 			func(s bot.Settings) bool {
 				return s.Variant == engine.PotLimit && s.SmallBlind == 10 && s.BigBlind == 20 && s.Timer == 60 &&
-					s.Cards == render.EmojiCards && s.LevelMinutes == 10
+					s.Cards == render.CardEmoji && s.LevelMinutes == 10
 			}, ""},
 		{"buy-in sets the limits", "buyin=500", func(s bot.Settings) bool { return s.MinBuyIn == 200 && s.MaxBuyIn == 1000 }, ""},
 		{"levels by hands", "levels=20hands", func(s bot.Settings) bool { return s.LevelHands == 20 && s.LevelMinutes == 0 }, ""},
@@ -44,7 +44,12 @@ func TestSettingsApply(t *testing.T) {
 		{"buy-in outside limits", "buyin=5000 min=400 max=2000", nil, "between min"},
 		{"timer too short", "timer=3", nil, "between 10 and 600"},
 		{"too many seats", "seats=11", nil, "2 to 10 seats"},
-		{"bad cards", "cards=pictures", nil, "cards=text or cards=emoji"},
+		{"card pictures", "cards=images", func(s bot.Settings) bool { return s.Cards == render.CardImages }, ""},
+		{"four-colour card pictures", "cards=images4", func(s bot.Settings) bool { return s.Cards == render.CardImages4 }, ""},
+		{"no showdown pictures", "pictures=off", func(s bot.Settings) bool { return s.NoPictures }, ""},
+		{"showdown pictures", "pictures=off pictures=on", func(s bot.Settings) bool { return !s.NoPictures }, ""},
+		{"bad pictures", "pictures=maybe", nil, "Write pictures=on or pictures=off."},
+		{"bad cards", "cards=cartoon", nil, "cards=text, cards=emoji, cards=images"},
 		{"bad levels", "levels=often", nil, "levels=10m"},
 	}
 	for _, tt := range tests {

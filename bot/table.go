@@ -142,7 +142,49 @@ func stop(tm *Timer) {
 	}
 }
 
-func (t *table) style() render.CardStyle { return t.rec.Settings.Cards }
+// defaults are the settings of a bare `start` here: DefaultSettings, with card pictures on a platform
+// that has them.
+func (t *table) defaults(platform string) Settings {
+	s := DefaultSettings()
+	if p, ok := t.d.chat.(Pictures); ok {
+		if _, ok := p.CardFaces(platform, false); ok {
+			s.Cards = render.CardImages
+		}
+	}
+	return s
+}
+
+// checkCards refuses card pictures a player asks for on a platform that has none. A scheduled game
+// started with them plays with emoji cards instead of not starting.
+func (t *table) checkCards(cmd Command, s Settings) error {
+	if s.Cards < render.CardImages || cmd.Schedule != "" {
+		return nil
+	}
+	if p, ok := t.d.chat.(Pictures); ok {
+		if _, ok := p.CardFaces(cmd.Platform, false); ok {
+			return nil
+		}
+	}
+	return userErrorf("Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
+}
+
+// style is how the table draws cards: its setting, with the platform's card pictures for a table
+// that chose pictures (drawn as emoji while the platform has none).
+func (t *table) style() render.CardStyle {
+	k := t.rec.Settings.Cards
+	switch k {
+	case render.CardText, render.CardEmoji:
+		return render.CardStyle{Kind: k}
+	}
+	st := render.CardStyle{Kind: k}
+	if p, ok := t.d.chat.(Pictures); ok {
+		st.Faces, _ = p.CardFaces(t.rec.Platform, k == render.CardImages4)
+	}
+	if st.Faces == nil {
+		st.Kind = render.CardEmoji
+	}
+	return st
+}
 
 // --- sending -----------------------------------------------------------------------------------
 

@@ -132,8 +132,8 @@ const tournamentHelp = "start tournament buyin=1000 stack=1500 [payouts=50/30/20
 // parseTournament reads `start tournament` options: buyin=, stack= and payouts= for the tournament,
 // the others as table settings. A tournament has no rebuys unless rebuy= says so, and blinds rise every
 // 15 minutes unless levels= says otherwise.
-func parseTournament(opts []string) (Settings, *Tournament, error) {
-	s := DefaultSettings()
+func parseTournament(base Settings, opts []string) (Settings, *Tournament, error) {
+	s := base
 	s.Rebuys = 0
 	s.LevelMinutes = defaultTournamentLevel
 	tr := &Tournament{BuyIn: defaultTournamentBuyIn, Stack: defaultTournamentStack}
@@ -271,7 +271,10 @@ func ordinal(n int) string {
 
 // startTournament opens a tournament: registration is open until the first hand is dealt.
 func (t *table) startTournament(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	s, tr, err := parseTournament(args)
+	s, tr, err := parseTournament(t.defaults(cmd.Platform), args)
+	if err == nil {
+		err = t.checkCards(cmd, s)
+	}
 	if err != nil {
 		return Reply{}, err
 	}

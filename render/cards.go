@@ -23,7 +23,7 @@ var (
 )
 
 // Card draws one card: "A♠", "10♥" (the ten is written 10, not T, for players who do not read hand
-// histories). A value outside the deck is drawn as "??".
+// histories), or its picture's text. A value outside the deck is drawn as "??".
 func Card(c engine.Card, style CardStyle) string {
 	if c > 51 {
 		return "??"
@@ -32,7 +32,10 @@ func Card(c engine.Card, style CardStyle) string {
 	if c.Rank() == engine.Ten {
 		r = "10"
 	}
-	if style == EmojiCards {
+	switch {
+	case style.Kind >= CardImages && style.Faces != nil && style.Faces[c] != "":
+		return style.Faces[c]
+	case style.Kind != CardText:
 		return r + emojiSuits[c.Suit()]
 	}
 	return r + textSuits[c.Suit()]

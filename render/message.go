@@ -42,11 +42,41 @@ type File struct {
 	Data        []byte
 }
 
-// CardStyle is how cards are drawn.
-type CardStyle uint8
+// Picture is an image shown with a message, such as the picture of a showdown: a PNG, its file name
+// and alt text for screen readers (naming the cards).
+type Picture struct {
+	Name string // "hand-12.png"
+	Alt  string
+	PNG  []byte
+}
 
-// The card styles.
+// CardKind is a table's choice of how cards are drawn; it is stored with the table's settings.
+type CardKind uint8
+
+// The card kinds.
 const (
-	TextCards  CardStyle = iota // A♠ K♥
-	EmojiCards                  // coloured suit emoji
+	CardText    CardKind = iota // A♠ K♥
+	CardEmoji                   // coloured suit emoji
+	CardImages                  // card pictures (Discord's application emojis), red and black
+	CardImages4                 // card pictures in four colours: green clubs, blue diamonds
 )
+
+// Faces are a deck of card pictures as the platform writes them in text: Faces[c] is card c and
+// Faces[52] the card back ("<:c_Kd_1a2b3c:1234>" on Discord).
+type Faces [53]string
+
+// CardStyle is how cards are drawn: a kind and, for card pictures, the faces to draw them with. Card
+// pictures without faces (not uploaded yet, or refused) are drawn as emoji cards.
+type CardStyle struct {
+	Kind  CardKind
+	Faces *Faces
+}
+
+// The card styles without pictures.
+var (
+	TextCards  = CardStyle{Kind: CardText}
+	EmojiCards = CardStyle{Kind: CardEmoji}
+)
+
+// ImageCards draws cards with the pictures f.
+func ImageCards(f *Faces) CardStyle { return CardStyle{Kind: CardImages, Faces: f} }

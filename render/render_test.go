@@ -64,6 +64,31 @@ func TestCards(t *testing.T) {
 	}
 }
 
+// Card pictures are written as the platform's emoji text; without faces (not uploaded yet, or refused)
+// they fall back to emoji cards, never to an empty string.
+func TestImageCards(t *testing.T) {
+	var f Faces
+	for c := range f {
+		f[c] = fmt.Sprintf("<:c%d:%d>", c, 1000+c)
+	}
+	kd, _ := engine.ParseCard("Kd")
+	if got, want := Card(kd, ImageCards(&f)), fmt.Sprintf("<:c%d:%d>", kd, 1000+int(kd)); got != want {
+		t.Errorf("image card %q, want %q", got, want)
+	}
+	four := CardStyle{Kind: CardImages4, Faces: &f}
+	if got := Cards([]engine.Card{kd, 0}, four); got != "<:c"+fmt.Sprint(int(kd))+":"+fmt.Sprint(1000+int(kd))+"> <:c0:1000>" {
+		t.Errorf("four-colour image cards %q", got)
+	}
+	for _, st := range []CardStyle{ImageCards(nil), {Kind: CardImages4}, ImageCards(&Faces{})} {
+		if got, want := Card(kd, st), Card(kd, EmojiCards); got != want {
+			t.Errorf("image cards without faces draw %q, want the emoji card %q", got, want)
+		}
+	}
+	if got := CardNames([]engine.Card{kd, engine.NewCard(engine.Ten, engine.Clubs)}); got != "King of diamonds, ten of clubs" {
+		t.Errorf("CardNames = %q", got)
+	}
+}
+
 // TestSuitsDistinct checks what a player relies on: in each style every card of the deck looks
 // different, and the emoji style never draws two suits in the same colour (the red ♦️ and the black ♣️
 // emoji would pair up with ♥️ and ♠️).
@@ -73,7 +98,7 @@ func TestSuitsDistinct(t *testing.T) {
 		for c := engine.Card(0); c < 52; c++ {
 			s := Card(c, style)
 			if d, dup := seen[s]; dup {
-				t.Errorf("style %d draws %s and %s alike: %q", style, c, d, s)
+				t.Errorf("style %d draws %s and %s alike: %q", style.Kind, c, d, s)
 			}
 			seen[s] = c
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/discord"
 	"github.com/dealerbot/dealerbot/adapters/slack"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -303,4 +304,67 @@ func (r *router) SendEphemeral(ctx context.Context, m bot.Message) error {
 		return bot.ErrDMBlocked
 	}
 	return e.SendEphemeral(ctx, m)
+}
+
+// The router is a live table surface and shows pictures when the platform's chat does: without these,
+// a process serving Discord or Slack would narrate every action as a new post.
+var (
+	_ bot.Surface  = (*router)(nil)
+	_ bot.Pictures = (*router)(nil)
+)
+
+func (r *router) surface(platform string) (bot.Surface, error) {
+	c, err := r.pick(platform)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := c.(bot.Surface)
+	if !ok {
+		return nil, fmt.Errorf("the %s chat cannot edit messages", platform)
+	}
+	return s, nil
+}
+
+func (r *router) Post(ctx context.Context, m bot.Message) (string, error) {
+	s, err := r.surface(m.Platform)
+	if err != nil {
+		return "", err
+	}
+	return s.Post(ctx, m)
+}
+
+func (r *router) Edit(ctx context.Context, m bot.Message, id string) error {
+	s, err := r.surface(m.Platform)
+	if err != nil {
+		return err
+	}
+	return s.Edit(ctx, m, id)
+}
+
+func (r *router) Delete(ctx context.Context, m bot.Message, id string) error {
+	s, err := r.surface(m.Platform)
+	if err != nil {
+		return err
+	}
+	return s.Delete(ctx, m, id)
+}
+
+func (r *router) CardFaces(platform string, four bool) (*render.Faces, bool) {
+	c, err := r.pick(platform)
+	if err != nil {
+		return nil, false
+	}
+	if p, ok := c.(bot.Pictures); ok {
+		return p.CardFaces(platform, four)
+	}
+	return nil, false
+}
+
+func (r *router) ShowsPictures(platform string) bool {
+	c, err := r.pick(platform)
+	if err != nil {
+		return false
+	}
+	p, ok := c.(bot.Pictures)
+	return ok && p.ShowsPictures(platform)
 }
