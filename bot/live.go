@@ -10,6 +10,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
+	"github.com/dealerbot/dealerbot/render/picture"
 )
 
 // Surface is an optional Chat capability: channel messages kept up to date in place. A Chat that has
@@ -62,6 +63,13 @@ type liveHand struct {
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
 	pinged    string // the token of the turn its player was pinged for
+	// What the showdown picture shows: the hands turned up (by hand index, in the order shown), what
+	// each won at the showdown, and the awards.
+	shown  []int
+	cards  map[int][]engine.Card
+	labels map[int]string
+	won    map[int]int64
+	awards []string
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -93,6 +101,7 @@ type liveVersion struct {
 	hand    int64
 	version uint64
 	msg     Message
+	pic     *picture.Showdown // drawn by the writer and shown with msg, where the platform can
 }
 
 // put queues v in place of any version still waiting, and starts the writer if it is idle.
@@ -212,6 +221,9 @@ func (o *outbox) run() {
 			id = o.shown.Message
 		}
 		o.mu.Unlock()
+		if v.pic != nil {
+			v.msg.Picture = o.draw(v.hand, v.pic)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		var err error
 		if id == "" {
@@ -232,6 +244,17 @@ func (o *outbox) run() {
 			o.report(v.hand, v.version, id)
 		}
 	}
+}
+
+// draw makes the showdown picture of a hand; a picture that cannot be drawn is left out (logged), and
+// the table message goes out without it.
+func (o *outbox) draw(hand int64, v *picture.Showdown) *render.Picture {
+	png, err := v.PNG()
+	if err != nil {
+		o.log.Warn("draw the showdown picture", "hand", hand, "err", err)
+		return nil
+	}
+	return &render.Picture{Name: fmt.Sprintf("hand-%d.png", hand), Alt: v.AltText(), PNG: png}
 }
 
 // pings carries out the waiting ping changes: the ping on screen goes, a new one is posted. o.mu is
@@ -334,6 +357,7 @@ func (t *table) record(names render.Names, evs []engine.Event) {
 			l.showdown = true
 		}
 		m, ok := t.narr.Event(ev)
+		l.collect(ev, m.Text)
 		if !ok {
 			continue
 		}
@@ -353,6 +377,73 @@ func (t *table) record(names render.Names, evs []engine.Event) {
 			}
 		}
 	}
+}
+
+// collect keeps what the showdown picture shows: hands turned up (never a folded or mucked one),
+// what they make, what they win and the awards as narrated (line).
+func (l *liveHand) collect(ev engine.Event, line string) {
+	see := func(p int, cards []engine.Card) {
+		if l.cards == nil {
+			l.cards, l.labels, l.won = map[int][]engine.Card{}, map[int]string{}, map[int]int64{}
+		}
+		if _, ok := l.cards[p]; !ok {
+			l.shown = append(l.shown, p)
+		}
+		l.cards[p] = append([]engine.Card(nil), cards...)
+	}
+	switch ev.Kind {
+	case engine.EvReveal:
+		for _, h := range ev.Hands {
+			see(h.Player, h.Cards[:])
+		}
+	case engine.EvShow:
+		see(ev.Player, ev.Cards)
+		if ev.Value != nil && l.labels[ev.Player] == "" {
+			l.labels[ev.Player] = ev.Value.Description
+		}
+	case engine.EvAward:
+		if ev.Street != engine.Showdown || l.cards == nil {
+			return
+		}
+		switch {
+		case len(ev.Pots) > 0 && len(ev.Pots[0].Shares) == len(ev.Pots[0].Winners) && len(ev.Pots[0].Winners) > 0:
+			for i, w := range ev.Pots[0].Winners {
+				l.won[w] += ev.Pots[0].Shares[i]
+			}
+		case ev.Player >= 0:
+			l.won[ev.Player] += ev.Amount
+		}
+		if line != "" {
+			l.awards = append(l.awards, capitalize(line))
+		}
+	}
+}
+
+// picture is the showdown picture of a finished hand, or nil when no hand was turned up, the table
+// has pictures=off or the platform shows none.
+func (t *table) picture(h *engine.Hand, names render.Names) *picture.Showdown {
+	l := t.live
+	if l == nil || !h.Done() || len(l.shown) == 0 || t.rec.Settings.NoPictures {
+		return nil
+	}
+	if p, ok := t.d.chat.(Pictures); !ok || !p.ShowsPictures(t.rec.Platform) {
+		return nil
+	}
+	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.no), Board: h.Board(), Board2: h.Board2(), Pots: l.awards}
+	if k := t.rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
+		v.Colours = picture.FourColour // the table plays with a four-colour deck
+	}
+	for _, p := range l.shown {
+		v.Hands = append(v.Hands, picture.Shown{Name: names.Name(p), Cards: l.cards[p], Label: l.labels[p], Won: l.won[p]})
+	}
+	return v
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // liveView is the hand's table message for engine hand h (dealt from hs to the players names).
@@ -399,12 +490,17 @@ func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	l.version++
 	m := render.HandTable(t.liveView(h, hs, names), t.style())
 	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
+	pic := t.picture(h, names)
 	if t.click != "" && t.out.screen() == (Screen{Hand: l.no, Message: t.click}) {
 		t.update = &m
 		t.out.deliveredBy(l.no, l.version, t.click)
-		return
+		if pic == nil {
+			return
+		}
+		// The result is on screen at once through the click; the picture follows in an edit of its own.
+		l.version++
 	}
-	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg})
+	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg, pic: pic})
 }
 
 // startTurnTimer starts the turn's clock: wait from now.

@@ -33,6 +33,8 @@ type Message struct {
 	Text    string
 	Buttons []Button
 	Private bool
+	// Picture, on a table message, is shown with it where the platform can (the showdown).
+	Picture *Picture
 }
 
 // File is a document sent to one user privately, such as an export of their hands.

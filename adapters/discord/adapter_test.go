@@ -57,7 +57,18 @@ func (c *fakeClock) Add(d time.Duration) {
 // of the test.
 func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
 	t.Helper()
-	a := connect(t, f, logs, clock)
+	return openAdapterWith(t, f, logs, clock, testConfig())
+}
+
+// testConfig is the adapter's configuration in tests: card emojis off unless a test turns them on.
+func testConfig() Config {
+	return Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1}
+}
+
+// openAdapterWith connects an adapter with cfg and closes it when the test ends.
+func openAdapterWith(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock, cfg Config) *Adapter {
+	t.Helper()
+	a := connectWith(t, f, logs, clock, cfg)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -71,8 +82,13 @@ func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeCloc
 // connect connects a real adapter to the fake; the caller closes it.
 func connect(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
 	t.Helper()
-	a, err := New(Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1},
-		slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	return connectWith(t, f, logs, clock, testConfig())
+}
+
+// connectWith connects an adapter with cfg to the fake; the caller closes it.
+func connectWith(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock, cfg Config) *Adapter {
+	t.Helper()
+	a, err := New(cfg, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,8 @@ type subSpec struct {
 
 var (
 	variantChoices = []string{"no-limit", "pot-limit", "fixed-limit"}
-	cardChoices    = []string{"text", "emoji"}
+	cardChoices    = []string{"images", "images4", "emoji", "text"}
+	pictureChoices = []string{"on", "off"}
 )
 
 // pokerSubs lists every dealer command. Discord allows 25 options per command: this uses all 25, so
@@ -71,7 +72,8 @@ var settingOpts = []optSpec{
 	{name: "ante", desc: "Ante in chips (0 for none)", kind: optAmount, key: "ante", min: 0},
 	{name: "buyin", desc: "Chips a player brings when joining without an amount", kind: optAmount, key: "buyin", min: 1},
 	{name: "timer", desc: "Seconds each player has to act (0 for no timer)", kind: optCount, key: "timer", min: 0, max: 600},
-	{name: "cards", desc: "How cards are drawn", kind: optChoice, key: "cards", choices: cardChoices},
+	{name: "cards", desc: "How cards are drawn: pictures (images, images4 in four colours), emoji or text", kind: optChoice, key: "cards", choices: cardChoices},
+	{name: "pictures", desc: "A picture of each showdown on the table message", kind: optChoice, key: "pictures", choices: pictureChoices},
 	{name: "seats", desc: "Seats at the table", kind: optCount, key: "seats", min: 2, max: 10},
 	{name: "more", desc: "Other settings as key=value, e.g. rebuy=no levels=10m end=2h", kind: optWord},
 }

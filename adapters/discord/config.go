@@ -18,13 +18,16 @@ type Config struct {
 	// needs its own database file, because a guild always lands on the same shard.
 	ShardID    int
 	ShardCount int
+	// CardEmojis draws cards as pictures: the application's own card emojis, uploaded at start
+	// (DISCORD_CARD_EMOJIS, on unless set to off).
+	CardEmojis bool
 }
 
 // Enabled reports whether Discord settings were given at all.
 func (c Config) Enabled() bool { return c.Token != "" }
 
-// ConfigFromEnv reads DISCORD_TOKEN, DISCORD_APP_ID, DISCORD_GUILD_ID, DISCORD_SHARD_ID and
-// DISCORD_SHARD_COUNT through getenv (unset reads as ""). With no token it returns a Config that is
+// ConfigFromEnv reads DISCORD_TOKEN, DISCORD_APP_ID, DISCORD_GUILD_ID, DISCORD_CARD_EMOJIS,
+// DISCORD_SHARD_ID and DISCORD_SHARD_COUNT through getenv (unset reads as ""). With no token it returns a Config that is
 // not Enabled and no error; with a token, every setting must be valid.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
@@ -32,6 +35,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AppID:      strings.TrimSpace(getenv("DISCORD_APP_ID")),
 		GuildID:    strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
 		ShardCount: 1,
+		CardEmojis: true,
 	}
 	// People often paste the header form from examples.
 	c.Token = strings.TrimSpace(strings.TrimPrefix(c.Token, "Bot "))
@@ -46,6 +50,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	if c.GuildID != "" && !isSnowflake(c.GuildID) {
 		return Config{}, fmt.Errorf("DISCORD_GUILD_ID must be a numeric server ID (right-click the server > Copy Server ID) or empty, not %q", c.GuildID)
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("DISCORD_CARD_EMOJIS"))); v {
+	case "", "on", "yes", "true", "1":
+	case "off", "no", "false", "0":
+		c.CardEmojis = false
+	default:
+		return Config{}, fmt.Errorf("DISCORD_CARD_EMOJIS must be on or off, not %q", v)
 	}
 	if v := strings.TrimSpace(getenv("DISCORD_SHARD_COUNT")); v != "" {
 		n, err := strconv.Atoi(v)

@@ -64,9 +64,11 @@ type Adapter struct {
 	closing   bool
 	inflight  sync.WaitGroup // interactions being handled
 	cleanups  sync.WaitGroup // superseded buttons being removed
+	syncing   sync.WaitGroup // the card emoji sync; stopped by cancel
 	base      context.Context
 	cancel    context.CancelFunc
 	remove    func()
+	emojis    cardEmojis
 }
 
 var (
@@ -104,6 +106,7 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 		probeWait: probeTimeout,
 		base:      base,
 		cancel:    cancel,
+		emojis:    cardEmojis{done: make(chan struct{})},
 	}
 	a.remove = s.AddHandler(a.onInteraction)
 	return a, nil
@@ -136,6 +139,15 @@ func (a *Adapter) Open(ctx context.Context) error {
 	a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
 		"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
 	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
+	if a.cfg.CardEmojis {
+		a.syncing.Add(1)
+		go func() {
+			defer a.syncing.Done()
+			a.syncEmojis(a.base)
+		}()
+	} else {
+		close(a.emojis.done)
+	}
 	return nil
 }
 
@@ -152,6 +164,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 		a.log.Warn("closing with interactions still running", "err", ctx.Err())
 	}
 	a.cancel()
+	a.syncing.Wait()
 	a.remove()
 	if err := a.session.Close(); err != nil {
 		return fmt.Errorf("discord: close: %w", err)
@@ -203,6 +216,13 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
 	}
+	if m.Picture != nil {
+		id, err := a.withPicture(ctx, "POST", m.Channel, "", send, m.Picture)
+		if err == nil {
+			return id, nil
+		}
+		a.log.Warn("table message posted without its picture", "channel", m.Channel, "err", err)
+	}
 	msg, err := a.session.ChannelMessageSendComplex(m.Channel, send, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
@@ -223,6 +243,13 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 	send, err := TableMessage(m.Message)
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
+	}
+	if m.Picture != nil {
+		_, err := a.withPicture(ctx, "PATCH", m.Channel, id, send, m.Picture)
+		if err == nil {
+			return nil
+		}
+		a.log.Warn("table message edited without its picture", "channel", m.Channel, "message", id, "err", err)
 	}
 	_, err = a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: m.Channel, Content: &send.Content,
 		Components: &send.Components, AllowedMentions: send.AllowedMentions}, discordgo.WithContext(ctx))

@@ -30,6 +30,7 @@ type game struct {
 	players []player
 	tokens  []string // every interaction sent
 	d       *bot.Dealer
+	a       *Adapter
 	clock   *fakeClock
 	calls   bool // playHand calls and checks after the first raise instead of going all in
 }
@@ -356,9 +357,16 @@ func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
 // alice and bob with 1,000, carol with 500.
 func newGame(t testing.TB, f *fakeDiscord, seed uint64) (*game, *storage.DB, *syncBuffer) {
 	t.Helper()
+	return newGameWith(t, f, seed, testConfig(), "cards", 3, "text")
+}
+
+// newGameWith is newGame with the adapter configured by cfg and the table started with more options
+// (name, type, value triples).
+func newGameWith(t testing.TB, f *fakeDiscord, seed uint64, cfg Config, opts ...any) (*game, *storage.DB, *syncBuffer) {
+	t.Helper()
 	logs := &syncBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
-	a := openAdapter(t, f, logs, clock)
+	a := openAdapterWith(t, f, logs, clock, cfg)
 	var s [32]byte
 	for i := range 8 {
 		s[i] = byte(seed >> (8 * i))
@@ -366,8 +374,8 @@ func newGame(t testing.TB, f *fakeDiscord, seed uint64) (*game, *storage.DB, *sy
 	db, d := openDealer(t, f, a, logs, clock, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8(s), DealDelay: time.Hour})
 	a.SetDealer(d)
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
-	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, clock: clock}
-	reply, _ := g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 0, "cards", 3, "text")
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, a: a, clock: clock}
+	reply, _ := g.do(alice, "start", append([]any{"small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 0}, opts...)...)
 	if !strings.Contains(reply, "table is open") {
 		t.Fatalf("start reply = %q", reply)
 	}
@@ -533,12 +541,20 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		}
 	}
 
-	// Budgets: the clicks cost no channel write; the hand made at most 1 write per action and at most
-	// 4 public messages.
+	// Budgets: the clicks cost no channel write (the showdown picture follows the result in one edit of
+	// its own); the hand made at most 1 write per action and at most 4 public messages.
+	pictures := 0
 	for _, c := range f.since(before) {
 		if c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+id {
+			if _, ok := c.Body["attachments"]; ok && len(c.Files) == 1 {
+				pictures++
+				continue
+			}
 			t.Errorf("a click was shown by a channel edit, not through its interaction: %s", c)
 		}
+	}
+	if pictures != 1 || len(end.files) != 1 {
+		t.Errorf("the showdown picture was attached by %d edits and the table shows %d pictures; want 1 and 1", pictures, len(end.files))
 	}
 	hand := f.since(dealt)
 	if w := g.writes(hand); float64(w)/float64(st.actions) > 1.0 {

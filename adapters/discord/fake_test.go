@@ -1,14 +1,18 @@
 package discord
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +51,17 @@ type fakeDiscord struct {
 	acked   map[string]bool      // interaction token -> answered
 	onMsg   map[string]string    // interaction token -> the message its component was on
 	screen  map[string]shown     // message ID -> what it shows now
+
+	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
+	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
+	// uploads per emojiWait window and answers more with 429.
+	emojis       map[string]fakeEmoji
+	emojiRefusal int
+	emojiLimit   int
+	emojiWait    time.Duration
+	emojiMade    int       // uploads in the current window
+	emojiWindow  time.Time // when the current window opened
+	refuseFiles  bool      // answer messages with files with 413, as Discord does a file too large
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -117,7 +132,26 @@ type button struct{ id, label string }
 type shown struct {
 	content string
 	buttons []button
+	files   []attachment
 }
+
+// attachment is a file shown with a message: its name, alt text and bytes.
+type attachment struct {
+	name, alt string
+	data      []byte
+}
+
+// fakeEmoji is one of the application's emojis.
+type fakeEmoji struct {
+	id, name string
+	png      []byte
+}
+
+// validEmojiName is what Discord takes as an emoji name.
+var validEmojiName = regexp.MustCompile(`^[A-Za-z0-9_]{2,32}$`)
+
+// maxAppEmojis is how many emojis an application may own.
+const maxAppEmojis = 2000
 
 // bucket is one channel's message-write budget: a fixed window opened by its first write.
 type bucket struct {
@@ -173,7 +207,7 @@ const dmPrefix = "dm-" // DM channel IDs are dm-<user>
 func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, asked: map[string]time.Time{},
-		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}}
+		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -253,6 +287,14 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		raw, _ = io.ReadAll(r.Body)
 	}
 	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files, At: time.Now()}
+	f.mu.Lock()
+	refuse := f.refuseFiles && len(files) > 0
+	f.mu.Unlock()
+	if refuse {
+		f.record(c)
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"code": 40005, "message": "Request entity too large"})
+		return
+	}
 	if len(raw) > 0 {
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -308,6 +350,8 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == "GET" && path == "/gateway":
 		writeJSON(w, 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
+	case parts[0] == "applications" && len(parts) >= 3 && parts[2] == "emojis":
+		f.serveEmoji(w, r.Method, parts, c)
 	case r.Method == "PUT" && parts[0] == "applications":
 		var cmds []any
 		_ = json.Unmarshal(raw, &cmds)
@@ -357,7 +401,100 @@ func (f *fakeDiscord) show(c call, parts []string) {
 	if c.Method == "PATCH" && parts[0] == "webhooks" && !f.updating(parts[2]) {
 		return
 	}
-	f.screen[id] = shown{content: c.content(), buttons: c.buttons()}
+	now := shown{content: c.content(), buttons: c.buttons(), files: f.screen[id].files}
+	if list, ok := c.Body["attachments"].([]any); ok {
+		// The attachment list replaces the message's files: new ones by upload index.
+		now.files = nil
+		for _, x := range list {
+			m, _ := x.(map[string]any)
+			idx, _ := m["id"].(float64)
+			name, _ := m["filename"].(string)
+			alt, _ := m["description"].(string)
+			data, ok := c.Files[name]
+			if !ok {
+				f.t.Errorf("fake Discord: attachment %v (%q) names no uploaded file", idx, name)
+			}
+			now.files = append(now.files, attachment{name: name, alt: alt, data: []byte(data)})
+		}
+	}
+	f.screen[id] = now
+}
+
+// serveEmoji answers the application emoji endpoints: list, create (checked as Discord checks it:
+// name, PNG data URI of at most 256 KiB, unique name, 2,000 at most) and delete.
+func (f *fakeDiscord) serveEmoji(w http.ResponseWriter, method string, parts []string, c call) {
+	if parts[1] != f.appID {
+		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case method == "GET" && len(parts) == 3:
+		items := []map[string]any{}
+		for _, e := range f.emojis {
+			items = append(items, map[string]any{"id": e.id, "name": e.name, "available": true})
+		}
+		writeJSON(w, 200, map[string]any{"items": items})
+	case method == "POST" && len(parts) == 3:
+		if now := time.Now(); now.Sub(f.emojiWindow) >= f.emojiWait {
+			f.emojiWindow, f.emojiMade = now, 0
+		}
+		switch {
+		case f.emojiRefusal == http.StatusForbidden:
+			writeJSON(w, http.StatusForbidden, map[string]any{"code": 50013, "message": "Missing Permissions"})
+			return
+		case f.emojiRefusal == http.StatusTooManyRequests || f.emojiLimit > 0 && f.emojiMade >= f.emojiLimit:
+			f.limited++
+			wait := f.emojiWait - time.Since(f.emojiWindow)
+			secs := fmt.Sprintf("%.3f", wait.Seconds())
+			w.Header().Set("Retry-After", secs)
+			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": wait.Seconds(), "global": false})
+			return
+		}
+		name, _ := c.Body["name"].(string)
+		img, _ := c.Body["image"].(string)
+		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(img, "data:image/png;base64,"))
+		why := ""
+		switch {
+		case !validEmojiName.MatchString(name):
+			why = "name must be 2-32 characters of A-Z, a-z, 0-9 and _"
+		case !strings.HasPrefix(img, "data:image/png;base64,") || err != nil:
+			why = "image must be a data URI of a base64 PNG"
+		case len(data) > 256<<10:
+			why = "image is larger than 256 KiB"
+		case len(f.emojis) >= maxAppEmojis:
+			why = "maximum number of emojis reached (2000)"
+		}
+		if _, err := png.DecodeConfig(bytes.NewReader(data)); why == "" && err != nil {
+			why = "image is not a PNG: " + err.Error()
+		}
+		for _, e := range f.emojis {
+			if e.name == name {
+				why = "an emoji with this name exists"
+			}
+		}
+		if why != "" {
+			f.t.Errorf("fake Discord: emoji %q refused: %s", name, why)
+			writeJSON(w, http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
+			return
+		}
+		f.nextID++
+		e := fakeEmoji{id: fmt.Sprintf("%d", 5000000+f.nextID), name: name, png: data}
+		f.emojis[e.id] = e
+		f.emojiMade++
+		writeJSON(w, http.StatusCreated, map[string]any{"id": e.id, "name": e.name, "available": true})
+	case method == "DELETE" && len(parts) == 4:
+		if _, ok := f.emojis[parts[3]]; !ok {
+			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10014, "message": "Unknown Emoji"})
+			return
+		}
+		delete(f.emojis, parts[3])
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		f.t.Errorf("fake Discord: unexpected emoji call %s", c)
+		writeJSON(w, 404, map[string]any{"code": 10000, "message": "Unknown"})
+	}
 }
 
 // updating reports whether the interaction was acknowledged as an update of its message (type 6).
