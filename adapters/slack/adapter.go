@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -78,6 +79,8 @@ type Adapter struct {
 	users  map[string]userEntry // workspace/user -> admin flag and display name
 	seen   map[string]time.Time // HTTP mode: requests already served (replays), until they expire
 	envs   map[string]time.Time // Socket Mode: envelope IDs already handled, until they expire
+
+	noFiles atomic.Bool // the workspace has not granted files:write: no showdown pictures (said once)
 }
 
 type userEntry struct {
@@ -90,6 +93,7 @@ var (
 	_ bot.Chat      = (*Adapter)(nil)
 	_ bot.Ephemeral = (*Adapter)(nil)
 	_ bot.Surface   = (*Adapter)(nil)
+	_ bot.Pictures  = (*Adapter)(nil)
 )
 
 // New builds an adapter from cfg. It does not connect: call SetDealer, then Run.
@@ -225,6 +229,7 @@ func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message,
 // Slack's ID for it. It waits out Slack's rate limit; the dealer calls it from a writer of its own.
 func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	p := tablePost(m.Message, m.Channel)
+	p.Blocks = a.withPicture(ctx, p.Blocks, m.Picture)
 	var ts string
 	err := a.retry(ctx, "chat.postMessage", func() (err error) {
 		_, ts, err = a.api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
@@ -240,6 +245,7 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 // timer or a typed command.
 func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 	p := tablePost(m.Message, m.Channel)
+	p.Blocks = a.withPicture(ctx, p.Blocks, m.Picture)
 	err := a.retry(ctx, "chat.update", func() error {
 		_, _, _, err := a.api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
 		return err
@@ -248,6 +254,51 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 		return fmt.Errorf("slack: update message %s in %s: %w", ts, m.Channel, err)
 	}
 	return nil
+}
+
+// CardFaces reports that Slack has no card pictures: a bot cannot add a workspace's emoji, so cards
+// are drawn as text or emoji.
+func (a *Adapter) CardFaces(string, bool) (*render.Faces, bool) { return nil, false }
+
+// ShowsPictures reports whether a table message's picture is shown: unless the workspace has not
+// granted the files:write scope.
+func (a *Adapter) ShowsPictures(string) bool { return !a.noFiles.Load() }
+
+// maxAltText is the longest alt text of an image block.
+const maxAltText = 2000
+
+// withPicture uploads pic (the files upload flow, not shared in any channel) and returns blocks with an
+// image block showing it after the text and before the buttons. Without files:write (said once in the
+// log) or when the upload fails, the blocks come back as they were: the table is shown without it.
+func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic *render.Picture) []slackapi.Block {
+	if pic == nil || a.noFiles.Load() || len(blocks) >= maxBlocks {
+		return blocks
+	}
+	f, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Filename: pic.Name, Title: pic.Name,
+		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: pic.Alt})
+	if err != nil {
+		var se slackapi.SlackErrorResponse
+		if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
+			if a.noFiles.CompareAndSwap(false, true) {
+				a.log.Warn("slack: showdown pictures are skipped: add the files:write scope to the app and reinstall it to show them", "err", err)
+			}
+			return blocks
+		}
+		a.log.Warn("slack: the showdown picture could not be uploaded; the table is shown without it", "err", err)
+		return blocks
+	}
+	alt := []rune(pic.Alt)
+	if len(alt) > maxAltText {
+		alt = append(alt[:maxAltText-1], '…')
+	}
+	img := slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: f.ID}, string(alt), "", nil)
+	out := make([]slackapi.Block, 0, len(blocks)+1)
+	at := len(blocks)
+	for at > 0 && blocks[at-1].BlockType() == slackapi.MBTAction {
+		at--
+	}
+	out = append(append(append(out, blocks[:at]...), img), blocks[at:]...)
+	return out
 }
 
 // Delete removes channel message ts (a turn ping whose turn has passed; chat.delete).

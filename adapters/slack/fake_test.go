@@ -60,6 +60,7 @@ type fakeSlack struct {
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
 	uploads    map[string][2]string // file ID -> name and content
+	noFiles    bool                 // the app lacks files:write: uploads answer missing_scope
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -87,6 +88,41 @@ type hook struct {
 type slackShown struct {
 	Text    string
 	Buttons []slackapi.ButtonBlockElement
+	Images  []slackImage
+}
+
+// slackImage is an image block showing an uploaded file: its name, content and alt text.
+type slackImage struct {
+	Name, Data, Alt string
+}
+
+// images are the image blocks of a blocks JSON value, with the uploaded files they show; an image of
+// a file never uploaded is an error (Slack answers invalid_blocks). f.mu is held.
+func (f *fakeSlack) images(raw string) []slackImage {
+	if raw == "" {
+		return nil
+	}
+	var blocks slackapi.Blocks
+	if err := json.Unmarshal([]byte(raw), &blocks); err != nil {
+		return nil
+	}
+	var out []slackImage
+	for _, b := range blocks.BlockSet {
+		img, ok := b.(*slackapi.ImageBlock)
+		if !ok {
+			continue
+		}
+		if img.SlackFile == nil {
+			f.t.Errorf("an image block without slack_file: a self-hosted bot has no public image_url")
+			continue
+		}
+		u, ok := f.uploads[img.SlackFile.ID]
+		if !ok || u[1] == "" {
+			f.t.Errorf("an image block shows file %q, which was never uploaded", img.SlackFile.ID)
+		}
+		out = append(out, slackImage{Name: u[0], Data: u[1], Alt: img.AltText})
+	}
+	return out
 }
 
 // tokens is a token bucket: up to burst calls at once, refilled at rate per second.
@@ -263,7 +299,7 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 			ts = v.Get("ts")
 		}
 		if method != "chat.postEphemeral" {
-			f.screen[ts] = slackShown{Text: text, Buttons: buttons}
+			f.screen[ts] = slackShown{Text: text, Buttons: buttons, Images: f.images(v.Get("blocks"))}
 		}
 		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons, TS: ts, At: time.Now()})
 		f.mu.Unlock()
@@ -327,7 +363,7 @@ func (f *fakeSlack) response(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if m.ReplaceOriginal {
-			f.screen[h.ts] = slackShown{Text: text, Buttons: buttons}
+			f.screen[h.ts] = slackShown{Text: text, Buttons: buttons, Images: f.images(string(m.Blocks))}
 		}
 	}
 	f.calls = append(f.calls, call{Method: "response_url", User: m.ResponseType, Text: text, Buttons: buttons, Hook: r.URL.Path,
@@ -409,6 +445,12 @@ func (f *fakeSlack) authTest(w http.ResponseWriter, r *http.Request) {
 func (f *fakeSlack) uploadURL(w http.ResponseWriter, r *http.Request) {
 	v := form(r)
 	f.mu.Lock()
+	if f.noFiles {
+		f.calls = append(f.calls, call{Method: "files.getUploadURLExternal (missing_scope)"})
+		f.mu.Unlock()
+		f.json(w, map[string]any{"ok": false, "error": "missing_scope", "needed": "files:write"})
+		return
+	}
 	f.ts++
 	id := fmt.Sprintf("F%d", f.ts)
 	if f.uploads == nil {
@@ -442,12 +484,14 @@ func (f *fakeSlack) completeUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = json.Unmarshal([]byte(v.Get("files")), &files)
 	f.mu.Lock()
+	var done []map[string]any
 	for _, fl := range files {
 		u := f.uploads[fl.ID]
 		f.calls = append(f.calls, call{Method: "files.completeUploadExternal", Channel: v.Get("channel_id"), File: u[0], Text: u[1]})
+		done = append(done, map[string]any{"id": fl.ID, "title": u[0]})
 	}
 	f.mu.Unlock()
-	f.json(w, map[string]any{"ok": true, "files": []map[string]any{{"id": "F", "title": "x"}}})
+	f.json(w, map[string]any{"ok": true, "files": done})
 }
 
 func (f *fakeSlack) connectionsOpen(w http.ResponseWriter, r *http.Request) {

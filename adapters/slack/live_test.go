@@ -323,10 +323,18 @@ func TestWholeHandOverSocketMode(t *testing.T) {
 	if !strings.Contains(end.Text, " wins ") && !strings.Contains(end.Text, " split") {
 		t.Errorf("no award on the final table:\n%s", end.Text)
 	}
+	// Clicks are shown through their response_url; the one chat.update is the showdown picture, which
+	// follows the result (uploaded with the files upload flow, shown in an image block).
+	updates := 0
 	for _, c := range tb.snapshot()[played:] {
 		if c.Method == "chat.update" && c.TS == ts {
-			t.Errorf("a click was shown by chat.update, not through its response_url: %+v", c)
+			updates++
 		}
+	}
+	if updates != 1 || len(end.Images) != 1 {
+		t.Errorf("%d chat.updates of the table after the clicks and %d pictures on it; want the showdown picture's 1 and 1", updates, len(end.Images))
+	} else if img := end.Images[0]; !strings.HasPrefix(img.Data, "\x89PNG") || !strings.Contains(img.Alt, "Board: ") || !strings.HasPrefix(img.Name, "hand-") {
+		t.Errorf("the picture %q is not the showdown's PNG with alt text: %q", img.Name, img.Alt)
 	}
 	all := slackStats{actions: st.actions}
 	all.count(tb.snapshot()[dealt:])
@@ -540,5 +548,49 @@ func TestTablePostEditDelete(t *testing.T) {
 	}
 	if n := countCalls(h.snapshot(), "chat.update"); n != 1 {
 		t.Errorf("%d chat.update calls, want 1", n)
+	}
+}
+
+// Without the files:write scope, the showdown picture is skipped: one upload is tried, refused with
+// missing_scope and said once in the log; later hands try no upload; the table shows the result
+// without a picture, and the hands go on.
+func TestShowdownPictureWithoutFilesScope(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, 7)
+	tb.mu.Lock()
+	tb.noFiles = true
+	tb.mu.Unlock()
+	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
+	tb.playFrom(ts, false)
+	tb.flush()
+	end := tb.onScreen(ts)
+	if !strings.Contains(end.Text, " shows ") || len(end.Images) != 0 {
+		t.Fatalf("the final table: %d images, text:\n%s", len(end.Images), end.Text)
+	}
+	if tb.a.ShowsPictures("slack") {
+		t.Error("the adapter still says it shows pictures after missing_scope")
+	}
+	// Everyone re-buys to play a second hand with a showdown: no further upload is tried.
+	for _, p := range []string{"UALICE", "UBOB", "UCAROL"} {
+		tb.slashDo(p, "rebuy 1000")
+	}
+	tb.slashDo("UALICE", "deal")
+	tb.flush()
+	ts2, _ := tb.tableMessage()
+	if ts2 != ts {
+		tb.playFrom(ts2, false)
+		tb.flush()
+	}
+	tried := 0
+	for _, c := range tb.snapshot() {
+		if strings.HasPrefix(c.Method, "files.getUploadURLExternal") {
+			tried++
+		}
+	}
+	if tried != 1 {
+		t.Errorf("%d uploads tried without the scope, want 1", tried)
+	}
+	if n := strings.Count(tb.logs.String(), "showdown pictures are skipped"); n != 1 {
+		t.Errorf("the missing scope is logged %d times, want once:\n%s", n, tb.logs.String())
 	}
 }
