@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // HandView is everything the hand's table message shows: the table (stakes, board, pots, seats), the
@@ -64,6 +66,11 @@ func HandTable(v HandView, style CardStyle) Message {
 		return strings.Join(out, "\n")
 	}
 	text := build(true, recentLines)
+	if Length(text) > MaxText && style.Kind >= CardImages && style.Faces != nil {
+		// A card picture takes some 30 characters: a long showdown is drawn with emoji cards instead of
+		// being cut.
+		return HandTable(v.withoutPictures(style.Faces), EmojiCards)
+	}
 	for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
 		text = build(false, recent)
 	}
@@ -72,4 +79,25 @@ func HandTable(v HandView, style CardStyle) Message {
 		m.Buttons = append(Turn(*v.Turn, style).Buttons, MyCards)
 	}
 	return m
+}
+
+// withoutPictures is the view with the card pictures in its prepared lines (the hand's log, result and
+// notes) drawn as emoji cards.
+func (v HandView) withoutPictures(f *Faces) HandView {
+	pairs := make([]string, 0, 2*len(f))
+	for c, face := range f {
+		if face != "" && c < 52 {
+			pairs = append(pairs, face, Card(engine.Card(c), EmojiCards))
+		}
+	}
+	r := strings.NewReplacer(pairs...)
+	redo := func(lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = r.Replace(l)
+		}
+		return out
+	}
+	v.Log, v.Result, v.Notes = redo(v.Log), redo(v.Result), redo(v.Notes)
+	return v
 }

@@ -89,6 +89,45 @@ func TestImageCards(t *testing.T) {
 	}
 }
 
+// A finished hand whose showdown with card pictures would pass Discord's 2,000 characters is drawn
+// with emoji cards instead of being cut: every line of the result is still there.
+func TestHandTableTooLongForPictures(t *testing.T) {
+	var f Faces
+	for c := range f {
+		f[c] = fmt.Sprintf("<:db2_%s_1a2b3c:%d>", engine.Card(c), 1234567890123456789-c)
+	}
+	st := ImageCards(&f)
+	v := HandView{TableView: TableView{HandNo: 7, Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10}, Over: true}
+	for p := 0; p < 10; p++ {
+		v.Seats = append(v.Seats, SeatView{Seat: p, Name: fmt.Sprintf("player%d", p), Stack: 100})
+		hole := []engine.Card{engine.Card(2 * p), engine.Card(2*p + 1)}
+		v.Result = append(v.Result, fmt.Sprintf("player%d shows %s — High card", p, Cards(hole, st)),
+			fmt.Sprintf("player%d had %s all-in", p, Cards(hole, st)), fmt.Sprintf("player%d: %s", p, Cards(hole, st)))
+	}
+	v.Board = []engine.Card{40, 41, 42, 43, 44}
+	short := v
+	short.Result = v.Result[:2]
+	if n := Length(strings.Join(v.Result, "\n")); n <= MaxText {
+		t.Fatalf("the test's showdown is only %d characters with pictures", n)
+	}
+	if got := HandTable(short, st).Text; !strings.Contains(got, f[0]) || !strings.Contains(got, f[40]) {
+		t.Fatalf("a short showdown is not drawn with the pictures:\n%s", got)
+	}
+	got := HandTable(v, st).Text
+	if Length(got) > MaxText {
+		t.Fatalf("the table is %d characters", Length(got))
+	}
+	if strings.Contains(got, "<:") {
+		t.Errorf("a showdown too long for pictures still has some:\n%s", got)
+	}
+	for p := 0; p < 10; p++ {
+		want := fmt.Sprintf("player%d shows %s — High card", p, Cards([]engine.Card{engine.Card(2 * p), engine.Card(2*p + 1)}, EmojiCards))
+		if !strings.Contains(got, want) {
+			t.Errorf("the table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 // TestSuitsDistinct checks what a player relies on: in each style every card of the deck looks
 // different, and the emoji style never draws two suits in the same colour (the red ♦️ and the black ♣️
 // emoji would pair up with ♥️ and ♠️).
