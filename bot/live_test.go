@@ -179,18 +179,27 @@ func TestLiveTableMessage(t *testing.T) {
 // cid sit down with 1,000 each and hand #1 is dealt and on screen.
 func liveRig(t *testing.T, opts string) (*rig, *surfaceChat) {
 	t.Helper()
-	r := newRig(t, bot.Config{})
 	sc := &surfaceChat{text: map[string]string{}}
-	r.chat = &sc.rigChat
+	return liveRigOver(t, sc, &sc.rigChat, opts), sc
+}
+
+// liveRigOver is liveRig over chat, whose rigChat is rc.
+func liveRigOver(t *testing.T, chat interface {
+	bot.Chat
+	settle(*testing.T)
+}, rc *rigChat, opts string) *rig {
+	t.Helper()
+	r := newRig(t, bot.Config{})
+	r.chat = rc
 	r.close()
-	r.openWith(sc)
+	r.openWith(chat)
 	r.must("c1", "ann", "start "+opts)
 	for _, u := range []string{"ann", "ben", "cid"} {
 		r.must("c1", u, "join 1000")
 	}
 	r.must("c1", "ann", "deal")
-	sc.settle(t)
-	return r, sc
+	chat.settle(t)
+	return r
 }
 
 // firstToAct is the hand index of the player to act in a stored table's hand.

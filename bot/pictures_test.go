@@ -62,18 +62,8 @@ var faceRE = regexp.MustCompile(`<:c(\d+):(\d+)>`)
 // down with 1,000 each, and deals hand #1.
 func pictureRig(t *testing.T, faces *render.Faces, opts string) (*rig, *pictureChat) {
 	t.Helper()
-	r := newRig(t, bot.Config{})
 	pc := &pictureChat{surfaceChat: surfaceChat{text: map[string]string{}}, faces: faces}
-	r.chat = &pc.rigChat
-	r.close()
-	r.openWith(pc)
-	r.must("c1", "ann", "start "+opts)
-	for _, u := range []string{"ann", "ben", "cid"} {
-		r.must("c1", u, "join 1000")
-	}
-	r.must("c1", "ann", "deal")
-	pc.settle(t)
-	return r, pc
+	return liveRigOver(t, pc, &pc.rigChat, opts), pc
 }
 
 // holeOf reads a player's hole cards out of their DM, drawn with testFaces.

@@ -60,14 +60,8 @@ var (
 func (v Showdown) PNG() ([]byte, error) {
 	hands := v.Hands[:min(len(v.Hands), maxHands)]
 	pots := v.Pots[:min(len(v.Pots), maxPots)]
-	boards := 0
-	for _, b := range [][]engine.Card{v.Board, v.Board2} {
-		if len(b) > 0 {
-			boards++
-		}
-	}
 	h := margin + titleSize + rowGap
-	h += boards * (cardH + rowGap)
+	h += len(v.boards()) * (cardH + rowGap)
 	h += len(hands) * (cardH + rowGap)
 	h += len(pots)*(lineSize+8) + margin
 	p, err := newPainter(picWidth, h)
@@ -78,16 +72,9 @@ func (v Showdown) PNG() ([]byte, error) {
 	y := margin
 	p.text(clean(v.Title, 60), true, titleSize, margin, y+titleSize-4, chalk)
 	y += titleSize + rowGap
-	for i, b := range [][]engine.Card{v.Board, v.Board2} {
-		if len(b) == 0 {
-			continue
-		}
-		label := "Board"
-		if len(v.Board2) > 0 {
-			label = []string{"First board", "Second board"}[i]
-		}
-		p.text(label, true, nameSize, margin, y+cardH/2+nameSize/3, muted)
-		p.cards(b, margin+nameWidth, y, v.Colours)
+	for _, b := range v.boards() {
+		p.text(b.label, true, nameSize, margin, y+cardH/2+nameSize/3, muted)
+		p.cards(b.cards, margin+nameWidth, y, v.Colours)
 		y += cardH + rowGap
 	}
 	for _, s := range hands {
@@ -111,6 +98,23 @@ func (v Showdown) PNG() ([]byte, error) {
 		p.text(fit(p, clean(line, 200), false, lineSize, picWidth-2*margin), false, lineSize, margin, y, muted)
 	}
 	return p.png()
+}
+
+// labelled is a board with its label.
+type labelled struct {
+	label string
+	cards []engine.Card
+}
+
+// boards are the boards dealt: "Board", or "First board" and "Second board" for a hand run twice.
+func (v Showdown) boards() []labelled {
+	if len(v.Board2) == 0 {
+		if len(v.Board) == 0 {
+			return nil
+		}
+		return []labelled{{"Board", v.Board}}
+	}
+	return []labelled{{"First board", v.Board}, {"Second board", v.Board2}}
 }
 
 // cards draws cards in a row from (x, y) and returns where the row ends.
@@ -167,15 +171,8 @@ func (v Showdown) AltText() string {
 	if t := clean(v.Title, 60); t != "" {
 		parts = append(parts, t+".")
 	}
-	for i, b := range [][]engine.Card{v.Board, v.Board2} {
-		if len(b) == 0 {
-			continue
-		}
-		label := "Board"
-		if len(v.Board2) > 0 {
-			label = []string{"First board", "Second board"}[i]
-		}
-		parts = append(parts, label+": "+render.CardNames(b)+".")
+	for _, b := range v.boards() {
+		parts = append(parts, b.label+": "+render.CardNames(b.cards)+".")
 	}
 	for _, s := range v.Hands {
 		line := clean(s.Name, maxName) + ": " + render.CardNames(s.Cards)
