@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/engine"
@@ -64,6 +65,16 @@ func pictureRig(t *testing.T, faces *render.Faces, opts string) (*rig, *pictureC
 	t.Helper()
 	pc := &pictureChat{surfaceChat: surfaceChat{text: map[string]string{}}, faces: faces}
 	return liveRigOver(t, pc, &pc.rigChat, opts), pc
+}
+
+// flush waits until the dealer has written everything it queued (the picture is drawn by the writer).
+func flush(t *testing.T, r *rig) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.d.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // holeOf reads a player's hole cards out of their DM, drawn with testFaces.
@@ -124,7 +135,7 @@ func TestShowdownPicture(t *testing.T) {
 		hole[u] = holeOf(t, r, u)
 	}
 	folder := foldThenShowdown(t, r)
-	pc.settle(t)
+	flush(t, r)
 	pics := pc.pictures()
 	if len(pics) != 1 {
 		t.Fatalf("%d showdown pictures, want 1", len(pics))
@@ -184,7 +195,7 @@ func TestShowdownPicture(t *testing.T) {
 func TestNoShowdownPicture(t *testing.T) {
 	r, pc := pictureRig(t, testFaces(), "pictures=off")
 	foldThenShowdown(t, r)
-	pc.settle(t)
+	flush(t, r)
 	if n := len(pc.pictures()); n != 0 {
 		t.Errorf("pictures=off: %d pictures", n)
 	}
@@ -198,7 +209,7 @@ func TestNoShowdownPicture(t *testing.T) {
 		p := firstToAct(t, tr)
 		r2.must("c1", tr.Seats[tr.Hand.Seats[p]].User, "fold")
 	}
-	pc2.settle(t)
+	flush(t, r2)
 	if n := len(pc2.pictures()); n != 0 {
 		t.Errorf("a hand won when everyone folded got %d pictures", n)
 	}
