@@ -63,13 +63,16 @@ type liveHand struct {
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
 	pinged    string // the token of the turn its player was pinged for
-	// What the showdown picture shows: the hands turned up (by hand index, in the order shown), what
-	// each won at the showdown, and the awards.
-	shown  []int
-	cards  map[int][]engine.Card
-	labels map[int]string
-	won    map[int]int64
+	// What the showdown picture shows: the hands turned up, in the order shown, with what each makes
+	// and won at the showdown (Shown.Name is filled in when the picture is made), and the awards.
+	shown  []shownHand
 	awards []string
+}
+
+// shownHand is a hand turned up: by hand index, as the picture shows it.
+type shownHand struct {
+	player int
+	picture.Shown
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -382,39 +385,40 @@ func (t *table) record(names render.Names, evs []engine.Event) {
 // collect keeps what the showdown picture shows: hands turned up (never a folded or mucked one),
 // what they make, what they win and the awards as narrated (line).
 func (l *liveHand) collect(ev engine.Event, line string) {
-	see := func(p int, cards []engine.Card) {
-		if l.cards == nil {
-			l.cards, l.labels, l.won = map[int][]engine.Card{}, map[int]string{}, map[int]int64{}
+	hand := func(p int) *shownHand {
+		for i := range l.shown {
+			if l.shown[i].player == p {
+				return &l.shown[i]
+			}
 		}
-		if _, ok := l.cards[p]; !ok {
-			l.shown = append(l.shown, p)
-		}
-		l.cards[p] = append([]engine.Card(nil), cards...)
+		l.shown = append(l.shown, shownHand{player: p})
+		return &l.shown[len(l.shown)-1]
 	}
 	switch ev.Kind {
 	case engine.EvReveal:
 		for _, h := range ev.Hands {
-			see(h.Player, h.Cards[:])
+			hand(h.Player).Cards = append([]engine.Card(nil), h.Cards[:]...)
 		}
 	case engine.EvShow:
-		see(ev.Player, ev.Cards)
-		if ev.Value != nil && l.labels[ev.Player] == "" {
-			l.labels[ev.Player] = ev.Value.Description
+		h := hand(ev.Player)
+		h.Cards = append([]engine.Card(nil), ev.Cards...)
+		if ev.Value != nil && h.Label == "" {
+			h.Label = ev.Value.Description
 		}
 	case engine.EvAward:
-		if ev.Street != engine.Showdown || l.cards == nil {
+		if ev.Street != engine.Showdown || len(l.shown) == 0 {
 			return
 		}
-		switch {
-		case len(ev.Pots) > 0 && len(ev.Pots[0].Shares) == len(ev.Pots[0].Winners) && len(ev.Pots[0].Winners) > 0:
-			for i, w := range ev.Pots[0].Winners {
-				l.won[w] += ev.Pots[0].Shares[i]
+		switch pot := ev.Pots; {
+		case len(pot) > 0 && len(pot[0].Shares) == len(pot[0].Winners) && len(pot[0].Winners) > 0:
+			for i, w := range pot[0].Winners {
+				hand(w).Won += pot[0].Shares[i]
 			}
 		case ev.Player >= 0:
-			l.won[ev.Player] += ev.Amount
+			hand(ev.Player).Won += ev.Amount
 		}
 		if line != "" {
-			l.awards = append(l.awards, capitalize(line))
+			l.awards = append(l.awards, line)
 		}
 	}
 }
@@ -426,24 +430,21 @@ func (t *table) picture(h *engine.Hand, names render.Names) *picture.Showdown {
 	if l == nil || !h.Done() || len(l.shown) == 0 || t.rec.Settings.NoPictures {
 		return nil
 	}
-	if p, ok := t.d.chat.(Pictures); !ok || !p.ShowsPictures(t.rec.Platform) {
+	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.rec.Platform) {
 		return nil
 	}
 	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.no), Board: h.Board(), Board2: h.Board2(), Pots: l.awards}
 	if k := t.rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
 		v.Colours = picture.FourColour // the table plays with a four-colour deck
 	}
-	for _, p := range l.shown {
-		v.Hands = append(v.Hands, picture.Shown{Name: names.Name(p), Cards: l.cards[p], Label: l.labels[p], Won: l.won[p]})
+	for _, s := range l.shown {
+		if len(s.Cards) == 0 {
+			continue // a winner whose cards were not turned up is not drawn
+		}
+		s.Name = names.Name(s.player)
+		v.Hands = append(v.Hands, s.Shown)
 	}
 	return v
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // liveView is the hand's table message for engine hand h (dealt from hs to the players names).

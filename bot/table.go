@@ -142,14 +142,27 @@ func stop(tm *Timer) {
 	}
 }
 
+// pictures is the chat's Pictures capability, if it has one.
+func (t *table) pictures() (Pictures, bool) {
+	p, ok := t.d.chat.(Pictures)
+	return p, ok
+}
+
+// hasCardPictures reports whether the platform draws cards as pictures at all.
+func (t *table) hasCardPictures(platform string) bool {
+	if p, ok := t.pictures(); ok {
+		_, ok = p.CardFaces(platform, false)
+		return ok
+	}
+	return false
+}
+
 // defaults are the settings of a bare `start` here: DefaultSettings, with card pictures on a platform
 // that has them.
 func (t *table) defaults(platform string) Settings {
 	s := DefaultSettings()
-	if p, ok := t.d.chat.(Pictures); ok {
-		if _, ok := p.CardFaces(platform, false); ok {
-			s.Cards = render.CardImages
-		}
+	if t.hasCardPictures(platform) {
+		s.Cards = render.CardImages
 	}
 	return s
 }
@@ -157,13 +170,8 @@ func (t *table) defaults(platform string) Settings {
 // checkCards refuses card pictures a player asks for on a platform that has none. A scheduled game
 // started with them plays with emoji cards instead of not starting.
 func (t *table) checkCards(cmd Command, s Settings) error {
-	if s.Cards < render.CardImages || cmd.Schedule != "" {
+	if s.Cards < render.CardImages || cmd.Schedule != "" || t.hasCardPictures(cmd.Platform) {
 		return nil
-	}
-	if p, ok := t.d.chat.(Pictures); ok {
-		if _, ok := p.CardFaces(cmd.Platform, false); ok {
-			return nil
-		}
 	}
 	return userErrorf("Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
 }
@@ -177,7 +185,7 @@ func (t *table) style() render.CardStyle {
 		return render.CardStyle{Kind: k}
 	}
 	st := render.CardStyle{Kind: k}
-	if p, ok := t.d.chat.(Pictures); ok {
+	if p, ok := t.pictures(); ok {
 		st.Faces, _ = p.CardFaces(t.rec.Platform, k == render.CardImages4)
 	}
 	if st.Faces == nil {
