@@ -240,4 +240,17 @@ func TestCardPicturesFallBack(t *testing.T) {
 	if tr := plain.table("c1"); tr.Settings.Cards != render.CardText {
 		t.Errorf("a bare start without card pictures plays with cards %d, want text", tr.Settings.Cards)
 	}
+	before := plain.table("c1").Settings
+	for _, bad := range []string{"set cards=images4", "set cards=images timer=30", "set pictures=sometimes", "set cards="} {
+		if rep := plain.cmd("c1", "ann", bad); !rep.IsError {
+			t.Errorf("%q was taken: %q", bad, rep.Text)
+		}
+	}
+	if after := plain.table("c1").Settings; after != before {
+		t.Errorf("refused settings changed the table: %+v, was %+v", after, before)
+	}
+	plain.must("c1", "ann", "set cards=emoji pictures=off")
+	if s := plain.table("c1").Settings; s.Cards != render.CardEmoji || !s.NoPictures {
+		t.Errorf("set cards=emoji pictures=off gave %+v", s)
+	}
 }
