@@ -12,13 +12,10 @@ func (h *Hand) mayRaise(p int) (bool, *Error) {
 	if h.bet[p]+h.stack[p] <= h.currentBet {
 		return false, errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
 	}
-	others := false
-	for q := 0; q < h.n; q++ {
-		if q != p && h.canAct(q) {
-			others = true
+	if !h.answerable(p) {
+		if h.othersCanAct(p) {
+			return false, errorf(ErrCannotRaise, "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold.")
 		}
-	}
-	if !others {
 		return false, errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
 	}
 	if h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise {
@@ -28,6 +25,43 @@ func (h *Hand) mayRaise(p int) (bool, *Error) {
 		return false, errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
 	}
 	return true, nil
+}
+
+// othersCanAct reports whether a player other than p is still in the hand with chips behind.
+func (h *Hand) othersCanAct(p int) bool {
+	for q := 0; q < h.n; q++ {
+		if q != p && h.canAct(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// answerable reports whether some other player still in the hand could answer a bet or raise by p
+// with more chips than the bet to match now (RULES.md section 4, R-20).
+func (h *Hand) answerable(p int) bool {
+	for q := 0; q < h.n; q++ {
+		if q != p && h.canAct(q) && h.bet[q]+h.stack[q] > h.currentBet {
+			return true
+		}
+	}
+	return false
+}
+
+// callTo returns the total p's bet becomes by calling, before p's own stack caps it. While another
+// player can still act it is the bet to match, the full big blind included; when everyone else
+// still in the hand is all-in it is only what the largest of them put in.
+func (h *Hand) callTo(p int) int64 {
+	if h.othersCanAct(p) {
+		return h.currentBet
+	}
+	var most int64
+	for q := 0; q < h.n; q++ {
+		if q != p && !h.folded[q] && h.bet[q] > most {
+			most = h.bet[q]
+		}
+	}
+	return min(h.currentBet, most)
 }
 
 // raiseBounds returns the smallest and largest total p may bet or raise to, both capped at p's all-in.
@@ -79,7 +113,7 @@ func (h *Hand) Options() (o Options, ok bool) {
 		o.RunItTwice = true
 		return o, true
 	}
-	owe := h.currentBet - h.bet[p]
+	owe := h.callTo(p) - h.bet[p]
 	if owe <= 0 {
 		o.CanCheck = true
 	} else {
@@ -126,7 +160,8 @@ func (h *Hand) check(a Action) (int64, *Error) {
 	case h.asking:
 		return 0, nil
 	}
-	owe := h.currentBet - h.bet[p]
+	call := h.callTo(p)
+	owe := call - h.bet[p]
 	all := h.bet[p] + h.stack[p]
 	switch a.Kind {
 	case Fold:
@@ -140,10 +175,16 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		if owe <= 0 {
 			return 0, errorf(ErrNothingToCall, "There is nothing to call: check instead.")
 		}
-		return min(h.currentBet, all), nil
+		return min(call, all), nil
 	case AllIn:
-		if all <= h.currentBet {
+		if all <= call {
 			return all, nil // a call for all the player has
+		}
+		if !h.answerable(p) {
+			if owe <= 0 {
+				return 0, errorf(ErrCannotRaise, "Nobody left in the hand could answer a bet: check instead.")
+			}
+			return call, nil // nobody could answer more, so all-in is a call of what can be matched
 		}
 		if may, err := h.mayRaise(p); !may {
 			return 0, err
@@ -278,7 +319,7 @@ func (h *Hand) Timeout() ([]Event, error) {
 	if h.asking {
 		return h.Apply(Action{Player: p, Kind: RunOnce}) // silence is no
 	}
-	if h.currentBet <= h.bet[p] {
+	if h.callTo(p) <= h.bet[p] {
 		return h.Apply(Action{Player: p, Kind: Check})
 	}
 	return h.Apply(Action{Player: p, Kind: Fold})

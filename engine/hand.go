@@ -333,8 +333,8 @@ func (h *Hand) advance(after int) {
 	for i := 1; i <= h.n; i++ {
 		p := h.left(after, i)
 		if h.canAct(p) && h.needs[p] {
-			// A lone player who owes nothing has nobody to bet against.
-			if h.actors() == 1 && h.bet[p] >= h.currentBet {
+			// A lone player who has matched every all-in has nobody to bet against.
+			if h.actors() == 1 && h.bet[p] >= h.callTo(p) {
 				break
 			}
 			h.toAct = p

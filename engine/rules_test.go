@@ -308,3 +308,81 @@ func TestMaxChips(t *testing.T) {
 		t.Fatalf("chips after: %d, want %d", got, want)
 	}
 }
+
+func TestR20NobodyLeftToAnswer(t *testing.T) {
+	// Heads-up, blinds 400/800. Player 0 is on the button and posts the small blind; player 1 is the
+	// big blind.
+	deck := func() Deck { return deckFor(t, 0, []string{"AsAh", "KsKh"}, "2c7d9h3s4d") }
+
+	t.Run("big blind all-in for 600: call 200 or fold, no raise", func(t *testing.T) {
+		h := mustHand(t, Setup{Rules: nl(400, 800), Stacks: []int64{2400, 600}, Button: 0, Deck: deck()})
+		o, ok := h.Options()
+		if !ok || o.Player != 0 || !o.CanCall || o.ToCall != 200 || o.CanRaise || o.CanBet {
+			t.Fatalf("options %+v, want player 0 to call 200 or fold, without a raise", o)
+		}
+		e := refuse(t, h, "0 raise 1600", ErrCannotRaise)
+		if e.Message != "Everyone else is all-in, so there is nobody to raise: call or fold." {
+			t.Fatalf("message %q", e.Message)
+		}
+		// All-in is a call of what can be matched.
+		evs := do(t, h, "0 allin")
+		if evs[0].Kind != EvCall || evs[0].To != 600 || evs[0].Amount != 200 || evs[0].AllIn {
+			t.Fatalf("all-in became %+v, want a call of 200 to 600", evs[0])
+		}
+		if !h.Done() {
+			t.Fatal("the board was not run out after the call")
+		}
+		checkConserved(t, h)
+	})
+
+	t.Run("big blind all-in for 300: the small blind is not asked", func(t *testing.T) {
+		h := mustHand(t, Setup{Rules: nl(400, 800), Stacks: []int64{2400, 300}, Button: 0, Deck: deck()})
+		if o, ok := h.Options(); ok {
+			t.Fatalf("somebody is asked to act: %+v", o)
+		}
+		if !h.Done() {
+			t.Fatal("the hand is not over")
+		}
+		var back *Event
+		for _, e := range h.Events() {
+			if e.Kind == EvReturn {
+				back = &e
+			}
+			if e.Kind == EvFold {
+				t.Fatalf("a fold was played: %+v", e)
+			}
+		}
+		if back == nil || back.Player != 0 || back.Amount != 100 {
+			t.Fatalf("returned %+v, want 100 back to the small blind", back)
+		}
+		// Aces beat kings: the small blind wins the 600 pot.
+		eqStacks(t, h.Stacks(), []int64{2700, 0})
+		checkConserved(t, h)
+	})
+
+	t.Run("three players: call 2,910 or fold", func(t *testing.T) {
+		// A (player 0) is all-in for 2,910 pre-flop; B (1) has 4,905, C (2) 1,450 and D (3) 1,230.
+		// Blinds 5/10 on C and D, so A is under the gun.
+		h := mustHand(t, Setup{Rules: nl(5, 10), Stacks: []int64{2910, 4905, 1450, 1230}, Button: 1,
+			Deck: deckFor(t, 1, []string{"AsAh", "KsKh", "QsQh", "JsJh"}, "2c7d9h3s4d")})
+		do(t, h, "0 allin")
+		o, ok := h.Options()
+		if !ok || o.Player != 1 || !o.CanCall || o.ToCall != 2910 || o.CanRaise {
+			t.Fatalf("options %+v, want B to call 2,910 or fold, without a raise", o)
+		}
+		e := refuse(t, h, "1 raise 5000", ErrCannotRaise)
+		if e.Message != "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold." {
+			t.Fatalf("message %q", e.Message)
+		}
+		refuse(t, h, "1 raise 4905", ErrCannotRaise)
+		evs := do(t, h, "1 allin")
+		if evs[0].Kind != EvCall || evs[0].To != 2910 {
+			t.Fatalf("B's all-in became %+v, want a call to 2,910", evs[0])
+		}
+		do(t, h, "2 call", "3 call")
+		if !h.Done() {
+			t.Fatal("the hand is not over")
+		}
+		checkConserved(t, h)
+	})
+}

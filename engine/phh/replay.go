@@ -353,6 +353,9 @@ func Replay(h *History) (*engine.Hand, error) {
 			return nil, fmt.Errorf("action %d %q: %q is not a hold'em action", i+1, a, a.Op)
 		}
 		answerRuns(hand)
+		if a.Op == "cc" && noOpCheck(hand, a.Player-1) {
+			continue
+		}
 		if hand.Done() {
 			return nil, fmt.Errorf("action %d %q comes after the hand is over", i+1, a)
 		}
@@ -381,6 +384,21 @@ func Replay(h *History) (*engine.Hand, error) {
 		}
 	}
 	return hand, nil
+}
+
+// noOpCheck reports whether a check or call by engine player p is one the engine never asks for: the
+// betting has closed with every other player still in the hand all-in and p matching them (RULES.md
+// R-20), so the board is run out. pokerkit sometimes records such a player's check anyway.
+func noOpCheck(hand *engine.Hand, p int) bool {
+	if p < 0 || p >= hand.NumPlayers() || hand.ToAct() == p || hand.Folded(p) || hand.IsAllIn(p) {
+		return false
+	}
+	for _, ev := range hand.Events() {
+		if ev.Kind == engine.EvReveal {
+			return true
+		}
+	}
+	return false
 }
 
 // answerRuns agrees to run it twice for every player asked: a file records a hand run twice by its

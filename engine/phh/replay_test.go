@@ -95,6 +95,10 @@ func TestReplay(t *testing.T) {
 			stacks: []int64{1040, 980, 980}, board: "Kh8s3c5dJc"},
 		{name: "unknown cards of a folded player", input: strings.Replace(strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1),
 			"'d dh p3 9d4s', 'p3 cc'", "'d dh p3 ????', 'p3 cc'", 1), stacks: []int64{1040, 980, 980}, board: "Kh8s3c5dJc"},
+		// The big blind is all-in for 1, no more than the small blind posted: nobody is asked, but
+		// pokerkit may record the small blind's check anyway (R-20). It changes nothing.
+		{name: "no-op check after an all-in", input: strings.NewReplacer("[100, 60]", "[100, 1]",
+			"'p2 cbr 60', 'p1 cc', ", "'p1 cc', ").Replace(allInRunOut), stacks: []int64{101, 0}, board: "2c7h9d3s4h"},
 		// Fixed-limit: a raise to 4 pre-flop, 2 and 4 on the flop, 4 on the turn: the aces win 1 + 12 + 12.
 		{name: "fixed-limit", input: strings.Replace(fixedLimit, "RAISE", "p3 cbr 4", 1), stacks: []int64{49, 63, 38}, board: "2c7h9d3s4h"},
 
@@ -106,6 +110,8 @@ func TestReplay(t *testing.T) {
 			err: "It is not your turn: wait for player 2 to act."},
 		{name: "ends early", input: pluribusWith(", 'p4 f']", "]"), err: "the actions end before the hand is over: p4 is still to act"},
 		{name: "action after the end", input: pluribusWith("'p4 f']", "'p4 f', 'p1 cc']"), err: `action 22 "p1 cc" comes after the hand is over`},
+		{name: "call after an all-in run-out", input: strings.Replace(allInRunOut, "'p1 cc', ", "'p1 cc', 'p2 cc', ", 1),
+			err: `action 5 "p2 cc" comes after the hand is over`},
 		{name: "board dealt after the hand ended", input: strings.Replace(headsUp, "'p2 f']", "'p2 f', 'd db 2d']", 1),
 			err: "the file deals 4 board cards but the engine dealt 3 (Kh8s3c)"},
 		{name: "six board cards", input: pluribusWith("'p4 f']", "'p4 f', 'd db 2c']"), err: `action "d db 2c": the board has only five cards`},
