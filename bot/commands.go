@@ -163,8 +163,13 @@ func init() {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
 		})},
 		"show": {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
-		"history": {need: needOpen, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) {
-			return t.history(ctx, args)
+		// history needs no open table: the channel's hands are kept after `end` (and with no table
+		// goroutine at all, Handle answers it).
+		"history": {need: needTable, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) {
+			if !t.open {
+				return t.d.history(ctx, t.id, args, render.CardStyle{Kind: DefaultSettings().Cards}, false)
+			}
+			return t.d.history(ctx, t.id, args, t.style(), true)
 		})},
 		"set": {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
 		"end": {need: needHost, refusal: "end the session", run: onTable((*table).end)},
@@ -271,7 +276,7 @@ func (t *table) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, er
 	if err := t.deal(ctx); err != nil {
 		return Reply{}, err
 	}
-	if t.rec.HandNo == 0 || !t.open {
+	if t.rec.HandNo == t.rec.HandBase || !t.open {
 		return ok("The session is over.")
 	}
 	return ok("Dealt hand #%d.", t.rec.HandNo)
@@ -350,6 +355,11 @@ func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tour
 		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
 		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
 	rec.LevelAt = rec.Started
+	floor, err := t.lastHandNo(ctx)
+	if err != nil {
+		return err
+	}
+	rec.HandBase, rec.HandNo, t.handFloor = floor, floor, floor
 	t.rec = rec // commit needs the channel; restored below on failure
 	if err := t.commit(ctx, rec, Change{}); err != nil {
 		t.rec = TableRecord{}
@@ -654,7 +664,9 @@ func (t *table) show(ctx context.Context, cmd Command) (Reply, error) {
 	return ok("Shown.")
 }
 
-func (t *table) history(ctx context.Context, args []string) (Reply, error) {
+// history answers `history [n]` for the channel's table id, drawing cards in style; open says
+// whether a session is running there.
+func (d *Dealer) history(ctx context.Context, id string, args []string, style render.CardStyle, open bool) (Reply, error) {
 	n := 1
 	if len(args) > 0 {
 		v, err := strconv.Atoi(args[0])
@@ -663,9 +675,12 @@ func (t *table) history(ctx context.Context, args []string) (Reply, error) {
 		}
 		n = v
 	}
-	hands, err := t.d.store.Hands(ctx, t.id, n)
+	hands, err := d.store.Hands(ctx, id, n)
 	if err != nil {
 		return Reply{}, err
+	}
+	if len(hands) == 0 && !open {
+		return Reply{}, errNoGame
 	}
 	if len(hands) < n {
 		return Reply{}, userErrorf("This table has only %d finished hands: ask for `history %d` or less.", len(hands), max(1, len(hands)))
@@ -675,7 +690,7 @@ func (t *table) history(ctx context.Context, args []string) (Reply, error) {
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
 	}
-	narr := &render.Narrator{Names: hr.Names, Style: t.style()}
+	narr := &render.Narrator{Names: hr.Names, Style: style}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, hr.Rules.Variant, render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
 	for p, st := range hr.Stacks {

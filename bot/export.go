@@ -69,6 +69,35 @@ func WriteExport(w io.Writer, format string, h hh.Hand) error {
 	return fmt.Errorf("%q is not a streaming export format: use %s or %s", format, FormatPokerStars, FormatOHH)
 }
 
+// sessionHands returns which of the channel's hands belong to its running session, or, when none is
+// running, to its last one.
+func (d *Dealer) sessionHands(ctx context.Context, id string) (func(HandRecord) bool, error) {
+	recs, err := d.store.Tables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return func(h HandRecord) bool { return h.No > r.HandBase }, nil
+		}
+	}
+	sessions, err := d.store.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(sessions) - 1; i >= 0; i-- {
+		s := sessions[i]
+		switch {
+		case s.Table != id:
+		case s.HandNo > 0:
+			return func(h HandRecord) bool { return h.No > s.HandBase && h.No <= s.HandNo }, nil
+		default: // kept before sessions recorded their hand numbers
+			return func(h HandRecord) bool { return !h.Time.Before(s.Started) && !h.Time.After(s.Ended) }, nil
+		}
+	}
+	return nil, refusef(errs.NotFound, "This channel has had no session yet: `export 50` sends your last 50 hands here.")
+}
+
 // maxExport is the most hands one `export` sends.
 const maxExport = 1000
 
@@ -93,19 +122,11 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		}
 	}
 	id := tableID(cmd)
-	var since time.Time
+	in := func(HandRecord) bool { return true }
 	if session {
-		recs, err := d.store.Tables(ctx)
-		if err != nil {
+		var err error
+		if in, err = d.sessionHands(ctx, id); err != nil {
 			return Reply{}, err
-		}
-		for _, r := range recs {
-			if r.ID == id {
-				since = r.Started
-			}
-		}
-		if since.IsZero() {
-			return Reply{}, refusef(errs.NotFound, "No session is running at this table: `export 50` sends your last 50 hands here.")
 		}
 		n = maxExport
 	}
@@ -115,8 +136,11 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 	}
 	var picked []hh.Hand
 	for _, hr := range recent {
-		if len(picked) == n || hr.Time.Before(since) {
+		if len(picked) == n {
 			break
+		}
+		if !in(hr) {
+			continue
 		}
 		if ok, hero := (ExportFilter{Player: cmd.User}).Pick(hr); ok && hero >= 0 && hero < len(hr.Users) && hr.Users[hero] == cmd.User {
 			picked = append(picked, ExportHand(hr, hero))

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -30,11 +29,6 @@ type Scheduler struct {
 	d *Dealer
 	m *schedule.Manager
 	r *schedule.Runner
-}
-
-// sessionLister is the part of storage.DB the scheduler reads finished sessions from.
-type sessionLister interface {
-	Sessions(ctx context.Context) ([]SessionRecord, error)
 }
 
 // NewScheduler returns a scheduler for d keeping its schedules in store (storage.DB). Call Start to
@@ -199,11 +193,7 @@ func (h schedHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.
 			return nil, false, nil // the hand in play finishes first
 		}
 	}
-	sl, ok := h.d.store.(sessionLister)
-	if !ok {
-		return nil, true, errors.New("the store keeps no sessions")
-	}
-	sessions, err := sl.Sessions(ctx)
+	sessions, err := h.d.store.Sessions(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("load sessions: %w", err)
 	}

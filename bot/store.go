@@ -25,6 +25,8 @@ type Store interface {
 	Hands(ctx context.Context, table string, n int) ([]HandRecord, error)
 	// Hand returns hand number no of a table; ok is false when there is none.
 	Hand(ctx context.Context, table string, no int64) (h HandRecord, ok bool, err error)
+	// Sessions returns every finished session, oldest first.
+	Sessions(ctx context.Context) ([]SessionRecord, error)
 }
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
@@ -148,6 +150,10 @@ type TableRecord struct {
 	Seats     []SeatRecord
 	Button    int   // seat of the button; -1 before the draw
 	HandNo    int64 // number of the last hand dealt
+	// HandBase is the number of the channel's last hand before this session: hand numbers go on from
+	// one session to the next, so a hand's number (and the key it is kept under) never repeats in a
+	// channel. HandNo-HandBase hands were dealt this session.
+	HandBase int64 `json:",omitempty"`
 	Started   time.Time
 	Level     int       // blind level, from 0
 	LevelAt   time.Time // when the level began
@@ -243,4 +249,8 @@ type SessionRecord struct {
 	Started   time.Time
 	Ended     time.Time
 	Standings []Standing
+	// The session's hands are numbered HandBase+1 to HandNo (both 0 in sessions kept before hand
+	// numbers went on across sessions).
+	HandBase int64 `json:",omitempty"`
+	HandNo   int64 `json:",omitempty"`
 }

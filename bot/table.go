@@ -49,6 +49,10 @@ type table struct {
 	// dealt automatically (a deterministic fault would otherwise repeat every few seconds). `deal`
 	// by a player clears it.
 	quarantined bool
+
+	// handFloor is the number of the channel's newest kept hand when the table was opened or
+	// restored: the next hand is numbered above it.
+	handFloor int64
 }
 
 // lastHand remembers a finished hand for `show`.
@@ -287,6 +291,15 @@ func clone(r TableRecord) TableRecord {
 	return r
 }
 
+// lastHandNo returns the number of the newest hand kept for this channel, 0 when there is none.
+func (t *table) lastHandNo(ctx context.Context) (int64, error) {
+	hands, err := t.d.store.Hands(ctx, t.id, 1)
+	if err != nil || len(hands) == 0 {
+		return 0, err
+	}
+	return hands[0].No, nil
+}
+
 // --- restore -----------------------------------------------------------------------------------
 
 // restore loads a table on start-up. It runs before the table gets any job. A table whose restore
@@ -326,6 +339,11 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 	}
 	t.open = true
 	t.rec = rec
+	floor, err := t.lastHandNo(ctx)
+	if err != nil {
+		return err
+	}
+	t.handFloor = floor
 	if rec.Hand == nil {
 		t.scheduleDeal()
 		return nil
@@ -490,7 +508,7 @@ func (t *table) deal(ctx context.Context) error {
 		}
 		levelFrom = tr.Began
 	}
-	level := n.Settings.Level(now.Sub(levelFrom), n.HandNo)
+	level := n.Settings.Level(now.Sub(levelFrom), n.HandNo-n.HandBase)
 	if level > n.Level {
 		n.Level, n.LevelAt, n.LevelHand = level, now, n.HandNo
 		r := n.Settings.Rules(level)
@@ -536,6 +554,12 @@ func (t *table) deal(ctx context.Context) error {
 	salt := make([]byte, 16)
 	if err := t.d.readRand(salt); err != nil {
 		return err
+	}
+	if floor := t.handFloor; n.HandNo < floor {
+		// The channel kept hands numbered past this session's (a database from before numbers went on
+		// across sessions): skip past them rather than reuse a number.
+		n.HandBase += floor - n.HandNo
+		n.HandNo = floor
 	}
 	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck,
 		Salt: hex.EncodeToString(salt), Proof: render.ProofVersion, Deadline: t.deadline()}
@@ -887,7 +911,7 @@ func (t *table) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
 
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.
 func (t *table) scheduleDeal() {
-	if t.quarantined || !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == 0 || len(t.playing()) < 2 {
+	if t.quarantined || !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == t.rec.HandBase || len(t.playing()) < 2 {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *table) {
@@ -914,7 +938,8 @@ func (t *table) endSession(ctx context.Context) error {
 			t.cashOut(&n, &c, i, now)
 		}
 	}
-	c.Session = &SessionRecord{Table: n.ID, Schedule: n.Schedule, Started: n.Started, Ended: now, Standings: n.Standings}
+	c.Session = &SessionRecord{Table: n.ID, Schedule: n.Schedule, Started: n.Started, Ended: now, Standings: n.Standings,
+		HandBase: n.HandBase, HandNo: n.HandNo}
 	c.DeleteTable = n.ID
 	if err := t.d.store.Commit(ctx, c); err != nil {
 		return fmt.Errorf("end session at %s: %w", t.id, err)

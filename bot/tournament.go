@@ -495,7 +495,7 @@ func (t *table) currentLevel() int {
 		}
 		from = tr.Began
 	}
-	return max(t.rec.Level, t.rec.Settings.Level(now.Sub(from), t.rec.HandNo))
+	return max(t.rec.Level, t.rec.Settings.Level(now.Sub(from), t.rec.HandNo-t.rec.HandBase))
 }
 
 // eliminate places the tournament players who lost their last chip in the hand that just ended and
@@ -635,11 +635,11 @@ func tournamentView(rec TableRecord, now time.Time) *render.TournamentView {
 		mins := int((at.Sub(now) + time.Minute - 1) / time.Minute)
 		v.NextIn = fmt.Sprintf("in %d min", max(mins, 0))
 		if s.LevelHands > 0 {
-			v.NextIn += fmt.Sprintf(" or from hand #%d", int64(rec.Level+1)*int64(s.LevelHands)+1)
+			v.NextIn += fmt.Sprintf(" or from hand #%d", rec.HandBase+int64(rec.Level+1)*int64(s.LevelHands)+1)
 		}
 	case s.LevelHands > 0:
 		// Level L is dealt from hand L*LevelHands+1 on (Settings.Level counts the hands dealt before).
-		v.NextIn = fmt.Sprintf("from hand #%d", int64(rec.Level+1)*int64(s.LevelHands)+1)
+		v.NextIn = fmt.Sprintf("from hand #%d", rec.HandBase+int64(rec.Level+1)*int64(s.LevelHands)+1)
 	}
 	return v
 }

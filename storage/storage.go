@@ -246,9 +246,20 @@ func handKey(table string, no int64) []byte {
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
 
-// decodeHandKV reads a hand with its table and number from its key (handKey).
+// keptHandKey is the key of a finished hand whose handKey is taken by another hand of the same number
+// (kept by a version that numbered each session's hands from 1): handKey and then a sequence number,
+// so the hand is kept beside the older one, after it, and nothing is overwritten.
+func keptHandKey(table string, no int64, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(handKey(table, no), seq)
+}
+
+// decodeHandKV reads a hand with its table and number from its key (handKey or keptHandKey). Table
+// IDs hold no zero byte, so a zero 17 bytes from the end marks a keptHandKey.
 func decodeHandKV(k, v []byte) (bot.HandRecord, error) {
-	if len(k) < 9 {
+	if len(k) >= 17 && k[len(k)-17] == 0 {
+		k = k[:len(k)-8]
+	}
+	if len(k) < 9 || k[len(k)-9] != 0 {
 		return bot.HandRecord{}, fmt.Errorf("hand key %x: %w", k, errCorrupt)
 	}
 	return decodeHand(string(k[:len(k)-9]), int64(binary.BigEndian.Uint64(k[len(k)-8:])), v)
@@ -372,7 +383,17 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 		}
 	}
 	if c.Hand != nil {
-		if err := tx.Bucket(bucketHands).Put(handKey(c.Hand.Table, c.Hand.No), enc.hand); err != nil {
+		hands := tx.Bucket(bucketHands)
+		k := handKey(c.Hand.Table, c.Hand.No)
+		if hands.Get(k) != nil {
+			// Never overwrite a kept hand (see keptHandKey).
+			seq, err := hands.NextSequence()
+			if err != nil {
+				return err
+			}
+			k = keptHandKey(c.Hand.Table, c.Hand.No, seq)
+		}
+		if err := hands.Put(k, enc.hand); err != nil {
 			return err
 		}
 	}
@@ -475,12 +496,18 @@ func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, 
 	return out, err
 }
 
-// Hand returns hand number no of a table.
+// Hand returns hand number no of a table; of several hands kept under that number (see keptHandKey),
+// the newest.
 func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, bool, error) {
 	var h bot.HandRecord
 	ok := false
+	prefix := handKey(table, no)
 	err := d.view(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketHands).Get(handKey(table, no))
+		c := tx.Bucket(bucketHands).Cursor()
+		var v []byte
+		for k, cv := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, cv = c.Next() {
+			v = cv
+		}
 		if v == nil {
 			return nil
 		}
