@@ -153,7 +153,7 @@ type TableRecord struct {
 	// HandBase is the number of the channel's last hand before this session: hand numbers go on from
 	// one session to the next, so a hand's number (and the key it is kept under) never repeats in a
 	// channel. HandNo-HandBase hands were dealt this session.
-	HandBase int64 `json:",omitempty"`
+	HandBase  int64 `json:",omitempty"`
 	Started   time.Time
 	Level     int       // blind level, from 0
 	LevelAt   time.Time // when the level began
