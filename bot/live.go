@@ -368,7 +368,7 @@ func (t *table) record(names render.Names, evs []engine.Event) {
 			continue // the table message shows the board and pots itself
 		}
 		for _, line := range strings.Split(m.Text, "\n") {
-			if l.showdown {
+			if l.showdown || ev.Kind == engine.EvAward {
 				l.result = append(l.result, line)
 			} else {
 				l.log = append(l.log, line)
@@ -453,7 +453,8 @@ func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.notes(), l.notes...),
-		Tournament: tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done()}
+		Tournament: tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
+		Showdown: l.showdown}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament"
 	}

@@ -223,7 +223,7 @@ func (n *Narrator) award(ev engine.Event) string {
 		if len(pot.Winners) > 0 {
 			w = pot.Winners[0]
 		}
-		return fmt.Sprintf("%s wins %s; everyone else folded", n.Names.Name(w), Chips(pot.Amount))
+		return fmt.Sprintf("%s wins %s — everyone else folded", n.Names.Name(w), Chips(pot.Amount))
 	}
 	// "the main pot (605)" when the pots are known, else just "605".
 	amount := Chips(pot.Amount)

@@ -48,6 +48,6 @@ func ExampleEvents() {
 	// Bob posts the big blind 10
 	// Alice folds
 	// Uncalled 5 returned to Bob
-	// Bob wins 10; everyone else folded
+	// Bob wins 10 — everyone else folded
 	// Stacks: Alice 295 · Bob 305
 }

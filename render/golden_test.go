@@ -298,7 +298,7 @@ func (s script) liveTranscript(t *testing.T, handNo int64, style CardStyle) stri
 				continue // the table shows the board and pots itself
 			}
 			for _, l := range strings.Split(line, "\n") {
-				if showdown {
+				if showdown || ev.Kind == engine.EvAward {
 					result = append(result, l)
 				} else {
 					log = append(log, l)
@@ -330,7 +330,7 @@ func (s script) liveTranscript(t *testing.T, handNo int64, style CardStyle) stri
 				}
 			}
 		}
-		v := HandView{TableView: s.tableView(h, handNo), Log: log, Result: result, Over: h.Done(),
+		v := HandView{TableView: s.tableView(h, handNo), Log: log, Result: result, Over: h.Done(), Showdown: showdown,
 			Commitment: "9f2c4e1ab37d0c55e6a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b"}
 		if o, ok := h.Options(); ok {
 			v.Turn = &TurnView{Name: s.names.Name(o.Player), Options: o, SecondsLeft: 60, Token: fmt.Sprintf("%d.%d", handNo, i), Street: h.Street()}

@@ -18,6 +18,7 @@ type HandView struct {
 	Commitment string    // the deck commitment (hex); the message shows its first 16 digits
 	Result     []string  // the showdown and awards, when the hand is over
 	Over       bool
+	Showdown   bool // hands were turned up; without, the hand was won by everyone else folding
 }
 
 // recentLines is how many of the hand's lines the table message shows while the hand is played.
@@ -55,6 +56,11 @@ func HandTable(v HandView, style CardStyle) Message {
 		out := append(append([]string(nil), lines...), tv.body(style, withNames)...)
 		switch {
 		case v.Over:
+			if !v.Showdown && len(v.Log) > 0 && recent > 0 {
+				// Won by folds: the last actions (and any uncalled bet) that ended it, then who won.
+				from := max(0, len(v.Log)-recent)
+				out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
+			}
 			out = append(out, v.Result...)
 		case len(v.Log) > 0 && recent > 0:
 			from := max(0, len(v.Log)-recent)

@@ -495,7 +495,7 @@ func TestEventLines(t *testing.T) {
 			"Alice, Bob and Carol split 35: 12, 12 and 11 with Two pair, aces and eights"},
 		{"won by folds", engine.Event{Kind: engine.EvAward, Player: 1, Street: engine.Flop, Amount: 90,
 			Pots: []engine.Pot{{Amount: 90, Eligible: []int{1}, Winners: []int{1}, Shares: []int64{90}}}},
-			"Bob wins 90; everyone else folded"},
+			"Bob wins 90 — everyone else folded"},
 		{"end", engine.Event{Kind: engine.EvEnd, Player: -1, Stacks: []int64{1250, 0, 750}}, "Stacks: Alice 1,250 · Bob 0 · Carol 750"},
 		{"missing name", engine.Event{Kind: engine.EvCheck, Player: 5}, "Player 6 checks"},
 	} {
