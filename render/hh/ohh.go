@@ -132,7 +132,9 @@ func ToOHH(h *Hand) (OHH, error) {
 	for _, p := range seatOrder(h, n) {
 		o.Players = append(o.Players, OHHPlayer{ID: p, Seat: h.seat(p), Name: h.name(p), Display: h.name(p), StartingStack: h.Setup.Stacks[p]})
 	}
-	round := &OHHRound{ID: 0, Street: "Preflop"}
+	// Every round lists its actions, [] when there are none (a street dealt with everyone all-in):
+	// readers expect an array, never null.
+	round := &OHHRound{ID: 0, Street: "Preflop", Actions: []OHHAction{}}
 	secondHalves := 0 // second-board awards so far
 	num := 0
 	add := func(a OHHAction) {
@@ -171,11 +173,11 @@ func ToOHH(h *Hand) (OHH, error) {
 			add(OHHAction{PlayerID: p, Action: "Raise", Amount: ev.Amount, IsAllIn: ev.AllIn})
 		case engine.EvBoard:
 			flush()
-			round = &OHHRound{ID: len(o.Rounds), Street: streetName(ev.Street), Cards: cardList(ev.Cards)}
+			round = &OHHRound{ID: len(o.Rounds), Street: streetName(ev.Street), Cards: cardList(ev.Cards), Actions: []OHHAction{}}
 		case engine.EvShow, engine.EvMuck:
 			if round.Street != "Showdown" {
 				flush()
-				round = &OHHRound{ID: len(o.Rounds), Street: "Showdown"}
+				round = &OHHRound{ID: len(o.Rounds), Street: "Showdown", Actions: []OHHAction{}}
 			}
 			if ev.Kind == engine.EvShow {
 				add(OHHAction{PlayerID: p, Action: "Shows Cards", Cards: cardList(ev.Cards)})

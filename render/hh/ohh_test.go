@@ -25,6 +25,9 @@ func checkOHHRoundTrip(t *testing.T, h Hand) {
 	if strings.Count(buf.String(), "\n") != 1 {
 		t.Fatal("an OHH hand must be one line")
 	}
+	if strings.Contains(buf.String(), `"actions":null`) {
+		t.Fatalf("a round's actions are null, not []: %s", buf.String())
+	}
 	var doc OHH
 	dec := json.NewDecoder(&buf)
 	dec.DisallowUnknownFields()
