@@ -21,12 +21,16 @@ type Env struct {
 	file   map[string]string
 }
 
-// loadEnv reads an optional .env file. A missing file is not an error.
-func loadEnv(path string, lookup func(string) (string, bool)) (*Env, error) {
+// loadEnv reads the settings file at path. A missing file is not an error unless the user named it
+// (named: --env was given).
+func loadEnv(path string, lookup func(string) (string, bool), named bool) (*Env, error) {
 	e := &Env{lookup: lookup, file: map[string]string{}}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		return e, nil
+		if named {
+			return nil, fmt.Errorf("the settings file %s given with --env does not exist: check the path, or leave --env out to use .env in the working directory if there is one", path)
+		}
+		return e, nil // .env is optional
 	}
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func TestEnvironmentWinsOverDotEnv(t *testing.T) {
 			return "env.db", true
 		}
 		return "", false
-	})
+	}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,13 +60,18 @@ func (m *Main) Run(ctx context.Context) int {
 	envFile := fs.String("env", ".env", "settings file read after the environment")
 	script := fs.String("script", "", "console: read the lines to play from this file instead of the terminal")
 	if err := fs.Parse(m.Args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // asked for: the usage is printed, nothing went wrong
+		}
 		return 2
 	}
+	envSet := false
+	fs.Visit(func(f *flag.Flag) { envSet = envSet || f.Name == "env" })
 	args := fs.Args()
 	if len(args) > 0 && args[0] == "phh" {
 		return runPHH(args[1:], m.Stdout, m.Stderr)
 	}
-	env, err := loadEnv(*envFile, m.Lookup)
+	env, err := loadEnv(*envFile, m.Lookup, envSet)
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "dealerbot:", err)
 		return 2

@@ -22,7 +22,15 @@ func envOf(vals map[string]string) func(string) (string, bool) {
 func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (code int, out, errOut string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	m := &Main{Args: append([]string{"--env", filepath.Join(t.TempDir(), "none.env")}, args...),
+	empty := filepath.Join(t.TempDir(), "empty.env") // no .env of the working directory is read
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if len(args) > 0 && args[0] == "--env" {
+		empty = args[1] // the test names its own
+		args = args[2:]
+	}
+	m := &Main{Args: append([]string{"--env", empty}, args...),
 		Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e, Lookup: envOf(env)}
 	code = m.Run(context.Background())
 	return code, o.String(), e.String()
@@ -124,6 +132,10 @@ func TestBadCommandLines(t *testing.T) {
 		{"bad setting", map[string]string{"DEALERBOT_DEAL_DELAY": "soon"}, nil, 2, "DEALERBOT_DEAL_DELAY"},
 		{"half a Slack setup", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "x.db"), "SLACK_BOT_TOKEN": "xoxb-1"}, nil, 1, "SLACK_"},
 		{"phh without a path", nil, []string{"phh", "check"}, 2, ""},
+		{"a missing --env file", nil, []string{"--env", filepath.Join(dir, "missing.env")}, 2, "given with --env does not exist"},
+		{"--help", nil, []string{"--help"}, 0, "Usage:"},
+		{"-h", nil, []string{"-h"}, 0, "dealerbot [--env FILE]"},
+		{"an unknown flag", nil, []string{"--colour"}, 2, "flag provided but not defined"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
