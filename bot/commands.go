@@ -534,6 +534,10 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 	if amount > room {
 		return Reply{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(s.MaxBuyIn), room)
 	}
+	// A rebuy is a buy-in: at least the table's smallest, unless less room than that is left.
+	if least := min(s.MinBuyIn, room); amount < least {
+		return Reply{}, userErrorf("A rebuy is at least %s chips here, the table's smallest buy-in: try `rebuy %d`.", render.Chips(least), least)
+	}
 	if err := t.roomFor(amount); err != nil {
 		return Reply{}, err
 	}

@@ -47,6 +47,11 @@ func TestBadInput(t *testing.T) {
 		inHand(g)
 		g.must("alice: fold", "bob: fold")
 	}
+	// rebuys: a table with rebuys between hands; bob's stack (995 after his small blind) has room.
+	rebuys := func(g *game) {
+		g.rnd.drawDeck(t, "As Kd Qh")
+		g.must("alice: start seats=3", "alice: join 1000", "bob: join 1000", "carol: join 1000", "alice: deal", "alice: fold", "bob: fold")
+	}
 	none := func(g *game) {}
 	tests := []struct {
 		name  string
@@ -89,6 +94,7 @@ func TestBadInput(t *testing.T) {
 		{"history with a bad number", between, "alice: history x", "Write `history` for the last hand"},
 		{"show during the hand", inHand, "bob: show", "You can show your cards when this hand is over."},
 		{"sitin when playing", inHand, "bob: sitin", "You are already playing"},
+		{"rebuy below the smallest buy-in", rebuys, "bob: rebuy 100", "A rebuy is at least 400 chips here, the table's smallest buy-in: try `rebuy 400`."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

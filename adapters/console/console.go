@@ -176,7 +176,7 @@ type Options struct {
 }
 
 // ParseLine reads `name: command [#token]` into a command from the console's fixed workspace and
-// channel. ok is false for blank lines and comments (#).
+// channel. ok is false for blank lines and comments (#). A bare `help` needs no name.
 func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) {
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "#") {
@@ -184,6 +184,10 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	}
 	name, text, found := strings.Cut(line, ":")
 	name = strings.TrimSpace(name)
+	if f := strings.Fields(line); !found && strings.EqualFold(f[0], "help") {
+		// help speaks for no player: a newcomer types it before knowing the `name: command` form.
+		name, text, found = "you", line, true
+	}
 	if !found || name == "" || strings.ContainsAny(name, " \t") {
 		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
 	}

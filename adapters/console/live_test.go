@@ -61,3 +61,19 @@ func TestLiveConsoleRedrawsTheTable(t *testing.T) {
 		t.Errorf("chips: %+v, want 20,000 in all", tot)
 	}
 }
+
+// TestBareHelp: a newcomer's first line at the console is often a bare `help`: it is answered with
+// the commands, not refused for lacking a name; any other line without a name says how to write it.
+func TestBareHelp(t *testing.T) {
+	g := newGame(t)
+	if err := console.Run(context.Background(), g.d, g.chat, strings.NewReader("help\njoin 1000\n"), g.opts); err != nil {
+		t.Fatal(err)
+	}
+	out := g.out.String()
+	if !strings.Contains(out, "[to you] ") || !strings.Contains(out, "join") || strings.Count(out, "write a line as `name: command`") != 1 {
+		t.Fatalf("bare help and a nameless line:\n%s", out)
+	}
+	if strings.Index(out, "write a line as") < strings.Index(out, "[to you] ") {
+		t.Fatalf("help was refused:\n%s", out)
+	}
+}
