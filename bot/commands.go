@@ -366,7 +366,7 @@ func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tour
 		return err
 	}
 	t.open = true
-	t.pending = map[string][]render.Message{}
+	t.pending = map[string][]pendingMessage{}
 	return nil
 }
 

@@ -139,7 +139,7 @@ func (d *Dealer) newTable(id string) *table {
 }
 
 func (d *Dealer) newTableLocked(id string) *table {
-	t := &table{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]render.Message{}}
+	t := &table{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}}
 	d.tables[id] = t
 	d.wg.Add(1)
 	go t.loop()

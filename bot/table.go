@@ -34,7 +34,7 @@ type table struct {
 	dealTimer Timer
 	pingTimer Timer // the turn ping's grace period (live tables)
 
-	pending map[string][]render.Message // private messages that could not be delivered, by user
+	pending map[string][]pendingMessage // private messages that could not be delivered, by user
 
 	last *lastHand // the hand that ended most recently, for `show`
 
@@ -244,11 +244,40 @@ func (t *table) private(ctx context.Context, user string, m render.Message) {
 		}
 	}
 	if blocked && t.d.warnDM(t.rec.Workspace, user) {
-		t.pending[user] = append(t.pending[user], render.Message{Private: true,
+		t.pending[user] = append(t.pending[user], pendingMessage{m: render.Message{Private: true,
 			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
-				"(or workspace) to get your cards privately; until then type `cards` or use the button below."})
+				"(or workspace) to get your cards privately; until then type `cards` or use the button below."}})
 	}
-	t.pending[user] = append(t.pending[user], m)
+	var hand int64
+	if t.hand != nil && t.rec.Hand != nil {
+		hand = t.rec.Hand.No
+	}
+	t.pending[user] = append(t.pending[user], pendingMessage{hand: hand, m: m})
+}
+
+// pendingMessage is a private message kept for the user's next reply; hand is the hand it belongs
+// to (0: none), after which it is of no use.
+type pendingMessage struct {
+	hand int64
+	m    render.Message
+}
+
+// dropPending forgets the undelivered messages of hand no, which has ended: its cards must not turn
+// up with the next hand's first click.
+func (t *table) dropPending(no int64) {
+	for user, p := range t.pending {
+		keep := p[:0]
+		for _, pm := range p {
+			if pm.hand != no {
+				keep = append(keep, pm)
+			}
+		}
+		if len(keep) == 0 {
+			delete(t.pending, user)
+		} else {
+			t.pending[user] = keep
+		}
+	}
 }
 
 // withPending attaches the user's undelivered private messages to their reply.
@@ -258,7 +287,9 @@ func (t *table) withPending(user string, r Reply) Reply {
 		return r
 	}
 	delete(t.pending, user)
-	r.Extra = append(r.Extra, p...)
+	for _, pm := range p {
+		r.Extra = append(r.Extra, pm.m)
+	}
 	r.Buttons = append(r.Buttons, render.Button{Label: "Show my cards", Command: "cards", Style: render.Secondary})
 	return r
 }
@@ -852,6 +883,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		return err
 	}
 	t.hand = nil
+	t.dropPending(hs.No)
 	t.stopTurn()
 	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
 	for _, ev := range h.Events() {

@@ -54,6 +54,26 @@ func TestBlockedDMsComeWithTheNextReply(t *testing.T) {
 	}
 }
 
+// TestUndeliveredCardsGoWithTheirHand: cards kept for a player whose DMs are closed belong to their
+// hand: when the hand ends before the player says anything, they are dropped, and the next hand's
+// first reply carries only that hand's cards (and the advice on DMs, once).
+func TestUndeliveredCardsGoWithTheirHand(t *testing.T) {
+	g := newGame(t)
+	g.chat.BlockDMs("bob")
+	g.rnd.drawDeck(t, "As Kd")
+	g.must("alice: start", "alice: join", "bob: join", "alice: deal", "alice: fold")
+	g.clock.Advance(3 * time.Second) // hand #2 is dealt
+	r := g.say("bob: table")
+	var all []string
+	for _, m := range r.Extra {
+		all = append(all, m.Text)
+	}
+	text := strings.Join(all, "\n")
+	if strings.Contains(text, "Hand #1") || !strings.Contains(text, "Hand #2") || !strings.Contains(text, "Allow direct messages") {
+		t.Fatalf("bob's first reply in hand 2 carries %q; want hand 2's cards and the DM advice, not hand 1's cards", text)
+	}
+}
+
 // ephemeralChat is a platform with in-channel private messages (Slack).
 type ephemeralChat struct {
 	*console.Chat
