@@ -338,3 +338,47 @@ func TestSchedulerEndsOnlyItsOwnTable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestScheduledGameWaitsForTheOpenTable: a scheduled game whose start finds another table open in
+// the channel is not dropped: the channel is told, and the game's table opens at the first tick after
+// the other table ends, before the game's end time.
+func TestScheduledGameWaitsForTheOpenTable(t *testing.T) {
+	n := newSchedNight(t, time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC), 3)
+	ctx := context.Background()
+	if r := n.cmd("UA", "Alice", true, "schedule add weekly fri 20:00 length=2h blinds=5/10"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	n.set(time.Date(2026, 11, 27, 18, 50, 0, 0, time.UTC))
+	for _, c := range []string{"start", "join"} {
+		if r := n.cmd("UM", "Mallory", false, c); r.IsError {
+			t.Fatalf("%s: %s", c, r.Text)
+		}
+	}
+	n.tick(t, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC))
+	if pub := strings.Join(n.chat.public(), "\n"); !strings.Contains(pub, "I will open it as soon as I can, until 22:00 CET") {
+		t.Fatalf("the channel was not told the game waits:\n%s", pub)
+	}
+	n.tick(t, time.Date(2026, 11, 27, 19, 10, 0, 0, time.UTC)) // Mallory's table still runs
+	if tables, _ := n.db.Tables(ctx); len(tables) != 1 || tables[0].Host != "UM" {
+		t.Fatalf("tables while Mallory plays: %+v", tables)
+	}
+	if r := n.cmd("UM", "Mallory", false, "end"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	n.tick(t, time.Date(2026, 11, 27, 19, 31, 0, 0, time.UTC))
+	tables, err := n.db.Tables(ctx)
+	if err != nil || len(tables) != 1 || tables[0].Schedule == "" || tables[0].Settings.BigBlind != 10 {
+		t.Fatalf("the scheduled game did not open after Mallory's table ended: %+v, %v", tables, err)
+	}
+	if pub := n.chat.public(); !strings.Contains(pub[len(pub)-1], "The 20:00 CET game is open until 22:00 CET") {
+		t.Fatalf("last post %q, want the game's opening", pub[len(pub)-1])
+	}
+	// At its end time the game ends and is settled as usual.
+	n.tick(t, time.Date(2026, 11, 27, 21, 0, 0, 0, time.UTC))
+	if tables, _ := n.db.Tables(ctx); len(tables) != 0 {
+		t.Fatalf("tables after the end time: %+v", tables)
+	}
+	if tot, err := n.db.Balance(ctx); err != nil || tot.OnTables != 0 {
+		t.Fatalf("chips after the game: %+v, %v", tot, err)
+	}
+}

@@ -707,7 +707,7 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 	before.Open = slices.Clone(s.Open)
 	evs := Due(s, spec, now)
 	if len(evs) == 0 {
-		return m.early(ctx, s, spec, now)
+		return m.early(ctx, s, spec, now, nil)
 	}
 	if !sameState(&before, s) {
 		if err := m.Store.PutSchedule(ctx, s); err != nil {
@@ -720,15 +720,39 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 			return fmt.Errorf("%s %s of schedule %s: %w", e.Kind, fmtGame(e.At), s.ID, err)
 		}
 	}
-	return m.early(ctx, s, spec, now)
+	return m.early(ctx, s, spec, now, evs)
 }
 
 // early settles a game whose session ended before its end time (one player won every chip, or the
-// host ended it), so the results do not wait for the end time.
-func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.Time) error {
+// host ended it), so the results do not wait for the end time, and opens a game that waits for its
+// table (not in the tick that just tried: fired are its events).
+func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.Time, fired []Event) error {
 	for _, o := range slices.Clone(s.Open) {
 		if !now.Before(o.End) {
 			continue // Due's Settle handles it
+		}
+		if o.Waiting {
+			if slices.ContainsFunc(fired, func(e Event) bool { return e.Kind == Start && e.At.Equal(o.Start) }) {
+				continue
+			}
+			if err := m.Host.Open(ctx, s, o.End); err != nil {
+				var pe *Error
+				if errors.As(err, &pe) {
+					continue // still not possible: try at the next tick
+				}
+				return err
+			}
+			if err := m.setWaiting(ctx, s, o.Start, false); err != nil {
+				return err
+			}
+			rs, err := m.Store.RSVPs(ctx, s.ID, o.Start)
+			if err != nil {
+				return err
+			}
+			if err := m.opened(ctx, s, rs, o.Start.In(spec.Loc), o.End.In(spec.Loc)); err != nil {
+				return err
+			}
+			continue
 		}
 		players, done, err := m.Host.Finish(ctx, s, o, false)
 		if err != nil {
@@ -793,17 +817,17 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 		}
 		if err := m.Host.Open(ctx, s, e.End); err != nil {
 			var pe *Error
-			if errors.As(err, &pe) {
-				return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("I could not open the table for the %s game: %s", at.Format("15:04 MST"), pe.Message)})
+			if !errors.As(err, &pe) {
+				return err
 			}
-			return err
+			// Most often another table is still open here: the game waits for it (see early).
+			if err := m.setWaiting(ctx, s, e.At, true); err != nil {
+				return err
+			}
+			return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("I could not open the table for the %s game yet: %s "+
+				"I will open it as soon as I can, until %s.", at.Format("15:04 MST"), strings.TrimSpace(pe.Message), e.End.In(loc).Format("15:04 MST"))})
 		}
-		by := answers(rs)
-		text := fmt.Sprintf("The %s game is open until %s: type `join` to sit down.", at.Format("15:04 MST"), e.End.In(loc).Format("15:04 MST"))
-		if who := append(by[Yes], by[Maybe]...); len(who) > 0 {
-			text = m.mentions(s, who) + ": " + text
-		}
-		return m.Host.Post(ctx, s, render.Message{Text: text})
+		return m.opened(ctx, s, rs, at, e.End.In(loc))
 	case Missed:
 		text := fmt.Sprintf("I was offline and missed the game on %s", fmtGame(at))
 		if e.Count > 1 {
@@ -817,6 +841,31 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 	case Settle:
 		return m.settle(ctx, s, e, now, loc)
 	}
+	return nil
+}
+
+// opened tells the channel a game's table is open, naming those who said they would come.
+func (m *Manager) opened(ctx context.Context, s *Schedule, rs []RSVP, at, end time.Time) error {
+	by := answers(rs)
+	text := fmt.Sprintf("The %s game is open until %s: type `join` to sit down.", at.Format("15:04 MST"), end.Format("15:04 MST"))
+	if who := append(by[Yes], by[Maybe]...); len(who) > 0 {
+		text = m.mentions(s, who) + ": " + text
+	}
+	return m.Host.Post(ctx, s, render.Message{Text: text})
+}
+
+// setWaiting marks the open game that started at start as waiting for its table (or no longer), and
+// saves the schedule.
+func (m *Manager) setWaiting(ctx context.Context, s *Schedule, start time.Time, waiting bool) error {
+	for i := range s.Open {
+		if s.Open[i].Start.Equal(start) {
+			s.Open[i].Waiting = waiting
+		}
+	}
+	if err := m.Store.PutSchedule(ctx, s); err != nil {
+		return fmt.Errorf("save schedule %s: %w", s.ID, err)
+	}
+	m.changed(s, false)
 	return nil
 }
 

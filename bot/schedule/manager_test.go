@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,8 +316,25 @@ func TestOpenRefused(t *testing.T) {
 	h.openErr = &schedule.Error{Message: "A game is already running at this table: `end` it first."}
 	step(t, m, c, time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC))
 	last := h.log[len(h.log)-1]
-	if want := "post: I could not open the table for the 20:00 CET game: A game is already running"; !strings.HasPrefix(last, want) {
+	if want := "post: I could not open the table for the 20:00 CET game yet: A game is already running"; !strings.HasPrefix(last, want) {
 		t.Errorf("last call = %q, want %q", last, want)
+	}
+	// The game waits: a tick while the other table runs changes nothing, the first tick after it
+	// ended opens the game's table.
+	n := len(h.log)
+	c.t = time.Date(2026, 11, 27, 19, 1, 0, 0, time.UTC)
+	if err := m.Tick(context.Background()); err != nil || len(h.log) != n+1 || !strings.HasPrefix(h.log[n], "open") {
+		t.Fatalf("a tick while the table cannot open: %v, calls %q", err, h.log[n:])
+	}
+	h.openErr = nil
+	c.t = time.Date(2026, 11, 27, 19, 40, 0, 0, time.UTC)
+	if err := m.Tick(context.Background()); err != nil || !strings.HasPrefix(h.log[len(h.log)-1], "post: The 20:00 CET game is open until 23:00 CET") {
+		t.Fatalf("the waiting game did not open: %v, calls %q", err, h.log[n:])
+	}
+	c.t = time.Date(2026, 11, 27, 19, 41, 0, 0, time.UTC)
+	n = len(h.log)
+	if err := m.Tick(context.Background()); err != nil || slices.ContainsFunc(h.log[n:], func(l string) bool { return strings.HasPrefix(l, "open") }) {
+		t.Fatalf("the game's table was opened twice: %v, calls %q", err, h.log[n:])
 	}
 	h.openErr = errors.New("disk on fire")
 	c.t = time.Date(2026, 12, 4, 19, 0, 0, 0, time.UTC)

@@ -58,6 +58,9 @@ type Schedule struct {
 type Session struct {
 	Start time.Time
 	End   time.Time
+	// Waiting is set while the game's table could not be opened (another table is open in the
+	// channel): the runner tries again at every tick until the end time.
+	Waiting bool `json:",omitempty"`
 }
 
 // Spec parses the schedule's stored when.
