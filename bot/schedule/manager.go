@@ -534,11 +534,15 @@ func (m *Manager) skip(ctx context.Context, r Request, args []string) (Reply, er
 	return Reply{Text: text}, nil
 }
 
-// channelSchedule picks the schedule an RSVP or season command means: the ID given (by token or
-// argument), or the only schedule of the channel.
-func (m *Manager) channelSchedule(ctx context.Context, r Request, id, example string) (*Schedule, error) {
+// channelSchedules returns the schedules an RSVP or season command means: the one whose ID is given
+// (by token or argument), or every schedule of the channel (at least one).
+func (m *Manager) channelSchedules(ctx context.Context, r Request, id string) ([]*Schedule, error) {
 	if id != "" {
-		return m.find(ctx, r, strings.TrimPrefix(id, "#"))
+		s, err := m.find(ctx, r, strings.TrimPrefix(id, "#"))
+		if err != nil {
+			return nil, err
+		}
+		return []*Schedule{s}, nil
 	}
 	all, err := m.Store.Schedules(ctx)
 	if err != nil {
@@ -550,17 +554,10 @@ func (m *Manager) channelSchedule(ctx context.Context, r Request, id, example st
 			here = append(here, &all[i])
 		}
 	}
-	switch len(here) {
-	case 0:
+	if len(here) == 0 {
 		return nil, errorf("No games are scheduled in this channel: `schedule list` shows them all.")
-	case 1:
-		return here[0], nil
 	}
-	var ids []string
-	for _, s := range here {
-		ids = append(ids, s.ID)
-	}
-	return nil, errorf("This channel has several schedules (%s): name one, like `%s %s`.", strings.Join(ids, ", "), example, ids[0])
+	return here, nil
 }
 
 func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, error) {
@@ -584,13 +581,23 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s, err := m.channelSchedule(ctx, r, id, "rsvp "+string(a))
+	here, err := m.channelSchedules(ctx, r, id)
 	if err != nil {
 		return Reply{}, err
 	}
-	up := s.Upcoming(m.now(), 1)
-	if len(up) == 0 {
-		return Reply{}, errorf("Schedule %s has no game left to answer for.", s.ID)
+	// With several schedules in the channel, the answer is for the next game of any of them.
+	var s *Schedule
+	var up []time.Time
+	for _, c := range here {
+		if u := c.Upcoming(m.now(), 1); len(u) > 0 && (s == nil || u[0].Before(up[0])) {
+			s, up = c, u
+		}
+	}
+	if s == nil {
+		if len(here) == 1 {
+			return Reply{}, errorf("Schedule %s has no game left to answer for.", here[0].ID)
+		}
+		return Reply{}, errorf("No schedule in this channel has a game left to answer for.")
 	}
 	rec := RSVP{Schedule: s.ID, Game: up[0], User: r.User, Name: r.UserName, Answer: a, Time: m.now()}
 	if err := m.Store.PutRSVP(ctx, rec); err != nil {
@@ -608,20 +615,41 @@ func (m *Manager) season(ctx context.Context, r Request, args []string) (Reply, 
 	if len(args) == 1 {
 		id = args[0]
 	}
-	s, err := m.channelSchedule(ctx, r, id, "leaderboard season")
+	here, err := m.channelSchedules(ctx, r, id)
 	if err != nil {
 		return Reply{}, err
 	}
-	results, err := m.Store.Results(ctx, s.ID)
-	if err != nil {
-		return Reply{}, fmt.Errorf("results of %s: %w", s.ID, err)
+	var results []Result
+	for _, s := range here {
+		rs, err := m.Store.Results(ctx, s.ID)
+		if err != nil {
+			return Reply{}, fmt.Errorf("results of %s: %w", s.ID, err)
+		}
+		results = append(results, rs...)
 	}
-	return Reply{Text: SeasonMessage(s, results)}, nil
+	if len(here) == 1 {
+		return Reply{Text: SeasonMessage(here[0], results)}, nil
+	}
+	return Reply{Text: seasonText(fmt.Sprintf("Season of this channel's %d schedules (%s)", len(here), scheduleNames(here)), results)}, nil
+}
+
+// scheduleNames lists schedules as "a1 (weekly fri 20:00), b2 (...)".
+func scheduleNames(ss []*Schedule) string {
+	var parts []string
+	for _, s := range ss {
+		parts = append(parts, fmt.Sprintf("%s, %s", s.ID, s.When))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // SeasonMessage is the season leaderboard of a schedule.
 func SeasonMessage(s *Schedule, results []Result) string {
-	lines := []string{fmt.Sprintf("Season of schedule %s (%s): %d %s", s.ID, s.When, len(results), plural(len(results), "game", "games"))}
+	return seasonText(fmt.Sprintf("Season of schedule %s (%s)", s.ID, s.When), results)
+}
+
+// seasonText is a season leaderboard under title, over results of one or more schedules.
+func seasonText(title string, results []Result) string {
+	lines := []string{fmt.Sprintf("%s: %d %s", title, len(results), plural(len(results), "game", "games"))}
 	st := Season(results)
 	if len(st) == 0 {
 		lines = append(lines, "No results yet: the first game will start the season.")

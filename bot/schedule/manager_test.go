@@ -469,3 +469,42 @@ func TestAddWithoutAnnouncementOrReminder(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralSchedulesInAChannel: with two schedules in one channel, `rsvp yes` answers for the
+// next game of either, and `leaderboard season` adds up the games of both.
+func TestSeveralSchedulesInAChannel(t *testing.T) {
+	db := mustOpen(t)
+	c := &clock{sunday}
+	m, _ := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00")
+	mustDo(t, m, admin, "schedule add weekly wed 20:00")
+	bob := admin
+	bob.User, bob.UserName, bob.Admin = "UB", "Bob", false
+	if r := mustDo(t, m, bob, "rsvp yes"); !strings.Contains(r.Text, "You're in for Wed 25 Nov 2026 20:00 CET") {
+		t.Fatalf("rsvp yes answered %q, want the Wednesday game (the next one)", r.Text)
+	}
+	rs, err := db.RSVPs(context.Background(), "2", time.Date(2026, 11, 25, 19, 0, 0, 0, time.UTC))
+	if err != nil || len(rs) != 1 || rs[0].User != "UB" || rs[0].Answer != schedule.Yes {
+		t.Fatalf("RSVPs of the Wednesday game: %+v, %v", rs, err)
+	}
+	all, err := db.Schedules(context.Background())
+	if err != nil || len(all) != 2 {
+		t.Fatalf("schedules: %v, %v", all, err)
+	}
+	for i, net := range []int64{300, -100} {
+		s := all[i]
+		r := schedule.Result{Schedule: s.ID, Game: s.Next, Ended: s.Next.Add(3 * time.Hour),
+			Players: []schedule.Balance{{User: "UB", Name: "Bob", Net: net}, {User: "UA", Name: "Alice", Net: -net}}}
+		if err := db.PutResult(context.Background(), r, &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mustDo(t, m, bob, "leaderboard season")
+	if !strings.HasPrefix(r.Text, "Season of this channel's 2 schedules (1, weekly fri 20:00; 2, weekly wed 20:00): 2 games") ||
+		!strings.Contains(r.Text, "1. Bob +200 · 2 games") || !strings.Contains(r.Text, "2. Alice -200 · 2 games") {
+		t.Fatalf("season of both schedules:\n%s", r.Text)
+	}
+	if r := mustDo(t, m, bob, "leaderboard season 1"); !strings.HasPrefix(r.Text, "Season of schedule 1 (weekly fri 20:00): 1 game") {
+		t.Fatalf("season of one schedule:\n%s", r.Text)
+	}
+}
