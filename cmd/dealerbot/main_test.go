@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -227,5 +228,43 @@ func TestPeerUID(t *testing.T) {
 	uid, err := peerUID(s.(*net.UnixConn))
 	if err != nil || uid != os.Getuid() {
 		t.Fatalf("peerUID = %d, %v; want %d", uid, err, os.Getuid())
+	}
+}
+
+// TestReadmeConsoleExample: the console lines README.md gives a newcomer run without a refusal, and the
+// table then says who acts first in the words the README quotes.
+func TestReadmeConsoleExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "## Playing at the console")
+	if !ok {
+		t.Fatal("README.md has no console section")
+	}
+	var lines []string
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "    ") {
+			lines = append(lines, strings.TrimSpace(l))
+		} else if len(lines) > 0 && strings.TrimSpace(l) != "" {
+			break
+		}
+	}
+	if len(lines) < 4 {
+		t.Fatalf("README.md's console example: %q", lines)
+	}
+	script := filepath.Join(t.TempDir(), "readme.txt")
+	if err := os.WriteFile(script, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runMain(t, map[string]string{"DEALERBOT_DB": filepath.Join(t.TempDir(), "r.db")}, "", "--script", script)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "] ! ") {
+		t.Fatalf("a line of README.md's example was refused:\n%s", out)
+	}
+	if !regexp.MustCompile(`▶ (alice|bob|carol) to act pre-flop — 10 to call\. Raise to 20–1,000\.`).MatchString(out) {
+		t.Fatalf("the table does not say who acts first as README.md quotes it:\n%s", out)
 	}
 }
