@@ -62,10 +62,23 @@ type Message struct {
 	render.Message
 }
 
-// Chat delivers messages. Send returns ErrDMBlocked when a private message cannot be delivered to the
-// user directly; the bot then falls back to the platform's private-in-channel message.
+// Chat delivers messages. Send posts a channel message or a private one; it returns ErrDMBlocked when
+// a private message cannot be delivered to the user directly, and the bot then falls back to the
+// platform's private-in-channel message.
+//
+// Each hand is one table message, created with Post and kept up to date with Edit as the hand goes
+// on, rather than a post per action; a turn ping (a short mention post) for a player who has not acted
+// a while after their turn was shown is taken down with Delete when the turn passes. Send, Post and
+// Edit may block while the platform's rate limit lasts: the dealer calls them from a writer of its
+// own, never from a table's goroutine (private messages excepted).
 type Chat interface {
 	Send(ctx context.Context, m Message) error
+	// Post creates a channel message and returns its ID.
+	Post(ctx context.Context, m Message) (id string, err error)
+	// Edit replaces channel message id with m.
+	Edit(ctx context.Context, m Message, id string) error
+	// Delete removes channel message id (m names the channel).
+	Delete(ctx context.Context, m Message, id string) error
 }
 
 // Ephemeral is an optional Chat capability: a private message shown inside the channel (Slack's

@@ -33,8 +33,32 @@ func (c *turnChat) Send(ctx context.Context, m bot.Message) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq[m.Channel]++
-	if !m.Private && len(m.Buttons) > 0 {
-		tu := turn{seq: c.seq[m.Channel], name: strings.Fields(m.Text)[0]}
+	return nil
+}
+
+// Post and Edit read the turn off the table message: its "▶ Name to act ..." line and buttons.
+func (c *turnChat) Post(ctx context.Context, m bot.Message) (string, error) {
+	c.table(m)
+	return "m", nil
+}
+
+func (c *turnChat) Edit(ctx context.Context, m bot.Message, id string) error {
+	c.table(m)
+	return nil
+}
+
+func (c *turnChat) Delete(context.Context, bot.Message, string) error { return nil }
+
+func (c *turnChat) table(m bot.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq[m.Channel]++
+	for _, line := range strings.Split(m.Text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "▶" || f[2] != "to" || f[3] != "act" {
+			continue // not the turn line ("▶ 2. Bob 990 · to act" is Bob's seat)
+		}
+		tu := turn{seq: c.seq[m.Channel], name: f[1]}
 		for _, b := range m.Buttons {
 			if b.Command == "check" {
 				tu.canCheck = true
@@ -42,7 +66,6 @@ func (c *turnChat) Send(ctx context.Context, m bot.Message) error {
 		}
 		c.turns[m.Channel] = tu
 	}
-	return nil
 }
 
 func (c *turnChat) mark(ch string) int {
@@ -73,8 +96,10 @@ type driver struct {
 }
 
 func (dr *driver) cmd(user, text string) bot.Reply {
-	return dr.d.Handle(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: dr.ch,
+	r := dr.d.Handle(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: dr.ch,
 		User: user, UserName: user, Text: text})
+	_ = dr.d.Flush(context.Background()) // the table message shows the next turn
+	return r
 }
 
 // The players are different at every table: bankrolls are per workspace.

@@ -307,7 +307,7 @@ func (t *table) set(ctx context.Context, cmd Command, args []string) (Reply, err
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
+	t.publicf("%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
 	return ok("Settings changed.")
 }
 
@@ -318,10 +318,10 @@ func (t *table) end(ctx context.Context, cmd Command, _ []string) (Reply, error)
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			return Reply{}, err
 		}
-		t.publicf(ctx, "%s is ending the session: it ends when this hand is over.", cmd.UserName)
+		t.publicf("%s is ending the session: it ends when this hand is over.", cmd.UserName)
 		return ok("The session ends after this hand.")
 	}
-	t.publicf(ctx, "%s ended the session.", cmd.UserName)
+	t.publicf("%s ended the session.", cmd.UserName)
 	if err := t.endSession(ctx); err != nil {
 		return Reply{}, err
 	}
@@ -345,7 +345,7 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 	if err := t.openTable(ctx, cmd, s, nil); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
+	t.publicf("%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
 	return ok("Your table is open; you are the host.")
 }
 
@@ -417,7 +417,7 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 		}
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s sits down in seat %d with %s chips.", cmd.UserName, seat+1, render.Chips(amount))
+	t.publicf("%s sits down in seat %d with %s chips.", cmd.UserName, seat+1, render.Chips(amount))
 	t.scheduleDeal()
 	welcome := ""
 	if !known {
@@ -444,9 +444,9 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 			return Reply{}, err
 		}
 		if kicked {
-			t.publicf(ctx, "%s removed %s, who leaves when this hand ends.", cmd.UserName, s.Name)
+			t.publicf("%s removed %s, who leaves when this hand ends.", cmd.UserName, s.Name)
 		} else {
-			t.publicf(ctx, "%s will leave when this hand ends.", s.Name)
+			t.publicf("%s will leave when this hand ends.", s.Name)
 		}
 		if t.hand.ToAct() == p {
 			t.afterStep(ctx) // folds for the leaving player
@@ -459,9 +459,9 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 		return Reply{}, err
 	}
 	if kicked {
-		t.publicf(ctx, "%s removed %s from the table (%s chips back to the bankroll).", cmd.UserName, s.Name, render.Chips(s.Stack))
+		t.publicf("%s removed %s from the table (%s chips back to the bankroll).", cmd.UserName, s.Name, render.Chips(s.Stack))
 	} else {
-		t.publicf(ctx, "%s leaves the table with %s chips.", s.Name, render.Chips(s.Stack))
+		t.publicf("%s leaves the table with %s chips.", s.Name, render.Chips(s.Stack))
 	}
 	return ok("%s chips went back to %s's bankroll.", render.Chips(s.Stack), s.Name)
 }
@@ -484,17 +484,17 @@ func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 		return Reply{}, err
 	}
 	if out && t.rec.Tournament != nil {
-		t.publicf(ctx, "%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", cmd.UserName, cmd.UserName)
+		t.publicf("%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", cmd.UserName, cmd.UserName)
 		if p := t.playerOf(seat); p >= 0 && t.hand != nil && t.hand.ToAct() == p {
 			t.afterStep(ctx) // folds for the absent player
 		}
 		return ok("You sit out: your hands are folded from the next turn; type `sitin` to play again.")
 	}
 	if out {
-		t.publicf(ctx, "%s sits out.", cmd.UserName)
+		t.publicf("%s sits out.", cmd.UserName)
 		return ok("You sit out from the next hand; type `sitin` to play again.")
 	}
-	t.publicf(ctx, "%s is back in.", cmd.UserName)
+	t.publicf("%s is back in.", cmd.UserName)
 	t.scheduleDeal()
 	return ok("You are dealt in from the next hand.")
 }
@@ -562,7 +562,7 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 		}
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	t.publicf("%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
 	t.scheduleDeal()
 	return ok("Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
 }
@@ -628,10 +628,7 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 	if err := t.act(ctx, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false); err != nil {
 		return Reply{}, err
 	}
-	if t.live != nil {
-		return Reply{}, nil // the table message changing is the answer
-	}
-	return ok("Done: %s.", a.Kind)
+	return Reply{}, nil // the table message changing is the answer
 }
 
 func (t *table) cards(cmd Command) (Reply, error) {
@@ -664,7 +661,7 @@ func (t *table) show(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	t.last.shown[p] = true
 	h := t.last.hand.Hole(p)
-	t.publicf(ctx, "%s shows %s from hand #%d.", t.last.seats[p].Name, render.Cards(h[:], t.style()), t.last.no)
+	t.publicf("%s shows %s from hand #%d.", t.last.seats[p].Name, render.Cards(h[:], t.style()), t.last.no)
 	return ok("Shown.")
 }
 
@@ -896,7 +893,7 @@ func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, e
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s will straddle %s next hand.", cmd.UserName, render.Chips(amount))
+	t.publicf("%s will straddle %s next hand.", cmd.UserName, render.Chips(amount))
 	return ok("You straddle %s next hand: you act last before the flop.", render.Chips(amount))
 }
 
@@ -918,7 +915,7 @@ func (t *table) bombPot(ctx context.Context, cmd Command, args []string) (Reply,
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s calls a bomb pot: next hand everyone puts in %s, no blinds, and the flop comes at once.", cmd.UserName, render.Chips(amount))
+	t.publicf("%s calls a bomb pot: next hand everyone puts in %s, no blinds, and the flop comes at once.", cmd.UserName, render.Chips(amount))
 	t.scheduleDeal()
 	return ok("The next hand is a bomb pot of %s each.", render.Chips(amount))
 }

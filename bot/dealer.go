@@ -53,10 +53,13 @@ type Dealer struct {
 
 	randMu sync.Mutex // Rand is shared by every table
 
-	mu     sync.Mutex // guards tables and closed
+	mu     sync.Mutex // guards tables, closed and ended
 	tables map[string]*table
 	closed bool
-	wg     sync.WaitGroup
+	// ended are the outboxes of tables whose session ended (their goroutine is gone) that may still
+	// be writing the last posts, the standings among them: Flush and Close wait for them too.
+	ended []*outbox
+	wg    sync.WaitGroup
 
 	dmMu     sync.Mutex
 	dmWarned map[string]bool // workspace/user told how to allow DMs
@@ -219,9 +222,10 @@ func (d *Dealer) sendTo(ctx context.Context, t *table, j job) (Reply, error) {
 
 // Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
 // adjust, verify) run here, without a table; the rest run on their channel's table goroutine, in
-// order. Private messages the command causes go out through Chat.Send before Handle returns; so do
-// public ones, except on a chat with a Surface, where they are written in the background when the
-// platform's rate limit allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing runs.
+// order. Private messages the command causes go out through Chat.Send before Handle returns; public
+// ones (the table message, notes) are written in the background when the platform's rate limit
+// allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
+// runs.
 func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 		return errorReply(d.log, err)
@@ -288,7 +292,25 @@ func (d *Dealer) retire(t *table) bool {
 		return false // Close closes the queue itself; a queued or arriving job keeps the table
 	}
 	delete(d.tables, t.id)
+	if t.out != nil {
+		d.ended = append(d.ended, t.out)
+	}
 	return true
+}
+
+// endedOutboxes returns the outboxes of ended tables, forgetting those that have nothing left to write.
+func (d *Dealer) endedOutboxes() []*outbox {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	keep := d.ended[:0]
+	for _, o := range d.ended {
+		if !o.idle() {
+			keep = append(keep, o)
+		}
+	}
+	clear(d.ended[len(keep):])
+	d.ended = keep
+	return append([]*outbox(nil), keep...)
 }
 
 // Tables returns how many table goroutines are running (for tests and metrics).
@@ -326,6 +348,9 @@ func (d *Dealer) Close(ctx context.Context) error {
 				t.out.wait()
 			}
 		}
+		for _, o := range d.endedOutboxes() {
+			o.wait()
+		}
 		close(done)
 	}()
 	select {
@@ -337,7 +362,8 @@ func (d *Dealer) Close(ctx context.Context) error {
 }
 
 // Flush waits until every table has finished the commands queued before it and written the channel
-// messages they caused (on a chat with a Surface they go out in the background), or until ctx ends.
+// messages they caused (they go out in the background), also those of tables whose session ended, or
+// until ctx ends.
 func (d *Dealer) Flush(ctx context.Context) error {
 	d.mu.Lock()
 	tables := make([]*table, 0, len(d.tables))
@@ -354,6 +380,9 @@ func (d *Dealer) Flush(ctx context.Context) error {
 			if out != nil {
 				out.wait()
 			}
+		}
+		for _, o := range d.endedOutboxes() {
+			o.wait()
 		}
 	}()
 	select {

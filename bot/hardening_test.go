@@ -114,6 +114,7 @@ func (r *rig) open() {
 		r.tb.Fatal(err)
 	}
 	r.db, r.d = db, d
+	_ = d.Flush(context.Background()) // what the restore posts is in the channel
 }
 
 func (r *rig) close() {
@@ -165,8 +166,10 @@ func (r *rig) advance(d time.Duration) {
 // cmd runs a command as user in channel ch of workspace "w"; users whose name starts with "admin"
 // administer the workspace.
 func (r *rig) cmd(ch, user, text string) bot.Reply {
-	return r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: ch,
+	rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: ch,
 		User: user, UserName: user, Admin: strings.HasPrefix(user, "admin"), Text: text})
+	_ = r.d.Flush(context.Background()) // the table as the players see it before the next command
+	return rep
 }
 
 // must runs a command that has to succeed.
@@ -333,7 +336,16 @@ func TestOverflowRefused(t *testing.T) {
 // table panics, as a bug anywhere on that table's path would.
 type faultStore struct {
 	*storage.DB
-	panicAt atomic.Pointer[string]
+	panicAt    atomic.Pointer[string] // an action at this table panics
+	panicHands atomic.Pointer[string] // reading this table's hands panics
+}
+
+func (f *faultStore) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, error) {
+	if id := f.panicHands.Load(); id != nil && table == *id {
+		f.panicHands.Store(nil)
+		panic("injected fault on restore")
+	}
+	return f.DB.Hands(ctx, table, n)
 }
 
 func (f *faultStore) Commit(ctx context.Context, c bot.Change) error {
@@ -453,14 +465,16 @@ func TestRestorePanicQuarantines(t *testing.T) {
 	before, _ := r.seatStacks("c1")
 	tot := r.balance()
 	r.close()
-	boom := func(m bot.Message) {
-		if m.Channel == "c1" && !strings.Contains(m.Text, "This table") {
-			panic("injected fault on restore")
-		}
+	// The restore reads the table's kept hands on its goroutine: make that read panic once.
+	var fs *faultStore
+	r.wrap = func(db *storage.DB) bot.Store {
+		fs = &faultStore{DB: db}
+		id := "test/w/c1"
+		fs.panicHands.Store(&id)
+		return fs
 	}
-	r.chat.onSend.Store(&boom)
 	r.open() // must not crash or fail
-	r.chat.onSend.Store(nil)
+	r.wrap = nil
 	r.wantCancelled("c1", before, tot, "This table hit an error while I restarted")
 	r.advance(time.Hour)
 	if _, inHand := r.seatStacks("c1"); inHand {

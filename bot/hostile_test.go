@@ -145,13 +145,29 @@ func TestHostileCommands(t *testing.T) {
 	}
 	channels := []string{"c0", "c1", "c2", "c3"}
 	ctx := context.Background()
-	refusals, tourneyPlayed := 0, 0
+	refusals, tourneyPlayed, clicks, updates := 0, 0, 0, 0
 	for i := 0; i < count; i++ {
 		user, ch := users[r.IntN(len(users))], channels[r.IntN(len(channels))]
 		text := hostileCommand(r)
 		cmd := bot.Command{Platform: "test", Workspace: "w", Channel: ch, User: user, UserName: user,
 			Admin: strings.HasPrefix(user, "admin"), Text: text}
+		if st, ok := rg.chat.shown(ch); ok && len(st.buttons) > 0 && r.IntN(3) == 0 {
+			// A click on a button of the table message as drawn, by anyone (often not the player to
+			// act, often on a version the table has moved past), answered with the new version.
+			b := st.buttons[r.IntN(len(st.buttons))]
+			cmd.Text, cmd.Token, cmd.Message = b.Command, b.Token, st.id
+			if b.Amount {
+				cmd.Text += " " + hostileNumber(r)
+			}
+			clicks++
+		}
 		rep := s.Handle(ctx, cmd)
+		if rep.Update != nil {
+			updates++
+			if strings.Contains(rep.Update.Text, "your cards") || rep.Update.Private {
+				t.Fatalf("command %d (seed %d): a click's table update is private: %.300q", i, seed, rep.Update.Text)
+			}
+		}
 		if rep.IsError {
 			refusals++
 			if n := utf8.RuneCountInString(rep.Text); n > 300 || n == 0 || strings.HasPrefix(rep.Text, "Sorry, something went wrong") {
@@ -174,6 +190,26 @@ func TestHostileCommands(t *testing.T) {
 	}
 	rg.balance()
 	checkPlayers(t, rg, count, seed)
+	if err := rg.d.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	posts, pings := 0, 0
+	for _, m := range rg.chat.all() {
+		if m.Private {
+			continue
+		}
+		if strings.Contains(m.Text, "your cards") {
+			t.Fatalf("seed %d: hole cards in the channel: %.300q", seed, m.Text)
+		}
+		if strings.HasPrefix(m.Text, "🔔") {
+			pings++
+		}
+		posts++
+	}
+	t.Logf("%d clicks on table messages, %d answered with the table's new version; %d channel writes, %d turn pings", clicks, updates, posts, pings)
+	if updates == 0 || pings == 0 {
+		t.Fatalf("seed %d: %d click updates and %d turn pings: the test does not reach the live table", seed, updates, pings)
+	}
 	if logged := errLog.String(); logged != "" {
 		t.Fatalf("seed %d: the dealer logged internal errors:\n%.2000s", seed, logged)
 	}

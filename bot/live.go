@@ -13,21 +13,6 @@ import (
 	"github.com/dealerbot/dealerbot/render/picture"
 )
 
-// Surface is an optional Chat capability: channel messages kept up to date in place. A Chat that has
-// it gets one table message per hand, edited as the hand goes on, instead of a post per action, and
-// a turn ping (a short mention post) for a player who has not acted a while after their turn was
-// shown, deleted when the turn passes.
-// Post and Edit may block while the platform's rate limit lasts: the dealer calls them from a writer
-// of its own, never from a table's goroutine.
-type Surface interface {
-	// Post creates a channel message and returns its ID.
-	Post(ctx context.Context, m Message) (id string, err error)
-	// Edit replaces channel message id with m.
-	Edit(ctx context.Context, m Message, id string) error
-	// Delete removes channel message id (m names the channel).
-	Delete(ctx context.Context, m Message, id string) error
-}
-
 // Pictures is an optional Chat capability: cards drawn as pictures in text (Discord's application
 // emojis) and pictures shown with a table message (a hand's showdown).
 type Pictures interface {
@@ -79,7 +64,6 @@ type shownHand struct {
 // the platform allows, so a slow platform never holds the table up and never gets a backlog. A
 // version the table delivered itself through a click's response is dropped here.
 type outbox struct {
-	s     Surface
 	chat  Chat
 	where Message // the table's platform, workspace and channel
 	log   *slog.Logger
@@ -183,6 +167,13 @@ func (o *outbox) screen() Screen {
 	return o.shown
 }
 
+// idle reports whether the writer has nothing left to write.
+func (o *outbox) idle() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.busy
+}
+
 // wait blocks until the writer has written everything queued and stopped.
 func (o *outbox) wait() {
 	o.mu.Lock()
@@ -230,9 +221,9 @@ func (o *outbox) run() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		var err error
 		if id == "" {
-			id, err = o.s.Post(ctx, v.msg)
+			id, err = o.chat.Post(ctx, v.msg)
 		} else {
-			err = o.s.Edit(ctx, v.msg, id)
+			err = o.chat.Edit(ctx, v.msg, id)
 		}
 		cancel()
 		if err != nil {
@@ -272,14 +263,14 @@ func (o *outbox) pings() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if drop && old != "" {
-		if err := o.s.Delete(ctx, o.where, old); err != nil {
+		if err := o.chat.Delete(ctx, o.where, old); err != nil {
 			o.log.Warn("delete a turn ping", "err", err)
 		}
 	}
 	id := ""
 	if next != nil {
 		var err error
-		if id, err = o.s.Post(ctx, *next); err != nil {
+		if id, err = o.chat.Post(ctx, *next); err != nil {
 			o.log.Warn("post a turn ping", "err", err)
 		}
 		o.mu.Lock()
@@ -293,18 +284,12 @@ func (o *outbox) pings() {
 
 // --- the table's side -------------------------------------------------------------------------------
 
-// surface returns the chat's Surface when the table plays in one message per hand.
-func (t *table) surface() (Surface, bool) {
-	s, ok := t.d.chat.(Surface)
-	return s, ok
-}
-
 // initOutbox makes the table's outbox, starting from what the record says is on screen.
-func (t *table) initOutbox(s Surface) {
+func (t *table) initOutbox() {
 	if t.out != nil {
 		return
 	}
-	t.out = &outbox{s: s, chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.rec.Screen}
+	t.out = &outbox{chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.rec.Screen}
 	t.out.quiet = sync.NewCond(&t.out.mu)
 	t.out.where = Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel}
 	if t.rec.Screen.Ping != "" {
@@ -479,11 +464,10 @@ func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 // showLive renders the hand's table message and delivers it: through the click being answered when the
 // click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
 func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
-	s, ok := t.surface()
-	if !ok || t.live == nil {
-		return
+	if t.live == nil {
+		return // no hand on screen
 	}
-	t.initOutbox(s)
+	t.initOutbox()
 	l := t.live
 	if l.pinged != "" && (h.Done() || t.token() != l.pinged) {
 		t.out.unping() // the turn passed
@@ -569,9 +553,5 @@ func mention(platform, user, name string) string {
 
 // newLive starts the table message of hand hs.
 func (t *table) newLive(hs *HandState) {
-	if _, ok := t.surface(); !ok {
-		t.live = nil
-		return
-	}
 	t.live = &liveHand{no: hs.No, commitment: render.DeckCommitment(hs.Deck, hs.Salt)}
 }

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -10,13 +11,40 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
-// schedChat records every message the dealer and the scheduler send.
+// schedChat records every message the dealer and the scheduler send, and each channel's newest table
+// message (for clicks on its buttons).
 type schedChat struct {
-	mu   sync.Mutex
-	msgs []bot.Message
+	mu    sync.Mutex
+	msgs  []bot.Message
+	table map[string]shownTable
+}
+
+// shownTable is a table message as last drawn: its ID and buttons.
+type shownTable struct {
+	id      string
+	buttons []render.Button
+}
+
+func (c *schedChat) keep(id string, m bot.Message) {
+	if !strings.HasPrefix(m.Text, "Hand #") && !strings.Contains(m.Text, "· Hand #") {
+		return // a ping or a note
+	}
+	if c.table == nil {
+		c.table = map[string]shownTable{}
+	}
+	c.table[m.Channel] = shownTable{id: id, buttons: m.Buttons}
+}
+
+// shown returns channel ch's table message as last drawn.
+func (c *schedChat) shown(ch string) (shownTable, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.table[ch]
+	return st, ok
 }
 
 func (c *schedChat) Send(ctx context.Context, m bot.Message) error {
@@ -25,6 +53,27 @@ func (c *schedChat) Send(ctx context.Context, m bot.Message) error {
 	c.msgs = append(c.msgs, m)
 	return nil
 }
+
+// Post records a table message as a channel message; every later version (Edit) is recorded too, so
+// msgs holds everything the channel ever showed.
+func (c *schedChat) Post(ctx context.Context, m bot.Message) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = append(c.msgs, m)
+	id := fmt.Sprintf("m%d", len(c.msgs))
+	c.keep(id, m)
+	return id, nil
+}
+
+func (c *schedChat) Edit(ctx context.Context, m bot.Message, id string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = append(c.msgs, m)
+	c.keep(id, m)
+	return nil
+}
+
+func (c *schedChat) Delete(context.Context, bot.Message, string) error { return nil }
 
 func (c *schedChat) public() []string {
 	c.mu.Lock()
@@ -86,10 +135,15 @@ func (n *schedNight) tick(t *testing.T, at time.Time) {
 	if err := n.s.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	if err := n.d.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (n *schedNight) cmd(user, name string, admin bool, text string) bot.Reply {
-	return n.s.Handle(context.Background(), bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+	r := n.s.Handle(context.Background(), bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+	_ = n.d.Flush(context.Background()) // what the command posts is in the channel before the next one
+	return r
 }
 
 // TestSchedulerGameNight runs a scheduled game through the real dealer and a bbolt file: the table
@@ -122,6 +176,9 @@ func TestSchedulerGameNight(t *testing.T) {
 		if err := s.Tick(ctx); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := n.d.Flush(ctx); err != nil {
+		t.Fatal(err)
 	}
 	pub := strings.Join(chat.public(), "\n")
 	for _, want := range []string{"Home game on Fri 27 Nov 2026 20:00 CET (in 24 hours), hosted by Alice, 2 h long. Game: no-limit 5/10, buy-in 500", "The game starts in 30 minutes (20:00 CET). Going: @Bob.", "Alice opened a table: no-limit 5/10", "ends after 120 minutes", "@Bob: The 20:00 CET game is open until 22:00 CET"} {

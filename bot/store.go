@@ -166,7 +166,7 @@ type TableRecord struct {
 	// Tournament is set at a tournament table: its seats hold tournament chips, and the chips the
 	// players have on the table (the ledger's OnTable) are their buy-ins in the prize pool.
 	Tournament *Tournament `json:",omitempty"`
-	// Screen is the hand's table message on a platform that edits it in place (Surface).
+	// Screen is the hand's table message, edited in place as the hand goes on.
 	Screen Screen `json:",omitempty"`
 }
 

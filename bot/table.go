@@ -38,8 +38,8 @@ type table struct {
 
 	last *lastHand // the hand that ended most recently, for `show`
 
-	// With a Surface: the running hand's table message, its outbox, and for the command being run the
-	// message its click came from and the version to answer it with.
+	// The running hand's table message, its outbox, and for the command being run the message its
+	// click came from and the version to answer it with.
 	live   *liveHand
 	out    *outbox
 	click  string
@@ -107,9 +107,9 @@ func (t *table) afterPanic(ctx context.Context) {
 	case err != nil:
 		t.d.log.Error("cancel hand after panic", "table", t.id, "err", err)
 	case no == 0:
-		t.publicf(ctx, "Something went wrong on my side. No chips moved; type `deal` to play on or `end` to cash everyone out.")
+		t.publicf("Something went wrong on my side. No chips moved; type `deal` to play on or `end` to cash everyone out.")
 	default:
-		t.publicf(ctx, "Something went wrong on my side, so hand #%d is cancelled and every chip is back where it was before it: type `deal` to play on or `end` to cash everyone out.", no)
+		t.publicf("Something went wrong on my side, so hand #%d is cancelled and every chip is back where it was before it: type `deal` to play on or `end` to cash everyone out.", no)
 	}
 }
 
@@ -200,29 +200,18 @@ func (t *table) style() render.CardStyle {
 
 // --- sending -----------------------------------------------------------------------------------
 
-// public posts msgs to the table's channel. On a chat with a Surface they go through the table's
-// outbox, written when the platform allows and never holding up the table; else they are sent now.
-func (t *table) public(ctx context.Context, msgs ...render.Message) {
-	s, live := t.surface()
-	if live {
-		t.initOutbox(s)
-	}
+// public posts msgs to the table's channel through the table's outbox, written when the platform
+// allows and never holding up the table.
+func (t *table) public(msgs ...render.Message) {
+	t.initOutbox()
 	for _, m := range msgs {
 		m.Private = false
-		msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
-		if live {
-			t.out.say(msg)
-			continue
-		}
-		err := t.d.chat.Send(ctx, msg)
-		if err != nil {
-			t.d.log.Error("send to channel", "table", t.id, "err", err)
-		}
+		t.out.say(Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
 	}
 }
 
-func (t *table) publicf(ctx context.Context, format string, args ...any) {
-	t.public(ctx, render.Message{Text: fmt.Sprintf(format, args...)})
+func (t *table) publicf(format string, args ...any) {
+	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
 // private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
@@ -358,7 +347,7 @@ func (t *table) quarantine(ctx context.Context, rec TableRecord, why string) err
 	if _, err := t.cancelAndQuarantine(ctx, rec); err != nil {
 		return err
 	}
-	t.publicf(ctx, "This table %s: any hand in play is cancelled with every chip back, and I deal no more hands by myself. "+
+	t.publicf("This table %s: any hand in play is cancelled with every chip back, and I deal no more hands by myself. "+
 		"The host can type `end` to cash everyone out, or `deal` to try again.", why)
 	return nil
 }
@@ -384,11 +373,7 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 		t.hand = h
 		t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
 		t.newLive(rec.Hand)
-		if t.live != nil {
-			t.record(t.names(), h.Events()) // the hand's lines so far, for the same table message
-		} else {
-			t.narr.Events(h.Events()) // so later awards know the pots
-		}
+		t.record(t.names(), h.Events()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx)
 		return nil
@@ -401,7 +386,7 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 		return cerr
 	}
 	t.d.log.Warn("cancelled hand after restart", "table", t.id, "hand", no, "err", err)
-	t.publicf(ctx, "Hand #%d could not be resumed after a restart and is cancelled: every chip is back where it was before the hand.", no)
+	t.publicf("Hand #%d could not be resumed after a restart and is cancelled: every chip is back where it was before the hand.", no)
 	t.scheduleDeal()
 	return nil
 }
@@ -510,7 +495,7 @@ func (t *table) deal(ctx context.Context) error {
 	}
 	now := t.d.cfg.Now()
 	if t.rec.Settings.EndMinutes > 0 && now.Sub(t.rec.Started) >= time.Duration(t.rec.Settings.EndMinutes)*time.Minute {
-		t.publicf(ctx, "Time is up: the session is over.")
+		t.publicf("Time is up: the session is over.")
 		return t.endSession(ctx)
 	}
 	seats := t.playing()
@@ -628,12 +613,7 @@ func (t *table) deal(ctx context.Context) error {
 	t.hand = h
 	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
 	t.newLive(hs)
-	if t.live != nil {
-		t.live.notes = notes // on the hand's table message, rather than in a post of their own
-	} else {
-		t.postNotes(ctx, notes)
-		t.public(ctx, render.Commitment(hs.No, render.DeckCommitment(deck, hs.Salt)))
-	}
+	t.live.notes = notes // on the hand's table message, rather than in a post of their own
 	for p, s := range seats {
 		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
 	}
@@ -641,11 +621,7 @@ func (t *table) deal(ctx context.Context) error {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
 		return t.finish(ctx, clone(t.rec), h.Events(), false)
 	}
-	if t.live != nil {
-		t.record(t.names(), h.Events())
-	} else {
-		t.public(ctx, t.narr.Events(h.Events())...)
-	}
+	t.record(t.names(), h.Events())
 	t.afterStep(ctx)
 	return nil
 }
@@ -674,40 +650,18 @@ func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, 
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
 	t.rec = n
-	t.tell(ctx, t.names(), evs, timeout, acts)
+	t.tell(t.names(), evs, timeout, acts)
 	t.afterStep(ctx)
 	return nil
 }
 
-// tell reports what a step did: into the hand's table message (live mode), or as channel posts. With
-// timeout, the clock took the last of acts.
-func (t *table) tell(ctx context.Context, names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
-	late := ""
+// tell reports what a step did on the hand's table message. With timeout, the clock took the last
+// of acts.
+func (t *table) tell(names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
 	if timeout {
-		late = names.Name(acts[len(acts)-1].Player) + " ran out of time"
+		t.live.log = append(t.live.log, names.Name(acts[len(acts)-1].Player)+" ran out of time")
 	}
-	if t.live != nil {
-		if late != "" {
-			t.live.log = append(t.live.log, late)
-		}
-		t.record(names, evs)
-		return
-	}
-	if late != "" {
-		t.publicf(ctx, "%s.", late)
-	}
-	t.narrate(ctx, names, evs)
-}
-
-// postNotes posts a step's notes (level changes, eliminations, who leaves) as one channel message,
-// not a post each: every post spends the channel's rate limit.
-func (t *table) postNotes(ctx context.Context, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	for _, text := range render.Split(strings.Join(notes, "\n")) {
-		t.public(ctx, render.Message{Text: text})
-	}
+	t.record(names, evs)
 }
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
@@ -718,26 +672,6 @@ func (t *table) rebuild() *engine.Hand {
 		return nil
 	}
 	return h
-}
-
-// narrate posts events, with each live hand's chance to win when the cards are turned up, before
-// the rest of the board is dealt.
-func (t *table) narrate(ctx context.Context, names render.Names, evs []engine.Event) {
-	if t.narr == nil {
-		t.narr = &render.Narrator{Names: names, Style: t.style()}
-	}
-	for i, ev := range evs {
-		if ev.Kind != engine.EvReveal {
-			continue
-		}
-		t.public(ctx, t.narr.Events(evs[:i+1])...)
-		if m, ok := equityMessage(ev, names, t.style()); ok {
-			t.public(ctx, m)
-		}
-		evs = evs[i+1:]
-		break
-	}
-	t.public(ctx, t.narr.Events(evs)...)
 }
 
 // restartGrace is the least time a player gets to act after the dealer restarts.
@@ -768,7 +702,6 @@ func (t *table) afterStep(ctx context.Context) {
 		}
 		return
 	}
-	o, _ := t.hand.Options()
 	wait := time.Duration(t.rec.Settings.Timer) * time.Second
 	if dl := t.rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
 		// After a restart the player has the time that was left, but never less than a grace period.
@@ -776,30 +709,25 @@ func (t *table) afterStep(ctx context.Context) {
 			wait = max(left, restartGrace)
 		}
 	}
-	if l := t.live; l != nil {
-		l.deadline, l.wait = time.Time{}, wait
-		if wait > 0 {
-			l.deadline = t.d.cfg.Now().Add(wait)
-		}
-		t.showLive(t.hand, t.rec.Hand, t.names())
-		if t.update != nil || wait <= 0 {
-			t.startTurnTimer(wait) // on screen already: the click's response shows it
-			return
-		}
-		// The clock starts when the turn is on screen (outbox report), or after a short backstop
-		// if the platform does not show it, so a table never waits for ever.
-		l.timerDue, l.turnShown = true, l.version
-		tok := t.token()
-		t.d.after(t, showBackstop, func(ctx context.Context, t *table) {
-			if t.live == l && l.timerDue && t.token() == tok {
-				t.startTurnTimer(wait)
-			}
-		})
+	l := t.live
+	l.deadline, l.wait = time.Time{}, wait
+	if wait > 0 {
+		l.deadline = t.d.cfg.Now().Add(wait)
+	}
+	t.showLive(t.hand, t.rec.Hand, t.names())
+	if t.update != nil || wait <= 0 {
+		t.startTurnTimer(wait) // on screen already: the click's response shows it
 		return
 	}
-	t.public(ctx, render.Turn(render.TurnView{Name: t.names().Name(p), Options: o, SecondsLeft: int((wait + time.Second - 1) / time.Second),
-		Token: t.token(), Street: t.hand.Street()}, t.style()))
-	t.startTurnTimer(wait)
+	// The clock starts when the turn is on screen (outbox report), or after a short backstop if the
+	// platform does not show it, so a table never waits for ever.
+	l.timerDue, l.turnShown = true, l.version
+	tok := t.token()
+	t.d.after(t, showBackstop, func(ctx context.Context, t *table) {
+		if t.live == l && l.timerDue && t.token() == tok {
+			t.startTurnTimer(wait)
+		}
+	})
 }
 
 // emptySeat is the first free seat, or -1 when the table is full.
@@ -896,7 +824,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			}
 		}
 	}
-	t.tell(ctx, names, evs, timeout, hs.Actions) // t.names() needs the hand record, which is gone
+	t.tell(names, evs, timeout, hs.Actions) // t.names() needs the hand record, which is gone
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	var broke []string
 	for _, s := range t.rec.Seats {
@@ -914,14 +842,10 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
 		}
 	}
-	if t.live != nil {
-		// The hand's last version: the showdown, the awards and what they mean for the table, in the
-		// message already on screen rather than in posts of their own.
-		t.live.result = append(t.live.result, notes...)
-		t.showLive(h, hs, names)
-	} else {
-		t.postNotes(ctx, notes)
-	}
+	// The hand's last version: the showdown, the awards and what they mean for the table, in the
+	// message already on screen rather than in posts of their own.
+	t.live.result = append(t.live.result, notes...)
+	t.showLive(h, hs, names)
 	switch {
 	case t.rec.Ending, over, t.rec.Tournament != nil && len(t.playing()) < 2:
 		return t.endSession(ctx)
@@ -982,9 +906,9 @@ func (t *table) endSession(ctx context.Context) error {
 		rows[i] = render.Standing{Name: s.Name, BoughtIn: s.BoughtIn, CashedOut: s.CashedOut}
 	}
 	if n.Tournament != nil {
-		t.public(ctx, result)
+		t.public(result)
 	} else {
-		t.public(ctx, render.Standings("Session over — standings", rows))
+		t.public(render.Standings("Session over — standings", rows))
 	}
 	t.open, t.rec, t.hand, t.narr, t.last, t.quarantined = false, TableRecord{}, nil, nil, nil, false
 	return nil

@@ -281,7 +281,7 @@ func (t *table) startTournament(ctx context.Context, cmd Command, args []string)
 	if err := t.openTable(ctx, cmd, s, tr); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s opened a tournament: %s. Type `join` to register, then `deal` to begin.", cmd.UserName, tr.describe(s))
+	t.publicf("%s opened a tournament: %s. Type `join` to register, then `deal` to begin.", cmd.UserName, tr.describe(s))
 	return ok("Your tournament is open; you are the host. Registration closes when the first hand is dealt.")
 }
 
@@ -381,7 +381,7 @@ func (t *table) register(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, err
 	}
 	nt := n.Tournament
-	t.publicf(ctx, "%s registers in seat %d: %d %s, prize pool %s.", cmd.UserName, seat+1, len(nt.Entries),
+	t.publicf("%s registers in seat %d: %d %s, prize pool %s.", cmd.UserName, seat+1, len(nt.Entries),
 		plural(len(nt.Entries), "entrant", "entrants"), render.Chips(nt.Pool()))
 	return ok("You are registered in seat %d with %s tournament chips; %s went from your bankroll to the prize pool.",
 		seat+1, render.Chips(tr.Stack), render.Chips(tr.BuyIn))
@@ -410,7 +410,7 @@ func (t *table) leaveTournament(ctx context.Context, cmd Command, seat int, kick
 		if err := t.commit(ctx, n, c); err != nil {
 			return Reply{}, err
 		}
-		t.publicf(ctx, "%s unregisters%s: prize pool %s.", s.Name, by, render.Chips(tr.Pool()))
+		t.publicf("%s unregisters%s: prize pool %s.", s.Name, by, render.Chips(tr.Pool()))
 		return ok("%s's buy-in of %s went back to the bankroll.", s.Name, render.Chips(paid))
 	}
 	if s.SittingOut {
@@ -420,7 +420,7 @@ func (t *table) leaveTournament(ctx context.Context, cmd Command, seat int, kick
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", s.Name, by, s.Name)
+	t.publicf("%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", s.Name, by, s.Name)
 	if p := t.playerOf(seat); p >= 0 && t.hand != nil && t.hand.ToAct() == p {
 		t.afterStep(ctx) // folds for the absent player
 	}
@@ -480,7 +480,7 @@ func (t *table) rebuyTournament(ctx context.Context, cmd Command, args []string)
 		}
 		return Reply{}, err
 	}
-	t.publicf(ctx, "%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
+	t.publicf("%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
 	return ok("You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
 }
 

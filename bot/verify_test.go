@@ -59,9 +59,10 @@ func TestVerifyLeaksNoFoldedCard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The hand's table message carries the commitment's first 16 digits from its first version.
 		commitment := render.DeckCommitment(hr.Deck, hr.Salt)
-		if !strings.Contains(public.String(), commitment) {
-			t.Fatalf("hand %d: its commitment was not posted before the deal", hr.No)
+		if !strings.Contains(public.String(), fmt.Sprintf("Hand #%d · No-limit 5/10 · deck %s\n", hr.No, commitment[:16])) {
+			t.Fatalf("hand %d: its commitment is not on its table message", hr.No)
 		}
 		onlooker := r.must("c1", "zed", fmt.Sprintf("verify %d", hr.No)).Text
 		proofs := map[string]string{"zed": onlooker}

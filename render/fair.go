@@ -83,11 +83,6 @@ func VerifyOpening(commitment string, leaves []string, o Opening) bool {
 		leaves[o.Pos] == Leaf(o.Pos, o.Card, o.Salt)
 }
 
-// Commitment announces the deck commitment before hand handNo is dealt.
-func Commitment(handNo int64, hash string) Message {
-	return Message{Text: fmt.Sprintf("Hand #%d deck commitment: sha256 `%s` (check it later with `verify %d`)", handNo, hash, handNo)}
-}
-
 // ProofView is what `verify N` shows: the public cards opened, the asker's own cards when they played.
 type ProofView struct {
 	HandNo     int64

@@ -23,14 +23,15 @@ const (
 	Channel   = "console"
 )
 
-// Chat prints messages to a writer and keeps every message it was given, in order. It implements
-// bot.Chat. Users listed with BlockDMs get bot.ErrDMBlocked for private messages, as a platform
+// Chat prints messages to a writer and keeps every message it was given, in order (every version of
+// a table message too). It implements bot.Chat. Users listed with BlockDMs get bot.ErrDMBlocked for private messages, as a platform
 // whose user refuses DMs would.
 type Chat struct {
 	mu      sync.Mutex
 	out     io.Writer
 	log     []bot.Message
 	blocked map[string]bool
+	next    int // table messages posted
 }
 
 // NewChat returns a Chat printing to out.
@@ -64,51 +65,41 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 	return nil
 }
 
-// Live is a Chat that shows each hand as one table message, redrawn in full whenever it changes, the
-// way Discord and Slack show it (it implements bot.Surface). cmd/dealerbot's terminal table uses it;
-// a plain Chat narrates every action as its own line instead.
-type Live struct {
-	*Chat
-	next int
-}
+var _ bot.Chat = (*Chat)(nil)
 
-var _ bot.Surface = (*Live)(nil)
-
-// NewLive returns a Live chat printing to out.
-func NewLive(out io.Writer) *Live { return &Live{Chat: NewChat(out)} }
-
-// Post draws a new table message and returns its ID.
-func (l *Live) Post(_ context.Context, m bot.Message) (string, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.next++
-	id := fmt.Sprintf("msg-%d", l.next)
+// Post draws a new table message and returns its ID. Each hand is one table message, redrawn in full
+// whenever it changes, the way Discord and Slack show it.
+func (c *Chat) Post(_ context.Context, m bot.Message) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.next++
+	id := fmt.Sprintf("msg-%d", c.next)
 	if len(m.Buttons) == 0 { // a turn ping: a line, as a chat shows a short post
-		l.log = append(l.log, m)
-		l.printf("%s", m.Text)
+		c.log = append(c.log, m)
+		c.printf("%s", m.Text)
 		return id, nil
 	}
-	l.draw(m)
+	c.draw(m)
 	return id, nil
 }
 
 // Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.
-func (l *Live) Delete(context.Context, bot.Message, string) error { return nil }
+func (c *Chat) Delete(context.Context, bot.Message, string) error { return nil }
 
 // Edit redraws table message id.
-func (l *Live) Edit(_ context.Context, m bot.Message, _ string) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.draw(m)
+func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.draw(m)
 	return nil
 }
 
-// draw prints the table between rules; l.mu is held.
-func (l *Live) draw(m bot.Message) {
-	l.log = append(l.log, m)
-	l.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", m.Text))
+// draw prints the table between rules; c.mu is held.
+func (c *Chat) draw(m bot.Message) {
+	c.log = append(c.log, m)
+	c.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", m.Text))
 	if h := ButtonHint(m.Buttons); h != "" {
-		l.printf("%s", h)
+		c.printf("%s", h)
 	}
 }
 

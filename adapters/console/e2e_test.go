@@ -243,21 +243,25 @@ func checkNoHoleCards(t *testing.T, g *game) {
 		if text, err := phh.FromHand(h, hr.Names).Marshal(); err != nil || !strings.Contains(string(text), "actions") {
 			t.Fatalf("hand %d does not render as a PHH history: %v", hr.No, err)
 		}
-		// The hand runs from its commitment to the next hand's: no deck is revealed in between (it
-		// would show the folded hands), so an unshown hole card may appear nowhere in that range.
-		commit := render.Commitment(hr.No, render.DeckCommitment(hr.Deck, hr.Salt)).Text
+		// The hand is one table message, drawn again at each change, its commitment in the head line
+		// from the first drawing; no deck is revealed until the next hand's (it would show the folded
+		// hands), so an unshown hole card may appear nowhere in that range.
+		head := func(no int64) *regexp.Regexp { return regexp.MustCompile(fmt.Sprintf(`(^|· )Hand #%d · `, no)) }
 		from, to := -1, len(pub)
 		for i, m := range pub {
-			if m.Text == commit {
+			if from < 0 && head(hr.No).MatchString(m.Text) {
 				from = i
 			}
-			if from >= 0 && i > from && strings.HasPrefix(m.Text, fmt.Sprintf("Hand #%d deck commitment", hr.No+1)) {
+			if from >= 0 && head(hr.No+1).MatchString(m.Text) {
 				to = i
 				break
 			}
 		}
 		if from < 0 {
-			t.Fatalf("hand %d: no commitment in the channel", hr.No)
+			t.Fatalf("hand %d: no table message in the channel", hr.No)
+		}
+		if c := render.DeckCommitment(hr.Deck, hr.Salt); !strings.Contains(pub[from].Text, "deck "+c[:16]) {
+			t.Fatalf("hand %d: the first drawing of its table message has no commitment:\n%s", hr.No, pub[from].Text)
 		}
 		lastTurn := from
 		for i := from; i < to; i++ {

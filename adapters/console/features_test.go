@@ -169,7 +169,7 @@ func TestButtonClick(t *testing.T) {
 func TestRunScript(t *testing.T) {
 	g := newGame(t)
 	script := "# a comment\nalice: start\n\nalice: join 1000\nbob: join 1000\nalice: deal\nnonsense\nalice: dance\n"
-	if err := console.Run(context.Background(), g.d, g.chat, strings.NewReader(script), console.Options{}); err != nil {
+	if err := console.Run(context.Background(), g.d, g.chat, strings.NewReader(script), g.opts); err != nil {
 		t.Fatal(err)
 	}
 	out := g.out.String()

@@ -25,6 +25,9 @@ type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
+	// settle, when set, runs after each timer fires: it waits for the table's writer, so what the
+	// timer changed is on screen (and the turn clock it starts is set) before time moves on.
+	settle func()
 }
 
 type fakeTimer struct {
@@ -97,6 +100,9 @@ func (c *fakeClock) Advance(d time.Duration) {
 		c.now = next.at
 		c.mu.Unlock()
 		next.f()
+		if c.settle != nil {
+			c.settle()
+		}
 	}
 }
 
@@ -267,6 +273,10 @@ func (g *game) open() {
 		g.t.Fatal(err)
 	}
 	g.d = d
+	flush := func(ctx context.Context) error { return g.d.Flush(ctx) }
+	g.opts.Flush = flush
+	g.clock.settle = func() { _ = flush(context.Background()) }
+	_ = flush(context.Background()) // what the restore drew is on screen
 }
 
 // stop closes the dealer and the file, as a clean shutdown does.
@@ -295,7 +305,11 @@ func (g *game) say(line string) bot.Reply {
 	if err != nil || !ok {
 		g.t.Fatalf("bad line %q: %v", line, err)
 	}
-	return g.d.Handle(context.Background(), cmd)
+	r := g.d.Handle(context.Background(), cmd)
+	if err := g.d.Flush(context.Background()); err != nil { // the table as drawn before the next line, as console.Run does
+		g.t.Fatal(err)
+	}
+	return r
 }
 
 // must runs lines that must all succeed.

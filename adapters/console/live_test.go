@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/adapters/console"
-	"github.com/dealerbot/dealerbot/bot"
 )
 
 // TestLiveConsoleRedrawsTheTable: the terminal table (cmd/dealerbot's console) shows each hand as one
 // table message, redrawn in full on every change, with no line per action; hole cards stay private
 // until the showdown, and the chips add up.
 func TestLiveConsoleRedrawsTheTable(t *testing.T) {
-	g := newGame(t, func(g *game) { g.wrap = func(c *console.Chat) bot.Chat { return &console.Live{Chat: c} } })
+	g := newGame(t)
 	g.must("alice: start timer=0", "alice: join 1000", "bob: join 1000", "alice: deal")
 	for i := 0; g.table().Hand != nil; i++ {
 		if i > 40 {

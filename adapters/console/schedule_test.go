@@ -158,6 +158,9 @@ func (g *game) consoleLines(ctx context.Context, sched func() *bot.Scheduler) (r
 		if err := sched().Tick(ctx); err != nil {
 			g.t.Fatal(err)
 		}
+		if err := g.d.Flush(ctx); err != nil {
+			g.t.Fatal(err)
+		}
 		return g.out.String()[before:]
 	}
 	return run, tick

@@ -72,8 +72,8 @@ type Adapter struct {
 }
 
 var (
-	_ bot.Chat    = (*Adapter)(nil)
-	_ bot.Surface = (*Adapter)(nil)
+	_ bot.Chat = (*Adapter)(nil)
+	_ bot.Chat = (*Adapter)(nil)
 )
 
 // New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.

@@ -92,7 +92,7 @@ type userEntry struct {
 var (
 	_ bot.Chat      = (*Adapter)(nil)
 	_ bot.Ephemeral = (*Adapter)(nil)
-	_ bot.Surface   = (*Adapter)(nil)
+	_ bot.Chat      = (*Adapter)(nil)
 	_ bot.Pictures  = (*Adapter)(nil)
 )
 

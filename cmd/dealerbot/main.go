@@ -223,7 +223,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 
 // console runs the terminal table: lines from the script file or standard input.
 func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone string, log *slog.Logger, script string) error {
-	chat := console.NewLive(m.Stdout)
+	chat := console.NewChat(m.Stdout)
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {
 		return err
@@ -248,7 +248,7 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone
 		d.Close(context.Background())
 		return err
 	}
-	runErr := console.Run(ctx, sched, chat.Chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
+	runErr := console.Run(ctx, sched, chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	sched.Close(shutdown)
@@ -311,27 +311,14 @@ func (r *router) SendEphemeral(ctx context.Context, m bot.Message) error {
 	return e.SendEphemeral(ctx, m)
 }
 
-// The router is a live table surface and shows pictures when the platform's chat does: without these,
-// a process serving Discord or Slack would narrate every action as a new post.
+// The router is a chat and shows pictures when the platform's chat does.
 var (
-	_ bot.Surface  = (*router)(nil)
+	_ bot.Chat     = (*router)(nil)
 	_ bot.Pictures = (*router)(nil)
 )
 
-func (r *router) surface(platform string) (bot.Surface, error) {
-	c, err := r.pick(platform)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := c.(bot.Surface)
-	if !ok {
-		return nil, fmt.Errorf("the %s chat cannot edit messages", platform)
-	}
-	return s, nil
-}
-
 func (r *router) Post(ctx context.Context, m bot.Message) (string, error) {
-	s, err := r.surface(m.Platform)
+	s, err := r.pick(m.Platform)
 	if err != nil {
 		return "", err
 	}
@@ -339,7 +326,7 @@ func (r *router) Post(ctx context.Context, m bot.Message) (string, error) {
 }
 
 func (r *router) Edit(ctx context.Context, m bot.Message, id string) error {
-	s, err := r.surface(m.Platform)
+	s, err := r.pick(m.Platform)
 	if err != nil {
 		return err
 	}
@@ -347,7 +334,7 @@ func (r *router) Edit(ctx context.Context, m bot.Message, id string) error {
 }
 
 func (r *router) Delete(ctx context.Context, m bot.Message, id string) error {
-	s, err := r.surface(m.Platform)
+	s, err := r.pick(m.Platform)
 	if err != nil {
 		return err
 	}
