@@ -51,6 +51,10 @@ const (
 	// act before the form opens anyway: the click's trigger_id lives 3 seconds, and the submission is
 	// checked by the dealer all the same.
 	probeWait = 1500 * time.Millisecond
+	// pictureWait is how long a table message waits, once, for Slack to process the showdown picture
+	// it was refused for (uploads are processed asynchronously; an image block naming a file not yet
+	// processed is invalid_blocks for about a second) before it is sent without the picture.
+	pictureWait = 1200 * time.Millisecond
 )
 
 // Adapter is the Slack side of dealerbot. It implements bot.Chat and bot.Ephemeral.
@@ -66,6 +70,8 @@ type Adapter struct {
 	trusted func(rawURL string) bool
 	// probeWait is the constant probeWait; tests may shorten it.
 	probeWait time.Duration
+	// pictureWait is the constant pictureWait; tests may shorten it.
+	pictureWait time.Duration
 	// readTimeout is the constant readTimeout (HTTP mode); tests may shorten it.
 	readTimeout time.Duration
 
@@ -111,6 +117,7 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		now:         time.Now,
 		trusted:     slackHook,
 		probeWait:   probeWait,
+		pictureWait: pictureWait,
 		readTimeout: readTimeout,
 		dms:         map[string]string{},
 		users:       map[string]userEntry{},
@@ -229,11 +236,12 @@ func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message,
 // Slack's ID for it. It waits out Slack's rate limit; the dealer calls it from a writer of its own.
 func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	p := tablePost(m.Message, m.Channel)
-	p.Blocks = a.withPicture(ctx, p.Blocks, m.Picture)
 	var ts string
-	err := a.retry(ctx, "chat.postMessage", func() (err error) {
-		_, ts, err = a.api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
-		return err
+	err := a.withPicture(ctx, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
+		return a.retry(ctx, "chat.postMessage", func() (err error) {
+			_, ts, err = a.api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
+			return err
+		})
 	})
 	if err != nil {
 		return "", fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
@@ -245,10 +253,11 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 // timer or a typed command.
 func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 	p := tablePost(m.Message, m.Channel)
-	p.Blocks = a.withPicture(ctx, p.Blocks, m.Picture)
-	err := a.retry(ctx, "chat.update", func() error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
-		return err
+	err := a.withPicture(ctx, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
+		return a.retry(ctx, "chat.update", func() error {
+			_, _, _, err := a.api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
+			return err
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("slack: update message %s in %s: %w", ts, m.Channel, err)
@@ -264,18 +273,58 @@ func (a *Adapter) CardFaces(string, bool) (*render.Faces, bool) { return nil, fa
 // granted the files:write scope.
 func (a *Adapter) ShowsPictures(string) bool { return !a.noFiles.Load() }
 
-// maxAltText is the longest alt text of an image block.
-const maxAltText = 2000
+// Slack's limits on a picture's description: an image block's alt_text, and the alt_txt of an upload
+// (files.getUploadURLExternal).
+const (
+	maxAltText     = 2000
+	maxFileAltText = 1000
+)
 
-// withPicture uploads pic (the files upload flow, not shared in any channel) and returns blocks with an
-// image block showing it after the text and before the buttons. Without files:write (said once in the
-// log) or when the upload fails, the blocks come back as they were: the table is shown without it.
-func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic *render.Picture) []slackapi.Block {
+// cut shortens s to at most n characters, ending it with "…" when it was longer.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(append(r[:n-1], '…'))
+}
+
+// withPicture sends a table message by send, with pic shown in it when there is one: uploaded (the
+// files upload flow, shared in no channel) and shown in an image block after the text and before the
+// buttons. Slack processes uploads asynchronously, so a message refused with the picture is sent
+// again once after pictureWait, and then, if still refused, without the picture: the table is always
+// brought up to date. Without files:write (said once in the log) or when the upload fails, the message
+// goes without the picture.
+func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic *render.Picture, send func([]slackapi.Block) error) error {
+	with := a.pictureBlocks(ctx, blocks, pic)
+	if len(with) == len(blocks) {
+		return send(blocks)
+	}
+	err := send(with)
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	var se slackapi.SlackErrorResponse
+	if errors.As(err, &se) && strings.HasPrefix(se.Err, "invalid_blocks") {
+		if werr := a.wait(ctx, a.pictureWait); werr != nil {
+			return werr
+		}
+		if err = send(with); err == nil {
+			return nil
+		}
+	}
+	a.log.Warn("slack: the table message was refused with the showdown picture; it is shown without it", "err", err)
+	return send(blocks)
+}
+
+// pictureBlocks uploads pic and returns blocks with its image block, or blocks as they were when there
+// is no picture to show.
+func (a *Adapter) pictureBlocks(ctx context.Context, blocks []slackapi.Block, pic *render.Picture) []slackapi.Block {
 	if pic == nil || a.noFiles.Load() || len(blocks) >= maxBlocks {
 		return blocks
 	}
 	f, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Filename: pic.Name, Title: pic.Name,
-		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: pic.Alt})
+		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: cut(pic.Alt, maxFileAltText)})
 	if err != nil {
 		var se slackapi.SlackErrorResponse
 		if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
@@ -287,11 +336,7 @@ func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic 
 		a.log.Warn("slack: the showdown picture could not be uploaded; the table is shown without it", "err", err)
 		return blocks
 	}
-	alt := []rune(pic.Alt)
-	if len(alt) > maxAltText {
-		alt = append(alt[:maxAltText-1], '…')
-	}
-	img := slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: f.ID}, string(alt), "", nil)
+	img := slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: f.ID}, cut(pic.Alt, maxAltText), "", nil)
 	out := make([]slackapi.Block, 0, len(blocks)+1)
 	at := len(blocks)
 	for at > 0 && blocks[at-1].BlockType() == slackapi.MBTAction {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	slackapi "github.com/slack-go/slack"
 
@@ -466,5 +467,29 @@ func TestSocketModeRefusedTokenStopsRunWithAnExplanation(t *testing.T) {
 	err := h.a.Run(ctx)
 	if err == nil || !strings.Contains(err.Error(), "SLACK_APP_TOKEN") {
 		t.Errorf("Run with a refused app token: %v, want an error naming SLACK_APP_TOKEN", err)
+	}
+}
+
+// TestPictureAltTextWithinSlackLimits: a picture's description is cut to Slack's limits, 1,000
+// characters for the upload's alt_txt and 2,000 for the image block's alt_text, so a long showdown
+// (ten hands described card by card) is never refused for it.
+func TestPictureAltTextWithinSlackLimits(t *testing.T) {
+	h := newHarness(t, Config{BotToken: "xoxb-test", AppToken: "xapp-test"})
+	long := strings.Repeat("Ace of spades, ", 300) // 4,500 characters
+	blocks := []slackapi.Block{slackapi.NewSectionBlock(slackapi.NewTextBlockObject("mrkdwn", "table", false, false), nil, nil)}
+	var sent []slackapi.Block
+	err := h.a.withPicture(context.Background(), blocks, &render.Picture{Name: "showdown.png", PNG: []byte("\x89PNG"), Alt: long},
+		func(b []slackapi.Block) error { sent = b; return nil })
+	if err != nil || len(sent) != 2 {
+		t.Fatalf("sent %d blocks, err %v; want the table and its picture", len(sent), err)
+	}
+	img, ok := sent[1].(*slackapi.ImageBlock)
+	if !ok || utf8.RuneCountInString(img.AltText) != 2000 || !strings.HasSuffix(img.AltText, "…") {
+		t.Fatalf("image block alt text of %d characters", utf8.RuneCountInString(img.AltText))
+	}
+	for _, c := range h.snapshot() {
+		if strings.HasPrefix(c.Method, "files.getUploadURLExternal (") {
+			t.Fatalf("the upload was refused: %+v", c)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 	slackapi "github.com/slack-go/slack"
@@ -60,7 +61,10 @@ type fakeSlack struct {
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
 	uploads    map[string][2]string // file ID -> name and content
+	ready      map[string]time.Time // file ID -> when Slack has processed it (set on completeUploadExternal)
+	processing time.Duration        // how long processing an upload takes
 	noFiles    bool                 // the app lacks files:write: uploads answer missing_scope
+	refuseImgs bool                 // every image block is invalid_blocks (a file the poster cannot see)
 
 	envelopes chan []byte    // to the socket client
 	acks      chan socketAck // from the socket client
@@ -96,15 +100,16 @@ type slackImage struct {
 	Name, Data, Alt string
 }
 
-// images are the image blocks of a blocks JSON value, with the uploaded files they show; an image of
-// a file never uploaded is an error (Slack answers invalid_blocks). f.mu is held.
-func (f *fakeSlack) images(raw string) []slackImage {
+// images are the image blocks of a blocks JSON value, with the uploaded files they show. As Slack
+// does, a block is refused (invalid_blocks, the reason returned) when it names a file never uploaded
+// or not processed yet, or has alt text over 2,000 characters. f.mu is held.
+func (f *fakeSlack) images(raw string) ([]slackImage, string) {
 	if raw == "" {
-		return nil
+		return nil, ""
 	}
 	var blocks slackapi.Blocks
 	if err := json.Unmarshal([]byte(raw), &blocks); err != nil {
-		return nil
+		return nil, ""
 	}
 	var out []slackImage
 	for _, b := range blocks.BlockSet {
@@ -112,17 +117,26 @@ func (f *fakeSlack) images(raw string) []slackImage {
 		if !ok {
 			continue
 		}
-		if img.SlackFile == nil {
+		switch {
+		case img.SlackFile == nil:
 			f.t.Errorf("an image block without slack_file: a self-hosted bot has no public image_url")
 			continue
+		case f.refuseImgs:
+			return nil, "invalid slack file"
+		case utf8.RuneCountInString(img.AltText) > 2000:
+			return nil, "alt_text must be at most 2000 characters"
 		}
 		u, ok := f.uploads[img.SlackFile.ID]
-		if !ok || u[1] == "" {
-			f.t.Errorf("an image block shows file %q, which was never uploaded", img.SlackFile.ID)
+		ready, done := f.ready[img.SlackFile.ID]
+		if !ok || u[1] == "" || !done {
+			return nil, fmt.Sprintf("file %s was never uploaded", img.SlackFile.ID)
+		}
+		if time.Now().Before(ready) {
+			return nil, "invalid slack file: " + img.SlackFile.ID + " is still being processed"
 		}
 		out = append(out, slackImage{Name: u[0], Data: u[1], Alt: img.AltText})
 	}
-	return out
+	return out, ""
 }
 
 // tokens is a token bucket: up to burst calls at once, refilled at rate per second.
@@ -205,6 +219,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		hooks:      map[string]hook{},
 		triggers:   map[string]time.Time{},
 		screen:     map[string]slackShown{},
+		processing: 150 * time.Millisecond,
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
@@ -293,13 +308,20 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 		}
 		text, buttons := blockContent(f.t, v.Get("blocks"))
 		f.mu.Lock()
+		images, bad := f.images(v.Get("blocks"))
+		if bad != "" && method != "chat.postEphemeral" {
+			f.calls = append(f.calls, call{Method: method + " (invalid_blocks)", Channel: v.Get("channel"), Text: bad, At: time.Now()})
+			f.mu.Unlock()
+			f.json(w, map[string]any{"ok": false, "error": "invalid_blocks", "errors": []string{bad}})
+			return
+		}
 		f.ts++
 		ts := fmt.Sprintf("1700000000.%06d", f.ts)
 		if method == "chat.update" {
 			ts = v.Get("ts")
 		}
 		if method != "chat.postEphemeral" {
-			f.screen[ts] = slackShown{Text: text, Buttons: buttons, Images: f.images(v.Get("blocks"))}
+			f.screen[ts] = slackShown{Text: text, Buttons: buttons, Images: images}
 		}
 		f.calls = append(f.calls, call{Method: method, Channel: v.Get("channel"), User: v.Get("user"), Text: text, Buttons: buttons, TS: ts, At: time.Now()})
 		f.mu.Unlock()
@@ -363,7 +385,14 @@ func (f *fakeSlack) response(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if m.ReplaceOriginal {
-			f.screen[h.ts] = slackShown{Text: text, Buttons: buttons, Images: f.images(string(m.Blocks))}
+			images, bad := f.images(string(m.Blocks))
+			if bad != "" {
+				f.calls = append(f.calls, call{Method: "response_url (invalid_blocks)", Hook: r.URL.Path, Text: bad, At: time.Now()})
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte("invalid_blocks"))
+				return
+			}
+			f.screen[h.ts] = slackShown{Text: text, Buttons: buttons, Images: images}
 		}
 	}
 	f.calls = append(f.calls, call{Method: "response_url", User: m.ResponseType, Text: text, Buttons: buttons, Hook: r.URL.Path,
@@ -451,6 +480,12 @@ func (f *fakeSlack) uploadURL(w http.ResponseWriter, r *http.Request) {
 		f.json(w, map[string]any{"ok": false, "error": "missing_scope", "needed": "files:write"})
 		return
 	}
+	if alt := v.Get("alt_txt"); utf8.RuneCountInString(alt) > 1000 {
+		f.calls = append(f.calls, call{Method: "files.getUploadURLExternal (invalid_arguments)", Text: alt})
+		f.mu.Unlock()
+		f.json(w, map[string]any{"ok": false, "error": "invalid_arguments", "response_metadata": map[string]any{"messages": []string{"[ERROR] alt_txt must be at most 1000 characters"}}})
+		return
+	}
 	f.ts++
 	id := fmt.Sprintf("F%d", f.ts)
 	if f.uploads == nil {
@@ -487,6 +522,10 @@ func (f *fakeSlack) completeUpload(w http.ResponseWriter, r *http.Request) {
 	var done []map[string]any
 	for _, fl := range files {
 		u := f.uploads[fl.ID]
+		if f.ready == nil {
+			f.ready = map[string]time.Time{}
+		}
+		f.ready[fl.ID] = time.Now().Add(f.processing) // Slack processes the file after answering
 		f.calls = append(f.calls, call{Method: "files.completeUploadExternal", Channel: v.Get("channel_id"), File: u[0], Text: u[1]})
 		done = append(done, map[string]any{"id": fl.ID, "title": u[0]})
 	}
@@ -770,6 +809,7 @@ func newHarness(t testing.TB, cfg Config) *harness {
 		t.Fatal(err)
 	}
 	a.trusted = func(u string) bool { return strings.HasPrefix(u, "http://"+f.srv.ServerAddr+"/") }
+	a.pictureWait = 2 * f.processing // the fake processes an upload in a fraction of Slack's time
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
 	a.wait = func(ctx context.Context, d time.Duration) error {

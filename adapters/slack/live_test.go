@@ -594,3 +594,48 @@ func TestShowdownPictureWithoutFilesScope(t *testing.T) {
 		t.Errorf("the missing scope is logged %d times, want once:\n%s", n, tb.logs.String())
 	}
 }
+
+// TestShowdownPictureWhileSlackProcessesIt: Slack processes an upload after files.completeUploadExternal
+// answers, and refuses an image block naming a file not processed yet (invalid_blocks). The final
+// table is sent again once the file had time, and shows the picture.
+func TestShowdownPictureWhileSlackProcessesIt(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, 7)
+	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
+	tb.playFrom(ts, false)
+	tb.flush()
+	end := tb.onScreen(ts)
+	if !strings.Contains(end.Text, " shows ") || len(end.Images) != 1 || end.Images[0].Alt == "" {
+		t.Fatalf("the final table: %d images, text:\n%s", len(end.Images), end.Text)
+	}
+	refused := 0
+	for _, c := range tb.snapshot() {
+		if c.Method == "chat.update (invalid_blocks)" {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Fatalf("%d updates refused for a file still being processed, want exactly 1 (then a wait)", refused)
+	}
+}
+
+// TestShowdownPictureRefusedStillUpdates: when Slack will not show the picture at all (the image
+// block is refused every time), the final table is still brought up to date, without it, and the log
+// says so; no chip is lost.
+func TestShowdownPictureRefusedStillUpdates(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, 7)
+	tb.mu.Lock()
+	tb.refuseImgs = true
+	tb.mu.Unlock()
+	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
+	tb.playFrom(ts, false)
+	tb.flush()
+	end := tb.onScreen(ts)
+	if !strings.Contains(end.Text, " shows ") || !strings.Contains(end.Text, " wins ") || len(end.Images) != 0 {
+		t.Fatalf("the final table was not brought up to date without the picture: %d images, text:\n%s", len(end.Images), end.Text)
+	}
+	if !strings.Contains(tb.logs.String(), "shown without it") {
+		t.Errorf("the fallback is not logged:\n%s", tb.logs.String())
+	}
+}
