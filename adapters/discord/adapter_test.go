@@ -615,3 +615,32 @@ func TestRaiseProbe(t *testing.T) {
 		refused(bob, id("raise", "h2.0"), "not yours") // still serving
 	})
 }
+
+// TestRegistrationBeforeTheBotIsInTheServer: with DISCORD_GUILD_ID set before the bot was added to
+// that server, Discord refuses the command registration (403, 50001). The invite link is in the log
+// before that, and the start stops with one sentence saying what to do.
+func TestRegistrationBeforeTheBotIsInTheServer(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	f.mu.Lock()
+	f.notIn = map[string]bool{"7000": true}
+	f.mu.Unlock()
+	logs := &syncBuffer{}
+	a, err := New(testConfig(), slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.session.Client = f.client()
+	err = a.Open(context.Background())
+	if err == nil {
+		a.Close(context.Background())
+		t.Fatal("Open succeeded though the command could not be registered")
+	}
+	for _, want := range []string{"the bot is not in it yet", "open the invite link logged above", "DISCORD_GUILD_ID"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	if !strings.Contains(logs.String(), "invite the bot to a server with this link") || !strings.Contains(logs.String(), "client_id="+testApp) {
+		t.Fatalf("the invite link is not logged before the refusal:\n%s", logs.String())
+	}
+}

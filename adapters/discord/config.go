@@ -92,10 +92,12 @@ func isSnowflake(s string) bool {
 }
 
 // Permissions is what the bot needs in a table's channel: see it, post the table's messages there,
-// also inside threads. Interaction replies, ephemeral messages and DMs need no channel permission.
+// also inside threads, and attach the showdown picture to them. Interaction replies, ephemeral
+// messages and DMs need no channel permission.
 const Permissions int64 = discordgo.PermissionViewChannel |
 	discordgo.PermissionSendMessages |
-	discordgo.PermissionSendMessagesInThreads
+	discordgo.PermissionSendMessagesInThreads |
+	discordgo.PermissionAttachFiles
 
 // InviteURL is the link a server admin opens to add the bot with the scopes and permissions it needs.
 func (c Config) InviteURL() string {

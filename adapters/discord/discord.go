@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -69,12 +70,41 @@ type Adapter struct {
 	cancel    context.CancelFunc
 	remove    func()
 	emojis    cardEmojis
+	noPics    map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
 }
 
-var (
-	_ bot.Chat = (*Adapter)(nil)
-	_ bot.Chat = (*Adapter)(nil)
-)
+// pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
+// Permissions) gets none: every 403 counts toward Discord's invalid-request limit (10,000 in ten
+// minutes bans the bot's IP for an hour), so the bot does not ask again at every showdown.
+const pictureBackoff = 30 * time.Minute
+
+// picturesAllowed reports whether a picture may be tried in channel now.
+func (a *Adapter) picturesAllowed(channel string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.now().After(a.noPics[channel])
+}
+
+// pictureFailed notes why a picture could not be sent with a table message in channel: a missing
+// permission stops pictures there for pictureBackoff, said once in the log with what to do.
+func (a *Adapter) pictureFailed(channel string, err error) {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden {
+		a.mu.Lock()
+		if a.noPics == nil {
+			a.noPics = map[string]time.Time{}
+		}
+		a.noPics[channel] = a.now().Add(pictureBackoff)
+		a.mu.Unlock()
+		a.log.Warn("showdown pictures are off in this channel for 30 minutes: the bot lacks the Attach Files permission there; "+
+			"give it Attach Files (Server Settings > Roles, or the channel's Permissions) or invite it again with the logged link",
+			"channel", channel, "err", err)
+		return
+	}
+	a.log.Warn("table message sent without its picture", "channel", channel, "err", err)
+}
+
+var _ bot.Chat = (*Adapter)(nil)
 
 // New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.
 func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
@@ -126,9 +156,17 @@ func (a *Adapter) Open(ctx context.Context) error {
 	if err := a.session.Open(); err != nil {
 		return fmt.Errorf("discord: connect to the gateway: %w", err)
 	}
+	// First the link: a bot not yet in DISCORD_GUILD_ID's server cannot register its command there.
+	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
 	if a.cfg.ShardID == 0 {
 		if _, err := a.session.ApplicationCommandBulkOverwrite(a.cfg.AppID, a.cfg.GuildID, Commands(), discordgo.WithContext(ctx)); err != nil {
 			a.session.Close()
+			var re *discordgo.RESTError
+			if a.cfg.GuildID != "" && errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeMissingAccess {
+				return fmt.Errorf("discord: /%s could not be registered on server %s because the bot is not in it yet: "+
+					"open the invite link logged above, add the bot to that server and start dealerbot again "+
+					"(or check DISCORD_GUILD_ID, or leave it empty to register the command globally)", CommandName, a.cfg.GuildID)
+			}
 			return fmt.Errorf("discord: register /%s: %w", CommandName, err)
 		}
 	}
@@ -138,7 +176,6 @@ func (a *Adapter) Open(ctx context.Context) error {
 	}
 	a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
 		"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
-	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
 	if a.cfg.CardEmojis {
 		a.syncing.Add(1)
 		go func() {
@@ -216,12 +253,12 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
 	}
-	if m.Picture != nil {
+	if m.Picture != nil && a.picturesAllowed(m.Channel) {
 		id, err := a.withPicture(ctx, "POST", m.Channel, "", send, m.Picture)
 		if err == nil {
 			return id, nil
 		}
-		a.log.Warn("table message posted without its picture", "channel", m.Channel, "err", err)
+		a.pictureFailed(m.Channel, err)
 	}
 	msg, err := a.session.ChannelMessageSendComplex(m.Channel, send, discordgo.WithContext(ctx))
 	if err != nil {
@@ -244,12 +281,12 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
 	}
-	if m.Picture != nil {
+	if m.Picture != nil && a.picturesAllowed(m.Channel) {
 		_, err := a.withPicture(ctx, "PATCH", m.Channel, id, send, m.Picture)
 		if err == nil {
 			return nil
 		}
-		a.log.Warn("table message edited without its picture", "channel", m.Channel, "message", id, "err", err)
+		a.pictureFailed(m.Channel, err)
 	}
 	_, err = a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: m.Channel, Content: &send.Content,
 		Components: &send.Components, AllowedMentions: send.AllowedMentions}, discordgo.WithContext(ctx))

@@ -59,9 +59,11 @@ type fakeDiscord struct {
 	emojiRefusal int
 	emojiLimit   int
 	emojiWait    time.Duration
-	emojiMade    int       // uploads in the current window
-	emojiWindow  time.Time // when the current window opened
-	refuseFiles  bool      // answer messages with files with 413, as Discord does a file too large
+	emojiMade    int             // uploads in the current window
+	emojiWindow  time.Time       // when the current window opened
+	refuseFiles  bool            // answer messages with files with 413, as Discord does a file too large
+	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
+	notIn        map[string]bool // servers the bot was not added to: registering commands there is 403 50001
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -289,7 +291,13 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files, At: time.Now()}
 	f.mu.Lock()
 	refuse := f.refuseFiles && len(files) > 0
+	forbidden := len(files) > 0 && len(strings.Split(strings.Trim(path, "/"), "/")) > 1 && f.noAttach[strings.Split(strings.Trim(path, "/"), "/")[1]]
 	f.mu.Unlock()
+	if forbidden {
+		f.record(c)
+		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50013, "message": "Missing Permissions"})
+		return
+	}
 	if refuse {
 		f.record(c)
 		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"code": 40005, "message": "Request entity too large"})
@@ -305,6 +313,14 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if r.Method == "POST" && (parts[0] == "webhooks" || parts[0] == "channels") {
 		c.ID = f.id()
+	}
+	f.mu.Lock()
+	outside := len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]
+	f.mu.Unlock()
+	if outside {
+		f.record(c)
+		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})
+		return
 	}
 	if why := tooLarge(c.Body); why != "" && r.Method != "PUT" {
 		f.record(c)

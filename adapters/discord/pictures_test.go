@@ -330,3 +330,66 @@ func TestPictureRefusedStillEdits(t *testing.T) {
 func botMessage(channel string, m render.Message) bot.Message {
 	return bot.Message{Platform: "discord", Channel: channel, Message: m}
 }
+
+// TestNoAttachFilesPermission: in a channel where the bot lacks Attach Files, Discord refuses a table
+// message with its picture (403, 50013). The table is brought up to date without it, the log says
+// once what to give the bot, and no picture is tried there for 30 minutes (each 403 counts toward
+// Discord's invalid-request limit); other channels are not affected.
+func TestNoAttachFilesPermission(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	a := openAdapterWith(t, f, logs, clock, testConfig())
+	f.mu.Lock()
+	f.noAttach = map[string]bool{"5551": true}
+	f.mu.Unlock()
+	ctx := context.Background()
+	png, err := picture.Card(0, picture.TwoColour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := &render.Picture{Name: "hand-1.png", Alt: "Board: King of diamonds.", PNG: png}
+	tried := func() int {
+		n := 0
+		for _, c := range f.since(0) {
+			if len(c.Files) > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	id, err := a.Post(ctx, botMessage("5551", render.Message{Text: "Hand #1 · over", Picture: pic}))
+	if err != nil {
+		t.Fatalf("the post failed with the picture refused: %v", err)
+	}
+	if got := f.onScreen(id); got.content != "Hand #1 · over" || len(got.files) != 0 {
+		t.Fatalf("the message shows %q with %d files", got.content, len(got.files))
+	}
+	if err := a.Edit(ctx, botMessage("5551", render.Message{Text: "Hand #2 · over", Picture: pic}), id); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.onScreen(id); got.content != "Hand #2 · over" {
+		t.Fatalf("the edit without the picture did not land: %q", got.content)
+	}
+	if n := tried(); n != 1 {
+		t.Fatalf("%d requests with a picture in a channel that refused one, want 1", n)
+	}
+	if n := strings.Count(logs.String(), "lacks the Attach Files permission"); n != 1 {
+		t.Fatalf("the missing permission is logged %d times, want once:\n%s", n, logs.String())
+	}
+	// Another channel still gets its picture.
+	other, err := a.Post(ctx, botMessage("5552", render.Message{Text: "Hand #1 · over", Picture: pic}))
+	if err != nil || len(f.onScreen(other).files) != 1 {
+		t.Fatalf("a channel with the permission got no picture: %v", err)
+	}
+	// After 30 minutes the first channel is tried again (the permission may have been given).
+	clock.Add(31 * time.Minute)
+	f.mu.Lock()
+	f.noAttach = nil
+	f.mu.Unlock()
+	if err := a.Edit(ctx, botMessage("5551", render.Message{Text: "Hand #3 · over", Picture: pic}), id); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.onScreen(id); len(got.files) != 1 {
+		t.Fatalf("after the backoff the picture is not tried again: %+v", got)
+	}
+}

@@ -85,7 +85,8 @@ func TestInviteURL(t *testing.T) {
 	for _, need := range []struct {
 		name string
 		bit  int64
-	}{{"View Channel", discordgo.PermissionViewChannel}, {"Send Messages", discordgo.PermissionSendMessages}, {"Send Messages in Threads", discordgo.PermissionSendMessagesInThreads}} {
+	}{{"View Channel", discordgo.PermissionViewChannel}, {"Send Messages", discordgo.PermissionSendMessages}, {"Send Messages in Threads", discordgo.PermissionSendMessagesInThreads},
+		{"Attach Files (the showdown picture)", discordgo.PermissionAttachFiles}} {
 		if perm&need.bit == 0 {
 			t.Errorf("invite lacks %s", need.name)
 		}

@@ -78,6 +78,10 @@ func (c Config) Validate() error {
 	if !strings.HasPrefix(c.BotToken, "xoxb-") {
 		return errors.New("SLACK_BOT_TOKEN must be the bot token that starts with xoxb- (OAuth & Permissions > Bot User OAuth Token), not a user or app-level token")
 	}
+	if c.AppToken == "" && c.SigningSecret == "" && c.ListenAddr == "" {
+		return errors.New("only SLACK_BOT_TOKEN is set: add SLACK_APP_TOKEN (xapp-..., Basic Information > App-Level Tokens, scope connections:write) for Socket Mode, " +
+			"or SLACK_SIGNING_SECRET and SLACK_LISTEN_ADDR for HTTP mode")
+	}
 	switch mode {
 	case SocketMode:
 		if !strings.HasPrefix(c.AppToken, "xapp-") {

@@ -131,7 +131,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"backup of a missing database", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "nope.db")},
 			[]string{"backup", filepath.Join(dir, "out.db")}, 1, "set DEALERBOT_DB"},
 		{"bad setting", map[string]string{"DEALERBOT_DEAL_DELAY": "soon"}, nil, 2, "DEALERBOT_DEAL_DELAY"},
-		{"half a Slack setup", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "x.db"), "SLACK_BOT_TOKEN": "xoxb-1"}, nil, 1, "SLACK_"},
+		{"half a Slack setup", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "x.db"), "SLACK_BOT_TOKEN": "xoxb-1"}, nil, 1, "only SLACK_BOT_TOKEN is set: add SLACK_APP_TOKEN"},
 		{"phh without a path", nil, []string{"phh", "check"}, 2, ""},
 		{"a missing --env file", nil, []string{"--env", filepath.Join(dir, "missing.env")}, 2, "given with --env does not exist"},
 		{"--help", nil, []string{"--help"}, 0, "Usage:"},
