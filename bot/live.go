@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -30,7 +31,19 @@ type Screen struct {
 	Hand    int64  // the hand the message shows
 	Message string // its ID on the platform
 	Ping    string // the turn ping on screen, if any: a restart deletes it (and pings anew)
+	// Posted is when the message was posted (zero in records from before it was kept). A message
+	// older than maxEditAge is not edited any more: the table is posted anew.
+	Posted time.Time `json:",omitempty"`
 }
+
+// maxEditAge is the age from which a table message is posted anew rather than edited: Discord
+// limits edits of messages older than an hour (error 30046), so a hand that outlives it continues in
+// a new message, before the limit.
+const maxEditAge = 50 * time.Minute
+
+// ErrRepost is returned (wrapped) by Chat.Edit when the message can no longer be edited (Discord's
+// 30046: too many edits of a message older than an hour): the table is posted anew instead.
+var ErrRepost = errors.New("the message can no longer be edited: post it anew")
 
 // liveHand is the running hand's table message: its public lines and the newest version rendered.
 type liveHand struct {
@@ -80,7 +93,8 @@ type outbox struct {
 	done     uint64     // the newest version on screen (of shown.Hand)
 	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
 	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
-	report func(hand int64, version uint64, id string)
+	report func(hand int64, version uint64, shown Screen)
+	now    func() time.Time
 	pinged func(id string)
 }
 
@@ -153,18 +167,28 @@ func (o *outbox) deliveredBy(hand int64, version uint64, id string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if hand != o.shown.Hand || version > o.done {
-		o.shown, o.done = Screen{Hand: hand, Message: id}, version
+		posted := o.shown.Posted
+		if o.shown.Message != id {
+			posted = time.Time{}
+		}
+		o.shown, o.done = Screen{Hand: hand, Message: id, Posted: posted}, version
 	}
 	if o.next != nil && o.next.hand == hand && o.next.version <= version {
 		o.next = nil
 	}
 }
 
-// screen is the message on screen.
-func (o *outbox) screen() Screen {
+// tooOld reports whether the message on screen is too old to be edited (maxEditAge). o.mu is held.
+func (o *outbox) tooOld() bool {
+	return !o.shown.Posted.IsZero() && o.now().Sub(o.shown.Posted) >= maxEditAge
+}
+
+// editable reports whether the message on screen for hand may still be brought up to date in place:
+// it is hand's, and not too old.
+func (o *outbox) editable(hand int64, id string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.shown
+	return o.shown.Hand == hand && o.shown.Message == id && !o.tooOld()
 }
 
 // idle reports whether the writer has nothing left to write.
@@ -210,8 +234,8 @@ func (o *outbox) run() {
 			o.mu.Unlock()
 			return
 		}
-		id := ""
-		if o.shown.Hand == v.hand {
+		id, posted := "", o.shown.Posted
+		if o.shown.Hand == v.hand && !o.tooOld() {
 			id = o.shown.Message
 		}
 		o.mu.Unlock()
@@ -220,22 +244,29 @@ func (o *outbox) run() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		var err error
+		if id != "" {
+			if err = o.chat.Edit(ctx, v.msg, id); errors.Is(err, ErrRepost) {
+				o.log.Info("the table message can no longer be edited: it is posted anew", "hand", v.hand, "err", err)
+				id = ""
+			}
+		}
 		if id == "" {
 			id, err = o.chat.Post(ctx, v.msg)
-		} else {
-			err = o.chat.Edit(ctx, v.msg, id)
+			posted = o.now()
 		}
 		cancel()
 		if err != nil {
 			continue // a newer version, if any, tries again; the table goes on either way
 		}
 		o.mu.Lock()
+		var shown Screen
 		if o.shown.Hand != v.hand || v.version > o.done {
-			o.shown, o.done = Screen{Hand: v.hand, Message: id}, v.version
+			o.shown, o.done = Screen{Hand: v.hand, Message: id, Posted: posted}, v.version
 		}
+		shown = o.shown
 		o.mu.Unlock()
 		if o.report != nil {
-			o.report(v.hand, v.version, id)
+			o.report(v.hand, v.version, shown)
 		}
 	}
 }
@@ -298,9 +329,10 @@ func (t *table) initOutbox() {
 	t.out.pinged = func(id string) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.storePing(ctx, id) }})
 	}
-	t.out.report = func(hand int64, version uint64, id string) {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, id) }})
+	t.out.report = func(hand int64, version uint64, shown Screen) {
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, shown) }})
 	}
+	t.out.now = t.d.cfg.Now
 }
 
 // storePing keeps the turn ping's ID with the table, so that a restart can take it down.
@@ -317,10 +349,10 @@ func (t *table) storePing(ctx context.Context, id string) {
 
 // shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
 // table, and a turn whose version is now visible starts its timer.
-func (t *table) shown(ctx context.Context, hand int64, version uint64, id string) {
-	if t.open && (t.rec.Screen.Hand != hand || t.rec.Screen.Message != id) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
+func (t *table) shown(ctx context.Context, hand int64, version uint64, s Screen) {
+	if t.open && (t.rec.Screen.Hand != s.Hand || t.rec.Screen.Message != s.Message) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
 		n := clone(t.rec)
-		n.Screen = Screen{Hand: hand, Message: id, Ping: t.rec.Screen.Ping}
+		n.Screen = Screen{Hand: s.Hand, Message: s.Message, Ping: t.rec.Screen.Ping, Posted: s.Posted}
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
 		}
@@ -477,7 +509,7 @@ func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	m := render.HandTable(t.liveView(h, hs, names), t.style())
 	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
 	pic := t.picture(h, names)
-	if t.click != "" && t.out.screen() == (Screen{Hand: l.no, Message: t.click}) {
+	if t.click != "" && t.out.editable(l.no, t.click) {
 		t.update = &m
 		t.out.deliveredBy(l.no, l.version, t.click)
 		if pic == nil {

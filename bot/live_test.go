@@ -21,6 +21,7 @@ type surfaceChat struct {
 	nextID int
 	text   map[string]string // message ID -> current text
 	log    []string
+	frozen map[string]bool // messages Edit refuses with bot.ErrRepost (Discord's 30046)
 }
 
 func (c *surfaceChat) Post(_ context.Context, m bot.Message) (string, error) {
@@ -39,6 +40,9 @@ func (c *surfaceChat) Edit(_ context.Context, m bot.Message, id string) error {
 	defer c.smu.Unlock()
 	if _, ok := c.text[id]; !ok {
 		return fmt.Errorf("unknown message %s", id)
+	}
+	if c.frozen[id] {
+		return fmt.Errorf("edit %s: too many edits of an old message: %w", id, bot.ErrRepost)
 	}
 	c.edits++
 	c.text[id] = m.Text
@@ -102,7 +106,7 @@ func TestLiveTableMessage(t *testing.T) {
 	}
 	id := "m1"
 	tr := r.table("c1")
-	if tr.Screen != (bot.Screen{Hand: 1, Message: id}) {
+	if tr.Screen.Hand != 1 || tr.Screen.Message != id || !tr.Screen.Posted.Equal(r.clock()) {
 		t.Fatalf("the table message is not stored with the table: %+v", tr.Screen)
 	}
 	// Clicks on the table message: the reply carries the new version, and nothing is written.
@@ -301,4 +305,67 @@ func TestTurnPing(t *testing.T) {
 	if p := sc.pings(); len(p) != 0 || r.table("c1").Screen.Ping != "" {
 		t.Fatalf("pings after the hand ended: %v (stored %q)", p, r.table("c1").Screen.Ping)
 	}
+}
+
+// TestLongHandGetsANewTableMessage: Discord limits edits of messages older than an hour (30046), so
+// a hand whose table message is 50 minutes old continues in a new message, stored with the table,
+// and a click on the old one is no longer answered by editing it; a message the platform refuses to
+// edit (bot.ErrRepost) is posted anew at once. The hand plays on and the chips add up.
+func TestLongHandGetsANewTableMessage(t *testing.T) {
+	r, sc := liveRig(t, "timer=off")
+	first := r.table("c1").Screen
+	act := func(msg string) bot.Reply {
+		tr := r.table("c1")
+		u := tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
+		rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: u, UserName: u,
+			Text: "call", Token: fmt.Sprintf("1.%d", len(tr.Hand.Actions)), Message: msg})
+		if rep.IsError {
+			t.Fatalf("%s: call: %s", u, rep.Text)
+		}
+		if err := r.d.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		sc.settle(t)
+		return rep
+	}
+	if rep := act(first.Message); rep.Update == nil {
+		t.Fatal("a click on a fresh table message was not answered with its new version")
+	}
+	tables := func() int { // table messages on screen (turn pings aside)
+		sc.smu.Lock()
+		defer sc.smu.Unlock()
+		n := 0
+		for _, text := range sc.text {
+			if strings.HasPrefix(text, "Hand #") {
+				n++
+			}
+		}
+		return n
+	}
+	r.advance(51 * time.Minute)
+	if rep := act(first.Message); rep.Update != nil {
+		t.Fatal("a click on a 51-minute-old table message was answered by editing it")
+	}
+	second := r.table("c1").Screen
+	if n := tables(); n != 2 || second.Message == first.Message || second.Hand != 1 || !second.Posted.Equal(r.clock()) {
+		t.Fatalf("after 51 minutes: %d table messages, screen %+v (was %+v): want the table posted anew and stored", n, second, first)
+	}
+	sc.smu.Lock()
+	if !strings.Contains(sc.text[second.Message], "Hand #1") {
+		t.Fatalf("the new message is not the table:\n%s", sc.text[second.Message])
+	}
+	sc.frozen = map[string]bool{second.Message: true}
+	sc.smu.Unlock()
+	// Typed, so the table is edited (not answered through a click): refused, it is posted anew.
+	tr := r.table("c1")
+	u := tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
+	if rep := r.cmd("c1", u, "call"); rep.IsError {
+		r.must("c1", u, "check")
+	}
+	sc.settle(t)
+	if third := r.table("c1").Screen; third.Message == second.Message {
+		t.Fatalf("an edit refused with ErrRepost did not post the table anew: %+v", third)
+	}
+	r.playOut("c1", "ann", "ben", "cid")
+	r.balance()
 }

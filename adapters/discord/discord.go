@@ -291,10 +291,18 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 	_, err = a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: m.Channel, Content: &send.Content,
 		Components: &send.Components, AllowedMentions: send.AllowedMentions}, discordgo.WithContext(ctx))
 	if err != nil {
+		var re *discordgo.RESTError
+		if errors.As(err, &re) && re.Message != nil && re.Message.Code == errCodeOldMessageEdits {
+			// Waiting would not help for long: the dealer posts the table anew instead.
+			return fmt.Errorf("discord: edit message %s in channel %s: %w (%v)", id, m.Channel, bot.ErrRepost, err)
+		}
 		return fmt.Errorf("discord: edit message %s in channel %s: %w", id, m.Channel, err)
 	}
 	return nil
 }
+
+// errCodeOldMessageEdits is Discord's error for too many edits of a message older than an hour.
+const errCodeOldMessageEdits = 30046
 
 // prompt is a channel post whose buttons are tied to a decision point (they carry a token).
 type prompt struct {

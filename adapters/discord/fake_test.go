@@ -64,6 +64,7 @@ type fakeDiscord struct {
 	refuseFiles  bool            // answer messages with files with 413, as Discord does a file too large
 	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
 	notIn        map[string]bool // servers the bot was not added to: registering commands there is 403 50001
+	frozen       map[string]bool // messages too old to edit again: an edit is 400 30046
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -316,7 +317,13 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	outside := len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]
+	frozen := r.Method == "PATCH" && len(parts) == 4 && parts[0] == "channels" && f.frozen[parts[3]]
 	f.mu.Unlock()
+	if frozen {
+		f.record(c)
+		writeJSON(w, http.StatusBadRequest, map[string]any{"code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached. Try again later"})
+		return
+	}
 	if outside {
 		f.record(c)
 		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})

@@ -3,6 +3,7 @@ package discord
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image/png"
 	"net/http"
 	"regexp"
@@ -391,5 +392,25 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	}
 	if got := f.onScreen(id); len(got.files) != 1 {
 		t.Fatalf("after the backoff the picture is not tried again: %+v", got)
+	}
+}
+
+// TestOldMessageEditRefused: Discord refuses edits of a message older than an hour once too many were
+// made (30046); the adapter says so with bot.ErrRepost, and the dealer posts the table anew.
+func TestOldMessageEditRefused(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	a := openAdapterWith(t, f, logs, clock, testConfig())
+	ctx := context.Background()
+	id, err := a.Post(ctx, botMessage("5551", render.Message{Text: "Hand #1 · to act"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.frozen = map[string]bool{id: true}
+	f.mu.Unlock()
+	err = a.Edit(ctx, botMessage("5551", render.Message{Text: "Hand #1 · later"}), id)
+	if !errors.Is(err, bot.ErrRepost) {
+		t.Fatalf("an edit refused with 30046: %v, want bot.ErrRepost", err)
 	}
 }
