@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -642,5 +643,57 @@ func TestRegistrationBeforeTheBotIsInTheServer(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "invite the bot to a server with this link") || !strings.Contains(logs.String(), "client_id="+testApp) {
 		t.Fatalf("the invite link is not logged before the refusal:\n%s", logs.String())
+	}
+}
+
+// TestFormOpensInTimeUnderLoad: the Raise… form must be the first answer to the click, within
+// Discord's 3 s (the fake refuses a later one, 10062). Measured against a slow service (every REST
+// request answered 0.7 s late), a dealer too busy to answer the probe, and the REST client waiting out
+// a global 429 from a table post: the form still opens in time, because the probe is bounded at a
+// second and the interaction callback does not queue behind the global limit (Discord does not count
+// it toward it).
+func TestFormOpensInTimeUnderLoad(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs := &syncBuffer{}
+	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	a := openAdapter(t, f, logs, clock)
+	release := make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	a.SetDealer(&scripted{reply: func(c bot.Command) bot.Reply {
+		if c.Probe {
+			<-release // the table is busy
+		}
+		return bot.Reply{}
+	}})
+	f.mu.Lock()
+	f.latency = 700 * time.Millisecond
+	f.globalUntil = time.Now().Add(6 * time.Second)
+	f.mu.Unlock()
+	posted := make(chan error, 1)
+	go func() {
+		_, err := a.Post(context.Background(), botMessage("5551", render.Message{Text: "Hand #1 · to act"}))
+		posted <- err
+	}()
+	f.waitFor(0, "a table post refused with a global 429", func(c call) bool { return c.Method == "POST" && c.Path == "/channels/5551/messages" })
+	id, err := click{kind: 'a', command: "raise", token: "h2.0", min: 20, max: 1000}.customID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := f.count()
+	start := time.Now()
+	tok := f.click(player{"111", "alice"}, "C1", id)
+	form := f.waitFor(n, "the form", func(c call) bool { return strings.Contains(c.Path, "/"+tok+"/callback") })
+	took := time.Since(start)
+	f.mu.Lock()
+	late := slices.Contains(f.expired, tok)
+	f.mu.Unlock()
+	if form.Body["type"] != 9.0 || late {
+		t.Fatalf("the click was answered with %s after %v (too late: %v), want the form within 3 s", form, took, late)
+	}
+	t.Logf("the form opened %v after the click (Discord's limit: 3 s)", took.Round(10*time.Millisecond))
+	once.Do(func() { close(release) })
+	if err := <-posted; err != nil {
+		t.Fatalf("the table post after the global limit: %v", err)
 	}
 }

@@ -15,8 +15,10 @@ package discord
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -45,9 +47,9 @@ const interactionTimeout = 14 * time.Minute
 
 // probeTimeout is how long a click on an amount button (Raise…) waits for the dealer to say whether
 // the user may act before the form opens anyway. The form must be the first response (it cannot
-// follow a deferral) and Discord wants that within 3 s; the submitted form is checked by the dealer
-// in any case.
-const probeTimeout = 2 * time.Second
+// follow a deferral) and Discord wants that within 3 s of the click; a second of probing leaves the
+// rest for a slow network. The submitted form is checked by the dealer in any case.
+const probeTimeout = time.Second
 
 // Adapter is a connection to Discord. It implements bot.Chat.
 type Adapter struct {
@@ -614,12 +616,47 @@ type responder struct {
 }
 
 func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
-	if err := r.a.session.InteractionRespond(r.i, resp, discordgo.WithContext(r.ctx)); err != nil {
+	if err := r.a.callback(r.ctx, r.i, resp); err != nil {
 		r.a.log.Error("answer interaction", "interaction", r.i.ID, "err", err)
 		return false
 	}
 	r.answered = true
 	return true
+}
+
+// callback makes an interaction's first response. Discord wants it within 3 s and does not count it
+// toward the bot's global rate limit, so a response without files is sent straight, not through
+// discordgo's rate limiter, which would hold it while another route waits out a global 429.
+func (a *Adapter) callback(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	if resp.Data != nil && len(resp.Data.Files) > 0 {
+		return a.session.InteractionRespond(i, resp, discordgo.WithContext(ctx))
+	}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", a.session.UserAgent)
+	req.Header.Set("Authorization", a.session.Token) // not needed (the token is in the URL); discordgo sends it too
+	res, err := a.session.Client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	if res.StatusCode/100 != 2 {
+		re := &discordgo.RESTError{Request: req, Response: res, ResponseBody: msg}
+		var m discordgo.APIErrorMessage
+		if json.Unmarshal(msg, &m) == nil && m.Code != 0 {
+			re.Message = &m
+		}
+		return re
+	}
+	return nil
 }
 
 func (r *responder) deferReply() bool {

@@ -65,6 +65,9 @@ type fakeDiscord struct {
 	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
 	notIn        map[string]bool // servers the bot was not added to: registering commands there is 403 50001
 	frozen       map[string]bool // messages too old to edit again: an edit is 400 30046
+	latency      time.Duration   // every REST request is answered this late (a slow network or service)
+	globalUntil  time.Time       // channel message writes are refused with a global 429 until then
+	expired      []string        // interaction tokens answered too late (10062)
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -264,6 +267,10 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	f.mu.Lock()
+	slow := f.latency
+	f.mu.Unlock()
+	time.Sleep(slow)
 	if r.Header.Get("Authorization") != "Bot test-token" {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"})
 		return
@@ -335,6 +342,18 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
 		return
 	}
+	f.mu.Lock()
+	global := time.Until(f.globalUntil)
+	f.mu.Unlock()
+	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" && global > 0 {
+		// The bot's global limit: discordgo then holds every request of its own until it passes.
+		f.record(c)
+		w.Header().Set("X-RateLimit-Global", "true")
+		w.Header().Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", global.Seconds()))
+		w.Header().Set("Retry-After", fmt.Sprintf("%.3f", global.Seconds()))
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": global.Seconds(), "global": true})
+		return
+	}
 	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" {
 		remaining, after, ok := f.rateLimit(parts[1], time.Now())
 		secs := fmt.Sprintf("%.3f", after.Seconds())
@@ -357,6 +376,9 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 		switch {
 		case !known || time.Since(sent) > 3*time.Second:
+			f.mu.Lock()
+			f.expired = append(f.expired, parts[2])
+			f.mu.Unlock()
 			f.record(c)
 			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10062, "message": "Unknown interaction"})
 			return
