@@ -68,6 +68,7 @@ type fakeDiscord struct {
 	latency      time.Duration   // every REST request is answered this late (a slow network or service)
 	globalUntil  time.Time       // channel message writes are refused with a global 429 until then
 	expired      []string        // interaction tokens answered too late (10062)
+	servers      []fakeServer    // the servers the bot is in, for the health check
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -392,6 +393,10 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	if path != "/gateway" {
 		f.record(c)
 	}
+	if f.serveCheck(w, r.Method, parts) {
+		f.record(c)
+		return
+	}
 	switch {
 	case r.Method == "GET" && path == "/gateway":
 		writeJSON(w, 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
@@ -425,6 +430,95 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("fake Discord: unexpected call %s", c)
 		writeJSON(w, 404, map[string]any{"code": 10000, "message": "Unknown"})
 	}
+}
+
+// fakeServer is a server the bot is in: its @everyone permissions, the permissions of the bot's own
+// role, and its channels, each with overwrites that deny permissions to the bot's role.
+type fakeServer struct {
+	id, name          string
+	everyone, botRole int64
+	channels          []fakeChannel
+}
+
+type fakeChannel struct {
+	id, name string
+	kind     int
+	deny     int64 // denied to the bot's role in this channel
+}
+
+// fakeBotUser is the bot's user ID in the fake.
+const fakeBotUser = "999"
+
+// serveCheck answers the read-only calls of the health check; ok is false for any other call.
+func (f *fakeDiscord) serveCheck(w http.ResponseWriter, method string, parts []string) bool {
+	if method != "GET" {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	server := func(id string) *fakeServer {
+		for i := range f.servers {
+			if f.servers[i].id == id {
+				return &f.servers[i]
+			}
+		}
+		return nil
+	}
+	switch {
+	case len(parts) == 2 && parts[0] == "users" && parts[1] == "@me":
+		writeJSON(w, 200, map[string]any{"id": fakeBotUser, "username": "dealerbot", "bot": true})
+	case len(parts) == 3 && parts[0] == "oauth2" && parts[1] == "applications" && parts[2] == "@me":
+		writeJSON(w, 200, map[string]any{"id": f.appID, "name": "dealerbot"})
+	case len(parts) == 3 && parts[0] == "users" && parts[1] == "@me" && parts[2] == "guilds":
+		list := []any{}
+		for _, s := range f.servers {
+			list = append(list, map[string]any{"id": s.id, "name": s.name})
+		}
+		writeJSON(w, 200, list)
+	case parts[0] == "guilds" && len(parts) >= 2:
+		s := server(parts[1])
+		if s == nil {
+			writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})
+			return true
+		}
+		switch {
+		case len(parts) == 2:
+			writeJSON(w, 200, map[string]any{"id": s.id, "name": s.name, "owner_id": "1",
+				"roles": []any{map[string]any{"id": s.id, "name": "@everyone", "permissions": fmt.Sprint(s.everyone)},
+					map[string]any{"id": "r" + s.id, "name": "dealerbot", "permissions": fmt.Sprint(s.botRole)}}})
+		case len(parts) == 3 && parts[2] == "channels":
+			list := []any{}
+			for _, c := range s.channels {
+				list = append(list, fakeChannelJSON(s, c))
+			}
+			writeJSON(w, 200, list)
+		case len(parts) == 4 && parts[2] == "members":
+			writeJSON(w, 200, map[string]any{"user": map[string]any{"id": parts[3]}, "roles": []string{"r" + s.id}})
+		default:
+			return false
+		}
+	case len(parts) == 2 && parts[0] == "channels":
+		for _, s := range f.servers {
+			for _, c := range s.channels {
+				if c.id == parts[1] {
+					writeJSON(w, 200, fakeChannelJSON(&s, c))
+					return true
+				}
+			}
+		}
+		writeJSON(w, 404, map[string]any{"code": 10003, "message": "Unknown Channel"})
+	default:
+		return false
+	}
+	return true
+}
+
+func fakeChannelJSON(s *fakeServer, c fakeChannel) map[string]any {
+	ow := []any{}
+	if c.deny != 0 {
+		ow = append(ow, map[string]any{"id": "r" + s.id, "type": 0, "allow": "0", "deny": fmt.Sprint(c.deny)})
+	}
+	return map[string]any{"id": c.id, "name": c.name, "type": c.kind, "guild_id": s.id, "permission_overwrites": ow}
 }
 
 // show keeps what each channel message shows after a post, an edit or an update through a click.

@@ -60,6 +60,7 @@ type fakeSlack struct {
 	display    map[string]string    // user ID -> display name in users.info
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
+	scopes     []string             // the bot token's scopes (X-OAuth-Scopes of auth.test)
 	uploads    map[string][2]string // file ID -> name and content
 	ready      map[string]time.Time // file ID -> when Slack has processed it (set on completeUploadExternal)
 	processing time.Duration        // how long processing an upload takes
@@ -220,6 +221,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		triggers:   map[string]time.Time{},
 		screen:     map[string]slackShown{},
 		processing: 150 * time.Millisecond,
+		scopes:     append([]string(nil), Scopes...),
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
@@ -462,6 +464,7 @@ func (f *fakeSlack) authTest(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	fails := f.tokenFails
 	f.calls = append(f.calls, call{Method: "auth.test"})
+	w.Header().Set("X-OAuth-Scopes", strings.Join(f.scopes, ","))
 	f.mu.Unlock()
 	if fails {
 		f.json(w, map[string]any{"ok": false, "error": "invalid_auth"})

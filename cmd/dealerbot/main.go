@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -36,6 +37,8 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Lookup         func(string) (string, bool) // the environment
+	// HTTPClient, when set, is how `dealerbot check` reaches Discord and Slack (tests point it at fakes).
+	HTTPClient *http.Client
 	// BotConfig, when set, is used for the dealer instead of defaults built from the settings (tests
 	// inject clocks and decks through it).
 	BotConfig *bot.Config
@@ -45,6 +48,8 @@ type Main struct {
 
 const usage = `Usage:
   dealerbot [--env FILE] [--script FILE]   run the dealer (the console table when no chat is configured)
+  dealerbot check                          check the Discord and Slack settings: token, application,
+                                           servers, channel permissions, scopes, Socket Mode
   dealerbot backup FILE                    write a consistent copy of the database
   dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since DATE] [--player NAME]
                                            export finished hands for trackers (see dealerbot export -h)
@@ -83,6 +88,12 @@ func (m *Main) Run(ctx context.Context) int {
 	}
 	switch {
 	case len(args) == 0:
+	case args[0] == "check":
+		if len(args) != 1 {
+			fmt.Fprint(m.Stderr, "dealerbot check takes no arguments: it checks the settings of the environment and .env\n")
+			return 2
+		}
+		return runCheck(ctx, env, m.HTTPClient, m.Stdout)
 	case args[0] == "export":
 		return runExport(ctx, settings.DB, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "backup":
