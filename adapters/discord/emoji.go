@@ -121,6 +121,10 @@ func (a *Adapter) syncEmojis(ctx context.Context) {
 	}
 }
 
+// uploadGap is the least time between two card emoji uploads: at most 40 a second, under Discord's
+// global limit of 50 requests a second for the whole bot.
+const uploadGap = 25 * time.Millisecond
+
 // syncEmojisOnce lists the application's emojis, uploads the missing cards of each deck (shard 0 only;
 // other shards wait for them) and removes older designs.
 func (a *Adapter) syncEmojisOnce(ctx context.Context) error {
@@ -150,6 +154,14 @@ func (a *Adapter) syncEmojisOnce(ctx context.Context) error {
 			if !ok {
 				if a.cfg.ShardID != 0 {
 					return fmt.Errorf("card emoji %s is not uploaded yet (shard 0 uploads them; restart this shard after it)", name)
+				}
+				if uploaded > 0 {
+					// Paced under Discord's global limit of 50 requests a second, leaving room for the game.
+					select {
+					case <-ctx.Done():
+						return ctx.Err()
+					case <-time.After(uploadGap):
+					}
 				}
 				e, err := a.session.ApplicationEmojiCreate(a.cfg.AppID, &discordgo.EmojiParams{Name: name,
 					Image: "data:image/png;base64," + base64.StdEncoding.EncodeToString(deck.PNG[c])}, opts...)

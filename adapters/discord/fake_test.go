@@ -48,6 +48,8 @@ type fakeDiscord struct {
 	buckets map[string]*bucket
 	limited int                  // 429s answered
 	asked   map[string]time.Time // interaction token -> when it was sent
+	kinds   map[string]int       // interaction token -> its interaction type (2 command, 3 component, 5 modal)
+	now     func() time.Time     // the fake's clock for interaction deadlines and token expiry
 	acked   map[string]bool      // interaction token -> answered
 	onMsg   map[string]string    // interaction token -> the message its component was on
 	screen  map[string]shown     // message ID -> what it shows now
@@ -67,6 +69,9 @@ type fakeDiscord struct {
 	frozen       map[string]bool // messages too old to edit again: an edit is 400 30046
 	latency      time.Duration   // every REST request is answered this late (a slow network or service)
 	globalUntil  time.Time       // channel message writes are refused with a global 429 until then
+	globalStart  time.Time       // the current second of the global limit (50 requests a second)
+	globalUsed   int
+	globalHits   int // global 429s answered by the limit
 	expired      []string        // interaction tokens answered too late (10062)
 	servers      []fakeServer    // the servers the bot is in, for the health check
 
@@ -187,24 +192,18 @@ func (f *fakeDiscord) rateLimit(channel string, now time.Time) (remaining int, r
 	return max(postPerWindow-b.used, 0), resetAfter, true
 }
 
-// tooLarge reports a message body Discord would refuse: content over 2000 characters, more than 5
-// rows or more than 5 buttons in a row.
-func tooLarge(body map[string]any) string {
-	if d, ok := body["data"].(map[string]any); ok {
-		body = d
-	}
-	if c, _ := body["content"].(string); utf16Len(c) > maxContent {
-		return "content is longer than 2000"
-	}
-	rows, _ := body["components"].([]any)
-	if len(rows) > maxRows {
-		return "more than 5 action rows"
-	}
-	for _, r := range rows {
-		row, _ := r.(map[string]any)
-		if inner, _ := row["components"].([]any); len(inner) > maxRowButtons {
-			return "more than 5 components in a row"
-		}
+// refusal is why Discord would refuse a request body (spec_test.go), or "".
+func (f *fakeDiscord) refusal(method string, parts []string, c call) string {
+	switch {
+	case method == "PUT" && parts[0] == "applications" && parts[len(parts)-1] == "commands":
+		return checkCommands([]byte(c.Raw))
+	case method == "POST" && parts[0] == "interactions" && len(parts) == 4:
+		f.mu.Lock()
+		kind := f.kinds[parts[2]]
+		f.mu.Unlock()
+		return checkCallback(kind, c.Body)
+	case (method == "POST" || method == "PATCH") && (parts[0] == "webhooks" || parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages"):
+		return checkMessage(c.Body)
 	}
 	return ""
 }
@@ -214,7 +213,8 @@ const dmPrefix = "dm-" // DM channel IDs are dm-<user>
 func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, asked: map[string]time.Time{},
-		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{}}
+		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{},
+		kinds: map[string]int{}, now: time.Now}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -337,7 +337,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})
 		return
 	}
-	if why := tooLarge(c.Body); why != "" && r.Method != "PUT" {
+	if why := f.refusal(r.Method, parts, c); why != "" {
 		f.record(c)
 		f.t.Errorf("fake Discord: %s refused: %s", c, why)
 		writeJSON(w, http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
@@ -345,6 +345,25 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	global := time.Until(f.globalUntil)
+	if !(parts[0] == "interactions") && f.limits { // interaction callbacks do not count toward it
+		now := time.Now()
+		if now.Sub(f.globalStart) >= time.Second {
+			f.globalStart, f.globalUsed = now, 0
+		}
+		f.globalUsed++
+		if f.globalUsed > 50 {
+			f.globalHits++
+			f.mu.Unlock()
+			f.record(c)
+			after := time.Second - now.Sub(f.globalStart)
+			w.Header().Set("X-RateLimit-Global", "true")
+			w.Header().Set("X-RateLimit-Scope", "global")
+			w.Header().Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after.Seconds()))
+			w.Header().Set("Retry-After", fmt.Sprintf("%.3f", after.Seconds()))
+			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after.Seconds(), "global": true})
+			return
+		}
+	}
 	f.mu.Unlock()
 	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" && global > 0 {
 		// The bot's global limit: discordgo then holds every request of its own until it passes.
@@ -369,6 +388,17 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if parts[0] == "webhooks" && len(parts) >= 3 {
+		f.mu.Lock()
+		sent, known := f.asked[parts[2]]
+		f.mu.Unlock()
+		if known && f.now().Sub(sent) > 15*time.Minute {
+			// An interaction token lives 15 minutes; after that its follow-ups and edits are refused.
+			f.record(c)
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 50027, "message": "Invalid Webhook Token"})
+			return
+		}
+	}
 	if r.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && parts[3] == "callback" {
 		f.mu.Lock()
 		sent, known := f.asked[parts[2]]
@@ -376,7 +406,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		f.acked[parts[2]] = true
 		f.mu.Unlock()
 		switch {
-		case !known || time.Since(sent) > 3*time.Second:
+		case !known || f.now().Sub(sent) > 3*time.Second:
 			f.mu.Lock()
 			f.expired = append(f.expired, parts[2])
 			f.mu.Unlock()
@@ -808,7 +838,8 @@ func (f *fakeDiscord) interactionOn(typ int, p player, guild, channel, msg strin
 		ev["message"] = map[string]any{"id": msg, "channel_id": channel, "flags": 0}
 	}
 	f.mu.Lock()
-	f.asked[token] = time.Now()
+	f.asked[token] = f.now()
+	f.kinds[token] = typ
 	if msg != "" {
 		f.onMsg[token] = msg
 	}

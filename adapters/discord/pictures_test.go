@@ -67,6 +67,12 @@ func TestCardEmojisUploadedOnce(t *testing.T) {
 	if got["GET"] != 1 || got["POST"] != 106 || got["DELETE"] != 0 {
 		t.Fatalf("first start made emoji calls %v, want 1 list and 106 uploads", got)
 	}
+	f.mu.Lock()
+	hits := f.globalHits
+	f.mu.Unlock()
+	if hits != 0 {
+		t.Fatalf("the upload of 106 emojis ran into Discord's global limit (50 requests a second) %d times", hits)
+	}
 	ids := f.emojiIDs()
 	two, ok := a.CardFaces("discord", false)
 	four, _ := a.CardFaces("discord", true)

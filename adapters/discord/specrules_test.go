@@ -1,0 +1,165 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"github.com/dealerbot/dealerbot/bot"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOurCommandsPassDiscordsRules: the /poker command as registered passes every registration rule,
+// with room to spare under the 8,000-character budget.
+func TestOurCommandsPassDiscordsRules(t *testing.T) {
+	raw, err := json.Marshal(Commands())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := checkCommands(raw); why != "" {
+		t.Fatalf("/poker breaks a registration rule: %s", why)
+	}
+	var cmds []map[string]any
+	_ = json.Unmarshal(raw, &cmds)
+	total := 0
+	_ = checkOption(cmds[0], 0, &total)
+	t.Logf("/poker uses %d of the 8,000 characters a command may have", total)
+}
+
+// TestFakeRefusesWhatDiscordRefuses: the fake's rules (spec_test.go) refuse each body Discord would.
+// A fake that accepted them would let a broken adapter pass its tests.
+func TestFakeRefusesWhatDiscordRefuses(t *testing.T) {
+	cmd := func(mod func(map[string]any)) []byte {
+		raw, _ := json.Marshal(Commands())
+		var cmds []map[string]any
+		_ = json.Unmarshal(raw, &cmds)
+		mod(cmds[0])
+		out, _ := json.Marshal(cmds)
+		return out
+	}
+	sub := func(c map[string]any, name string) map[string]any {
+		for _, o := range c["options"].([]any) {
+			if m := o.(map[string]any); m["name"] == name {
+				return m
+			}
+		}
+		t.Fatalf("no subcommand %q", name)
+		return nil
+	}
+	button := func(id, label string) map[string]any {
+		return map[string]any{"type": 2.0, "style": 1.0, "custom_id": id, "label": label}
+	}
+	row := func(bs ...map[string]any) map[string]any {
+		cs := []any{}
+		for _, b := range bs {
+			cs = append(cs, b)
+		}
+		return map[string]any{"type": 1.0, "components": cs}
+	}
+	modal := func(title, label string) map[string]any {
+		return map[string]any{"type": 9.0, "data": map[string]any{"custom_id": "m", "title": title,
+			"components": []any{row(map[string]any{"type": 4.0, "style": 1.0, "custom_id": "amount", "label": label})}}}
+	}
+	tests := []struct {
+		name string
+		why  string
+	}{
+		{"upper-case name", checkCommands(cmd(func(c map[string]any) { c["name"] = "Poker" }))},
+		{"name of 33 characters", checkCommands(cmd(func(c map[string]any) { c["name"] = strings.Repeat("p", 33) }))},
+		{"empty description", checkCommands(cmd(func(c map[string]any) { sub(c, "join")["description"] = "" }))},
+		{"26 options", checkCommands(cmd(func(c map[string]any) {
+			var os []any
+			for i := 0; i < 26; i++ {
+				os = append(os, map[string]any{"type": 3.0, "name": fmt.Sprintf("o%d", i), "description": "x"})
+			}
+			sub(c, "join")["options"] = os
+		}))},
+		{"required after optional", checkCommands(cmd(func(c map[string]any) {
+			sub(c, "join")["options"] = []any{map[string]any{"type": 4.0, "name": "a", "description": "x"},
+				map[string]any{"type": 4.0, "name": "b", "description": "x", "required": true}}
+		}))},
+		{"over 8,000 characters", checkCommands(cmd(func(c map[string]any) {
+			for _, o := range c["options"].([]any) {
+				o.(map[string]any)["description"] = strings.Repeat("d", 100)
+				ps, _ := o.(map[string]any)["options"].([]any)
+				for _, p := range ps {
+					p.(map[string]any)["description"] = strings.Repeat("d", 100)
+				}
+			}
+			var os []any
+			for i := 0; i < 25; i++ {
+				os = append(os, map[string]any{"type": 3.0, "name": fmt.Sprintf("o%d", i), "description": strings.Repeat("d", 100)})
+			}
+			sub(c, "join")["options"] = os
+		}))},
+		{"a custom_id twice", checkMessage(map[string]any{"components": []any{row(button("a", "A"), button("a", "B"))}})},
+		{"six buttons in a row", checkMessage(map[string]any{"components": []any{row(button("a", "A"), button("b", "B"), button("c", "C"), button("d", "D"), button("e", "E"), button("f", "F"))}})},
+		{"a label of 81 characters", checkMessage(map[string]any{"components": []any{row(button("a", strings.Repeat("L", 81)))}})},
+		{"a custom_id of 101 characters", checkMessage(map[string]any{"components": []any{row(button(strings.Repeat("i", 101), "A"))}})},
+		{"content of 2,001 characters", checkMessage(map[string]any{"content": strings.Repeat("c", 2001)})},
+		{"a modal title of 46 characters", checkCallback(interactionComponent, modal(strings.Repeat("T", 46), "Amount"))},
+		{"a text input label of 46 characters", checkCallback(interactionComponent, modal("Raise", strings.Repeat("L", 46)))},
+		{"a modal answering a modal", checkCallback(interactionModal, modal("Raise", "Amount"))},
+		{"an update answering a slash command", checkCallback(interactionCommand, map[string]any{"type": 7.0})},
+	}
+	for _, tt := range tests {
+		if tt.why == "" {
+			t.Errorf("%s: accepted, Discord refuses it", tt.name)
+		}
+	}
+	if why := checkCallback(interactionComponent, modal("Raise", "Amount")); why != "" {
+		t.Errorf("a valid modal refused: %s", why)
+	}
+}
+
+// TestInteractionTokenExpires: an interaction token lives 15 minutes; the fake refuses a follow-up
+// after that, as Discord does (401, 50027).
+func TestInteractionTokenExpires(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	a := openAdapterWith(t, f, logs, clock, testConfig())
+	a.SetDealer(&scripted{reply: func(c bot.Command) bot.Reply { return bot.Reply{Text: "ok"} }})
+	n := f.count()
+	tok := f.slash(player{"111", "alice"}, "C1", "chips")
+	f.answer(n, tok)
+	late := time.Now().Add(16 * time.Minute)
+	f.mu.Lock()
+	f.now = func() time.Time { return late }
+	f.mu.Unlock()
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", "https://discord.com/api/v9/webhooks/"+testApp+"/"+tok, strings.NewReader(`{"content":"late"}`))
+	req.Header.Set("Authorization", "Bot test-token")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := f.client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a follow-up 16 minutes after the interaction: %s, want 401 (50027)", res.Status)
+	}
+}
+
+// TestFakeGlobalLimit: the fake holds the bot to Discord's global limit, 50 requests a second across
+// all routes (interaction callbacks aside), and answers more with a global 429.
+func TestFakeGlobalLimit(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	client := f.client()
+	limited := 0
+	for i := 0; i < 60; i++ {
+		req, _ := http.NewRequest("GET", "https://discord.com/api/v9/users/@me", nil)
+		req.Header.Set("Authorization", "Bot test-token")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusTooManyRequests && res.Header.Get("X-RateLimit-Global") == "true" {
+			limited++
+		}
+	}
+	if limited == 0 {
+		t.Fatal("60 requests at once were all answered: the fake does not enforce the global limit")
+	}
+}
