@@ -71,9 +71,9 @@ type fakeDiscord struct {
 	globalUntil  time.Time       // channel message writes are refused with a global 429 until then
 	globalStart  time.Time       // the current second of the global limit (50 requests a second)
 	globalUsed   int
-	globalHits   int // global 429s answered by the limit
-	expired      []string        // interaction tokens answered too late (10062)
-	servers      []fakeServer    // the servers the bot is in, for the health check
+	globalHits   int          // global 429s answered by the limit
+	expired      []string     // interaction tokens answered too late (10062)
+	servers      []fakeServer // the servers the bot is in, for the health check
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
