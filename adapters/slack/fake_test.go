@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,7 +61,8 @@ type fakeSlack struct {
 	display    map[string]string    // user ID -> display name in users.info
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
-	scopes     []string             // the bot token's scopes (X-OAuth-Scopes of auth.test)
+	scopes     []string             // the bot token's scopes (X-OAuth-Scopes of auth.test); a method needing another is missing_scope
+	now        func() time.Time     // the fake's clock for response_url expiry
 	uploads    map[string][2]string // file ID -> name and content
 	ready      map[string]time.Time // file ID -> when Slack has processed it (set on completeUploadExternal)
 	processing time.Duration        // how long processing an upload takes
@@ -83,9 +85,10 @@ type fakeSlack struct {
 	hookSeq    int
 }
 
-// hook is a click's response_url: the message it was on and how often it was used.
+// hook is a click's response_url: the message it was on, when it was issued and how often it was used.
 type hook struct {
 	channel, ts string
+	issued      time.Time
 	uses        int
 }
 
@@ -222,6 +225,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		screen:     map[string]slackShown{},
 		processing: 150 * time.Millisecond,
 		scopes:     append([]string(nil), Scopes...),
+		now:        time.Now,
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
@@ -254,6 +258,11 @@ func (f *fakeSlack) json(w http.ResponseWriter, v any) {
 func (f *fakeSlack) limited(method string, w http.ResponseWriter) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if need := methodScope[method]; need != "" && !slices.Contains(f.scopes, need) {
+		f.calls = append(f.calls, call{Method: method + " (missing_scope)"})
+		f.json(w, map[string]any{"ok": false, "error": "missing_scope", "needed": need})
+		return true
+	}
 	if f.rateLimits[method] > 0 {
 		f.rateLimits[method]--
 		f.calls = append(f.calls, call{Method: method + " (429)"})
@@ -308,6 +317,11 @@ func (f *fakeSlack) record(method string) http.HandlerFunc {
 		if f.throttle(method, v.Get("channel"), w) {
 			return
 		}
+		if why := checkBlocks(v.Get("blocks"), false); why != "" {
+			f.t.Errorf("fake Slack: %s refused: %s", method, why)
+			f.json(w, map[string]any{"ok": false, "error": "invalid_blocks", "errors": []string{why}})
+			return
+		}
 		text, buttons := blockContent(f.t, v.Get("blocks"))
 		f.mu.Lock()
 		images, bad := f.images(v.Get("blocks"))
@@ -350,6 +364,9 @@ func (f *fakeSlack) ephemeral(w http.ResponseWriter, r *http.Request) {
 
 // chatDelete takes a channel message down.
 func (f *fakeSlack) chatDelete(w http.ResponseWriter, r *http.Request) {
+	if f.limited("chat.delete", w) {
+		return
+	}
 	v := form(r)
 	f.mu.Lock()
 	_, ok := f.screen[v.Get("ts")]
@@ -373,10 +390,22 @@ func (f *fakeSlack) response(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
 		f.t.Errorf("response_url body: %v", err)
 	}
+	if why := checkBlocks(string(m.Blocks), false); why != "" {
+		f.t.Errorf("fake Slack: response_url refused: %s", why)
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("invalid_blocks"))
+		return
+	}
 	text, buttons := blockContent(f.t, string(m.Blocks))
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h, known := f.hooks[r.URL.Path]
+	if known && f.now().Sub(h.issued) > responseURLLife*time.Second {
+		f.calls = append(f.calls, call{Method: "response_url (expired_url)", Hook: r.URL.Path, At: time.Now()})
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("expired_url"))
+		return
+	}
 	if known {
 		h.uses++
 		f.hooks[r.URL.Path] = h
@@ -426,8 +455,18 @@ func (f *fakeSlack) viewsOpen(w http.ResponseWriter, r *http.Request) {
 		TriggerID string                    `json:"trigger_id"`
 		View      slackapi.ModalViewRequest `json:"view"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	body, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(body, &req); err != nil {
 		f.t.Errorf("views.open body: %v", err)
+	}
+	var raw struct {
+		View map[string]any `json:"view"`
+	}
+	_ = json.Unmarshal(body, &raw)
+	if why := checkView(raw.View); why != "" {
+		f.t.Errorf("fake Slack: views.open refused: %s", why)
+		f.json(w, map[string]any{"ok": false, "error": "invalid_arguments", "response_metadata": map[string]any{"messages": []string{why}}})
+		return
 	}
 	label := ""
 	if len(req.View.Blocks.BlockSet) > 0 {
@@ -452,6 +491,9 @@ func (f *fakeSlack) viewsOpen(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
+	if f.limited("users.info", w) {
+		return
+	}
 	user := form(r).Get("user")
 	f.mu.Lock()
 	admin, display := f.admins[user], f.display[user]
@@ -475,6 +517,9 @@ func (f *fakeSlack) authTest(w http.ResponseWriter, r *http.Request) {
 
 // The files upload flow: an upload URL, the upload itself (multipart), then the share.
 func (f *fakeSlack) uploadURL(w http.ResponseWriter, r *http.Request) {
+	if f.limited("files.getUploadURLExternal", w) {
+		return
+	}
 	v := form(r)
 	f.mu.Lock()
 	if f.noFiles {
@@ -516,6 +561,9 @@ func (f *fakeSlack) upload(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *fakeSlack) completeUpload(w http.ResponseWriter, r *http.Request) {
+	if f.limited("files.completeUploadExternal", w) {
+		return
+	}
 	v := form(r)
 	var files []struct {
 		ID string `json:"id"`
@@ -650,7 +698,7 @@ func (f *fakeSlack) clickOn(channel, user, ts string, b slackapi.ButtonBlockElem
 	f.hookSeq++
 	path := fmt.Sprintf("/response/%d", f.hookSeq)
 	trigger := "trig-" + b.ActionID
-	f.hooks[path] = hook{channel: channel, ts: ts}
+	f.hooks[path] = hook{channel: channel, ts: ts, issued: f.now()}
 	f.triggers[trigger] = time.Now()
 	f.mu.Unlock()
 	ic := &slackapi.InteractionCallback{
