@@ -108,14 +108,14 @@ type verb struct {
 	// refusal completes the sentence for a user who lacks the need: "You are not seated at this
 	// table: <refusal>" or "Only the host (name) or an admin can <refusal>."
 	refusal string
+	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal).
+	hostToo bool
 	run     func(ctx context.Context, d *Dealer, t *table, cmd Command, args []string) (Reply, error)
 }
 
-// verbs is the command table. Aliases share an entry. It is filled in init, since the entries
-// refer to functions that refer back to it.
-var verbs map[string]verb
-
-func init() {
+// newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
+// New builds it once for the Dealer.
+func newVerbs() map[string]verb {
 	onTable := func(f func(t *table, ctx context.Context, cmd Command, args []string) (Reply, error)) func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
 		return func(ctx context.Context, _ *Dealer, t *table, cmd Command, args []string) (Reply, error) {
 			return f(t, ctx, cmd, args)
@@ -125,7 +125,7 @@ func init() {
 		verb, _ := splitCommand(cmd.Text)
 		return t.action(ctx, cmd, verb, args)
 	})}
-	verbs = map[string]verb{
+	verbs := map[string]verb{
 		"help": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
 			return Reply{Text: helpText}, nil
 		}},
@@ -157,7 +157,7 @@ func init() {
 			return t.sit(ctx, cmd, false)
 		})},
 		"rebuy": {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*table).rebuy)},
-		"deal":  {need: needOpen, run: onTable((*table).dealCmd)},
+		"deal":  {need: needOpen, hostToo: true, run: onTable((*table).dealCmd)},
 		"cards": {need: needOpen, run: onTable(func(t *table, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
 		"table": {need: needOpen, run: onTable(func(t *table, _ context.Context, _ Command, _ []string) (Reply, error) {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
@@ -179,6 +179,23 @@ func init() {
 	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice"} {
 		verbs[a] = action
 	}
+	return verbs
+}
+
+// AdminMatters reports whether being a server or workspace admin can decide a command: it runs only
+// for admins, for the table's host (which an admin may stand in for), or for the host besides the
+// players. Adapters that cache who is an admin ask the platform afresh for these.
+func (d *Dealer) AdminMatters(text string) bool {
+	v, ok := d.verbs[strings.ToLower(firstWord(text))]
+	return ok && (v.need == needAdmin || v.need == needHost || v.hostToo)
+}
+
+// firstWord is the first word of a command line, or "".
+func firstWord(text string) string {
+	if f := strings.Fields(text); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }
 
 // splitCommand returns the lower-cased verb and the arguments of a command line.
@@ -236,7 +253,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 	if cmd.Probe && !isAction(verb) {
 		return Reply{}, nil // only actions are probed; anything else may always be tried
 	}
-	v, ok := verbs[verb]
+	v, ok := t.d.verbs[verb]
 	if !ok {
 		return Reply{}, unknownVerb(verb)
 	}

@@ -65,6 +65,7 @@ type Dealer struct {
 	dmWarned map[string]bool // workspace/user told how to allow DMs
 
 	limiter *limiter
+	verbs   map[string]verb // the command table (newVerbs)
 }
 
 // job is one unit of work for a table goroutine.
@@ -111,7 +112,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
-		tables: map[string]*table{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit)}
+		tables: map[string]*table{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
 	ctx := context.Background()
 	recs, err := store.Tables(ctx)
 	if err != nil {
@@ -231,7 +232,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		return errorReply(d.log, err)
 	}
 	verb, args := splitCommand(cmd.Text)
-	v, known := verbs[verb]
+	v, known := d.verbs[verb]
 	if known && (v.need == needNothing || v.need == needAdmin) {
 		if cmd.Probe {
 			return Reply{}

@@ -77,6 +77,12 @@ func (s *Scheduler) Handle(ctx context.Context, cmd Command) Reply {
 	return r
 }
 
+// AdminMatters reports whether being an admin can decide a command: the schedule commands (an admin
+// manages any schedule), and the dealer's (Dealer.AdminMatters).
+func (s *Scheduler) AdminMatters(text string) bool {
+	return strings.EqualFold(firstWord(text), "schedule") || s.d.AdminMatters(text)
+}
+
 const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [tournament] [game options] — a weekly home game or tournament (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
 schedule list / schedule skip ID / schedule remove ID — the channel's schedules; skip the next game; stop one
 rsvp yes|maybe|no — answer for the next scheduled game

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -121,4 +122,21 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAdminMatters: the verbs an admin's rights can decide, from the one verb table: admin verbs,
+// host verbs (an admin stands in for the host), deal (players and the host), and the scheduler's.
+func TestAdminMatters(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	for text, want := range map[string]bool{"adjust bob 100": true, "kick @bob": true, "set blinds=10/20": true, "END": true, "bombpot": true,
+		"deal": true, "schedule add weekly fri 20:00": true, "call": false, "join 1000": false, "start": false, "chips": false, "": false, "dance": false} {
+		if got := s.AdminMatters(text); got != want {
+			t.Errorf("AdminMatters(%q) = %v, want %v", text, got, want)
+		}
+	}
 }

@@ -36,6 +36,12 @@ type Dealer interface {
 	Handle(ctx context.Context, cmd bot.Command) bot.Reply
 }
 
+// adminJudge is the dealer's optional answer to whether being an admin can decide a command
+// (bot.Dealer and bot.Scheduler have it): the permission rules live there, once.
+type adminJudge interface {
+	AdminMatters(text string) bool
+}
+
 // Option changes how New builds the adapter.
 type Option func(*Adapter)
 
@@ -571,7 +577,7 @@ func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	a.mu.Lock()
 	e, ok := a.users[key]
 	a.mu.Unlock()
-	if !ok || a.now().Sub(e.at) >= userTTL || adminVerb(cmd.Text) {
+	if !ok || a.now().Sub(e.at) >= userTTL || a.adminMatters(cmd.Text) {
 		var u *slackapi.User
 		err := a.retry(ctx, "users.info", func() (err error) {
 			u, err = a.api.GetUserInfoContext(ctx, cmd.User)
@@ -595,17 +601,16 @@ func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	}
 }
 
-// adminVerb reports whether a command's verb is one where being an admin can matter.
-func adminVerb(text string) bool {
-	f := strings.Fields(strings.ToLower(text))
-	if len(f) == 0 {
-		return false
+// adminMatters asks the dealer whether being an admin can decide a command; a dealer that cannot
+// say gets the sender's status asked afresh every time.
+func (a *Adapter) adminMatters(text string) bool {
+	a.mu.Lock()
+	d := a.dealer
+	a.mu.Unlock()
+	if j, ok := d.(adminJudge); ok {
+		return j.AdminMatters(text)
 	}
-	switch f[0] {
-	case "adjust", "kick", "set", "end", "deal", "schedule":
-		return true
-	}
-	return false
+	return true
 }
 
 // interact handles one interaction payload and returns what to acknowledge it with: nil for a plain
