@@ -108,7 +108,8 @@ type verb struct {
 	// refusal completes the sentence for a user who lacks the need: "You are not seated at this
 	// table: <refusal>" or "Only the host (name) or an admin can <refusal>."
 	refusal string
-	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal).
+	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal;
+	// schedule, whose host is the schedule's).
 	hostToo bool
 	run     func(ctx context.Context, d *Dealer, t *table, cmd Command, args []string) (Reply, error)
 }
@@ -126,8 +127,18 @@ func newVerbs() map[string]verb {
 		return t.action(ctx, cmd, verb, args)
 	})}
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
+		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *table, _ Command, _ []string) (Reply, error) {
+			if d.sched.Load() != nil {
+				return Reply{Text: helpText + "\n" + schedHelp}, nil
+			}
 			return Reply{Text: helpText}, nil
+		}},
+		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
+		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+			return d.scheduleVerb(ctx, cmd)
+		}},
+		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+			return d.scheduleVerb(ctx, cmd)
 		}},
 		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
 			return d.verify(ctx, cmd, args)
@@ -135,7 +146,10 @@ func newVerbs() map[string]verb {
 		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
 			return d.chips(ctx, cmd)
 		}},
-		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+			if len(args) > 0 && strings.EqualFold(args[0], "season") {
+				return d.scheduleVerb(ctx, cmd)
+			}
 			return d.leaderboard(ctx, cmd)
 		}},
 		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {

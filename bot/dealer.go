@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -66,6 +68,8 @@ type Dealer struct {
 
 	limiter *limiter
 	verbs   map[string]verb // the command table (newVerbs)
+	// sched answers the schedule commands once a Scheduler runs beside the dealer (NewScheduler).
+	sched atomic.Pointer[schedule.Manager]
 }
 
 // job is one unit of work for a table goroutine.

@@ -590,7 +590,7 @@ func TestScheduleLimits(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
 	sched := func(ch, user, text string) bot.Reply {
-		return s.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: ch, User: user,
+		return r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: ch, User: user,
 			UserName: user, Admin: strings.HasPrefix(user, "admin"), Text: text})
 	}
 	refused := func(ch, user, text, want string) {

@@ -161,7 +161,7 @@ func TestHostileCommands(t *testing.T) {
 			}
 			clicks++
 		}
-		rep := s.Handle(ctx, cmd)
+		rep := rg.d.Handle(ctx, cmd)
 		if rep.Update != nil {
 			updates++
 			if strings.Contains(rep.Update.Text, "your cards") || rep.Update.Private {

@@ -22,9 +22,10 @@ type ScheduleConfig struct {
 	Logger *slog.Logger
 }
 
-// Scheduler runs scheduled weekly home games beside a Dealer. Its Handle answers `schedule ...`,
-// `rsvp ...` and `leaderboard season` itself and passes every other command to the dealer, so an
-// adapter is given the Scheduler where it would be given the Dealer.
+// Scheduler runs scheduled weekly home games beside a Dealer: it fires what is due (announcements,
+// reminders, table openings, settlements). The commands `schedule ...`, `rsvp ...` and `leaderboard
+// season` are verbs of the dealer's one verb table, answered through the scheduler's manager once
+// NewScheduler has made it; adapters are given the Dealer.
 type Scheduler struct {
 	d *Dealer
 	m *schedule.Manager
@@ -56,31 +57,25 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 		},
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
+	d.sched.Store(s.m) // the dealer's verb table now answers the schedule commands
 	return s, nil
 }
 
-// Handle answers the schedule commands and passes the rest to the dealer. `help` gets the schedule
-// commands added to the dealer's list.
-func (s *Scheduler) Handle(ctx context.Context, cmd Command) Reply {
-	if cmd.Probe {
-		return s.d.Handle(ctx, cmd) // a probe asks about a dealer's button
+// scheduleVerb runs a schedule command (schedule, rsvp, leaderboard season) through the scheduler's
+// manager: the dealer's verb table sends them here.
+func (d *Dealer) scheduleVerb(ctx context.Context, cmd Command) (Reply, error) {
+	m := d.sched.Load()
+	if m == nil {
+		return Reply{}, refusef(errs.Conflict, "Scheduled games are not available here.")
 	}
 	req := schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
 		UserName: cmd.UserName, Admin: cmd.Admin, Text: cmd.Text, Token: cmd.Token}
-	if r, ok := s.m.Handle(ctx, req); ok {
-		return Reply{Text: r.Text, IsError: r.IsError, Buttons: r.Buttons}
+	r, ok := m.Handle(ctx, req)
+	if !ok {
+		verb, _ := splitCommand(cmd.Text)
+		return Reply{}, unknownVerb(verb)
 	}
-	r := s.d.Handle(ctx, cmd)
-	if f := strings.Fields(strings.ToLower(cmd.Text)); len(f) == 1 && f[0] == "help" && !r.IsError {
-		r.Text += "\n" + schedHelp
-	}
-	return r
-}
-
-// AdminMatters reports whether being an admin can decide a command: the schedule commands (an admin
-// manages any schedule), and the dealer's (Dealer.AdminMatters).
-func (s *Scheduler) AdminMatters(text string) bool {
-	return strings.EqualFold(firstWord(text), "schedule") || s.d.AdminMatters(text)
+	return Reply{Text: r.Text, IsError: r.IsError, Buttons: r.Buttons}, nil
 }
 
 const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [tournament] [game options] — a weekly home game or tournament (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron

@@ -141,7 +141,7 @@ func (n *schedNight) tick(t *testing.T, at time.Time) {
 }
 
 func (n *schedNight) cmd(user, name string, admin bool, text string) bot.Reply {
-	r := n.s.Handle(context.Background(), bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
+	r := n.d.Handle(context.Background(), bot.Command{Platform: "console", Workspace: "W", Channel: "C", User: user, UserName: name, Admin: admin, Text: text})
 	_ = n.d.Flush(context.Background()) // what the command posts is in the channel before the next one
 	return r
 }

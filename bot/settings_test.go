@@ -135,7 +135,7 @@ func TestAdminMatters(t *testing.T) {
 	t.Cleanup(func() { s.Close(context.Background()) })
 	for text, want := range map[string]bool{"adjust bob 100": true, "kick @bob": true, "set blinds=10/20": true, "END": true, "bombpot": true,
 		"deal": true, "schedule add weekly fri 20:00": true, "call": false, "join 1000": false, "start": false, "chips": false, "": false, "dance": false} {
-		if got := s.AdminMatters(text); got != want {
+		if got := r.d.AdminMatters(text); got != want {
 			t.Errorf("AdminMatters(%q) = %v, want %v", text, got, want)
 		}
 	}

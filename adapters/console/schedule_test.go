@@ -138,13 +138,14 @@ func TestScheduledTournamentAtTheConsole(t *testing.T) {
 	}
 }
 
-// consoleLines returns run, which types lines at the console in front of the scheduler sched() and
-// returns what they printed, and tick, which sets the clock and runs the scheduler's tick.
+// consoleLines returns run, which types lines at the console (the dealer answers them, the schedule
+// commands too) and returns what they printed, and tick, which sets the clock and runs the tick of
+// the scheduler sched().
 func (g *game) consoleLines(ctx context.Context, sched func() *bot.Scheduler) (run func(lines ...string) string, tick func(at time.Time) string) {
 	run = func(lines ...string) string {
 		g.t.Helper()
 		before := g.out.Len()
-		if err := console.Run(ctx, sched(), g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
+		if err := console.Run(ctx, g.d, g.chat, strings.NewReader(strings.Join(lines, "\n")), g.opts); err != nil {
 			g.t.Fatal(err)
 		}
 		return g.out.String()[before:]

@@ -78,7 +78,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 			t.Errorf("scheduler Close: %v", err)
 		}
 	})
-	a.SetDealer(s)
+	a.SetDealer(d)
 
 	alice, bob, carol, dave := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}, player{"444", "dave"}
 	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol, dave}, d: d}

@@ -56,7 +56,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	h.a.SetDealer(s)
+	h.a.SetDealer(d)
 	tb := &table{harness: h, t: t, db: db, d: d}
 	tb.runSocket(t)
 	h.setAdmin("UALICE")

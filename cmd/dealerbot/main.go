@@ -202,9 +202,9 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if err != nil {
 		return err
 	}
-	// The scheduler answers schedule commands and hands every other command to the dealer.
+	// The dealer answers every command, the schedule commands too (the scheduler runs beside it).
 	for _, f := range setDealer {
-		f(sched)
+		f(d)
 	}
 	if err := sched.Start(ctx); err != nil {
 		return err
@@ -259,7 +259,7 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone
 		d.Close(context.Background())
 		return err
 	}
-	runErr := console.Run(ctx, sched, chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
+	runErr := console.Run(ctx, d, chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	sched.Close(shutdown)
@@ -272,7 +272,7 @@ func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone
 	return runErr
 }
 
-// handler is what an adapter needs from the bot: the dealer, or the scheduler in front of it.
+// handler is what an adapter needs from the bot: the dealer.
 type handler interface {
 	Handle(ctx context.Context, cmd bot.Command) bot.Reply
 }
