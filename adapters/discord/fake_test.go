@@ -192,6 +192,25 @@ func (f *fakeDiscord) rateLimit(channel string, now time.Time) (remaining int, r
 	return max(postPerWindow-b.used, 0), resetAfter, true
 }
 
+// knobs is the refusal a test asked for, as Discord answers it: a missing permission (Attach Files,
+// 50013), a file too large (40005), a message too old to edit (30046), a server the bot is not in
+// (50001). status is 0 when the request goes through.
+func (f *fakeDiscord) knobs(method string, parts []string, files bool) (status, code int, msg string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case files && len(parts) > 1 && f.noAttach[parts[1]]:
+		return http.StatusForbidden, 50013, "Missing Permissions"
+	case files && f.refuseFiles:
+		return http.StatusRequestEntityTooLarge, 40005, "Request entity too large"
+	case method == "PATCH" && len(parts) == 4 && parts[0] == "channels" && f.frozen[parts[3]]:
+		return http.StatusBadRequest, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
+	case len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]:
+		return http.StatusForbidden, 50001, "Missing Access"
+	}
+	return 0, 0, ""
+}
+
 // refusal is why Discord would refuse a request body (spec_test.go), or "".
 func (f *fakeDiscord) refusal(method string, parts []string, c call) string {
 	switch {
@@ -298,18 +317,10 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		raw, _ = io.ReadAll(r.Body)
 	}
 	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files, At: time.Now()}
-	f.mu.Lock()
-	refuse := f.refuseFiles && len(files) > 0
-	forbidden := len(files) > 0 && len(strings.Split(strings.Trim(path, "/"), "/")) > 1 && f.noAttach[strings.Split(strings.Trim(path, "/"), "/")[1]]
-	f.mu.Unlock()
-	if forbidden {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if status, code, msg := f.knobs(r.Method, parts, len(files) > 0); status != 0 {
 		f.record(c)
-		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50013, "message": "Missing Permissions"})
-		return
-	}
-	if refuse {
-		f.record(c)
-		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"code": 40005, "message": "Request entity too large"})
+		writeJSON(w, status, map[string]any{"code": code, "message": msg})
 		return
 	}
 	if len(raw) > 0 {
@@ -319,23 +330,8 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		c.Body, _ = v.(map[string]any)
 	}
-	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if r.Method == "POST" && (parts[0] == "webhooks" || parts[0] == "channels") {
 		c.ID = f.id()
-	}
-	f.mu.Lock()
-	outside := len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]
-	frozen := r.Method == "PATCH" && len(parts) == 4 && parts[0] == "channels" && f.frozen[parts[3]]
-	f.mu.Unlock()
-	if frozen {
-		f.record(c)
-		writeJSON(w, http.StatusBadRequest, map[string]any{"code": 30046, "message": "Maximum number of edits to messages older than 1 hour reached. Try again later"})
-		return
-	}
-	if outside {
-		f.record(c)
-		writeJSON(w, http.StatusForbidden, map[string]any{"code": 50001, "message": "Missing Access"})
-		return
 	}
 	if why := f.refusal(r.Method, parts, c); why != "" {
 		f.record(c)

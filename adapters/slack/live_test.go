@@ -556,14 +556,7 @@ func TestTablePostEditDelete(t *testing.T) {
 // without a picture, and the hands go on.
 func TestShowdownPictureWithoutFilesScope(t *testing.T) {
 	t.Parallel()
-	tb := newTable(t, 7)
-	tb.mu.Lock()
-	tb.noFiles = true
-	tb.mu.Unlock()
-	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
-	tb.playFrom(ts, false)
-	tb.flush()
-	end := tb.onScreen(ts)
+	tb, ts, end := showdownOver(t, func(f *fakeSlack) { f.noFiles = true })
 	if !strings.Contains(end.Text, " shows ") || len(end.Images) != 0 {
 		t.Fatalf("the final table: %d images, text:\n%s", len(end.Images), end.Text)
 	}
@@ -600,11 +593,7 @@ func TestShowdownPictureWithoutFilesScope(t *testing.T) {
 // table is sent again once the file had time, and shows the picture.
 func TestShowdownPictureWhileSlackProcessesIt(t *testing.T) {
 	t.Parallel()
-	tb := newTable(t, 7)
-	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
-	tb.playFrom(ts, false)
-	tb.flush()
-	end := tb.onScreen(ts)
+	tb, _, end := showdownOver(t, func(*fakeSlack) {})
 	if !strings.Contains(end.Text, " shows ") || len(end.Images) != 1 || end.Images[0].Alt == "" {
 		t.Fatalf("the final table: %d images, text:\n%s", len(end.Images), end.Text)
 	}
@@ -624,18 +613,25 @@ func TestShowdownPictureWhileSlackProcessesIt(t *testing.T) {
 // says so; no chip is lost.
 func TestShowdownPictureRefusedStillUpdates(t *testing.T) {
 	t.Parallel()
-	tb := newTable(t, 7)
-	tb.mu.Lock()
-	tb.refuseImgs = true
-	tb.mu.Unlock()
-	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
-	tb.playFrom(ts, false)
-	tb.flush()
-	end := tb.onScreen(ts)
+	tb, _, end := showdownOver(t, func(f *fakeSlack) { f.refuseImgs = true })
 	if !strings.Contains(end.Text, " shows ") || !strings.Contains(end.Text, " wins ") || len(end.Images) != 0 {
 		t.Fatalf("the final table was not brought up to date without the picture: %d images, text:\n%s", len(end.Images), end.Text)
 	}
 	if !strings.Contains(tb.logs.String(), "shown without it") {
 		t.Errorf("the fallback is not logged:\n%s", tb.logs.String())
 	}
+}
+
+// showdownOver plays a hand to its showdown at a table over the fake Slack set up by knobs, and
+// returns the table, its message's ts and what the message shows at the end.
+func showdownOver(t *testing.T, knobs func(*fakeSlack)) (*table, string, slackShown) {
+	t.Helper()
+	tb := newTable(t, 7)
+	tb.mu.Lock()
+	knobs(tb.fakeSlack)
+	tb.mu.Unlock()
+	ts, _ := tb.dealt("start blinds=5/10 buyin=1000 timer=0")
+	tb.playFrom(ts, false)
+	tb.flush()
+	return tb, ts, tb.onScreen(ts)
 }
