@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -28,9 +28,7 @@ type rig struct {
 	chat *rigChat
 	// wrap, when set, stands between the dealer and the database (to inject faults).
 	wrap func(*storage.DB) bot.Store
-	mu   sync.Mutex
-	now  time.Time
-	tm   []*rigTimer
+	clk  *bottest.Clock
 	cfg  bot.Config
 	// override, when set, is the chat the dealer gets instead of chat (which it should embed).
 	override bot.Chat
@@ -68,18 +66,10 @@ func (c *rigChat) saw(ch, s string) bool {
 	return false
 }
 
-type rigTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func (t *rigTimer) Stop() bool { was := !t.stopped; t.stopped = true; return was }
-
 func newRig(tb testing.TB, cfg bot.Config) *rig {
 	tb.Helper()
 	r := &rig{tb: tb, path: filepath.Join(tb.TempDir(), "dealerbot.db"), chat: &rigChat{},
-		now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC), cfg: cfg}
+		clk: bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)), cfg: cfg}
 	r.open()
 	tb.Cleanup(r.close)
 	return r
@@ -128,40 +118,12 @@ func (r *rig) close() {
 // restart closes the dealer and the file and opens both again, as a process restart would.
 func (r *rig) restart() { r.close(); r.open() }
 
-func (r *rig) clock() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.now }
+func (r *rig) clock() time.Time { return r.clk.Now() }
 
-func (r *rig) after(d time.Duration, f func()) bot.Timer {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t := &rigTimer{at: r.now.Add(d), f: f}
-	r.tm = append(r.tm, t)
-	return t
-}
+func (r *rig) after(d time.Duration, f func()) bot.Timer { return r.clk.AfterFunc(d, f) }
 
 // advance moves the clock and fires the timers that came due, in order.
-func (r *rig) advance(d time.Duration) {
-	r.mu.Lock()
-	r.now = r.now.Add(d)
-	var due []*rigTimer
-	keep := r.tm[:0]
-	for _, t := range r.tm {
-		switch {
-		case t.stopped:
-		case !t.at.After(r.now):
-			due = append(due, t)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	r.tm = keep
-	r.mu.Unlock()
-	for _, t := range due {
-		if !t.stopped {
-			t.stopped = true
-			t.f()
-		}
-	}
-}
+func (r *rig) advance(d time.Duration) { r.clk.Advance(d) }
 
 // cmd runs a command as user in channel ch of workspace "w"; users whose name starts with "admin"
 // administer the workspace.

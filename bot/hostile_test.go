@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 var (
@@ -132,7 +132,7 @@ func TestHostileCommands(t *testing.T) {
 		count = min(count, 10000)
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	errLog := &lockedLog{} // every internal error the dealer logs: there must be none
+	errLog := &bottest.Buffer{} // every internal error the dealer logs: there must be none
 	rg := newRig(t, bot.Config{RateLimit: bot.DefaultRateLimit, Rand: rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)}), Logger: slog.New(slog.NewTextHandler(errLog, &slog.HandlerOptions{Level: slog.LevelError}))})
 	s, err := bot.NewScheduler(rg.d, rg.db, bot.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
@@ -293,22 +293,4 @@ func exactSum(t *testing.T, a, b int64) int64 {
 		t.Fatalf("chip sum %d + %d wraps", a, b)
 	}
 	return s
-}
-
-// lockedLog is a log destination safe for the table goroutines.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

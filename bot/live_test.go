@@ -300,10 +300,16 @@ func TestTurnPing(t *testing.T) {
 		r.must("c1", who(), "fold")
 		sc.settle(t)
 	}
-	r.advance(30 * time.Second)
-	sc.settle(t)
 	if p := sc.pings(); len(p) != 0 || r.table("c1").Screen.Ping != "" {
 		t.Fatalf("pings after the hand ended: %v (stored %q)", p, r.table("c1").Screen.Ping)
+	}
+	// Time goes on: hand #2 is dealt and its player to act may be pinged, never for hand #1.
+	r.advance(30 * time.Second)
+	sc.settle(t)
+	for _, p := range sc.pings() {
+		if !strings.Contains(p, "hand #2") {
+			t.Fatalf("a ping for a hand that is over: %q", p)
+		}
 	}
 }
 

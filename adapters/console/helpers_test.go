@@ -16,94 +16,14 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
-// fakeClock is an injected clock: timers fire only when the test advances time.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-	// settle, when set, runs after each timer fires: it waits for the table's writer, so what the
-	// timer changed is on screen (and the turn clock it starts is set) before time moves on.
-	settle func()
-}
-
-type fakeTimer struct {
-	c       *fakeClock
-	at      time.Time
-	f       func()
-	stopped bool
-	fired   bool
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.stopped && !t.fired
-	t.stopped = true
-	return was
-}
-
-func newClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) bot.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-// pending returns the number of live timers.
-func (c *fakeClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, t := range c.timers {
-		if !t.stopped && !t.fired {
-			n++
-		}
-	}
-	return n
-}
-
-// Advance moves time on by d, firing due timers in order (each runs to completion, as the dealer's
-// timer work waits for its table).
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	end := c.now.Add(d)
-	c.mu.Unlock()
-	for {
-		c.mu.Lock()
-		var next *fakeTimer
-		for _, t := range c.timers {
-			if !t.stopped && !t.fired && !t.at.After(end) && (next == nil || t.at.Before(next.at)) {
-				next = t
-			}
-		}
-		if next == nil {
-			c.now = end
-			c.mu.Unlock()
-			return
-		}
-		next.fired = true
-		c.now = next.at
-		c.mu.Unlock()
-		next.f()
-		if c.settle != nil {
-			c.settle()
-		}
-	}
+// newClock is the console tests' clock, at Friday 20 November 2026, 20:00 UTC.
+func newClock() *bottest.Clock {
+	return bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 }
 
 // deckBytes returns the bytes that make engine.ShuffledDeck produce d: the Fisher–Yates swaps run
@@ -206,31 +126,13 @@ type game struct {
 	chat  *console.Chat
 	out   *bytes.Buffer
 	d     *bot.Dealer
-	clock *fakeClock
+	clock *bottest.Clock
 	rnd   *scriptRand
 	opts  console.Options
 	// wrap, when set, gives the dealer another Chat around the console one.
 	wrap func(*console.Chat) bot.Chat
 	// logs collects the dealer's log lines at every level, across restarts.
-	logs *lockedBuffer
-}
-
-// lockedBuffer is a bytes.Buffer safe for the dealer's goroutines to log into.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs *bottest.Buffer
 }
 
 func mustOpen(tb testing.TB, path string) *storage.DB {
@@ -245,7 +147,7 @@ func mustOpen(tb testing.TB, path string) *storage.DB {
 func newGame(t testing.TB, opts ...func(*game)) *game {
 	t.Helper()
 	g := &game{t: t, path: filepath.Join(t.TempDir(), "dealer.db"), clock: newClock(), rnd: newScriptRand(1),
-		opts: console.Options{Admins: []string{"admin"}}, logs: &lockedBuffer{}}
+		opts: console.Options{Admins: []string{"admin"}}, logs: &bottest.Buffer{}}
 	for _, o := range opts {
 		o(g)
 	}
@@ -264,7 +166,7 @@ func (g *game) open() {
 		chat = g.wrap(g.chat)
 	}
 	if g.logs == nil {
-		g.logs = &lockedBuffer{}
+		g.logs = &bottest.Buffer{}
 	}
 	log := slog.New(slog.NewTextHandler(g.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	d, err := bot.New(g.db, chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
@@ -275,7 +177,7 @@ func (g *game) open() {
 	g.d = d
 	flush := func(ctx context.Context) error { return g.d.Flush(ctx) }
 	g.opts.Flush = flush
-	g.clock.settle = func() { _ = flush(context.Background()) }
+	g.clock.Settle = func() { _ = flush(context.Background()) }
 	_ = flush(context.Background()) // what the restore drew is on screen
 }
 

@@ -153,9 +153,7 @@ func (g *game) consoleLines(ctx context.Context, sched func() *bot.Scheduler) (r
 	tick = func(at time.Time) string {
 		g.t.Helper()
 		before := g.out.Len()
-		g.clock.mu.Lock()
-		g.clock.now = at
-		g.clock.mu.Unlock()
+		g.clock.Set(at)
 		if err := sched().Tick(ctx); err != nil {
 			g.t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package discord
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,50 +12,15 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/render"
 )
 
 const testApp = "424242"
 
-// syncBuffer collects log output from many goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// fakeClock is the adapter's clock in tests.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // openAdapter connects a real adapter (real discordgo session) to the fake and closes it at the end
 // of the test.
-func openAdapter(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
+func openAdapter(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock) *Adapter {
 	t.Helper()
 	return openAdapterWith(t, f, logs, clock, testConfig())
 }
@@ -67,7 +31,7 @@ func testConfig() Config {
 }
 
 // openAdapterWith connects an adapter with cfg and closes it when the test ends.
-func openAdapterWith(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock, cfg Config) *Adapter {
+func openAdapterWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config) *Adapter {
 	t.Helper()
 	a := connectWith(t, f, logs, clock, cfg)
 	t.Cleanup(func() {
@@ -81,13 +45,13 @@ func openAdapterWith(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fake
 }
 
 // connect connects a real adapter to the fake; the caller closes it.
-func connect(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock) *Adapter {
+func connect(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock) *Adapter {
 	t.Helper()
 	return connectWith(t, f, logs, clock, testConfig())
 }
 
 // connectWith connects an adapter with cfg to the fake; the caller closes it.
-func connectWith(t testing.TB, f *fakeDiscord, logs *syncBuffer, clock *fakeClock, cfg Config) *Adapter {
+func connectWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config) *Adapter {
 	t.Helper()
 	a, err := New(cfg, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
@@ -125,8 +89,8 @@ func (s *scripted) commands() []bot.Command {
 func TestAdapterOverFakeDiscord(t *testing.T) {
 	t.Parallel() // the fake's rate limit makes it wait for seconds; other tests need not wait with it
 	f := newFakeDiscord(t, testApp)
-	logs := &syncBuffer{}
-	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 	a := openAdapter(t, f, logs, clock)
 	alice, bob := player{"111", "alice"}, player{"222", "bob"}
 	release := make(chan struct{})
@@ -438,7 +402,7 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		if !errors.Is(err, bot.ErrDMBlocked) || f.count() != n {
 			t.Errorf("second DM: %v after %d calls; want bot.ErrDMBlocked without asking Discord again", err, f.count()-n)
 		}
-		clock.Add(dmRetryAfter + time.Minute)
+		clock.Advance(dmRetryAfter + time.Minute)
 		f.mu.Lock()
 		delete(f.blocked, bob.id)
 		f.mu.Unlock()
@@ -489,8 +453,8 @@ func TestShardOpen(t *testing.T) {
 // wants the first response within 3 s and a form cannot follow a deferral); a panic is apologised for.
 func TestRaiseProbe(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs := &syncBuffer{}
-	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 	a := openAdapter(t, f, logs, clock)
 	const wait = 300 * time.Millisecond
 	a.mu.Lock()
@@ -625,7 +589,7 @@ func TestRegistrationBeforeTheBotIsInTheServer(t *testing.T) {
 	f.mu.Lock()
 	f.notIn = map[string]bool{"7000": true}
 	f.mu.Unlock()
-	logs := &syncBuffer{}
+	logs := &bottest.Buffer{}
 	a, err := New(testConfig(), slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
@@ -654,8 +618,8 @@ func TestRegistrationBeforeTheBotIsInTheServer(t *testing.T) {
 // it toward it).
 func TestFormOpensInTimeUnderLoad(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs := &syncBuffer{}
-	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 	a := openAdapter(t, f, logs, clock)
 	release := make(chan struct{})
 	var once sync.Once

@@ -143,7 +143,7 @@ func BenchmarkDiscordHand(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				time.Sleep(f.window + 100*time.Millisecond)
-				g.clock.Add(time.Minute) // and the players' own command limits refill
+				g.clock.Advance(time.Minute) // and the players' own command limits refill
 				b.StartTimer()
 				st := g.playHand(b)
 				actions += st.actions

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -31,7 +32,7 @@ type game struct {
 	tokens  []string // every interaction sent
 	d       *bot.Dealer
 	a       *Adapter
-	clock   *fakeClock
+	clock   *bottest.Clock
 	calls   bool // playHand calls and checks after the first raise instead of going all in
 }
 
@@ -106,7 +107,7 @@ func holeCards(t testing.TB, text string) []string {
 // openDealer opens a real dealer on a bbolt file in t.TempDir behind the adapter a, with cfg's clock,
 // timers (never firing) and logger filled in. The dealer closes before the adapter (cleanups run
 // last-in first-out), and a failed test logs every REST call the adapter made.
-func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *syncBuffer, clock *fakeClock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
+func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *bottest.Buffer, clock *bottest.Clock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
 	if err != nil {
@@ -355,17 +356,17 @@ func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
 // newGame opens a real dealer (a bbolt file in t.TempDir) behind a real adapter talking to the fake,
 // with a fixed deck seed, a table of 5/10 with cards as text and no timer, and three players seated:
 // alice and bob with 1,000, carol with 500.
-func newGame(t testing.TB, f *fakeDiscord, seed uint64) (*game, *storage.DB, *syncBuffer) {
+func newGame(t testing.TB, f *fakeDiscord, seed uint64) (*game, *storage.DB, *bottest.Buffer) {
 	t.Helper()
 	return newGameWith(t, f, seed, testConfig(), "cards", 3, "text")
 }
 
 // newGameWith is newGame with the adapter configured by cfg and the table started with more options
 // (name, type, value triples).
-func newGameWith(t testing.TB, f *fakeDiscord, seed uint64, cfg Config, opts ...any) (*game, *storage.DB, *syncBuffer) {
+func newGameWith(t testing.TB, f *fakeDiscord, seed uint64, cfg Config, opts ...any) (*game, *storage.DB, *bottest.Buffer) {
 	t.Helper()
-	logs := &syncBuffer{}
-	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 	a := openAdapterWith(t, f, logs, clock, cfg)
 	var s [32]byte
 	for i := range 8 {
@@ -608,8 +609,8 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 	t.Parallel()
 	f := newFakeDiscord(t, testApp)
 	path := filepath.Join(t.TempDir(), "dealerbot.db")
-	logs := &syncBuffer{}
-	clock := &fakeClock{now: time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)}
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
 	open := func() (*Adapter, *bot.Dealer, *storage.DB) {
 		a := connect(t, f, logs, clock)
 		db, err := storage.Open(path)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/render/picture"
@@ -60,7 +61,7 @@ func (f *fakeDiscord) emojiIDs() map[string]string {
 // lists them and uploads nothing; both give the same faces, written with the IDs Discord issued.
 func TestCardEmojisUploadedOnce(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Now())
 	a := openAdapterWith(t, f, logs, clock, cardConfig())
 	ready(t, a)
 	got := emojiCalls(f.since(0))
@@ -119,8 +120,8 @@ func TestCardEmojisReplaceAnOldDesign(t *testing.T) {
 	for id, name := range old {
 		f.emojis[id] = fakeEmoji{id: id, name: name}
 	}
-	logs := &syncBuffer{}
-	a := openAdapterWith(t, f, logs, &fakeClock{now: time.Now()}, cardConfig())
+	logs := &bottest.Buffer{}
+	a := openAdapterWith(t, f, logs, bottest.NewClock(time.Now()), cardConfig())
 	ready(t, a)
 	got := emojiCalls(f.since(0))
 	if got["POST"] != 106 || got["DELETE"] != 2 {
@@ -271,8 +272,8 @@ func TestCardEmojisResumeAfterARateLimit(t *testing.T) {
 	t.Parallel() // it waits out the fake's upload windows
 	f := newFakeDiscord(t, testApp)
 	f.emojiLimit, f.emojiWait = 40, 1500*time.Millisecond // 40 uploads per 1.5 s
-	logs := &syncBuffer{}
-	a := openAdapterWith(t, f, logs, &fakeClock{now: time.Now()}, cardConfig())
+	logs := &bottest.Buffer{}
+	a := openAdapterWith(t, f, logs, bottest.NewClock(time.Now()), cardConfig())
 	ready(t, a)
 	if faces, _ := a.CardFaces("discord", true); faces == nil {
 		t.Fatalf("the four-colour deck is not up after the rate limit:\n%s", logs.String())
@@ -295,7 +296,7 @@ func TestCardEmojisResumeAfterARateLimit(t *testing.T) {
 // it: the result is shown all the same.
 func TestPictureRefusedStillEdits(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Now())
 	a := openAdapterWith(t, f, logs, clock, testConfig())
 	ctx := context.Background()
 	m := render.Message{Text: "Hand #1 · the result"}
@@ -344,7 +345,7 @@ func botMessage(channel string, m render.Message) bot.Message {
 // Discord's invalid-request limit); other channels are not affected.
 func TestNoAttachFilesPermission(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Now())
 	a := openAdapterWith(t, f, logs, clock, testConfig())
 	f.mu.Lock()
 	f.noAttach = map[string]bool{"5551": true}
@@ -389,7 +390,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 		t.Fatalf("a channel with the permission got no picture: %v", err)
 	}
 	// After 30 minutes the first channel is tried again (the permission may have been given).
-	clock.Add(31 * time.Minute)
+	clock.Advance(31 * time.Minute)
 	f.mu.Lock()
 	f.noAttach = nil
 	f.mu.Unlock()
@@ -405,7 +406,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 // made (30046); the adapter says so with bot.ErrRepost, and the dealer posts the table anew.
 func TestOldMessageEditRefused(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Now())
 	a := openAdapterWith(t, f, logs, clock, testConfig())
 	ctx := context.Background()
 	id, err := a.Post(ctx, botMessage("5551", render.Message{Text: "Hand #1 · to act"}))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // adminPerms is the member permission bit field of a server admin (Administrator).
@@ -55,13 +56,11 @@ func pings(c call) bool {
 func TestScheduledGameOverFakeDiscord(t *testing.T) {
 	t.Parallel() // the fake's rate limit makes it wait for seconds; other tests need not wait with it
 	f := newFakeDiscord(t, testApp)
-	logs := &syncBuffer{}
+	logs := &bottest.Buffer{}
 	// Sunday before the game, which is Fri 27 Nov 2026 20:00 CET (19:00 UTC).
-	clock := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	clock := bottest.NewClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	set := func(at time.Time) {
-		clock.mu.Lock()
-		clock.now = at
-		clock.mu.Unlock()
+		clock.Set(at)
 	}
 	a := openAdapter(t, f, logs, clock)
 

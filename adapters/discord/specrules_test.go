@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/dealerbot/dealerbot/bot"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // TestOurCommandsPassDiscordsRules: the /poker command as registered passes every registration rule,
@@ -118,7 +120,7 @@ func TestFakeRefusesWhatDiscordRefuses(t *testing.T) {
 // after that, as Discord does (401, 50027).
 func TestInteractionTokenExpires(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	logs, clock := &syncBuffer{}, &fakeClock{now: time.Now()}
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Now())
 	a := openAdapterWith(t, f, logs, clock, testConfig())
 	a.SetDealer(&scripted{reply: func(c bot.Command) bot.Reply { return bot.Reply{Text: "ok"} }})
 	n := f.count()

@@ -21,6 +21,7 @@ import (
 	"github.com/slack-go/slack/slacktest"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // call is one Web API call the fake Slack received.
@@ -822,29 +823,11 @@ func dump(cs []call) string {
 	return b.String()
 }
 
-// logBuffer collects the adapter's log lines for checks that no hole card leaks into them.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // harness is an adapter connected to a fake Slack.
 type harness struct {
 	*fakeSlack
 	a     *Adapter
-	logs  *logBuffer
+	logs  *bottest.Buffer
 	waits *[]time.Duration
 }
 
@@ -854,7 +837,7 @@ func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	f := newFakeSlack(t)
 	cfg.APIURL = f.srv.GetAPIURL()
-	logs := &logBuffer{}
+	logs := &bottest.Buffer{}
 	a, err := New(cfg, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	if err != nil {
 		t.Fatal(err)

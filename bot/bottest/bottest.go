@@ -1,0 +1,124 @@
+// Package bottest holds what the tests of the bot and of its adapters share: a clock whose timers
+// fire only when the test moves it, and a buffer that many goroutines may log into.
+package bottest
+
+import (
+	"bytes"
+	"sync"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// Buffer is a bytes.Buffer safe for many goroutines to write into (a logger's destination).
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns everything written so far.
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Clock is an injected clock (bot.Config's Now and AfterFunc): its timers fire only when the test
+// advances it, in order, each running to completion.
+type Clock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*timer
+	// Settle, when set, runs after each timer fires: a test of the dealer waits there for the table's
+	// writer, so that what the timer changed is on screen before time moves on.
+	Settle func()
+}
+
+type timer struct {
+	c       *Clock
+	at      time.Time
+	f       func()
+	stopped bool
+	fired   bool
+}
+
+func (t *timer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.stopped && !t.fired
+	t.stopped = true
+	return was
+}
+
+// NewClock returns a clock standing at at.
+func NewClock(at time.Time) *Clock { return &Clock{now: at} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc runs f when the clock has been advanced by d.
+func (c *Clock) AfterFunc(d time.Duration, f func()) bot.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &timer{c: c, at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+// Pending returns the number of timers still to fire.
+func (c *Clock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, t := range c.timers {
+		if !t.stopped && !t.fired {
+			n++
+		}
+	}
+	return n
+}
+
+// Set puts the clock at t without firing any timer (a scheduler's tick is driven by hand).
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// Advance moves the clock on by d, firing the timers that come due, in order.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		var next *timer
+		for _, t := range c.timers {
+			if !t.stopped && !t.fired && !t.at.After(end) && (next == nil || t.at.Before(next.at)) {
+				next = t
+			}
+		}
+		if next == nil {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		next.fired = true
+		c.now = next.at
+		c.mu.Unlock()
+		next.f()
+		if c.Settle != nil {
+			c.Settle()
+		}
+	}
+}
