@@ -41,6 +41,11 @@ type Screen struct {
 // a new message, before the limit.
 const maxEditAge = 50 * time.Minute
 
+// ErrCannotPost is returned (wrapped) by Chat.Post and Chat.Edit when the platform refuses the bot
+// the channel (Discord: Missing Access or Missing Permissions; Slack: not in the channel). The table's
+// host is then told privately what to give the bot.
+var ErrCannotPost = errors.New("the bot may not post in this channel")
+
 // ErrRepost is returned (wrapped) by Chat.Edit when the message can no longer be edited (Discord's
 // 30046: too many edits of a message older than an hour): the table is posted anew instead.
 var ErrRepost = errors.New("the message can no longer be edited: post it anew")
@@ -94,6 +99,7 @@ type outbox struct {
 	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
 	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
 	report func(hand int64, version uint64, shown Screen)
+	denied func() // told, on the writer's goroutine, that the platform refused the bot the channel
 	now    func() time.Time
 	pinged func(id string)
 }
@@ -256,6 +262,9 @@ func (o *outbox) run() {
 		}
 		cancel()
 		if err != nil {
+			if errors.Is(err, ErrCannotPost) && o.denied != nil {
+				o.denied()
+			}
 			continue // a newer version, if any, tries again; the table goes on either way
 		}
 		o.mu.Lock()
@@ -333,6 +342,25 @@ func (t *table) initOutbox() {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, shown) }})
 	}
 	t.out.now = t.d.cfg.Now
+	t.out.denied = func() {
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.cannotPost(ctx) }})
+	}
+}
+
+// cannotPost tells the host privately, once a session, that the platform refuses the bot the table's
+// channel, and what to give it.
+func (t *table) cannotPost(ctx context.Context) {
+	if !t.open || t.toldDenied {
+		return
+	}
+	t.toldDenied = true
+	fix := "give the bot View Channel and Send Messages in this channel (Edit Channel > Permissions), or invite it again with the link in its log"
+	if t.rec.Platform == "slack" {
+		fix = "type /invite @dealerbot in the channel"
+	}
+	t.d.log.Warn("the table's channel refuses the bot", "table", t.id)
+	t.private(ctx, t.rec.Host, render.Message{Text: "I cannot post the table in this channel, so nobody sees the game: " + fix + ". " +
+		"Until then, `table` shows it to you privately."})
 }
 
 // storePing keeps the turn ping's ID with the table, so that a restart can take it down.

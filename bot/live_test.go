@@ -22,11 +22,15 @@ type surfaceChat struct {
 	text   map[string]string // message ID -> current text
 	log    []string
 	frozen map[string]bool // messages Edit refuses with bot.ErrRepost (Discord's 30046)
+	denied bool            // the channel refuses the bot: Post and Edit fail with bot.ErrCannotPost
 }
 
 func (c *surfaceChat) Post(_ context.Context, m bot.Message) (string, error) {
 	c.smu.Lock()
 	defer c.smu.Unlock()
+	if c.denied {
+		return "", fmt.Errorf("post: Missing Permissions: %w", bot.ErrCannotPost)
+	}
 	c.posts++
 	c.nextID++
 	id := fmt.Sprintf("m%d", c.nextID)
@@ -373,5 +377,38 @@ func TestLongHandGetsANewTableMessage(t *testing.T) {
 		t.Fatalf("an edit refused with ErrRepost did not post the table anew: %+v", third)
 	}
 	r.playOut("c1", "ann", "ben", "cid")
+	r.balance()
+}
+
+// TestHostToldWhenTheChannelRefusesTheBot: when the platform refuses the bot the table's channel (no
+// Send Messages on Discord, not invited on Slack), nobody sees the table: the host is told privately,
+// once, what to give the bot; the game itself goes on and chips add up.
+func TestHostToldWhenTheChannelRefusesTheBot(t *testing.T) {
+	sc := &surfaceChat{text: map[string]string{}, denied: true}
+	r := newRig(t, bot.Config{})
+	r.chat = &sc.rigChat
+	r.close()
+	r.openWith(sc)
+	r.must("c1", "ann", "start timer=off")
+	r.must("c1", "ann", "join 1000")
+	r.must("c1", "ben", "join 1000")
+	r.must("c1", "ann", "deal")
+	r.playOut("c1", "ann", "ben")
+	r.must("c1", "ann", "deal")
+	if err := r.d.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	told := 0
+	for _, m := range r.chat.all() {
+		if m.Private && strings.Contains(m.Text, "I cannot post the table in this channel") {
+			if m.User != "ann" || !strings.Contains(m.Text, "Send Messages") {
+				t.Fatalf("told %s: %q", m.User, m.Text)
+			}
+			told++
+		}
+	}
+	if told != 1 {
+		t.Fatalf("the host was told %d times, want once", told)
+	}
 	r.balance()
 }

@@ -53,6 +53,8 @@ type table struct {
 	// handFloor is the number of the channel's newest kept hand when the table was opened or
 	// restored: the next hand is numbered above it.
 	handFloor int64
+
+	toldDenied bool // the host was told the platform refuses the bot this channel (cannotPost)
 }
 
 // lastHand remembers a finished hand for `show`.

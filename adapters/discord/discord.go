@@ -264,9 +264,18 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	}
 	msg, err := a.session.ChannelMessageSendComplex(m.Channel, send, discordgo.WithContext(ctx))
 	if err != nil {
-		return "", fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
+		return "", fmt.Errorf("discord: post to channel %s: %w", m.Channel, denied(err))
 	}
 	return msg.ID, nil
+}
+
+// denied marks a refusal of the channel itself (403: Missing Access, Missing Permissions) with
+// bot.ErrCannotPost, so the dealer tells the table's host what to give the bot.
+func denied(err error) error {
+	if status(err) == http.StatusForbidden {
+		return fmt.Errorf("%w (%v)", bot.ErrCannotPost, err)
+	}
+	return err
 }
 
 // Delete removes channel message id (a turn ping whose turn has passed).
@@ -298,7 +307,7 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 			// Waiting would not help for long: the dealer posts the table anew instead.
 			return fmt.Errorf("discord: edit message %s in channel %s: %w (%v)", id, m.Channel, bot.ErrRepost, err)
 		}
-		return fmt.Errorf("discord: edit message %s in channel %s: %w", id, m.Channel, err)
+		return fmt.Errorf("discord: edit message %s in channel %s: %w", id, m.Channel, denied(err))
 	}
 	return nil
 }

@@ -65,6 +65,7 @@ type fakeDiscord struct {
 	emojiWindow  time.Time       // when the current window opened
 	refuseFiles  bool            // answer messages with files with 413, as Discord does a file too large
 	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
+	noSend       map[string]bool // channels where the bot lacks Send Messages: any message write is 403 50013
 	notIn        map[string]bool // servers the bot was not added to: registering commands there is 403 50001
 	frozen       map[string]bool // messages too old to edit again: an edit is 400 30046
 	latency      time.Duration   // every REST request is answered this late (a slow network or service)
@@ -199,6 +200,8 @@ func (f *fakeDiscord) knobs(method string, parts []string, files bool) (status, 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
+	case parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && method != "GET" && f.noSend[parts[1]]:
+		return http.StatusForbidden, 50013, "Missing Permissions"
 	case files && len(parts) > 1 && f.noAttach[parts[1]]:
 		return http.StatusForbidden, 50013, "Missing Permissions"
 	case files && f.refuseFiles:

@@ -421,3 +421,17 @@ func TestOldMessageEditRefused(t *testing.T) {
 		t.Fatalf("an edit refused with 30046: %v, want bot.ErrRepost", err)
 	}
 }
+
+// TestNoSendMessagesPermission: Discord refuses a table message in a channel where the bot lacks
+// Send Messages (403, 50013); the adapter says so with bot.ErrCannotPost, for the dealer to tell
+// the host.
+func TestNoSendMessagesPermission(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	a := openAdapterWith(t, f, &bottest.Buffer{}, bottest.NewClock(time.Now()), testConfig())
+	f.mu.Lock()
+	f.noSend = map[string]bool{"5551": true}
+	f.mu.Unlock()
+	if _, err := a.Post(context.Background(), botMessage("5551", render.Message{Text: "Hand #1 · to act"})); !errors.Is(err, bot.ErrCannotPost) {
+		t.Fatalf("a post where the bot may not send: %v, want bot.ErrCannotPost", err)
+	}
+}

@@ -250,6 +250,9 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 		})
 	})
 	if err != nil {
+		if notInChannel(err) {
+			err = fmt.Errorf("%w (%v)", bot.ErrCannotPost, err)
+		}
 		return "", fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
 	}
 	return ts, nil
