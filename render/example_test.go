@@ -18,20 +18,22 @@ func ExampleCards() {
 	// 1,250 -200
 }
 
-func ExampleTurn() {
+func ExampleHandTable() {
 	o := engine.Options{Player: 1, CanCall: true, ToCall: 40, CanRaise: true, MinTo: 80, MaxTo: 1000, Stack: 1000}
-	m := render.Turn(render.TurnView{Name: "Bob", Options: o, SecondsLeft: 60, Token: "t1", Street: engine.Preflop},
-		render.TextCards)
+	m := render.HandTable(render.HandView{TableView: render.TableView{HandNo: 3, Variant: engine.NoLimit, SmallBlind: 20, BigBlind: 40},
+		Turn: &render.TurnView{Name: "Bob", Options: o, SecondsLeft: 60, Token: "3.0", Street: engine.Preflop}}, render.TextCards)
 	fmt.Println(m.Text)
 	for _, b := range m.Buttons {
 		fmt.Printf("%s -> %s\n", b.Label, b.Command)
 	}
 	// Output:
-	// Bob to act pre-flop — 40 to call. Raise to 80–1,000. 60s left.
+	// Hand #3 · No-limit 20/40
+	// ▶ Bob to act pre-flop — 40 to call. Raise to 80–1,000. 60s left.
 	// Fold -> fold
 	// Call 40 -> call
 	// Raise… -> raise
 	// All-in 1,000 -> allin
+	// My cards -> cards
 }
 
 func ExampleEvents() {

@@ -67,7 +67,7 @@ func HandTable(v HandView, style CardStyle) Message {
 			out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
 		}
 		if v.Turn != nil && !v.Over {
-			out = append(out, "▶ "+Turn(*v.Turn, style).Text)
+			out = append(out, "▶ "+turn(*v.Turn, style).Text)
 		}
 		return strings.Join(out, "\n")
 	}
@@ -82,7 +82,7 @@ func HandTable(v HandView, style CardStyle) Message {
 	}
 	m := Message{Text: clip(text)}
 	if v.Turn != nil && !v.Over {
-		m.Buttons = append(Turn(*v.Turn, style).Buttons, MyCards)
+		m.Buttons = append(turn(*v.Turn, style).Buttons, MyCards)
 	}
 	return m
 }

@@ -218,7 +218,7 @@ func TestTurnButtons(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := Turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop}, TextCards)
+			m := turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop}, TextCards)
 			if !strings.Contains(m.Text, tc.text) {
 				t.Errorf("text %q does not contain %q", m.Text, tc.text)
 			}
@@ -254,7 +254,7 @@ func TestTurnButtonsAreLegal(t *testing.T) {
 		}
 		for !h.Done() {
 			o, _ := h.Options()
-			m := Turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()}, TextCards)
+			m := turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()}, TextCards)
 			offered := map[engine.ActionKind]bool{}
 			for _, b := range m.Buttons {
 				for _, a := range buttonActions(t, o.Player, b) {
@@ -594,7 +594,7 @@ func TestMessagesFitDiscord(t *testing.T) {
 			eq.Results = append(eq.Results, engine.EquityResult{Wins: 1, Ties: 1, Losses: int64(p)})
 		}
 		msgs = append(msgs, Equity(eq, style))
-		msgs = append(msgs, Turn(TurnView{Name: names[9], Options: engine.Options{CanCall: true, ToCall: math.MaxInt64 / 4,
+		msgs = append(msgs, turn(TurnView{Name: names[9], Options: engine.Options{CanCall: true, ToCall: math.MaxInt64 / 4,
 			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}, style))
 	}
 	var st []Standing

@@ -24,12 +24,12 @@ type TurnView struct {
 	Street      engine.Street
 }
 
-// Turn is the public prompt for the player to act, with one button per choice in a fixed order:
+// turn is the table message's part for the player to act, with one button per choice in a fixed order:
 // Fold; Check or Call; Bet…/Raise… (asks for an amount) when a raise short of all-in is possible;
 // All-in when the player may put in every chip. Button labels show the chips the click adds ("Call
 // 40", "All-in 980"); the text and the amount prompt speak of totals ("Raise to 80–1,000"), as the
 // raise command does. In fixed-limit the one legal size needs no prompt: the button runs "raise 40".
-func Turn(v TurnView, style CardStyle) Message {
+func turn(v TurnView, style CardStyle) Message {
 	o := v.Options
 	name := cleanName(v.Name, o.Player)
 	if o.RunItTwice {
