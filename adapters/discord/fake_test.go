@@ -344,7 +344,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	global := time.Until(f.globalUntil)
-	if !(parts[0] == "interactions") && f.limits { // interaction callbacks do not count toward it
+	if parts[0] != "interactions" && parts[0] != "webhooks" && f.limits { // interaction responses do not count toward it
 		now := time.Now()
 		if now.Sub(f.globalStart) >= time.Second {
 			f.globalStart, f.globalUsed = now, 0

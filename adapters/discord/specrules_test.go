@@ -144,7 +144,8 @@ func TestInteractionTokenExpires(t *testing.T) {
 }
 
 // TestFakeGlobalLimit: the fake holds the bot to Discord's global limit, 50 requests a second across
-// all routes (interaction callbacks aside), and answers more with a global 429.
+// all routes (interaction callbacks and their follow-ups and edits aside), and answers more with a
+// global 429.
 func TestFakeGlobalLimit(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
 	client := f.client()

@@ -45,8 +45,10 @@ type call struct {
 //
 // It enforces Slack's limits (../shared/INTEGRATION.md): chat.postMessage about 1 per second per
 // channel (a burst of 3, then 429 with Retry-After), chat.update Tier 3 (50 a minute for the
-// workspace), each response_url 5 times, and views.open only with a trigger_id younger than 3 s. It
-// keeps what each channel message shows now (posts, updates, replace_original through a click).
+// workspace), chat.postEphemeral Tier 4 (100 a minute), each response_url 5 times within 30 minutes,
+// and views.open only with a trigger_id younger than 3 s; and Slack's rules for what it is sent
+// (spec_test.go: Block Kit limits, modals, scopes, uploaded and processed files). It keeps what each
+// channel message shows now (posts, updates, replace_original through a click).
 type fakeSlack struct {
 	t   testing.TB
 	srv *slacktest.Server
@@ -79,6 +81,7 @@ type fakeSlack struct {
 	limits     bool                  // enforce the rate limits below (on unless a test turns it off)
 	posts      map[string]*tokens    // channel -> chat.postMessage budget
 	updates    tokens                // chat.update budget (Tier 3)
+	ephemerals tokens                // chat.postEphemeral budget (Tier 4)
 	hooks      map[string]hook       // response_url path -> the click it belongs to
 	triggers   map[string]time.Time  // trigger_id -> when it was issued
 	screen     map[string]slackShown // message ts -> what it shows
@@ -185,6 +188,8 @@ func (f *fakeSlack) throttle(method, channel string, w http.ResponseWriter) bool
 		}
 	case "chat.update":
 		b = &f.updates
+	case "chat.postEphemeral":
+		b = &f.ephemerals
 	default:
 		return false
 	}
@@ -221,6 +226,7 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		limits:     true,
 		posts:      map[string]*tokens{},
 		updates:    tokens{burst: 50, rate: 50.0 / 60},
+		ephemerals: tokens{burst: 100, rate: 100.0 / 60},
 		hooks:      map[string]hook{},
 		triggers:   map[string]time.Time{},
 		screen:     map[string]slackShown{},
