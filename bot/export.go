@@ -78,7 +78,9 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(HandRecord) 
 	}
 	for _, r := range recs {
 		if r.ID == id {
-			return func(h HandRecord) bool { return h.No > r.HandBase }, nil
+			// A table opened before hand numbers went on across sessions has no HandBase: its
+			// session's hands are those since it started.
+			return func(h HandRecord) bool { return h.No > r.HandBase && !h.Time.Before(r.Started) }, nil
 		}
 	}
 	sessions, err := d.store.Sessions(ctx)
