@@ -177,14 +177,10 @@ func newVerbs() map[string]verb {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
 		})},
 		"show": {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
-		// history needs no open table: the channel's hands are kept after `end` (and with no table
-		// goroutine at all, Handle answers it).
-		"history": {need: needTable, run: onTable(func(t *table, ctx context.Context, _ Command, args []string) (Reply, error) {
-			if !t.open {
-				return t.d.history(ctx, t.id, args, render.CardStyle{Kind: DefaultSettings().Cards}, false)
-			}
-			return t.d.history(ctx, t.id, args, t.style(), true)
-		})},
+		// history needs no table: the channel's hands are kept after `end`.
+		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+			return d.history(ctx, cmd, args)
+		}},
 		"set": {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
 		"end": {need: needHost, refusal: "end the session", run: onTable((*table).end)},
 	}
@@ -200,16 +196,9 @@ func newVerbs() map[string]verb {
 // for admins, for the table's host (which an admin may stand in for), or for the host besides the
 // players. Adapters that cache who is an admin ask the platform afresh for these.
 func (d *Dealer) AdminMatters(text string) bool {
-	v, ok := d.verbs[strings.ToLower(firstWord(text))]
+	verb, _ := splitCommand(text)
+	v, ok := d.verbs[verb]
 	return ok && (v.need == needAdmin || v.need == needHost || v.hostToo)
-}
-
-// firstWord is the first word of a command line, or "".
-func firstWord(text string) string {
-	if f := strings.Fields(text); len(f) > 0 {
-		return f[0]
-	}
-	return ""
 }
 
 // splitCommand returns the lower-cased verb and the arguments of a command line.
@@ -390,7 +379,7 @@ func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tour
 	if err != nil {
 		return err
 	}
-	rec.HandBase, rec.HandNo, t.handFloor = floor, floor, floor
+	rec.HandBase, rec.HandNo = floor, floor
 	t.rec = rec // commit needs the channel; restored below on failure
 	if err := t.commit(ctx, rec, Change{}); err != nil {
 		t.rec = TableRecord{}
@@ -696,9 +685,9 @@ func (t *table) show(ctx context.Context, cmd Command) (Reply, error) {
 	return ok("Shown.")
 }
 
-// history answers `history [n]` for the channel's table id, drawing cards in style; open says
-// whether a session is running there.
-func (d *Dealer) history(ctx context.Context, id string, args []string, style render.CardStyle, open bool) (Reply, error) {
+// history answers `history [n]`: a hand of the channel, replayed as text with the cards drawn as the
+// channel's table draws them (as a new table would when none is open).
+func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	n := 1
 	if len(args) > 0 {
 		v, err := strconv.Atoi(args[0])
@@ -706,6 +695,17 @@ func (d *Dealer) history(ctx context.Context, id string, args []string, style re
 			return Reply{}, userErrorf("Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
 		}
 		n = v
+	}
+	id := tableID(cmd)
+	recs, err := d.store.Tables(ctx)
+	if err != nil {
+		return Reply{}, err
+	}
+	style, open := render.CardStyle{Kind: DefaultSettings().Cards}, false
+	for _, r := range recs {
+		if r.ID == id {
+			style, open = cardStyle(d.chat, r), true
+		}
 	}
 	hands, err := d.store.Hands(ctx, id, n)
 	if err != nil {

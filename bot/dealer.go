@@ -14,7 +14,6 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/render"
 )
 
 // Config holds the dealer's injected dependencies and defaults. The zero value is usable.
@@ -262,13 +261,6 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		switch {
 		case errors.Is(err, errClosed):
 			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
-		case errors.Is(err, errNoTable) && verb == "history" && !cmd.Probe:
-			// The channel's last session has ended; its hands are kept.
-			r, err := d.history(ctx, tableID(cmd), args, render.CardStyle{Kind: DefaultSettings().Cards}, false)
-			if err != nil {
-				return errorReply(d.log, err)
-			}
-			return r
 		case errors.Is(err, errNoTable):
 			if verb == "" {
 				return errorReply(d.log, userErrorf("Type a command, or `help` for the list."))

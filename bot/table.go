@@ -50,8 +50,8 @@ type table struct {
 	// by a player clears it.
 	quarantined bool
 
-	// handFloor is the number of the channel's newest kept hand when the table was opened or
-	// restored: the next hand is numbered above it.
+	// handFloor is the number of the channel's newest kept hand when the table was restored: the next
+	// hand is numbered above it (a table opened now starts its count there itself).
 	handFloor int64
 
 	toldDenied bool // the host was told the platform refuses the bot this channel (cannotPost)
@@ -182,17 +182,20 @@ func (t *table) checkCards(cmd Command, s Settings) error {
 	return userErrorf("Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
 }
 
-// style is how the table draws cards: its setting, with the platform's card pictures for a table
+// style is how the table draws cards (cardStyle).
+func (t *table) style() render.CardStyle { return cardStyle(t.d.chat, t.rec) }
+
+// cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
-func (t *table) style() render.CardStyle {
-	k := t.rec.Settings.Cards
+func cardStyle(chat Chat, rec TableRecord) render.CardStyle {
+	k := rec.Settings.Cards
 	switch k {
 	case render.CardText, render.CardEmoji:
 		return render.CardStyle{Kind: k}
 	}
 	st := render.CardStyle{Kind: k}
-	if p, ok := t.pictures(); ok {
-		st.Faces, _ = p.CardFaces(t.rec.Platform, k == render.CardImages4)
+	if p, ok := chat.(Pictures); ok {
+		st.Faces, _ = p.CardFaces(rec.Platform, k == render.CardImages4)
 	}
 	if st.Faces == nil {
 		st.Kind = render.CardEmoji

@@ -87,11 +87,11 @@ func (a *Adapter) picturesAllowed(channel string) bool {
 	return a.now().After(a.noPics[channel])
 }
 
-// pictureFailed notes why a picture could not be sent with a table message in channel: a missing
-// permission stops pictures there for pictureBackoff, said once in the log with what to do.
+// pictureFailed notes why a picture could not be sent with a table message in channel, once the
+// message itself went through without it: a missing permission (Attach Files, then) stops pictures
+// there for pictureBackoff, said in the log with what to do.
 func (a *Adapter) pictureFailed(channel string, err error) {
-	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden {
+	if status(err) == http.StatusForbidden {
 		a.mu.Lock()
 		if a.noPics == nil {
 			a.noPics = map[string]time.Time{}
@@ -255,16 +255,20 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
 	}
+	var picErr error
 	if m.Picture != nil && a.picturesAllowed(m.Channel) {
 		id, err := a.withPicture(ctx, "POST", m.Channel, "", send, m.Picture)
 		if err == nil {
 			return id, nil
 		}
-		a.pictureFailed(m.Channel, err)
+		picErr = err
 	}
 	msg, err := a.session.ChannelMessageSendComplex(m.Channel, send, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", fmt.Errorf("discord: post to channel %s: %w", m.Channel, denied(err))
+	}
+	if picErr != nil {
+		a.pictureFailed(m.Channel, picErr)
 	}
 	return msg.ID, nil
 }
@@ -292,12 +296,13 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 	if err != nil {
 		a.log.Warn("table message sent without some buttons", "err", err)
 	}
+	var picErr error
 	if m.Picture != nil && a.picturesAllowed(m.Channel) {
 		_, err := a.withPicture(ctx, "PATCH", m.Channel, id, send, m.Picture)
 		if err == nil {
 			return nil
 		}
-		a.pictureFailed(m.Channel, err)
+		picErr = err
 	}
 	_, err = a.session.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: id, Channel: m.Channel, Content: &send.Content,
 		Components: &send.Components, AllowedMentions: send.AllowedMentions}, discordgo.WithContext(ctx))
@@ -308,6 +313,9 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 			return fmt.Errorf("discord: edit message %s in channel %s: %w (%v)", id, m.Channel, bot.ErrRepost, err)
 		}
 		return fmt.Errorf("discord: edit message %s in channel %s: %w", id, m.Channel, denied(err))
+	}
+	if picErr != nil {
+		a.pictureFailed(m.Channel, picErr)
 	}
 	return nil
 }

@@ -427,11 +427,20 @@ func TestOldMessageEditRefused(t *testing.T) {
 // the host.
 func TestNoSendMessagesPermission(t *testing.T) {
 	f := newFakeDiscord(t, testApp)
-	a := openAdapterWith(t, f, &bottest.Buffer{}, bottest.NewClock(time.Now()), testConfig())
+	logs := &bottest.Buffer{}
+	a := openAdapterWith(t, f, logs, bottest.NewClock(time.Now()), testConfig())
 	f.mu.Lock()
 	f.noSend = map[string]bool{"5551": true}
 	f.mu.Unlock()
 	if _, err := a.Post(context.Background(), botMessage("5551", render.Message{Text: "Hand #1 · to act"})); !errors.Is(err, bot.ErrCannotPost) {
 		t.Fatalf("a post where the bot may not send: %v, want bot.ErrCannotPost", err)
+	}
+	// With a picture: the refusal is the channel's, not a missing Attach Files.
+	pic := &render.Picture{Name: "hand-1.png", Alt: "Board.", PNG: []byte("png")}
+	if _, err := a.Post(context.Background(), botMessage("5551", render.Message{Text: "Hand #1 · over", Picture: pic})); !errors.Is(err, bot.ErrCannotPost) {
+		t.Fatalf("a post with a picture where the bot may not send: %v, want bot.ErrCannotPost", err)
+	}
+	if strings.Contains(logs.String(), "Attach Files") {
+		t.Fatalf("the log blames Attach Files for a channel that refuses any message:\n%s", logs.String())
 	}
 }

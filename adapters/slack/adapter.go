@@ -37,7 +37,7 @@ type Dealer interface {
 }
 
 // adminJudge is the dealer's optional answer to whether being an admin can decide a command
-// (bot.Dealer and bot.Scheduler have it): the permission rules live there, once.
+// (bot.Dealer has it): the permission rules live there, once.
 type adminJudge interface {
 	AdminMatters(text string) bool
 }
@@ -269,6 +269,9 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 		})
 	})
 	if err != nil {
+		if notInChannel(err) {
+			err = fmt.Errorf("%w (%v)", bot.ErrCannotPost, err)
+		}
 		return fmt.Errorf("slack: update message %s in %s: %w", ts, m.Channel, err)
 	}
 	return nil
@@ -288,15 +291,6 @@ const (
 	maxAltText     = 2000
 	maxFileAltText = 1000
 )
-
-// cut shortens s to at most n characters, ending it with "…" when it was longer.
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(append(r[:n-1], '…'))
-}
 
 // withPicture sends a table message by send, with pic shown in it when there is one: uploaded (the
 // files upload flow, shared in no channel) and shown in an image block after the text and before the
@@ -333,7 +327,7 @@ func (a *Adapter) pictureBlocks(ctx context.Context, blocks []slackapi.Block, pi
 		return blocks
 	}
 	f, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Filename: pic.Name, Title: pic.Name,
-		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: cut(pic.Alt, maxFileAltText)})
+		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: clipRunes(pic.Alt, maxFileAltText)})
 	if err != nil {
 		var se slackapi.SlackErrorResponse
 		if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
@@ -345,7 +339,7 @@ func (a *Adapter) pictureBlocks(ctx context.Context, blocks []slackapi.Block, pi
 		a.log.Warn("slack: the showdown picture could not be uploaded; the table is shown without it", "err", err)
 		return blocks
 	}
-	img := slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: f.ID}, cut(pic.Alt, maxAltText), "", nil)
+	img := slackapi.NewImageBlockSlackFile(&slackapi.SlackFileObject{ID: f.ID}, clipRunes(pic.Alt, maxAltText), "", nil)
 	out := make([]slackapi.Block, 0, len(blocks)+1)
 	at := len(blocks)
 	for at > 0 && blocks[at-1].BlockType() == slackapi.MBTAction {
