@@ -87,23 +87,3 @@ func TestFoldWinSaysWhoWon(t *testing.T) {
 	}
 	r.balance()
 }
-
-// liveRigFor opens a rig over a surfaceChat with a table in c1 opened by ann with start, the players
-// joining with their join commands, and hand #1 dealt.
-func liveRigFor(t *testing.T, start string, joins map[string]string) (*rig, *surfaceChat) {
-	t.Helper()
-	sc := &surfaceChat{text: map[string]string{}}
-	r := newRig(t, bot.Config{})
-	r.chat = &sc.rigChat
-	r.close()
-	r.openWith(sc)
-	r.must("c1", "ann", start)
-	for _, u := range []string{"ann", "ben", "cid", "dee"} {
-		if j, ok := joins[u]; ok {
-			r.must("c1", u, j)
-		}
-	}
-	r.must("c1", "ann", "deal")
-	sc.settle(t)
-	return r, sc
-}

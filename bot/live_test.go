@@ -220,6 +220,16 @@ func firstToAct(t *testing.T, tr bot.TableRecord) int {
 	return h.ToAct()
 }
 
+// surfaceRig is a rig whose dealer's chat is sc.
+func surfaceRig(t *testing.T, sc *surfaceChat) *rig {
+	t.Helper()
+	r := newRig(t, bot.Config{})
+	r.chat = &sc.rigChat
+	r.close()
+	r.openWith(sc)
+	return r
+}
+
 // openWith opens the rig with chat as the dealer's Chat.
 func (r *rig) openWith(chat bot.Chat) {
 	r.tb.Helper()
@@ -385,10 +395,7 @@ func TestLongHandGetsANewTableMessage(t *testing.T) {
 // once, what to give the bot; the game itself goes on and chips add up.
 func TestHostToldWhenTheChannelRefusesTheBot(t *testing.T) {
 	sc := &surfaceChat{text: map[string]string{}, denied: true}
-	r := newRig(t, bot.Config{})
-	r.chat = &sc.rigChat
-	r.close()
-	r.openWith(sc)
+	r := surfaceRig(t, sc)
 	r.must("c1", "ann", "start timer=off")
 	r.must("c1", "ann", "join 1000")
 	r.must("c1", "ben", "join 1000")

@@ -30,10 +30,9 @@ var errCorrupt = errors.New("a stored record cannot be read")
 
 type writer struct{ b []byte }
 
-func (w *writer) u(v uint64)   { w.b = binary.AppendUvarint(w.b, v) }
-func (w *writer) i(v int64)    { w.b = binary.AppendVarint(w.b, v) }
-func (w *writer) s(v string)   { w.u(uint64(len(v))); w.b = append(w.b, v...) }
-func (w *writer) raw(p []byte) { w.b = append(w.b, p...) }
+func (w *writer) u(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *writer) i(v int64)  { w.b = binary.AppendVarint(w.b, v) }
+func (w *writer) s(v string) { w.u(uint64(len(v))); w.b = append(w.b, v...) }
 
 type reader struct {
 	b   []byte

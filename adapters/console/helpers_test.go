@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -277,15 +276,6 @@ func (g *game) publicTexts() []string {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]int64) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 var _ io.Reader = (*scriptRand)(nil)
