@@ -715,7 +715,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, errNoGame
 	}
 	if len(hands) < n {
-		return Reply{}, userErrorf("This table has only %d finished hands: ask for `history %d` or less.", len(hands), max(1, len(hands)))
+		return Reply{}, userErrorf("This channel has only %d finished %s: ask for `history %d` or less.", len(hands), plural(len(hands), "hand", "hands"), max(1, len(hands)))
 	}
 	hr := hands[n-1]
 	h, err := engine.Replay(hr.Setup(), hr.Actions)

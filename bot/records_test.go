@@ -155,3 +155,30 @@ func (r *rig) mustHand(ch string, no int64) bot.HandRecord {
 	}
 	return h
 }
+
+// TestRefusalsWithoutTableOrScheduler: history in a channel that never had a game, a bad history
+// number after `end`, and the schedule commands where no scheduler runs are each refused with a
+// sentence and change nothing.
+func TestRefusalsWithoutTableOrScheduler(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	r.refused("c9", "ann", "history", "There is no game in this channel yet")
+	r.refused("c9", "ann", "history 3", "There is no game in this channel yet")
+	r.refused("c9", "ann", "schedule list", "Scheduled games are not available here.")
+	r.refused("c9", "ann", "rsvp yes", "Scheduled games are not available here.")
+	r.refused("c9", "ann", "leaderboard season", "Scheduled games are not available here.")
+	if rep := r.must("c9", "ann", "help"); strings.Contains(rep.Text, "schedule add") {
+		t.Fatalf("help lists the schedule commands where no scheduler runs:\n%s", rep.Text)
+	}
+	r.must("c1", "ann", "start timer=off")
+	r.must("c1", "ann", "join 1000")
+	r.must("c1", "ben", "join 1000")
+	r.must("c1", "ann", "deal")
+	r.playOut("c1", "ann", "ben")
+	r.must("c1", "ann", "end")
+	r.refused("c1", "ben", "history x", "Write `history` for the last hand")
+	r.refused("c1", "ben", "history 101", "Write `history` for the last hand")
+	r.refused("c1", "ben", "history 2", "This channel has only 1 finished hand: ask for `history 1` or less.")
+	if rep := r.must("c1", "ben", "history 1"); !strings.HasPrefix(rep.Text, "Hand #1 ") {
+		t.Fatalf("history 1 after end: %q", rep.Text)
+	}
+}

@@ -137,6 +137,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"--help", nil, []string{"--help"}, 0, "Usage:"},
 		{"-h", nil, []string{"-h"}, 0, "dealerbot [--env FILE]"},
 		{"an unknown flag", nil, []string{"--colour"}, 2, "flag provided but not defined"},
+		{"check with an argument", nil, []string{"check", "discord"}, 2, "dealerbot check takes no arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
