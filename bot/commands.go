@@ -10,14 +10,15 @@ import (
 	"strings"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
 // helpText lists every command with a one-line explanation.
 const helpText = `Commands:
-start [options] — open a table here (host). Options: ` + settingsHelp + `
-` + tournamentHelp + `
+start [options] — open a table here (host). Options: ` + table.SettingsHelp + `
+` + table.TournamentHelp + `
 join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)
 sitout / sitin — skip hands without leaving / play again
@@ -43,7 +44,7 @@ end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
 // handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
-func (t *table) handle(ctx context.Context, cmd Command) Reply {
+func (t *actor) handle(ctx context.Context, cmd Command) Reply {
 	t.click, t.update = cmd.Message, nil
 	r, err := t.run(ctx, cmd)
 	if t.update != nil {
@@ -111,81 +112,81 @@ type verb struct {
 	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal;
 	// schedule, whose host is the schedule's).
 	hostToo bool
-	run     func(ctx context.Context, d *Dealer, t *table, cmd Command, args []string) (Reply, error)
+	run     func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string) (Reply, error)
 }
 
 // newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
 // New builds it once for the Dealer.
 func newVerbs() map[string]verb {
-	onTable := func(f func(t *table, ctx context.Context, cmd Command, args []string) (Reply, error)) func(context.Context, *Dealer, *table, Command, []string) (Reply, error) {
-		return func(ctx context.Context, _ *Dealer, t *table, cmd Command, args []string) (Reply, error) {
+	onTable := func(f func(t *actor, ctx context.Context, cmd Command, args []string) (Reply, error)) func(context.Context, *Dealer, *actor, Command, []string) (Reply, error) {
+		return func(ctx context.Context, _ *Dealer, t *actor, cmd Command, args []string) (Reply, error) {
 			return f(t, ctx, cmd, args)
 		}
 	}
-	action := verb{need: needSeat, refusal: "type `join` to play.", run: onTable(func(t *table, ctx context.Context, cmd Command, args []string) (Reply, error) {
+	action := verb{need: needSeat, refusal: "type `join` to play.", run: onTable(func(t *actor, ctx context.Context, cmd Command, args []string) (Reply, error) {
 		verb, _ := splitCommand(cmd.Text)
 		return t.action(ctx, cmd, verb, args)
 	})}
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *table, _ Command, _ []string) (Reply, error) {
+		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string) (Reply, error) {
 			if d.sched.Load() != nil {
 				return Reply{Text: helpText + "\n" + schedHelp}, nil
 			}
 			return Reply{Text: helpText}, nil
 		}},
 		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
-		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
 			return d.scheduleVerb(ctx, cmd)
 		}},
-		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
 			return d.scheduleVerb(ctx, cmd)
 		}},
-		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.verify(ctx, cmd, args)
 		}},
-		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, _ []string) (Reply, error) {
+		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
 			return d.chips(ctx, cmd)
 		}},
-		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			if len(args) > 0 && strings.EqualFold(args[0], "season") {
 				return d.scheduleVerb(ctx, cmd)
 			}
 			return d.leaderboard(ctx, cmd)
 		}},
-		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.adjust(ctx, cmd, args)
 		}},
-		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.exportHands(ctx, cmd, args)
 		}},
-		"start": {need: needTable, run: onTable((*table).start)},
-		"join":  {need: needOpen, run: onTable((*table).join)},
-		"leave": {need: needSeat, refusal: "there is nothing to leave.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+		"start": {need: needTable, run: onTable((*actor).start)},
+		"join":  {need: needOpen, run: onTable((*actor).join)},
+		"leave": {need: needSeat, refusal: "there is nothing to leave.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
 		})},
-		"kick": {need: needHost, refusal: "remove a player", run: onTable((*table).kick)},
-		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+		"kick": {need: needHost, refusal: "remove a player", run: onTable((*actor).kick)},
+		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return t.sit(ctx, cmd, true)
 		})},
-		"sitin": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) {
+		"sitin": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return t.sit(ctx, cmd, false)
 		})},
-		"rebuy": {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*table).rebuy)},
-		"deal":  {need: needOpen, hostToo: true, run: onTable((*table).dealCmd)},
-		"cards": {need: needOpen, run: onTable(func(t *table, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
-		"table": {need: needOpen, run: onTable(func(t *table, _ context.Context, _ Command, _ []string) (Reply, error) {
+		"rebuy": {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*actor).rebuy)},
+		"deal":  {need: needOpen, hostToo: true, run: onTable((*actor).dealCmd)},
+		"cards": {need: needOpen, run: onTable(func(t *actor, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
+		"table": {need: needOpen, run: onTable(func(t *actor, _ context.Context, _ Command, _ []string) (Reply, error) {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
 		})},
-		"show": {need: needOpen, run: onTable(func(t *table, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
+		"show": {need: needOpen, run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
 		// history needs no table: the channel's hands are kept after `end`.
-		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *table, cmd Command, args []string) (Reply, error) {
+		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
-		"set": {need: needHost, refusal: "change the settings", run: onTable((*table).set)},
-		"end": {need: needHost, refusal: "end the session", run: onTable((*table).end)},
+		"set": {need: needHost, refusal: "change the settings", run: onTable((*actor).set)},
+		"end": {need: needHost, refusal: "end the session", run: onTable((*actor).end)},
 	}
-	verbs["straddle"] = verb{need: needSeat, refusal: "type `join` to play.", run: onTable((*table).straddle)}
-	verbs["bombpot"] = verb{need: needHost, refusal: "call a bomb pot", run: onTable((*table).bombPot)}
+	verbs["straddle"] = verb{need: needSeat, refusal: "type `join` to play.", run: onTable((*actor).straddle)}
+	verbs["bombpot"] = verb{need: needHost, refusal: "call a bomb pot", run: onTable((*actor).bombPot)}
 	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice"} {
 		verbs[a] = action
 	}
@@ -220,7 +221,7 @@ const maxUserRef = 100
 var errNoGame = refusef(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
 
 // gate checks what a verb needs before it runs. t is nil for workspace-wide verbs.
-func gate(v verb, t *table, cmd Command) error {
+func gate(v verb, t *actor, cmd Command) error {
 	switch v.need {
 	case needAdmin:
 		if !cmd.Admin {
@@ -245,7 +246,7 @@ func gate(v verb, t *table, cmd Command) error {
 }
 
 // run runs one command on the table goroutine: the button check, the gate, then the verb.
-func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
+func (t *actor) run(ctx context.Context, cmd Command) (Reply, error) {
 	verb, args := splitCommand(cmd.Text)
 	if verb == "" {
 		return Reply{}, userErrorf("Type a command, or `help` for the list.")
@@ -266,7 +267,7 @@ func (t *table) run(ctx context.Context, cmd Command) (Reply, error) {
 	return v.run(ctx, t.d, t, cmd, args)
 }
 
-func (t *table) kick(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) kick(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) == 0 {
 		return Reply{}, userErrorf("Say who to remove: `kick @name`.")
 	}
@@ -285,7 +286,7 @@ func (t *table) kick(ctx context.Context, cmd Command, args []string) (Reply, er
 	return t.leave(ctx, cmd, seat, true)
 }
 
-func (t *table) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 	if t.hand != nil {
 		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.rec.Hand.No)
 	}
@@ -302,11 +303,11 @@ func (t *table) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, er
 	return ok("Dealt hand #%d.", t.rec.HandNo)
 }
 
-func (t *table) set(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) set(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) == 0 {
 		return Reply{}, userErrorf("Say what to change, for example `set blinds=10/20`; `help` lists the options.")
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	if err := n.Settings.Apply(args); err != nil {
 		return Reply{}, err
 	}
@@ -331,9 +332,9 @@ func (t *table) set(ctx context.Context, cmd Command, args []string) (Reply, err
 	return ok("Settings changed.")
 }
 
-func (t *table) end(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+func (t *actor) end(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 	if t.hand != nil {
-		n := clone(t.rec)
+		n := t.rec.Clone()
 		n.Ending = true
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			return Reply{}, err
@@ -348,7 +349,7 @@ func (t *table) end(ctx context.Context, cmd Command, _ []string) (Reply, error)
 	return ok("Session ended; standings posted.")
 }
 
-func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if t.open {
 		return Reply{}, userErrorf("A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", t.rec.HostName)
 	}
@@ -370,7 +371,7 @@ func (t *table) start(ctx context.Context, cmd Command, args []string) (Reply, e
 }
 
 // openTable commits a new table hosted by cmd's user with settings s (a tournament when tr is set).
-func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tournament) error {
+func (t *actor) openTable(ctx context.Context, cmd Command, s Settings, tr *Tournament) error {
 	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
 		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
 		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
@@ -390,7 +391,7 @@ func (t *table) openTable(ctx context.Context, cmd Command, s Settings, tr *Tour
 	return nil
 }
 
-func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) join(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if t.rec.Tournament != nil {
 		return t.register(ctx, cmd, args)
 	}
@@ -424,9 +425,9 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 	c := Change{Ledger: grant}
 	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
 		Name: cmd.UserName, Table: t.id, Bankroll: -amount, OnTable: amount})
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.Seats[seat] = SeatRecord{User: cmd.User, Name: cmd.UserName, Stack: amount}
-	if i := standingIndex(n.Standings, cmd.User); i >= 0 {
+	if i := table.StandingIndex(n.Standings, cmd.User); i >= 0 {
 		n.Standings[i].BoughtIn += amount
 	} else {
 		n.Standings = append(n.Standings, Standing{User: cmd.User, Name: cmd.UserName, BoughtIn: amount})
@@ -447,7 +448,7 @@ func (t *table) join(ctx context.Context, cmd Command, args []string) (Reply, er
 }
 
 // leave stands a player up: now between hands, or when the running hand ends if they are in it.
-func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (Reply, error) {
+func (t *actor) leave(ctx context.Context, cmd Command, seat int, kicked bool) (Reply, error) {
 	if seat < 0 {
 		return Reply{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
 	}
@@ -455,7 +456,7 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 		return t.leaveTournament(ctx, cmd, seat, kicked)
 	}
 	s := t.rec.Seats[seat]
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	// A player dealt into the running hand (even folded) leaves when it ends: the hand's result
 	// still has to be settled against the seat.
 	if p := t.playerOf(seat); p >= 0 && t.hand != nil {
@@ -486,7 +487,7 @@ func (t *table) leave(ctx context.Context, cmd Command, seat int, kicked bool) (
 	return ok("%s chips went back to %s's bankroll.", render.Chips(s.Stack), s.Name)
 }
 
-func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
+func (t *actor) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 	seat := t.seatOf(cmd.User)
 	if seat < 0 {
 		return Reply{}, userErrorf("You are not seated at this table: type `join` to sit down.")
@@ -497,7 +498,7 @@ func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 		}
 		return Reply{}, userErrorf("You are already playing: `sitout` skips hands.")
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.Seats[seat].SittingOut = out
 	n.Seats[seat].TimedOut = 0
 	if err := t.commit(ctx, n, Change{}); err != nil {
@@ -519,7 +520,7 @@ func (t *table) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
 	return ok("You are dealt in from the next hand.")
 }
 
-func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) rebuy(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if t.rec.Tournament != nil {
 		return t.rebuyTournament(ctx, cmd, args)
 	}
@@ -568,10 +569,10 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 	if p.Bankroll < amount {
 		return Reply{}, userErrorf("Your bankroll holds only %s chips: rebuy for less.", render.Chips(p.Bankroll))
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.Seats[seat].Stack += amount
 	n.Seats[seat].Rebuys++
-	if i := standingIndex(n.Standings, cmd.User); i >= 0 {
+	if i := table.StandingIndex(n.Standings, cmd.User); i >= 0 {
 		n.Standings[i].BoughtIn += amount
 	}
 	c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindRebuy, Workspace: cmd.Workspace, User: cmd.User,
@@ -587,7 +588,7 @@ func (t *table) rebuy(ctx context.Context, cmd Command, args []string) (Reply, e
 	return ok("Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
 }
 
-func (t *table) action(ctx context.Context, cmd Command, verb string, args []string) (Reply, error) {
+func (t *actor) action(ctx context.Context, cmd Command, verb string, args []string) (Reply, error) {
 	seat := t.seatOf(cmd.User)
 	if seat < 0 {
 		return Reply{}, userErrorf("You are not seated at this table: type `join` to play.")
@@ -651,7 +652,7 @@ func (t *table) action(ctx context.Context, cmd Command, verb string, args []str
 	return Reply{}, nil // the table message changing is the answer
 }
 
-func (t *table) cards(cmd Command) (Reply, error) {
+func (t *actor) cards(cmd Command) (Reply, error) {
 	seat := t.seatOf(cmd.User)
 	if seat < 0 || t.hand == nil || t.playerOf(seat) < 0 {
 		return Reply{}, userErrorf("You have no cards: you are not in a hand right now.")
@@ -660,7 +661,7 @@ func (t *table) cards(cmd Command) (Reply, error) {
 	return Reply{Text: render.HoleCards(t.hand.Hole(p), t.rec.Hand.No, t.style()).Text}, nil
 }
 
-func (t *table) show(ctx context.Context, cmd Command) (Reply, error) {
+func (t *actor) show(ctx context.Context, cmd Command) (Reply, error) {
 	if t.hand != nil && t.playerOf(t.seatOf(cmd.User)) >= 0 {
 		return Reply{}, userErrorf("You can show your cards when this hand is over.")
 	}
@@ -715,7 +716,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, errNoGame
 	}
 	if len(hands) < n {
-		return Reply{}, userErrorf("This channel has only %d finished %s: ask for `history %d` or less.", len(hands), plural(len(hands), "hand", "hands"), max(1, len(hands)))
+		return Reply{}, userErrorf("This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
 	}
 	hr := hands[n-1]
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
@@ -765,10 +766,10 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 }
 
 // view is the table as render.Table shows it.
-func (t *table) view() render.TableView {
+func (t *actor) view() render.TableView {
 	r := t.rec.Settings.Rules(t.rec.Level)
 	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
-		Notes: t.notes(), Tournament: tournamentView(t.rec, t.d.cfg.Now())}
+		Notes: t.notes(), Tournament: table.TournamentView(t.rec, t.d.cfg.Now())}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament table"
 	}
@@ -885,7 +886,7 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 }
 
 // straddle opts the player in to straddle in the next hand, in which they must be under the gun.
-func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+func (t *actor) straddle(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 	s := t.rec.Settings
 	if !s.Straddle {
 		return Reply{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
@@ -919,7 +920,7 @@ func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, e
 	if t.rec.Seats[seat].Stack <= amount {
 		return Reply{}, userErrorf("A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.Seats[seat].Straddle = true
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return Reply{}, err
@@ -929,7 +930,7 @@ func (t *table) straddle(ctx context.Context, cmd Command, _ []string) (Reply, e
 }
 
 // bombPot makes the next hand a bomb pot.
-func (t *table) bombPot(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (t *actor) bombPot(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	amount := min(2*t.rec.Settings.Rules(t.rec.Level).BigBlind, engine.MaxChips)
 	v, given, err := amountArg(args, "ante in the bomb pot", fmt.Sprintf("bombpot %d", amount))
 	if err != nil {
@@ -938,7 +939,7 @@ func (t *table) bombPot(ctx context.Context, cmd Command, args []string) (Reply,
 	if given {
 		amount = v
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.BombPot = amount
 	for i := range n.Seats {
 		n.Seats[i].Straddle = false // a bomb pot has no blinds to straddle

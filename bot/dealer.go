@@ -55,7 +55,7 @@ type Dealer struct {
 	randMu sync.Mutex // Rand is shared by every table
 
 	mu     sync.Mutex // guards tables, closed and ended
-	tables map[string]*table
+	tables map[string]*actor
 	closed bool
 	// ended are the outboxes of tables whose session ended (their goroutine is gone) that may still
 	// be writing the last posts, the standings among them: Flush and Close wait for them too.
@@ -75,7 +75,7 @@ type Dealer struct {
 type job struct {
 	ctx  context.Context
 	cmd  Command
-	fire func(ctx context.Context, t *table) // a timer's work instead of a command
+	fire func(ctx context.Context, t *actor) // a timer's work instead of a command
 	done chan Reply
 }
 
@@ -115,7 +115,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
-		tables: map[string]*table{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
+		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
 	ctx := context.Background()
 	recs, err := store.Tables(ctx)
 	if err != nil {
@@ -139,14 +139,14 @@ func tableID(cmd Command) string {
 }
 
 // newTable registers a table and starts its goroutine. d.mu must not be held.
-func (d *Dealer) newTable(id string) *table {
+func (d *Dealer) newTable(id string) *actor {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.newTableLocked(id)
 }
 
-func (d *Dealer) newTableLocked(id string) *table {
-	t := &table{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}}
+func (d *Dealer) newTableLocked(id string) *actor {
+	t := &actor{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}}
 	d.tables[id] = t
 	d.wg.Add(1)
 	go t.loop()
@@ -186,7 +186,7 @@ func (d *Dealer) isClosed() bool {
 
 // sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
 // queue, so the table goroutine never retires under one of them (see table.retire).
-func (d *Dealer) sendTo(ctx context.Context, t *table, j job) (Reply, error) {
+func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
 	j.ctx = ctx
 	j.done = make(chan Reply, 1)
 	d.mu.Lock()
@@ -274,7 +274,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 
 // after starts a timer whose work runs on the table goroutine. The work runs at most once, not at
 // all after Close, and not after the table's session ended (its goroutine is gone).
-func (d *Dealer) after(t *table, wait time.Duration, work func(ctx context.Context, t *table)) Timer {
+func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
 	return d.cfg.AfterFunc(wait, func() {
 		_, _ = d.sendTo(context.Background(), t, job{fire: work})
 	})
@@ -282,7 +282,7 @@ func (d *Dealer) after(t *table, wait time.Duration, work func(ctx context.Conte
 
 // retire unregisters t when its session is over and no command is on its way to it; the table
 // goroutine then ends. It reports whether t was retired.
-func (d *Dealer) retire(t *table) bool {
+func (d *Dealer) retire(t *actor) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed || t.refs > 0 || len(t.jobs) > 0 || d.tables[t.id] != t {
@@ -326,7 +326,7 @@ func (d *Dealer) Close(ctx context.Context) error {
 		return nil
 	}
 	d.closed = true
-	tables := make([]*table, 0, len(d.tables))
+	tables := make([]*actor, 0, len(d.tables))
 	for _, t := range d.tables {
 		tables = append(tables, t)
 	}
@@ -363,7 +363,7 @@ func (d *Dealer) Close(ctx context.Context) error {
 // until ctx ends.
 func (d *Dealer) Flush(ctx context.Context) error {
 	d.mu.Lock()
-	tables := make([]*table, 0, len(d.tables))
+	tables := make([]*actor, 0, len(d.tables))
 	for _, t := range d.tables {
 		tables = append(tables, t)
 	}
@@ -373,7 +373,7 @@ func (d *Dealer) Flush(ctx context.Context) error {
 		defer close(done)
 		for _, t := range tables {
 			var out *outbox
-			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *table) { out = t.out }})
+			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *actor) { out = t.out }})
 			if out != nil {
 				out.wait()
 			}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/render/picture"
@@ -23,17 +24,6 @@ type Pictures interface {
 	CardFaces(platform string, four bool) (faces *render.Faces, ok bool)
 	// ShowsPictures reports whether the platform shows a Message's Picture.
 	ShowsPictures(platform string) bool
-}
-
-// Screen is what is on screen for a table: the hand's table message, so that a restart edits the
-// same message (its old buttons replaced) instead of leaving a stale one.
-type Screen struct {
-	Hand    int64  // the hand the message shows
-	Message string // its ID on the platform
-	Ping    string // the turn ping on screen, if any: a restart deletes it (and pings anew)
-	// Posted is when the message was posted (zero in records from before it was kept). A message
-	// older than maxEditAge is not edited any more: the table is posted anew.
-	Posted time.Time `json:",omitempty"`
 }
 
 // maxEditAge is the age from which a table message is posted anew rather than edited: Discord
@@ -325,7 +315,7 @@ func (o *outbox) pings() {
 // --- the table's side -------------------------------------------------------------------------------
 
 // initOutbox makes the table's outbox, starting from what the record says is on screen.
-func (t *table) initOutbox() {
+func (t *actor) initOutbox() {
 	if t.out != nil {
 		return
 	}
@@ -336,20 +326,20 @@ func (t *table) initOutbox() {
 		t.out.pingID, t.out.pingDrop = t.rec.Screen.Ping, true // from before a restart: the turn is pinged anew
 	}
 	t.out.pinged = func(id string) {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.storePing(ctx, id) }})
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }})
 	}
 	t.out.report = func(hand int64, version uint64, shown Screen) {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.shown(ctx, hand, version, shown) }})
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.shown(ctx, hand, version, shown) }})
 	}
 	t.out.now = t.d.cfg.Now
 	t.out.denied = func() {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *table) { t.cannotPost(ctx) }})
+		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.cannotPost(ctx) }})
 	}
 }
 
 // cannotPost tells the host privately, once a session, that the platform refuses the bot the table's
 // channel, and what to give it.
-func (t *table) cannotPost(ctx context.Context) {
+func (t *actor) cannotPost(ctx context.Context) {
 	if !t.open || t.toldDenied {
 		return
 	}
@@ -364,11 +354,11 @@ func (t *table) cannotPost(ctx context.Context) {
 }
 
 // storePing keeps the turn ping's ID with the table, so that a restart can take it down.
-func (t *table) storePing(ctx context.Context, id string) {
+func (t *actor) storePing(ctx context.Context, id string) {
 	if !t.open || t.rec.Screen.Ping == id {
 		return
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	n.Screen.Ping = id
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		t.d.log.Error("store the turn ping", "table", t.id, "err", err)
@@ -377,9 +367,9 @@ func (t *table) storePing(ctx context.Context, id string) {
 
 // shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
 // table, and a turn whose version is now visible starts its timer.
-func (t *table) shown(ctx context.Context, hand int64, version uint64, s Screen) {
+func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen) {
 	if t.open && (t.rec.Screen.Hand != s.Hand || t.rec.Screen.Message != s.Message) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
-		n := clone(t.rec)
+		n := t.rec.Clone()
 		n.Screen = Screen{Hand: s.Hand, Message: s.Message, Ping: t.rec.Screen.Ping, Posted: s.Posted}
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
@@ -392,7 +382,7 @@ func (t *table) shown(ctx context.Context, hand int64, version uint64, s Screen)
 
 // record adds a run of events to the hand's lines; with equity, an all-in's chances come after the
 // hands are turned up.
-func (t *table) record(names render.Names, evs []engine.Event) {
+func (t *actor) record(names render.Names, evs []engine.Event) {
 	l := t.live
 	if l == nil {
 		return
@@ -470,7 +460,7 @@ func (l *liveHand) collect(ev engine.Event, line string) {
 
 // picture is the showdown picture of a finished hand, or nil when no hand was turned up, the table
 // has pictures=off or the platform shows none.
-func (t *table) picture(h *engine.Hand, names render.Names) *picture.Showdown {
+func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
 	l := t.live
 	if l == nil || !h.Done() || len(l.shown) == 0 || t.rec.Settings.NoPictures {
 		return nil
@@ -493,12 +483,12 @@ func (t *table) picture(h *engine.Hand, names render.Names) *picture.Showdown {
 }
 
 // liveView is the hand's table message for engine hand h (dealt from hs to the players names).
-func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) render.HandView {
+func (t *actor) liveView(h *engine.Hand, hs *HandState, names render.Names) render.HandView {
 	r := hs.Rules
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.notes(), l.notes...),
-		Tournament: tournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
+		Tournament: table.TournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
 		Showdown: l.showdown}
 	if t.rec.Tournament != nil {
 		v.Title = "Tournament"
@@ -523,7 +513,7 @@ func (t *table) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 
 // showLive renders the hand's table message and delivers it: through the click being answered when the
 // click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
-func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
+func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	if t.live == nil {
 		return // no hand on screen
 	}
@@ -550,7 +540,7 @@ func (t *table) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 }
 
 // startTurnTimer starts the turn's clock: wait from now.
-func (t *table) startTurnTimer(wait time.Duration) {
+func (t *actor) startTurnTimer(wait time.Duration) {
 	t.stopTurn()
 	if t.live != nil {
 		t.live.timerDue = false
@@ -560,7 +550,7 @@ func (t *table) startTurnTimer(wait time.Duration) {
 		return
 	}
 	tok := t.token()
-	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *table) {
+	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
 		if t.hand == nil || t.token() != tok {
 			return // acted in time
 		}
@@ -572,13 +562,13 @@ func (t *table) startTurnTimer(wait time.Duration) {
 }
 
 // schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
-func (t *table) schedulePing() {
+func (t *actor) schedulePing() {
 	l := t.live
 	if t.d.cfg.PingAfter <= 0 || t.hand == nil || t.hand.Done() || t.out == nil || l.pinged == t.token() {
 		return
 	}
 	tok := t.token()
-	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *table) {
+	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
 		t.pingTimer = nil
 		if t.hand == nil || t.live != l || t.token() != tok {
 			return // acted in time, or the hand is over
@@ -612,6 +602,6 @@ func mention(platform, user, name string) string {
 }
 
 // newLive starts the table message of hand hs.
-func (t *table) newLive(hs *HandState) {
+func (t *actor) newLive(hs *HandState) {
 	t.live = &liveHand{no: hs.No, commitment: render.DeckCommitment(hs.Deck, hs.Salt)}
 }

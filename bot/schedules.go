@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -105,11 +106,11 @@ func schedOptions(opts []string) (string, error) {
 		}
 	}
 	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
-		st, tr, err := parseTournament(DefaultSettings(), opts[1:])
+		st, tr, err := table.ParseTournament(DefaultSettings(), opts[1:])
 		if err != nil {
 			return "", err
 		}
-		return "tournament: " + tr.describe(st), nil
+		return "tournament: " + tr.Describe(st), nil
 	}
 	if err := st.Apply(opts); err != nil {
 		return "", err

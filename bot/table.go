@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// table is one channel's table. Only its goroutine (loop) touches it after creation.
-type table struct {
+// actor is one channel's table. Only its goroutine (loop) touches it after creation.
+type actor struct {
 	d    *Dealer
 	id   string
 	jobs chan job
@@ -65,7 +66,7 @@ type lastHand struct {
 	shown map[int]bool
 }
 
-func (t *table) loop() {
+func (t *actor) loop() {
 	defer t.d.wg.Done()
 	for j := range t.jobs {
 		j.done <- t.runJob(j)
@@ -79,7 +80,7 @@ func (t *table) loop() {
 // runJob runs one job. A panic is recovered here, so one table's fault never takes the process (and
 // every other table) down: it is logged with its stack, the hand in progress is cancelled with every
 // chip back where it was before the hand, and the channel is told in one sentence.
-func (t *table) runJob(j job) (r Reply) {
+func (t *actor) runJob(j job) (r Reply) {
 	defer func() {
 		if p := recover(); p != nil {
 			// The panic value is logged, not the command's text or any hand state: hole cards stay out of logs.
@@ -98,7 +99,7 @@ func (t *table) runJob(j job) (r Reply) {
 // afterPanic puts the table back on its last committed state, which the panic cannot have touched
 // (t.rec changes only after a commit), and cancels the hand in progress: the seats still hold the
 // stacks from before it.
-func (t *table) afterPanic(ctx context.Context) {
+func (t *actor) afterPanic(ctx context.Context) {
 	if !t.open {
 		t.stopTimers()
 		t.hand, t.narr, t.rec = nil, nil, TableRecord{}
@@ -118,24 +119,24 @@ func (t *table) afterPanic(ctx context.Context) {
 // cancelAndQuarantine makes rec the open table without a hand in progress (the seats still hold the
 // stacks from before it, so every chip is back) and stops automatic deals. It returns the number of
 // the cancelled hand, 0 when none was in progress.
-func (t *table) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
+func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
 	t.stopTimers()
 	t.open, t.rec, t.hand, t.narr, t.quarantined = true, rec, nil, nil, true
 	if rec.Hand == nil {
 		return 0, nil
 	}
-	n := clone(rec)
+	n := rec.Clone()
 	n.Hand = nil
 	return rec.Hand.No, t.commit(ctx, n, Change{})
 }
 
-func (t *table) stopTimers() {
+func (t *actor) stopTimers() {
 	t.stopTurn()
 	stop(&t.dealTimer)
 }
 
 // stopTurn stops the current turn's clock and its ping.
-func (t *table) stopTurn() {
+func (t *actor) stopTurn() {
 	stop(&t.turnTimer)
 	stop(&t.pingTimer)
 }
@@ -149,13 +150,13 @@ func stop(tm *Timer) {
 }
 
 // pictures is the chat's Pictures capability, if it has one.
-func (t *table) pictures() (Pictures, bool) {
+func (t *actor) pictures() (Pictures, bool) {
 	p, ok := t.d.chat.(Pictures)
 	return p, ok
 }
 
 // hasCardPictures reports whether the platform draws cards as pictures at all.
-func (t *table) hasCardPictures(platform string) bool {
+func (t *actor) hasCardPictures(platform string) bool {
 	if p, ok := t.pictures(); ok {
 		_, ok = p.CardFaces(platform, false)
 		return ok
@@ -165,7 +166,7 @@ func (t *table) hasCardPictures(platform string) bool {
 
 // defaults are the settings of a bare `start` here: DefaultSettings, with card pictures on a platform
 // that has them.
-func (t *table) defaults(platform string) Settings {
+func (t *actor) defaults(platform string) Settings {
 	s := DefaultSettings()
 	if t.hasCardPictures(platform) {
 		s.Cards = render.CardImages
@@ -175,7 +176,7 @@ func (t *table) defaults(platform string) Settings {
 
 // checkCards refuses card pictures a player asks for on a platform that has none. A scheduled game
 // started with them plays with emoji cards instead of not starting.
-func (t *table) checkCards(cmd Command, s Settings) error {
+func (t *actor) checkCards(cmd Command, s Settings) error {
 	if s.Cards < render.CardImages || cmd.Schedule != "" || t.hasCardPictures(cmd.Platform) {
 		return nil
 	}
@@ -183,7 +184,7 @@ func (t *table) checkCards(cmd Command, s Settings) error {
 }
 
 // style is how the table draws cards (cardStyle).
-func (t *table) style() render.CardStyle { return cardStyle(t.d.chat, t.rec) }
+func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.rec) }
 
 // cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
@@ -207,7 +208,7 @@ func cardStyle(chat Chat, rec TableRecord) render.CardStyle {
 
 // public posts msgs to the table's channel through the table's outbox, written when the platform
 // allows and never holding up the table.
-func (t *table) public(msgs ...render.Message) {
+func (t *actor) public(msgs ...render.Message) {
 	t.initOutbox()
 	for _, m := range msgs {
 		m.Private = false
@@ -215,12 +216,12 @@ func (t *table) public(msgs ...render.Message) {
 	}
 }
 
-func (t *table) publicf(format string, args ...any) {
+func (t *actor) publicf(format string, args ...any) {
 	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
 // private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
-func (t *table) private(ctx context.Context, user string, m render.Message) {
+func (t *actor) private(ctx context.Context, user string, m render.Message) {
 	m.Private = true
 	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, User: user, Message: m}
 	err := t.d.chat.Send(ctx, msg)
@@ -258,7 +259,7 @@ type pendingMessage struct {
 
 // dropPending forgets the undelivered messages of hand no, which has ended: its cards must not turn
 // up with the next hand's first click.
-func (t *table) dropPending(no int64) {
+func (t *actor) dropPending(no int64) {
 	for user, p := range t.pending {
 		keep := p[:0]
 		for _, pm := range p {
@@ -275,7 +276,7 @@ func (t *table) dropPending(no int64) {
 }
 
 // withPending attaches the user's undelivered private messages to their reply.
-func (t *table) withPending(user string, r Reply) Reply {
+func (t *actor) withPending(user string, r Reply) Reply {
 	p := t.pending[user]
 	if len(p) == 0 {
 		return r
@@ -291,7 +292,7 @@ func (t *table) withPending(user string, r Reply) Reply {
 // --- persistence -------------------------------------------------------------------------------
 
 // commit writes the table with extra changes. On failure the caller must restore its in-memory state.
-func (t *table) commit(ctx context.Context, rec TableRecord, c Change) error {
+func (t *actor) commit(ctx context.Context, rec TableRecord, c Change) error {
 	c.Table = &rec
 	if err := t.d.store.Commit(ctx, c); err != nil {
 		return fmt.Errorf("commit table %s: %w", t.id, err)
@@ -300,24 +301,8 @@ func (t *table) commit(ctx context.Context, rec TableRecord, c Change) error {
 	return nil
 }
 
-// clone deep-copies a record so a failed commit leaves t.rec untouched.
-func clone(r TableRecord) TableRecord {
-	r.Seats = append([]SeatRecord(nil), r.Seats...)
-	r.Standings = append([]Standing(nil), r.Standings...)
-	r.Tournament = cloneTournament(r.Tournament)
-	if r.Hand != nil {
-		h := *r.Hand
-		h.Stacks = append([]int64(nil), h.Stacks...)
-		h.Seats = append([]int(nil), h.Seats...)
-		h.Actions = append([]engine.Action(nil), h.Actions...)
-		h.TimedOut = append([]int(nil), h.TimedOut...)
-		r.Hand = &h
-	}
-	return r
-}
-
 // lastHandNo returns the number of the newest hand kept for this channel, 0 when there is none.
-func (t *table) lastHandNo(ctx context.Context) (int64, error) {
+func (t *actor) lastHandNo(ctx context.Context) (int64, error) {
 	hands, err := t.d.store.Hands(ctx, t.id, 1)
 	if err != nil || len(hands) == 0 {
 		return 0, err
@@ -330,9 +315,9 @@ func (t *table) lastHandNo(ctx context.Context) (int64, error) {
 // restore loads a table on start-up. It runs before the table gets any job. A table whose restore
 // panics, or whose stored settings are out of range, is quarantined instead of crashing the start:
 // its hand is cancelled with every chip returned and it is not dealt automatically.
-func (t *table) restore(ctx context.Context, rec TableRecord) error {
+func (t *actor) restore(ctx context.Context, rec TableRecord) error {
 	done := make(chan error, 1)
-	t.jobs <- job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *table) {
+	t.jobs <- job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *actor) {
 		var err error
 		defer func() {
 			if p := recover(); p != nil {
@@ -348,7 +333,7 @@ func (t *table) restore(ctx context.Context, rec TableRecord) error {
 
 // quarantine opens a restored table without dealing: the hand in progress is cancelled, chips
 // returned, and the channel told what the host can do.
-func (t *table) quarantine(ctx context.Context, rec TableRecord, why string) error {
+func (t *actor) quarantine(ctx context.Context, rec TableRecord, why string) error {
 	if _, err := t.cancelAndQuarantine(ctx, rec); err != nil {
 		return err
 	}
@@ -357,7 +342,7 @@ func (t *table) quarantine(ctx context.Context, rec TableRecord, why string) err
 	return nil
 }
 
-func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
+func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 	if err := rec.Settings.Validate(); err != nil {
 		t.d.log.Error("stored settings out of range: quarantined", "table", t.id, "err", err)
 		return t.quarantine(ctx, rec, "has settings out of range")
@@ -385,7 +370,7 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 	}
 	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.
 	no := rec.Hand.No
-	n := clone(rec)
+	n := rec.Clone()
 	n.Hand = nil
 	if cerr := t.commit(ctx, n, Change{}); cerr != nil {
 		return cerr
@@ -398,7 +383,7 @@ func (t *table) restoreNow(ctx context.Context, rec TableRecord) error {
 
 // --- helpers -----------------------------------------------------------------------------------
 
-func (t *table) seatOf(user string) int {
+func (t *actor) seatOf(user string) int {
 	for i, s := range t.rec.Seats {
 		if s.User == user {
 			return i
@@ -408,7 +393,7 @@ func (t *table) seatOf(user string) int {
 }
 
 // playerOf returns the hand index of a seat, or -1 when the seat is not in the running hand.
-func (t *table) playerOf(seat int) int {
+func (t *actor) playerOf(seat int) int {
 	if t.rec.Hand == nil {
 		return -1
 	}
@@ -421,7 +406,7 @@ func (t *table) playerOf(seat int) int {
 }
 
 // names returns the display names of the running hand's players.
-func (t *table) names() render.Names {
+func (t *actor) names() render.Names {
 	if t.rec.Hand == nil {
 		return nil
 	}
@@ -432,7 +417,7 @@ func (t *table) names() render.Names {
 	return ns
 }
 
-func (t *table) token() string {
+func (t *actor) token() string {
 	if t.hand == nil {
 		return ""
 	}
@@ -441,7 +426,7 @@ func (t *table) token() string {
 
 // playing returns the seats that would be dealt into the next hand. In a tournament a player who is
 // away is dealt in too: their blinds are posted and their hand folded.
-func (t *table) playing() []int {
+func (t *actor) playing() []int {
 	var out []int
 	tourney := t.rec.Tournament != nil
 	for i, s := range t.rec.Seats {
@@ -454,7 +439,7 @@ func (t *table) playing() []int {
 
 // roomFor refuses chips that would take the table past engine.MaxChips in all. Every stack is then
 // within the engine's ceiling, and so is every pot, however the chips move between players.
-func (t *table) roomFor(amount int64) error {
+func (t *actor) roomFor(amount int64) error {
 	var on int64
 	for _, s := range t.rec.Seats {
 		on += s.Stack // at most MaxChips in all, by this check
@@ -468,32 +453,23 @@ func (t *table) roomFor(amount int64) error {
 
 // isHost reports whether cmd may use the host's powers here. A schedule's command has exactly the
 // authority of that schedule: over the table it opened, and no other.
-func (t *table) isHost(cmd Command) bool {
+func (t *actor) isHost(cmd Command) bool {
 	if cmd.Schedule != "" {
 		return cmd.Schedule == t.rec.Schedule
 	}
 	return cmd.Admin || cmd.User == t.rec.Host
 }
 
-func standingIndex(st []Standing, user string) int {
-	for i, s := range st {
-		if s.User == user {
-			return i
-		}
-	}
-	return -1
-}
-
 // --- hands -------------------------------------------------------------------------------------
 
-func (t *table) shuffle() (engine.Deck, error) {
+func (t *actor) shuffle() (engine.Deck, error) {
 	t.d.randMu.Lock()
 	defer t.d.randMu.Unlock()
 	return engine.ShuffledDeck(t.d.cfg.Rand)
 }
 
 // deal starts the next hand. It is a no-op when a hand is running or fewer than two can play.
-func (t *table) deal(ctx context.Context) error {
+func (t *actor) deal(ctx context.Context) error {
 	stop(&t.dealTimer)
 	if !t.open || t.hand != nil {
 		return nil
@@ -510,16 +486,16 @@ func (t *table) deal(ctx context.Context) error {
 		}
 		return userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	var notes []string
 	levelFrom := n.Started
 	if tr := n.Tournament; tr != nil {
 		if tr.Began.IsZero() {
 			tr.Began = now
-			paid := tr.prizes()
+			paid := tr.PrizeList()
 			var ps []string
 			for i, p := range paid {
-				ps = append(ps, fmt.Sprintf("%s %s", ordinal(i+1), render.Chips(p)))
+				ps = append(ps, fmt.Sprintf("%s %s", table.Ordinal(i+1), render.Chips(p)))
 			}
 			line := fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s", len(tr.Entries), render.Chips(tr.Pool()), strings.Join(ps, ", "))
 			if n.Settings.Rebuys != 0 {
@@ -537,7 +513,7 @@ func (t *table) deal(ctx context.Context) error {
 		if r.Ante > 0 {
 			line += ", ante " + render.Chips(r.Ante)
 		}
-		if tv := tournamentView(n, now); tv != nil && tv.NextIn != "" {
+		if tv := table.TournamentView(n, now); tv != nil && tv.NextIn != "" {
 			line += fmt.Sprintf("; next %s/%s %s", render.Chips(tv.NextSmall), render.Chips(tv.NextBig), tv.NextIn)
 		}
 		notes = append(notes, line+".")
@@ -624,7 +600,7 @@ func (t *table) deal(ctx context.Context) error {
 	}
 	if h.Done() {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
-		return t.finish(ctx, clone(t.rec), h.Events(), false)
+		return t.finish(ctx, t.rec.Clone(), h.Events(), false)
 	}
 	t.record(t.names(), h.Events())
 	t.afterStep(ctx)
@@ -634,12 +610,12 @@ func (t *table) deal(ctx context.Context) error {
 // act applies one step for the player to act (do: an action, a timeout, a forfeit), commits it and
 // tells the channel; timeout marks a step the clock took. On a failed commit the hand is rebuilt as
 // it was and nothing is said.
-func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, error), timeout bool) error {
+func (t *actor) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, error), timeout bool) error {
 	evs, err := do(t.hand)
 	if err != nil {
 		return err
 	}
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	acts := t.hand.Actions()
 	if timeout {
 		n.Hand.TimedOut = append(n.Hand.TimedOut, acts[len(acts)-1].Player)
@@ -662,7 +638,7 @@ func (t *table) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, 
 
 // tell reports what a step did on the hand's table message. With timeout, the clock took the last
 // of acts.
-func (t *table) tell(names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
+func (t *actor) tell(names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
 	if timeout {
 		t.live.log = append(t.live.log, names.Name(acts[len(acts)-1].Player)+" ran out of time")
 	}
@@ -670,7 +646,7 @@ func (t *table) tell(names render.Names, evs []engine.Event, timeout bool, acts 
 }
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
-func (t *table) rebuild() *engine.Hand {
+func (t *actor) rebuild() *engine.Hand {
 	h, err := engine.Replay(t.rec.Hand.Setup(), t.rec.Hand.Actions)
 	if err != nil {
 		t.d.log.Error("rebuild hand", "table", t.id, "err", err)
@@ -686,7 +662,7 @@ const restartGrace = 15 * time.Second
 const showBackstop = 10 * time.Second
 
 // deadline is when a turn starting now runs out; zero without a turn timer.
-func (t *table) deadline() time.Time {
+func (t *actor) deadline() time.Time {
 	if t.rec.Settings.Timer <= 0 {
 		return time.Time{}
 	}
@@ -694,7 +670,7 @@ func (t *table) deadline() time.Time {
 }
 
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
-func (t *table) afterStep(ctx context.Context) {
+func (t *actor) afterStep(ctx context.Context) {
 	t.stopTurn()
 	if t.hand == nil || t.hand.Done() {
 		return
@@ -728,7 +704,7 @@ func (t *table) afterStep(ctx context.Context) {
 	// platform does not show it, so a table never waits for ever.
 	l.timerDue, l.turnShown = true, l.version
 	tok := t.token()
-	t.d.after(t, showBackstop, func(ctx context.Context, t *table) {
+	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
 		if t.live == l && l.timerDue && t.token() == tok {
 			t.startTurnTimer(wait)
 		}
@@ -736,7 +712,7 @@ func (t *table) afterStep(ctx context.Context) {
 }
 
 // emptySeat is the first free seat, or -1 when the table is full.
-func (t *table) emptySeat() int {
+func (t *actor) emptySeat() int {
 	for i, st := range t.rec.Seats {
 		if st.User == "" {
 			return i
@@ -747,7 +723,7 @@ func (t *table) emptySeat() int {
 
 // bankrollFor is what the user can pay from: their bankroll, or the starting bankroll a new player
 // gets (with the grant to record); the user must have at least amount, else refusal is the sentence.
-func (t *table) bankrollFor(ctx context.Context, cmd Command, amount int64, refusal string) (grant []LedgerEntry, err error) {
+func (t *actor) bankrollFor(ctx context.Context, cmd Command, amount int64, refusal string) (grant []LedgerEntry, err error) {
 	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return nil, err
@@ -765,7 +741,7 @@ func (t *table) bankrollFor(ctx context.Context, cmd Command, amount int64, refu
 }
 
 // finish commits everything a finished hand changes in one transaction, then tells the channel.
-func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, timeout bool) error {
+func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, timeout bool) error {
 	h := t.hand
 	hs := n.Hand
 	final := h.Stacks()
@@ -805,7 +781,7 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		}
 	}
 	if n.Tournament != nil {
-		notes = append(notes, eliminate(&n, hs, final)...)
+		notes = append(notes, table.Eliminate(&n, hs, final)...)
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
@@ -860,22 +836,22 @@ func (t *table) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 }
 
 // cashOut moves a seat's stack back to the bankroll and empties the seat.
-func (t *table) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
+func (t *actor) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
 	s := n.Seats[seat]
 	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindCashOut, Workspace: n.Workspace, User: s.User,
 		Name: s.Name, Table: n.ID, Bankroll: s.Stack, OnTable: -s.Stack})
-	if i := standingIndex(n.Standings, s.User); i >= 0 {
+	if i := table.StandingIndex(n.Standings, s.User); i >= 0 {
 		n.Standings[i].CashedOut += s.Stack
 	}
 	n.Seats[seat] = SeatRecord{}
 }
 
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.
-func (t *table) scheduleDeal() {
+func (t *actor) scheduleDeal() {
 	if t.quarantined || !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == t.rec.HandBase || len(t.playing()) < 2 {
 		return
 	}
-	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *table) {
+	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
 		if err := t.deal(ctx); err != nil {
 			if errs.CodeOf(err) == errs.Internal {
@@ -886,13 +862,13 @@ func (t *table) scheduleDeal() {
 }
 
 // endSession cashes everyone out, records the standings and closes the table, in one commit.
-func (t *table) endSession(ctx context.Context) error {
+func (t *actor) endSession(ctx context.Context) error {
 	now := t.d.cfg.Now()
-	n := clone(t.rec)
+	n := t.rec.Clone()
 	var c Change
 	var result render.Message
 	if n.Tournament != nil {
-		result = payTournament(&n, &c, now)
+		result = table.PayTournament(&n, &c, now)
 	}
 	for i, s := range n.Seats {
 		if s.User != "" {

@@ -1,0 +1,280 @@
+package table
+
+import (
+	"slices"
+	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Change is everything one step of the dealer writes, committed in one transaction.
+type Change struct {
+	Table *TableRecord // put this table state
+	// Actions is the action log of a table's running hand. A player's action writes only this small
+	// record, not the whole table; Tables puts the newest log back into the table's hand.
+	Actions     *ActionLog
+	DeleteTable string // remove this table (after its session ended)
+	Ledger      []LedgerEntry
+	Hand        *HandRecord    // a finished hand
+	Session     *SessionRecord // a finished session
+}
+
+// Ledger entry kinds.
+const (
+	KindGrant   = "grant"    // a new player's starting bankroll; skipped when the player already exists
+	KindAdjust  = "adjust"   // an admin adjustment
+	KindBuyIn   = "buy-in"   // bankroll -> table
+	KindRebuy   = "rebuy"    // bankroll -> table
+	KindResult  = "result"   // a hand's net result for one player (chips move between players on a table)
+	KindCashOut = "cash-out" // table -> bankroll
+	// KindPrize ends a tournament entry: the entry's buy-ins leave the prize pool (OnTable) and its
+	// prize goes to the bankroll. Over a tournament's entries the prizes add up to the pool.
+	KindPrize = "prize"
+)
+
+// LedgerEntry is one chip movement. Bankroll and OnTable are the changes to the player's bankroll and
+// to the chips the player has on tables. Grants and adjustments bring chips in; every other kind only
+// moves them, so the sum of bankrolls and chips on tables always equals the chips brought in.
+type LedgerEntry struct {
+	Seq       uint64 // set by the store
+	Time      time.Time
+	Kind      string
+	Workspace string
+	User      string
+	Name      string
+	Table     string
+	HandNo    int64
+	Bankroll  int64
+	OnTable   int64
+}
+
+// PlayerRecord is a player's account in one workspace.
+type PlayerRecord struct {
+	Workspace string
+	User      string
+	Name      string
+	Bankroll  int64 // chips off the tables
+	OnTable   int64 // chips on tables
+	Granted   int64 // chips brought in: grants and adjustments
+	Hands     int   // hands played
+}
+
+// SeatRecord is one seat of a table.
+type SeatRecord struct {
+	User       string
+	Name       string
+	Stack      int64
+	SittingOut bool
+	Leaving    bool // leaves (cashes out) when the running hand ends
+	TimedOut   int  // hands in a row in which the player's time ran out
+	Rebuys     int
+	Straddle   bool // straddles in the next hand in which the player is under the gun
+}
+
+// HandState is the hand in progress: enough to replay it exactly (deck + actions) and to cancel it
+// (the stacks before the hand).
+type HandState struct {
+	No       int64
+	Rules    engine.Rules
+	Stacks   []int64 // of the players dealt in, before the hand
+	Button   int     // index into Stacks
+	Seats    []int   // table seat of each player
+	Deck     engine.Deck
+	Salt     string // the secret behind the deck commitment
+	Proof    int    // the commitment's version (render.ProofVersion); 0 for a whole-deck commitment
+	Straddle bool   // the player under the gun straddled
+	BombPot  int64  // a bomb pot: everyone's dead ante
+	RunTwice bool   // all-in players are asked to run it twice
+	Actions  []engine.Action
+	TimedOut []int     // players whose time ran out this hand
+	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
+}
+
+// Setup is the engine setup the hand started from.
+func (h *HandState) Setup() engine.Setup {
+	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+}
+
+// ActionLog is the action list of the hand in progress at a table.
+type ActionLog struct {
+	Table    string
+	HandNo   int64
+	Actions  []engine.Action
+	TimedOut []int
+	Deadline time.Time
+}
+
+// Standing is a player's result in a session so far.
+type Standing struct {
+	User      string
+	Name      string
+	BoughtIn  int64
+	CashedOut int64
+}
+
+// TableRecord is a table's whole state between two commands.
+type TableRecord struct {
+	ID        string
+	Platform  string
+	Workspace string
+	Channel   string
+	Host      string
+	HostName  string
+	Settings  Settings
+	Seats     []SeatRecord
+	Button    int   // seat of the button; -1 before the draw
+	HandNo    int64 // number of the last hand dealt
+	// HandBase is the number of the channel's last hand before this session: hand numbers go on from
+	// one session to the next, so a hand's number (and the key it is kept under) never repeats in a
+	// channel. HandNo-HandBase hands were dealt this session.
+	HandBase  int64 `json:",omitempty"`
+	Started   time.Time
+	Level     int       // blind level, from 0
+	LevelAt   time.Time // when the level began
+	LevelHand int64     // hand number at which the level began
+	Hand      *HandState
+	Ending    bool // the host ended the session; it ends with the running hand
+	Standings []Standing
+	Schedule  string // the schedule that opened the table, if one did
+	BombPot   int64  // the next hand is a bomb pot with this dead ante (0: a normal hand)
+	// Tournament is set at a tournament table: its seats hold tournament chips, and the chips the
+	// players have on the table (the ledger's OnTable) are their buy-ins in the prize pool.
+	Tournament *Tournament `json:",omitempty"`
+	// Screen is the hand's table message, edited in place as the hand goes on.
+	Screen Screen `json:",omitempty"`
+}
+
+// Tournament is a tournament's registration, prize pool and finishing places.
+type Tournament struct {
+	BuyIn   int64     // what each entry (and each rebuy) pays into the prize pool
+	Stack   int64     // the tournament chips an entry (and a rebuy) gets
+	Payouts []int     // percentages by place; none: DefaultPayouts by the number of entrants
+	Began   time.Time // when the first hand was dealt (registration closed); zero before
+	Entries []Entry   // everyone who registered, in order
+}
+
+// Entry is one player's tournament: what they paid in and, once out, where they finished.
+type Entry struct {
+	User   string
+	Name   string
+	Paid   int64 // the buy-in and rebuys, in the prize pool until the end
+	Rebuys int
+	// Place is the finishing place once the player is out (0 while playing). Players out in the
+	// same hand share OutHand; their Start (stack when that hand began) and Order (position from the
+	// first seat left of the button) decide the places (PlaceEliminated).
+	Place   int
+	OutHand int64
+	Start   int64
+	Order   int
+}
+
+// Pool is the prize pool: every entry's buy-ins and rebuys.
+func (t *Tournament) Pool() int64 {
+	var sum int64
+	for _, e := range t.Entries {
+		sum += e.Paid // registration and rebuys keep the pool within maxPool: no wrap
+	}
+	return sum
+}
+
+// Entry returns the index of user's entry, or -1.
+func (t *Tournament) Entry(user string) int {
+	for i, e := range t.Entries {
+		if e.User == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// HandRecord is a finished hand, kept for `history` and for checking.
+type HandRecord struct {
+	Table  string
+	No     int64
+	Time   time.Time
+	Names  []string
+	Users  []string // the players' user IDs, by hand index
+	Seats  []int    // the players' seat numbers from 1, by hand index (nil in hands stored before them)
+	Size   int      // the table's number of seats
+	Rules  engine.Rules
+	Stacks []int64
+	Button int
+	Deck   engine.Deck
+	Salt   string // the secret behind the deck commitment: never shown whole
+	Proof  int    // the commitment's version; see HandState.Proof
+	// The hand's home-game options (see HandState).
+	Straddle bool
+	BombPot  int64
+	RunTwice bool
+	Actions  []engine.Action
+	Final    []int64
+}
+
+// Setup is the engine setup the hand started from.
+func (h *HandRecord) Setup() engine.Setup {
+	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+}
+
+// SessionRecord is a finished session and its standings.
+type SessionRecord struct {
+	Table     string
+	Schedule  string // the schedule that opened the session's table, if one did
+	Started   time.Time
+	Ended     time.Time
+	Standings []Standing
+	// The session's hands are numbered HandBase+1 to HandNo (both 0 in sessions kept before hand
+	// numbers went on across sessions).
+	HandBase int64 `json:",omitempty"`
+	HandNo   int64 `json:",omitempty"`
+}
+
+// Screen is what is on screen for a table: the hand's table message, so that a restart edits the
+// same message (its old buttons replaced) instead of leaving a stale one.
+type Screen struct {
+	Hand    int64  // the hand the message shows
+	Message string // its ID on the platform
+	Ping    string // the turn ping on screen, if any: a restart deletes it (and pings anew)
+	// Posted is when the message was posted (zero in records from before it was kept). A message
+	// older than the shell's maxEditAge is not edited any more: the table is posted anew.
+	Posted time.Time `json:",omitempty"`
+}
+
+// Clone deep-copies a record, so a step works on its own copy and a refused or failed step leaves
+// the table as it was.
+func (r TableRecord) Clone() TableRecord {
+	r.Seats = slices.Clone(r.Seats)
+	r.Standings = slices.Clone(r.Standings)
+	r.Tournament = r.Tournament.Clone()
+	if r.Hand != nil {
+		h := *r.Hand
+		h.Stacks = slices.Clone(h.Stacks)
+		h.Seats = slices.Clone(h.Seats)
+		h.Actions = slices.Clone(h.Actions)
+		h.TimedOut = slices.Clone(h.TimedOut)
+		r.Hand = &h
+	}
+	return r
+}
+
+// Clone deep-copies a tournament; nil stays nil.
+func (t *Tournament) Clone() *Tournament {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.Payouts = slices.Clone(t.Payouts)
+	c.Entries = slices.Clone(t.Entries)
+	return &c
+}
+
+// StandingIndex is the index of user's standing, or -1.
+func StandingIndex(st []Standing, user string) int {
+	for i, s := range st {
+		if s.User == user {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,449 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// Tournament payouts (RULES.md section 10). These are the rules' arithmetic, used by the tournament
+// mode: default payouts, prizes from a pool, and places for players eliminated in the same hand.
+
+// DefaultPayouts are the prize percentages by entrants: 2-4 winner takes all; 5-7 65/35; 8-10 50/30/20.
+func DefaultPayouts(entrants int) []int {
+	switch {
+	case entrants >= 8:
+		return []int{50, 30, 20}
+	case entrants >= 5:
+		return []int{65, 35}
+	}
+	return []int{100}
+}
+
+// Prizes splits a pool by percentages (which must add up to 100): each prize is rounded down to a
+// whole chip and the remainder goes to the winner.
+func Prizes(pool int64, percents []int) ([]int64, error) {
+	sum := 0
+	for _, p := range percents {
+		if p <= 0 {
+			return nil, userErrorf("Each payout must be a percentage above 0, like payouts=50/30/20.")
+		}
+		sum += p
+	}
+	if sum != 100 {
+		return nil, userErrorf("The payouts add up to %d%%, not 100%%: for example payouts=50/30/20.", sum)
+	}
+	prizes := make([]int64, len(percents))
+	var paid int64
+	for i, p := range percents {
+		prizes[i] = pool/100*int64(p) + pool%100*int64(p)/100 // pool*p/100 without overflow for any pool
+		paid += prizes[i]
+	}
+	prizes[0] += pool - paid
+	return prizes, nil
+}
+
+// Eliminated is a player who lost their last chip in a hand: their stack when that hand began and
+// their position counted from the first seat left of the button (0 first).
+type Eliminated struct {
+	User  string
+	Start int64
+	Order int
+}
+
+// Placing is a finishing place and its prize.
+type Placing struct {
+	User  string
+	Place int // 1 is the winner
+	Prize int64
+}
+
+// PlaceEliminated places the players eliminated in one hand. best is the best place they can take
+// (the number of players left before the hand, minus the survivors: with 6 left and 2 out, places 5
+// and 6, best 5). Whoever started the hand with more chips finishes higher; players with equal
+// starting stacks share their places' combined prizes evenly, the odd chip to the first left of the
+// button. prizes[i] is the prize of place i+1 (places past the list win nothing).
+func PlaceEliminated(prizes []int64, best int, out []Eliminated) []Placing {
+	sorted := slices.Clone(out)
+	slices.SortStableFunc(sorted, func(a, b Eliminated) int {
+		switch {
+		case a.Start != b.Start:
+			return int(b.Start - a.Start) // more chips first; stacks are at most MaxChips apart
+		}
+		return a.Order - b.Order
+	})
+	prize := func(place int) int64 {
+		if place-1 < len(prizes) {
+			return prizes[place-1]
+		}
+		return 0
+	}
+	var res []Placing
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j].Start == sorted[i].Start {
+			j++
+		}
+		var pool int64
+		for k := i; k < j; k++ {
+			pool += prize(best + k)
+		}
+		shares := splitEven(pool, j-i)
+		for k := i; k < j; k++ {
+			res = append(res, Placing{User: sorted[k].User, Place: best + i, Prize: shares[k-i]})
+		}
+		i = j
+	}
+	return res
+}
+
+// splitEven divides chips among n, the odd chips to the first.
+func splitEven(chips int64, n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = chips / int64(n)
+		if int64(i) < chips%int64(n) {
+			out[i]++
+		}
+	}
+	return out
+}
+
+func (p Placing) String() string { return fmt.Sprintf("%d. %s %d", p.Place, p.User, p.Prize) }
+
+// Tournament defaults: what `start tournament` plays when an option is not given.
+const (
+	defaultTournamentBuyIn = 1000
+	defaultTournamentStack = 1500
+	defaultTournamentLevel = 15 // minutes
+)
+
+// TournamentHelp is the `start tournament` line of the help.
+const TournamentHelp = "start tournament buyin=1000 stack=1500 [payouts=50/30/20] [levels=15m] [rebuy=N] [rebuylevels=N] [blinds=10/20] — open a tournament here (host)"
+
+// ParseTournament reads `start tournament` options: buyin=, stack= and payouts= for the tournament,
+// the others as table settings. A tournament has no rebuys unless rebuy= says so, and blinds rise every
+// 15 minutes unless levels= says otherwise.
+func ParseTournament(base Settings, opts []string) (Settings, *Tournament, error) {
+	s := base
+	s.Rebuys = 0
+	s.LevelMinutes = defaultTournamentLevel
+	tr := &Tournament{BuyIn: defaultTournamentBuyIn, Stack: defaultTournamentStack}
+	var rest []string
+	for _, o := range opts {
+		key, val, _ := strings.Cut(o, "=")
+		var err error
+		switch strings.ToLower(key) {
+		case "buyin", "buy-in":
+			tr.BuyIn, err = chipsArg(val, "buy-in", "buyin=100")
+		case "stack":
+			tr.Stack, err = chipsArg(val, "starting stack", "stack=1500")
+		case "payouts", "payout":
+			tr.Payouts, err = parsePayouts(val)
+		case "min", "max", "minbuyin", "maxbuyin":
+			err = userErrorf("A tournament has one buy-in (buyin=) and one starting stack (stack=): %s= is for cash games.", strings.ToLower(key))
+		default:
+			rest = append(rest, o)
+		}
+		if err != nil {
+			return Settings{}, nil, err
+		}
+	}
+	if err := s.Apply(rest); err != nil {
+		return Settings{}, nil, err
+	}
+	if tr.Stack <= s.BigBlind {
+		return Settings{}, nil, userErrorf("The starting stack (%s) must be more than the big blind (%s): for example stack=%d.",
+			render.Chips(tr.Stack), render.Chips(s.BigBlind), min(100*s.BigBlind, engine.MaxChips))
+	}
+	if tr.Stack > engine.MaxChips/int64(s.Seats) {
+		return Settings{}, nil, userErrorf("A starting stack can be at most %s chips at a %d-seat table, so that every chip fits on it.",
+			render.Chips(engine.MaxChips/int64(s.Seats)), s.Seats)
+	}
+	if len(tr.Payouts) > s.Seats {
+		return Settings{}, nil, userErrorf("The payouts name %d places but the table has %d seats: pay at most %d places.", len(tr.Payouts), s.Seats, s.Seats)
+	}
+	return s, tr, nil
+}
+
+// parsePayouts reads payouts=50/30/20: whole percentages by place, adding up to 100.
+func parsePayouts(val string) ([]int, error) {
+	parts := strings.Split(strings.TrimSuffix(val, "%"), "/")
+	if len(parts) > engine.MaxPlayers {
+		return nil, userErrorf("Pay at most %d places: for example payouts=50/30/20.", engine.MaxPlayers)
+	}
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(p, "%")))
+		if err != nil || v <= 0 || v > 100 {
+			return nil, userErrorf("Write the payouts as percentages by place that add up to 100, like payouts=50/30/20, not %s.", errs.Quote(val))
+		}
+		out[i] = v
+	}
+	if _, err := Prizes(0, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// maxPool is the largest prize pool: a thousand of the largest buy-ins. It keeps every sum over a
+// tournament's entries far from int64's limit, even with unlimited rebuys.
+const maxPool = 1000 * engine.MaxChips
+
+// RoomForBuyIn refuses a buy-in or rebuy that would take the prize pool past maxPool.
+func (t *Tournament) RoomForBuyIn() error {
+	if t.Pool() > maxPool-t.BuyIn {
+		return refusef(errs.Conflict, "The prize pool holds %s chips, the most a tournament may hold: no more buy-ins or rebuys.", render.Chips(t.Pool()))
+	}
+	return nil
+}
+
+// Percents are the tournament's percentages: the host's, or the defaults by entrants.
+func (t *Tournament) Percents() []int {
+	if len(t.Payouts) > 0 {
+		return t.Payouts
+	}
+	return DefaultPayouts(len(t.Entries))
+}
+
+// PrizeList is the prize of each place from the pool. Places nobody can take (more places paid than
+// entrants) add their prize to the winner's, so the whole pool is always paid.
+func (t *Tournament) PrizeList() []int64 {
+	prizes, err := Prizes(t.Pool(), t.Percents())
+	if err != nil { // payouts are checked when the tournament opens
+		prizes = []int64{t.Pool()}
+	}
+	for len(prizes) > max(len(t.Entries), 1) {
+		prizes[0] += prizes[len(prizes)-1]
+		prizes = prizes[:len(prizes)-1]
+	}
+	return prizes
+}
+
+// Left is the number of players still in.
+func (t *Tournament) Left() int {
+	n := 0
+	for _, e := range t.Entries {
+		if e.Place == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// PlacesPaid is the number of places that win a prize.
+func (t *Tournament) PlacesPaid() int { return min(len(t.Percents()), max(len(t.Entries), 1)) }
+
+// Ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// Describe is the tournament's one-line summary.
+func (t *Tournament) Describe(s Settings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "buy-in %s for %s chips, ", render.Chips(t.BuyIn), render.Chips(t.Stack))
+	if len(t.Payouts) > 0 {
+		b.WriteString("payouts ")
+		for i, p := range t.Payouts {
+			if i > 0 {
+				b.WriteString("/")
+			}
+			fmt.Fprintf(&b, "%d", p)
+		}
+		b.WriteString("%")
+	} else {
+		b.WriteString("payouts by entrants (2-4 winner takes all, 5-7 65/35, 8-10 50/30/20)")
+	}
+	fmt.Fprintf(&b, ", blinds %s/%s", render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
+	if s.Ante > 0 {
+		fmt.Fprintf(&b, ", ante %s", render.Chips(s.Ante))
+	}
+	switch {
+	case s.LevelMinutes > 0:
+		fmt.Fprintf(&b, " rising every %d minutes", s.LevelMinutes)
+	case s.LevelHands > 0:
+		fmt.Fprintf(&b, " rising every %d hands", s.LevelHands)
+	}
+	switch {
+	case s.Rebuys == 0:
+		b.WriteString(", no rebuys")
+	case s.Rebuys < 0:
+		b.WriteString(", rebuys allowed")
+	default:
+		fmt.Fprintf(&b, ", up to %d %s", s.Rebuys, Plural(s.Rebuys, "rebuy", "rebuys"))
+	}
+	if s.Rebuys != 0 && s.RebuyLevels > 0 {
+		fmt.Fprintf(&b, " until level %d ends", s.RebuyLevels)
+	}
+	if s.Timer > 0 {
+		fmt.Fprintf(&b, ", %d s to act", s.Timer)
+	}
+	if s.EndMinutes > 0 {
+		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
+	}
+	fmt.Fprintf(&b, ", %d seats", s.Seats)
+	return b.String()
+}
+
+// Eliminate places the tournament players who lost their last chip in the hand that just ended and
+// empties their seats. hs is that hand; final its stacks. It returns the lines to announce.
+func Eliminate(n *TableRecord, hs *HandState, final []int64) []string {
+	tr := n.Tournament
+	var out []Eliminated
+	seatOf := map[string]int{}
+	np := len(hs.Seats)
+	for p, s := range hs.Seats {
+		if final[p] == 0 {
+			user := n.Seats[s].User
+			out = append(out, Eliminated{User: user, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
+			seatOf[user] = s
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	placings := PlaceEliminated(nil, tr.Left()-len(out)+1, out)
+	atPlace := map[int]int{} // players sharing each place
+	for _, pl := range placings {
+		atPlace[pl.Place]++
+	}
+	paid := tr.PlacesPaid()
+	var lines []string
+	for _, pl := range placings {
+		e := &tr.Entries[tr.Entry(pl.User)]
+		o := out[slices.IndexFunc(out, func(o Eliminated) bool { return o.User == pl.User })]
+		e.Place, e.OutHand, e.Start, e.Order = pl.Place, hs.No, o.Start, o.Order
+		n.Seats[seatOf[pl.User]] = SeatRecord{}
+		line := fmt.Sprintf("%s is out in %s place", e.Name, Ordinal(pl.Place))
+		if atPlace[pl.Place] > 1 {
+			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, Ordinal(pl.Place))
+		}
+		if pl.Place <= paid {
+			line += " (in the money)"
+		}
+		lines = append(lines, line+".")
+	}
+	if left := tr.Left(); left > 1 {
+		lines = append(lines, fmt.Sprintf("%d players left; %d %s paid.", left, paid, Plural(paid, "place", "places")))
+	}
+	return lines
+}
+
+// PayTournament settles a tournament that is over: the players still in are placed by their chips
+// (one of them is the winner when a single player holds every chip), the pool is paid by place, and
+// each entry's buy-ins leave the table for its prize in one ledger entry. Before the first hand
+// everyone gets the buy-in back. It returns the result lines.
+func PayTournament(n *TableRecord, c *Change, now time.Time) render.Message {
+	tr := n.Tournament
+	prize := map[string]int64{}
+	place := map[string]int{}
+	if !tr.Began.IsZero() {
+		prizes := tr.PrizeList()
+		var still []Eliminated // every seated player is an entrant still in (eliminate empties the seats)
+		for i, s := range n.Seats {
+			if s.User != "" {
+				still = append(still, Eliminated{User: s.User, Start: s.Stack, Order: (i - n.Button - 1 + 2*len(n.Seats)) % len(n.Seats)})
+			}
+		}
+		groups := [][]Eliminated{still}
+		bests := []int{1}
+		byHand := map[int64]int{}
+		for _, e := range tr.Entries {
+			if e.Place == 0 {
+				continue
+			}
+			g, ok := byHand[e.OutHand]
+			if !ok {
+				g = len(groups)
+				byHand[e.OutHand] = g
+				groups, bests = append(groups, nil), append(bests, e.Place)
+			}
+			groups[g] = append(groups[g], Eliminated{User: e.User, Start: e.Start, Order: e.Order})
+			bests[g] = min(bests[g], e.Place)
+		}
+		for g, out := range groups {
+			for _, pl := range PlaceEliminated(prizes, bests[g], out) {
+				prize[pl.User], place[pl.User] = pl.Prize, pl.Place
+			}
+		}
+	}
+	rows := make([]render.Place, 0, len(tr.Entries))
+	for i, e := range tr.Entries {
+		got := prize[e.User]
+		if tr.Began.IsZero() {
+			got = e.Paid // no hand was dealt: every buy-in goes back
+		}
+		c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindPrize, Workspace: n.Workspace, User: e.User,
+			Name: e.Name, Table: n.ID, Bankroll: got, OnTable: -e.Paid})
+		if j := StandingIndex(n.Standings, e.User); j >= 0 {
+			n.Standings[j].CashedOut += got
+		}
+		tr.Entries[i].Place = place[e.User]
+		rows = append(rows, render.Place{Place: place[e.User], Name: e.Name, Paid: e.Paid, Prize: got})
+	}
+	for i := range n.Seats {
+		n.Seats[i] = SeatRecord{}
+	}
+	if tr.Began.IsZero() {
+		return render.TournamentResult("The tournament is called off before it began: every buy-in goes back", tr.Pool(), rows)
+	}
+	return render.TournamentResult("Tournament over — results", tr.Pool(), rows)
+}
+
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// TournamentView is a tournament's progress line for the table view and level changes; nil for a
+// cash game.
+func TournamentView(rec TableRecord, now time.Time) *render.TournamentView {
+	tr := rec.Tournament
+	if tr == nil {
+		return nil
+	}
+	s := rec.Settings
+	v := &render.TournamentView{Level: rec.Level + 1, Left: tr.Left(), Entrants: len(tr.Entries), Paid: tr.PlacesPaid(), Pool: tr.Pool()}
+	next := s.Rules(rec.Level + 1)
+	if cur := s.Rules(rec.Level); next.BigBlind == cur.BigBlind && next.Ante == cur.Ante {
+		return v // the blinds no longer rise
+	}
+	v.NextSmall, v.NextBig, v.NextAnte = next.SmallBlind, next.BigBlind, next.Ante
+	switch {
+	case s.LevelMinutes > 0:
+		from := tr.Began
+		if from.IsZero() {
+			v.NextIn = fmt.Sprintf("after %d min of play", s.LevelMinutes)
+			break
+		}
+		at := from.Add(time.Duration(rec.Level+1) * time.Duration(s.LevelMinutes) * time.Minute)
+		mins := int((at.Sub(now) + time.Minute - 1) / time.Minute)
+		v.NextIn = fmt.Sprintf("in %d min", max(mins, 0))
+		if s.LevelHands > 0 {
+			v.NextIn += fmt.Sprintf(" or from hand #%d", rec.HandBase+int64(rec.Level+1)*int64(s.LevelHands)+1)
+		}
+	case s.LevelHands > 0:
+		// Level L is dealt from hand L*LevelHands+1 on (Settings.Level counts the hands dealt before).
+		v.NextIn = fmt.Sprintf("from hand #%d", rec.HandBase+int64(rec.Level+1)*int64(s.LevelHands)+1)
+	}
+	return v
+}
