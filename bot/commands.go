@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
@@ -73,23 +74,6 @@ func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }
 
-// amountArg reads an optional chip amount.
-func amountArg(args []string, verb, example string) (int64, bool, error) {
-	if len(args) == 0 {
-		return 0, false, nil
-	}
-	v, err := strconv.ParseInt(strings.ReplaceAll(args[0], ",", ""), 10, 64)
-	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, false, userErrorf("%s is not a number of chips: write it in digits, like `%s`.", errs.Quote(args[0]), example)
-	case err == nil && v <= 0 || err != nil && strings.HasPrefix(args[0], "-"):
-		return 0, false, userErrorf("The amount to %s must be more than 0: for example `%s`.", verb, example)
-	case err != nil || v > engine.MaxChips:
-		return 0, false, userErrorf("The amount to %s can be at most %s chips, the most any stack may hold: for example `%s`.", verb, render.Chips(engine.MaxChips), example)
-	}
-	return v, true, nil
-}
-
 // need is what a verb requires of the user and the channel; the gate checks it before the verb runs,
 // so each permission rule lives in one place.
 type need uint8
@@ -112,8 +96,23 @@ type verb struct {
 	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal;
 	// schedule, whose host is the schedule's).
 	hostToo bool
-	run     func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string) (Reply, error)
+	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step), with
+	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
+	core  coreVerb
+	reads reads
+	run   func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string) (Reply, error)
 }
+
+// coreVerb is a table core verb (table.State.Join and the others).
+type coreVerb func(s table.State, now time.Time, by table.Caller, args []string, in table.Inputs) (table.Step, error)
+
+// reads is what a core verb needs read from the store before it runs.
+type reads uint8
+
+const (
+	readsPlayer   reads = 1 << iota // the caller's account (table.Inputs.Player)
+	readsLastHand                   // the channel's newest kept hand (table.Inputs.LastHand)
+)
 
 // newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
 // New builds it once for the Dealer.
@@ -159,21 +158,15 @@ func newVerbs() map[string]verb {
 		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.exportHands(ctx, cmd, args)
 		}},
-		"start": {need: needTable, run: onTable((*actor).start)},
-		"join":  {need: needOpen, run: onTable((*actor).join)},
-		"leave": {need: needSeat, refusal: "there is nothing to leave.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
-			return t.leave(ctx, cmd, t.seatOf(cmd.User), false)
-		})},
-		"kick": {need: needHost, refusal: "remove a player", run: onTable((*actor).kick)},
-		"sitout": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
-			return t.sit(ctx, cmd, true)
-		})},
-		"sitin": {need: needSeat, refusal: "type `join` to sit down.", run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) {
-			return t.sit(ctx, cmd, false)
-		})},
-		"rebuy": {need: needSeat, refusal: "type `join` to buy in.", run: onTable((*actor).rebuy)},
-		"deal":  {need: needOpen, hostToo: true, run: onTable((*actor).dealCmd)},
-		"cards": {need: needOpen, run: onTable(func(t *actor, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
+		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
+		"join":   {need: needOpen, core: table.State.Join, reads: readsPlayer},
+		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave},
+		"kick":   {need: needHost, refusal: "remove a player", core: table.State.Kick},
+		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
+		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
+		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
+		"deal":   {need: needOpen, hostToo: true, run: onTable((*actor).dealCmd)},
+		"cards":  {need: needOpen, run: onTable(func(t *actor, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
 		"table": {need: needOpen, run: onTable(func(t *actor, _ context.Context, _ Command, _ []string) (Reply, error) {
 			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
 		})},
@@ -182,11 +175,11 @@ func newVerbs() map[string]verb {
 		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
-		"set": {need: needHost, refusal: "change the settings", run: onTable((*actor).set)},
-		"end": {need: needHost, refusal: "end the session", run: onTable((*actor).end)},
+		"set":      {need: needHost, refusal: "change the settings", core: table.State.Set},
+		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
+		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
+		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
 	}
-	verbs["straddle"] = verb{need: needSeat, refusal: "type `join` to play.", run: onTable((*actor).straddle)}
-	verbs["bombpot"] = verb{need: needHost, refusal: "call a bomb pot", run: onTable((*actor).bombPot)}
 	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice"} {
 		verbs[a] = action
 	}
@@ -228,18 +221,18 @@ func gate(v verb, t *actor, cmd Command) error {
 			return refusef(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
 		}
 	case needOpen, needSeat, needHost:
-		if !t.open {
+		if !t.st.Open {
 			return errNoGame
 		}
 	}
 	switch v.need {
 	case needSeat:
-		if t.seatOf(cmd.User) < 0 {
+		if t.st.SeatOf(cmd.User) < 0 {
 			return refusef(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
 		}
 	case needHost:
-		if !t.isHost(cmd) {
-			return refusef(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.rec.HostName, v.refusal)
+		if !t.st.IsHost(caller(cmd)) {
+			return refusef(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
 		}
 	}
 	return nil
@@ -264,347 +257,46 @@ func (t *actor) run(ctx context.Context, cmd Command) (Reply, error) {
 	if err := gate(v, t, cmd); err != nil {
 		return Reply{}, err
 	}
+	if v.core != nil {
+		return t.step(ctx, cmd, v, args)
+	}
 	return v.run(ctx, t.d, t, cmd, args)
 }
 
-func (t *actor) kick(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if len(args) == 0 {
-		return Reply{}, userErrorf("Say who to remove: `kick @name`.")
-	}
-	who := strings.Trim(args[0], "@<>!")
-	seat := t.seatOf(who)
-	if seat < 0 {
-		for i, s := range t.rec.Seats {
-			if s.User != "" && strings.EqualFold(s.Name, who) {
-				seat = i
-			}
-		}
-	}
-	if seat < 0 {
-		return Reply{}, userErrorf("%s is not seated here: check the name with `table`.", errs.ClipText(who, errs.MaxQuote))
-	}
-	return t.leave(ctx, cmd, seat, true)
-}
-
 func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, error) {
-	if t.hand != nil {
-		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.rec.Hand.No)
+	if t.st.Hand != nil {
+		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.st.Rec.Hand.No)
 	}
-	if t.seatOf(cmd.User) < 0 && !t.isHost(cmd) {
+	if t.st.SeatOf(cmd.User) < 0 && !t.st.IsHost(caller(cmd)) {
 		return Reply{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
 	}
 	t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
 	if err := t.deal(ctx); err != nil {
 		return Reply{}, err
 	}
-	if t.rec.HandNo == t.rec.HandBase || !t.open {
+	if t.st.Rec.HandNo == t.st.Rec.HandBase || !t.st.Open {
 		return ok("The session is over.")
 	}
-	return ok("Dealt hand #%d.", t.rec.HandNo)
-}
-
-func (t *actor) set(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if len(args) == 0 {
-		return Reply{}, userErrorf("Say what to change, for example `set blinds=10/20`; `help` lists the options.")
-	}
-	n := t.rec.Clone()
-	if err := n.Settings.Apply(args); err != nil {
-		return Reply{}, err
-	}
-	if err := t.checkCards(cmd, n.Settings); err != nil {
-		return Reply{}, err
-	}
-	if n.Settings.Seats < len(n.Seats) {
-		for _, s := range n.Seats[n.Settings.Seats:] {
-			if s.User != "" {
-				return Reply{}, userErrorf("Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
-			}
-		}
-		n.Seats = n.Seats[:n.Settings.Seats]
-	}
-	for len(n.Seats) < n.Settings.Seats {
-		n.Seats = append(n.Seats, SeatRecord{})
-	}
-	if err := t.commit(ctx, n, Change{}); err != nil {
-		return Reply{}, err
-	}
-	t.publicf("%s changed the settings: %s. Stakes change from the next hand.", cmd.UserName, n.Settings.Describe())
-	return ok("Settings changed.")
-}
-
-func (t *actor) end(ctx context.Context, cmd Command, _ []string) (Reply, error) {
-	if t.hand != nil {
-		n := t.rec.Clone()
-		n.Ending = true
-		if err := t.commit(ctx, n, Change{}); err != nil {
-			return Reply{}, err
-		}
-		t.publicf("%s is ending the session: it ends when this hand is over.", cmd.UserName)
-		return ok("The session ends after this hand.")
-	}
-	t.publicf("%s ended the session.", cmd.UserName)
-	if err := t.endSession(ctx); err != nil {
-		return Reply{}, err
-	}
-	return ok("Session ended; standings posted.")
-}
-
-func (t *actor) start(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if t.open {
-		return Reply{}, userErrorf("A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", t.rec.HostName)
-	}
-	if len(args) > 0 && strings.EqualFold(args[0], "tournament") {
-		return t.startTournament(ctx, cmd, args[1:])
-	}
-	s := t.defaults(cmd.Platform)
-	if err := s.Apply(args); err != nil {
-		return Reply{}, err
-	}
-	if err := t.checkCards(cmd, s); err != nil {
-		return Reply{}, err
-	}
-	if err := t.openTable(ctx, cmd, s, nil); err != nil {
-		return Reply{}, err
-	}
-	t.publicf("%s opened a table: %s. Type `join` to sit down, then `deal`.", cmd.UserName, s.Describe())
-	return ok("Your table is open; you are the host.")
-}
-
-// openTable commits a new table hosted by cmd's user with settings s (a tournament when tr is set).
-func (t *actor) openTable(ctx context.Context, cmd Command, s Settings, tr *Tournament) error {
-	rec := TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel,
-		Host: cmd.User, HostName: cmd.UserName, Settings: s, Seats: make([]SeatRecord, s.Seats), Button: -1,
-		Started: t.d.cfg.Now(), Schedule: cmd.Schedule, Tournament: tr}
-	rec.LevelAt = rec.Started
-	floor, err := t.lastHandNo(ctx)
-	if err != nil {
-		return err
-	}
-	rec.HandBase, rec.HandNo = floor, floor
-	t.rec = rec // commit needs the channel; restored below on failure
-	if err := t.commit(ctx, rec, Change{}); err != nil {
-		t.rec = TableRecord{}
-		return err
-	}
-	t.open = true
-	t.pending = map[string][]pendingMessage{}
-	return nil
-}
-
-func (t *actor) join(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if t.rec.Tournament != nil {
-		return t.register(ctx, cmd, args)
-	}
-	s := t.rec.Settings
-	if t.seatOf(cmd.User) >= 0 {
-		return Reply{}, userErrorf("You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
-	}
-	amount, given, err := amountArg(args, "buy in for", fmt.Sprintf("join %d", s.BuyIn))
-	if err != nil {
-		return Reply{}, err
-	}
-	if !given {
-		amount = s.BuyIn
-	}
-	if amount < s.MinBuyIn || amount > s.MaxBuyIn {
-		return Reply{}, userErrorf("The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(s.MinBuyIn), render.Chips(s.MaxBuyIn), s.BuyIn)
-	}
-	seat := t.emptySeat()
-	if seat < 0 {
-		return Reply{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(t.rec.Seats))
-	}
-	if err := t.roomFor(amount); err != nil {
-		return Reply{}, err
-	}
-	grant, err := t.bankrollFor(ctx, cmd, amount, "Your bankroll holds only %s chips: join with less (at least "+render.Chips(s.MinBuyIn)+").")
-	if err != nil {
-		return Reply{}, err
-	}
-	known := grant == nil
-	now := t.d.cfg.Now()
-	c := Change{Ledger: grant}
-	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: cmd.Workspace, User: cmd.User,
-		Name: cmd.UserName, Table: t.id, Bankroll: -amount, OnTable: amount})
-	n := t.rec.Clone()
-	n.Seats[seat] = SeatRecord{User: cmd.User, Name: cmd.UserName, Stack: amount}
-	if i := table.StandingIndex(n.Standings, cmd.User); i >= 0 {
-		n.Standings[i].BoughtIn += amount
-	} else {
-		n.Standings = append(n.Standings, Standing{User: cmd.User, Name: cmd.UserName, BoughtIn: amount})
-	}
-	if err := t.commit(ctx, n, c); err != nil {
-		if errors.Is(err, ErrInsufficient) {
-			return Reply{}, userErrorf("Your bankroll does not hold %s chips: join with less.", render.Chips(amount))
-		}
-		return Reply{}, err
-	}
-	t.publicf("%s sits down in seat %d with %s chips.", cmd.UserName, seat+1, render.Chips(amount))
-	t.scheduleDeal()
-	welcome := ""
-	if !known {
-		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(t.d.cfg.StartingBankroll))
-	}
-	return ok("You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
-}
-
-// leave stands a player up: now between hands, or when the running hand ends if they are in it.
-func (t *actor) leave(ctx context.Context, cmd Command, seat int, kicked bool) (Reply, error) {
-	if seat < 0 {
-		return Reply{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
-	}
-	if t.rec.Tournament != nil {
-		return t.leaveTournament(ctx, cmd, seat, kicked)
-	}
-	s := t.rec.Seats[seat]
-	n := t.rec.Clone()
-	// A player dealt into the running hand (even folded) leaves when it ends: the hand's result
-	// still has to be settled against the seat.
-	if p := t.playerOf(seat); p >= 0 && t.hand != nil {
-		n.Seats[seat].Leaving = true
-		if err := t.commit(ctx, n, Change{}); err != nil {
-			return Reply{}, err
-		}
-		if kicked {
-			t.publicf("%s removed %s, who leaves when this hand ends.", cmd.UserName, s.Name)
-		} else {
-			t.publicf("%s will leave when this hand ends.", s.Name)
-		}
-		if t.hand.ToAct() == p {
-			t.afterStep(ctx) // folds for the leaving player
-		}
-		return ok("%s leaves when this hand ends; the stack goes back to the bankroll.", s.Name)
-	}
-	var c Change
-	t.cashOut(&n, &c, seat, t.d.cfg.Now())
-	if err := t.commit(ctx, n, c); err != nil {
-		return Reply{}, err
-	}
-	if kicked {
-		t.publicf("%s removed %s from the table (%s chips back to the bankroll).", cmd.UserName, s.Name, render.Chips(s.Stack))
-	} else {
-		t.publicf("%s leaves the table with %s chips.", s.Name, render.Chips(s.Stack))
-	}
-	return ok("%s chips went back to %s's bankroll.", render.Chips(s.Stack), s.Name)
-}
-
-func (t *actor) sit(ctx context.Context, cmd Command, out bool) (Reply, error) {
-	seat := t.seatOf(cmd.User)
-	if seat < 0 {
-		return Reply{}, userErrorf("You are not seated at this table: type `join` to sit down.")
-	}
-	if t.rec.Seats[seat].SittingOut == out {
-		if out {
-			return Reply{}, userErrorf("You are already sitting out: type `sitin` to play again.")
-		}
-		return Reply{}, userErrorf("You are already playing: `sitout` skips hands.")
-	}
-	n := t.rec.Clone()
-	n.Seats[seat].SittingOut = out
-	n.Seats[seat].TimedOut = 0
-	if err := t.commit(ctx, n, Change{}); err != nil {
-		return Reply{}, err
-	}
-	if out && t.rec.Tournament != nil {
-		t.publicf("%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", cmd.UserName, cmd.UserName)
-		if p := t.playerOf(seat); p >= 0 && t.hand != nil && t.hand.ToAct() == p {
-			t.afterStep(ctx) // folds for the absent player
-		}
-		return ok("You sit out: your hands are folded from the next turn; type `sitin` to play again.")
-	}
-	if out {
-		t.publicf("%s sits out.", cmd.UserName)
-		return ok("You sit out from the next hand; type `sitin` to play again.")
-	}
-	t.publicf("%s is back in.", cmd.UserName)
-	t.scheduleDeal()
-	return ok("You are dealt in from the next hand.")
-}
-
-func (t *actor) rebuy(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if t.rec.Tournament != nil {
-		return t.rebuyTournament(ctx, cmd, args)
-	}
-	s := t.rec.Settings
-	seat := t.seatOf(cmd.User)
-	if seat < 0 {
-		return Reply{}, userErrorf("You are not seated at this table: type `join` to buy in.")
-	}
-	if p := t.playerOf(seat); p >= 0 && t.hand != nil {
-		return Reply{}, userErrorf("Rebuys happen between hands: wait for this hand to end.")
-	}
-	st := t.rec.Seats[seat]
-	switch {
-	case s.Rebuys == 0:
-		return Reply{}, userErrorf("This table does not allow rebuys: `leave` and `join` again another time.")
-	case s.Rebuys > 0 && st.Rebuys >= s.Rebuys:
-		return Reply{}, userErrorf("You have used all %d of your rebuys at this table.", s.Rebuys)
-	case s.RebuyLevels > 0 && t.rec.Level >= s.RebuyLevels:
-		return Reply{}, userErrorf("Rebuys were allowed only during the first %d blind levels.", s.RebuyLevels)
-	}
-	room := s.MaxBuyIn - st.Stack
-	if room <= 0 {
-		return Reply{}, userErrorf("Your stack is already at the table's largest buy-in (%s): play it first.", render.Chips(s.MaxBuyIn))
-	}
-	amount, given, err := amountArg(args, "rebuy", fmt.Sprintf("rebuy %d", min(s.BuyIn, room)))
-	if err != nil {
-		return Reply{}, err
-	}
-	if !given {
-		amount = min(s.BuyIn, room)
-	}
-	if amount > room {
-		return Reply{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(s.MaxBuyIn), room)
-	}
-	// A rebuy is a buy-in: at least the table's smallest, unless less room than that is left.
-	if least := min(s.MinBuyIn, room); amount < least {
-		return Reply{}, userErrorf("A rebuy is at least %s chips here, the table's smallest buy-in: try `rebuy %d`.", render.Chips(least), least)
-	}
-	if err := t.roomFor(amount); err != nil {
-		return Reply{}, err
-	}
-	p, _, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
-	if err != nil {
-		return Reply{}, err
-	}
-	if p.Bankroll < amount {
-		return Reply{}, userErrorf("Your bankroll holds only %s chips: rebuy for less.", render.Chips(p.Bankroll))
-	}
-	n := t.rec.Clone()
-	n.Seats[seat].Stack += amount
-	n.Seats[seat].Rebuys++
-	if i := table.StandingIndex(n.Standings, cmd.User); i >= 0 {
-		n.Standings[i].BoughtIn += amount
-	}
-	c := Change{Ledger: []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindRebuy, Workspace: cmd.Workspace, User: cmd.User,
-		Name: st.Name, Table: t.id, Bankroll: -amount, OnTable: amount}}}
-	if err := t.commit(ctx, n, c); err != nil {
-		if errors.Is(err, ErrInsufficient) {
-			return Reply{}, userErrorf("Your bankroll does not hold %s chips: rebuy for less.", render.Chips(amount))
-		}
-		return Reply{}, err
-	}
-	t.publicf("%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
-	t.scheduleDeal()
-	return ok("Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	return ok("Dealt hand #%d.", t.st.Rec.HandNo)
 }
 
 func (t *actor) action(ctx context.Context, cmd Command, verb string, args []string) (Reply, error) {
-	seat := t.seatOf(cmd.User)
+	seat := t.st.SeatOf(cmd.User)
 	if seat < 0 {
 		return Reply{}, userErrorf("You are not seated at this table: type `join` to play.")
 	}
-	if t.hand == nil {
+	if t.st.Hand == nil {
 		return Reply{}, userErrorf("No hand is being played: type `deal` to start one.")
 	}
-	p := t.playerOf(seat)
+	p := t.st.PlayerOf(seat)
 	if p < 0 {
 		return Reply{}, userErrorf("You are not in this hand: wait for the next one.")
 	}
-	if t.hand.Folded(p) {
+	if t.st.Hand.Folded(p) {
 		return Reply{}, userErrorf("You have folded this hand: wait for the next one.")
 	}
-	if to := t.hand.ToAct(); to != p {
-		return Reply{}, userErrorf("It is %s's turn, not yours.", t.names().Name(to))
+	if to := t.st.Hand.ToAct(); to != p {
+		return Reply{}, userErrorf("It is %s's turn, not yours.", t.st.Names().Name(to))
 	}
 	if cmd.Probe {
 		return Reply{}, nil
@@ -636,14 +328,14 @@ func (t *actor) action(ctx context.Context, cmd Command, verb string, args []str
 		if len(args) == 0 {
 			return Reply{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
 		}
-		v, given, err := amountArg(args, verb, verb+" 60")
+		v, given, err := table.AmountArg(args, verb, verb+" 60")
 		if err != nil {
 			return Reply{}, err
 		}
 		_ = given
 		a.Amount = v
 	}
-	if err := t.hand.Validate(a); err != nil {
+	if err := t.st.Hand.Validate(a); err != nil {
 		return Reply{}, err
 	}
 	if err := t.act(ctx, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false); err != nil {
@@ -653,16 +345,16 @@ func (t *actor) action(ctx context.Context, cmd Command, verb string, args []str
 }
 
 func (t *actor) cards(cmd Command) (Reply, error) {
-	seat := t.seatOf(cmd.User)
-	if seat < 0 || t.hand == nil || t.playerOf(seat) < 0 {
+	seat := t.st.SeatOf(cmd.User)
+	if seat < 0 || t.st.Hand == nil || t.st.PlayerOf(seat) < 0 {
 		return Reply{}, userErrorf("You have no cards: you are not in a hand right now.")
 	}
-	p := t.playerOf(seat)
-	return Reply{Text: render.HoleCards(t.hand.Hole(p), t.rec.Hand.No, t.style()).Text}, nil
+	p := t.st.PlayerOf(seat)
+	return Reply{Text: render.HoleCards(t.st.Hand.Hole(p), t.st.Rec.Hand.No, t.style()).Text}, nil
 }
 
 func (t *actor) show(ctx context.Context, cmd Command) (Reply, error) {
-	if t.hand != nil && t.playerOf(t.seatOf(cmd.User)) >= 0 {
+	if t.st.Hand != nil && t.st.PlayerOf(t.st.SeatOf(cmd.User)) >= 0 {
 		return Reply{}, userErrorf("You can show your cards when this hand is over.")
 	}
 	if t.last == nil {
@@ -767,29 +459,29 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 
 // view is the table as render.Table shows it.
 func (t *actor) view() render.TableView {
-	r := t.rec.Settings.Rules(t.rec.Level)
+	r := t.st.Rec.Settings.Rules(t.st.Rec.Level)
 	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
-		Notes: t.notes(), Tournament: table.TournamentView(t.rec, t.d.cfg.Now())}
-	if t.rec.Tournament != nil {
+		Notes: t.notes(), Tournament: table.TournamentView(t.st.Rec, t.d.cfg.Now())}
+	if t.st.Rec.Tournament != nil {
 		v.Title = "Tournament table"
 	}
 	var bets, stacks []int64
-	if t.hand != nil {
-		v.HandNo = t.rec.Hand.No
-		v.Board = t.hand.Board()
-		v.Pots = t.hand.Pots()
-		v.PotNames = t.names()
-		v.Board2 = t.hand.Board2()
-		bets, stacks = t.hand.Bets(), t.hand.Stacks()
+	if t.st.Hand != nil {
+		v.HandNo = t.st.Rec.Hand.No
+		v.Board = t.st.Hand.Board()
+		v.Pots = t.st.Hand.Pots()
+		v.PotNames = t.st.Names()
+		v.Board2 = t.st.Hand.Board2()
+		bets, stacks = t.st.Hand.Bets(), t.st.Hand.Stacks()
 	}
-	for i, s := range t.rec.Seats {
+	for i, s := range t.st.Rec.Seats {
 		if s.User == "" {
 			continue
 		}
-		sv := render.SeatView{Seat: i, Name: s.Name, Stack: s.Stack, SittingOut: s.SittingOut, Button: i == t.rec.Button}
-		if p := t.playerOf(i); p >= 0 && t.hand != nil {
+		sv := render.SeatView{Seat: i, Name: s.Name, Stack: s.Stack, SittingOut: s.SittingOut, Button: i == t.st.Rec.Button}
+		if p := t.st.PlayerOf(i); p >= 0 && t.st.Hand != nil {
 			sv.Stack, sv.Bet = stacks[p], bets[p]
-			sv.Folded, sv.AllIn, sv.ToAct = t.hand.Folded(p), t.hand.IsAllIn(p), t.hand.ToAct() == p
+			sv.Folded, sv.AllIn, sv.ToAct = t.st.Hand.Folded(p), t.st.Hand.IsAllIn(p), t.st.Hand.ToAct() == p
 		}
 		v.Seats = append(v.Seats, sv)
 	}
@@ -883,71 +575,4 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 	v := render.ProofView{HandNo: hr.No, Commitment: render.DeckCommitment(hr.Deck, hr.Salt), Leaves: render.Leaves(hr.Deck, hr.Salt),
 		Public: render.Open(hr.Deck, hr.Salt, public), Own: render.Open(hr.Deck, hr.Salt, own)}
 	return Reply{Text: render.Proof(v, render.TextCards).Text}, nil
-}
-
-// straddle opts the player in to straddle in the next hand, in which they must be under the gun.
-func (t *actor) straddle(ctx context.Context, cmd Command, _ []string) (Reply, error) {
-	s := t.rec.Settings
-	if !s.Straddle {
-		return Reply{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
-	}
-	if t.rec.Button < 0 {
-		return Reply{}, refusef(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
-	}
-	if t.rec.BombPot > 0 {
-		return Reply{}, refusef(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
-	}
-	seat := t.seatOf(cmd.User)
-	if t.rec.Seats[seat].Straddle {
-		return Reply{}, refusef(errs.Conflict, "You already straddle next hand.")
-	}
-	seats := t.playing()
-	if len(seats) <= 2 {
-		return Reply{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
-	}
-	button := nextButton(t.rec.Button, len(t.rec.Seats), seats)
-	bi := 0
-	for i, s := range seats {
-		if s == button {
-			bi = i
-		}
-	}
-	utg := seats[engine.UnderTheGun(len(seats), bi)]
-	if utg != seat {
-		return Reply{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", t.rec.Seats[utg].Name)
-	}
-	amount := s.Rules(t.rec.Level).StraddleAmount()
-	if t.rec.Seats[seat].Stack <= amount {
-		return Reply{}, userErrorf("A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
-	}
-	n := t.rec.Clone()
-	n.Seats[seat].Straddle = true
-	if err := t.commit(ctx, n, Change{}); err != nil {
-		return Reply{}, err
-	}
-	t.publicf("%s will straddle %s next hand.", cmd.UserName, render.Chips(amount))
-	return ok("You straddle %s next hand: you act last before the flop.", render.Chips(amount))
-}
-
-// bombPot makes the next hand a bomb pot.
-func (t *actor) bombPot(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	amount := min(2*t.rec.Settings.Rules(t.rec.Level).BigBlind, engine.MaxChips)
-	v, given, err := amountArg(args, "ante in the bomb pot", fmt.Sprintf("bombpot %d", amount))
-	if err != nil {
-		return Reply{}, err
-	}
-	if given {
-		amount = v
-	}
-	n := t.rec.Clone()
-	n.BombPot = amount
-	for i := range n.Seats {
-		n.Seats[i].Straddle = false // a bomb pot has no blinds to straddle
-	}
-	if err := t.commit(ctx, n, Change{}); err != nil {
-		return Reply{}, err
-	}
-	t.publicf("%s calls a bomb pot: next hand everyone puts in %s, no blinds, and the flop comes at once.", cmd.UserName, render.Chips(amount))
-	t.scheduleDeal()
-	return ok("The next hand is a bomb pot of %s each.", render.Chips(amount))
 }

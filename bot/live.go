@@ -319,11 +319,11 @@ func (t *actor) initOutbox() {
 	if t.out != nil {
 		return
 	}
-	t.out = &outbox{chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.rec.Screen}
+	t.out = &outbox{chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.st.Rec.Screen}
 	t.out.quiet = sync.NewCond(&t.out.mu)
-	t.out.where = Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel}
-	if t.rec.Screen.Ping != "" {
-		t.out.pingID, t.out.pingDrop = t.rec.Screen.Ping, true // from before a restart: the turn is pinged anew
+	t.out.where = Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel}
+	if t.st.Rec.Screen.Ping != "" {
+		t.out.pingID, t.out.pingDrop = t.st.Rec.Screen.Ping, true // from before a restart: the turn is pinged anew
 	}
 	t.out.pinged = func(id string) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }})
@@ -340,25 +340,25 @@ func (t *actor) initOutbox() {
 // cannotPost tells the host privately, once a session, that the platform refuses the bot the table's
 // channel, and what to give it.
 func (t *actor) cannotPost(ctx context.Context) {
-	if !t.open || t.toldDenied {
+	if !t.st.Open || t.toldDenied {
 		return
 	}
 	t.toldDenied = true
 	fix := "give the bot View Channel and Send Messages in this channel (Edit Channel > Permissions), or invite it again with the link in its log"
-	if t.rec.Platform == "slack" {
+	if t.st.Rec.Platform == "slack" {
 		fix = "type /invite @dealerbot in the channel"
 	}
 	t.d.log.Warn("the table's channel refuses the bot", "table", t.id)
-	t.private(ctx, t.rec.Host, render.Message{Text: "I cannot post the table in this channel, so nobody sees the game: " + fix + ". " +
+	t.private(ctx, t.st.Rec.Host, render.Message{Text: "I cannot post the table in this channel, so nobody sees the game: " + fix + ". " +
 		"Until then, `table` shows it to you privately."})
 }
 
 // storePing keeps the turn ping's ID with the table, so that a restart can take it down.
 func (t *actor) storePing(ctx context.Context, id string) {
-	if !t.open || t.rec.Screen.Ping == id {
+	if !t.st.Open || t.st.Rec.Screen.Ping == id {
 		return
 	}
-	n := t.rec.Clone()
+	n := t.st.Rec.Clone()
 	n.Screen.Ping = id
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		t.d.log.Error("store the turn ping", "table", t.id, "err", err)
@@ -368,9 +368,9 @@ func (t *actor) storePing(ctx context.Context, id string) {
 // shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
 // table, and a turn whose version is now visible starts its timer.
 func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen) {
-	if t.open && (t.rec.Screen.Hand != s.Hand || t.rec.Screen.Message != s.Message) && (t.rec.Hand == nil || t.rec.Hand.No == hand) {
-		n := t.rec.Clone()
-		n.Screen = Screen{Hand: s.Hand, Message: s.Message, Ping: t.rec.Screen.Ping, Posted: s.Posted}
+	if t.st.Open && (t.st.Rec.Screen.Hand != s.Hand || t.st.Rec.Screen.Message != s.Message) && (t.st.Rec.Hand == nil || t.st.Rec.Hand.No == hand) {
+		n := t.st.Rec.Clone()
+		n.Screen = Screen{Hand: s.Hand, Message: s.Message, Ping: t.st.Rec.Screen.Ping, Posted: s.Posted}
 		if err := t.commit(ctx, n, Change{}); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
 		}
@@ -462,14 +462,14 @@ func (l *liveHand) collect(ev engine.Event, line string) {
 // has pictures=off or the platform shows none.
 func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
 	l := t.live
-	if l == nil || !h.Done() || len(l.shown) == 0 || t.rec.Settings.NoPictures {
+	if l == nil || !h.Done() || len(l.shown) == 0 || t.st.Rec.Settings.NoPictures {
 		return nil
 	}
-	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.rec.Platform) {
+	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) {
 		return nil
 	}
 	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.no), Board: h.Board(), Board2: h.Board2(), Pots: l.awards}
-	if k := t.rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
+	if k := t.st.Rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
 		v.Colours = picture.FourColour // the table plays with a four-colour deck
 	}
 	for _, s := range l.shown {
@@ -488,9 +488,9 @@ func (t *actor) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.notes(), l.notes...),
-		Tournament: table.TournamentView(t.rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
+		Tournament: table.TournamentView(t.st.Rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
 		Showdown: l.showdown}
-	if t.rec.Tournament != nil {
+	if t.st.Rec.Tournament != nil {
 		v.Title = "Tournament"
 	}
 	if !h.Done() {
@@ -525,7 +525,7 @@ func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	}
 	l.version++
 	m := render.HandTable(t.liveView(h, hs, names), t.style())
-	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m}
+	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	pic := t.picture(h, names)
 	if t.click != "" && t.out.editable(l.no, t.click) {
 		t.update = &m
@@ -546,12 +546,12 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 		t.live.timerDue = false
 		t.schedulePing()
 	}
-	if wait <= 0 || t.hand == nil {
+	if wait <= 0 || t.st.Hand == nil {
 		return
 	}
 	tok := t.token()
 	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
-		if t.hand == nil || t.token() != tok {
+		if t.st.Hand == nil || t.token() != tok {
 			return // acted in time
 		}
 		t.turnTimer = nil
@@ -564,21 +564,21 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 // schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
 func (t *actor) schedulePing() {
 	l := t.live
-	if t.d.cfg.PingAfter <= 0 || t.hand == nil || t.hand.Done() || t.out == nil || l.pinged == t.token() {
+	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.token() {
 		return
 	}
 	tok := t.token()
 	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
 		t.pingTimer = nil
-		if t.hand == nil || t.live != l || t.token() != tok {
+		if t.st.Hand == nil || t.live != l || t.token() != tok {
 			return // acted in time, or the hand is over
 		}
-		o, ok := t.hand.Options()
+		o, ok := t.st.Hand.Options()
 		if !ok {
 			return
 		}
-		seat := t.rec.Seats[t.rec.Hand.Seats[o.Player]]
-		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.rec.Platform, seat.User, seat.Name), l.no)
+		seat := t.st.Rec.Seats[t.st.Rec.Hand.Seats[o.Player]]
+		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.st.Rec.Platform, seat.User, seat.Name), l.no)
 		if o.ToCall > 0 {
 			text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))
 		}

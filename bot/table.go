@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,9 +27,9 @@ type actor struct {
 	closed bool         // jobs is closed; guarded by sendMu
 	refs   int          // senders between look-up and queue; guarded by d.mu
 
-	open bool        // a session is running
-	rec  TableRecord // the state as last committed
-	hand *engine.Hand
+	// st is the table core's state: whether a session is open, the record as last committed and the
+	// running hand. It changes only after a commit.
+	st   table.State
 	narr *render.Narrator
 
 	turnTimer Timer
@@ -70,7 +71,7 @@ func (t *actor) loop() {
 	defer t.d.wg.Done()
 	for j := range t.jobs {
 		j.done <- t.runJob(j)
-		if !t.open && t.d.retire(t) {
+		if !t.st.Open && t.d.retire(t) {
 			break // no session: the goroutine ends, and `start` makes a new one
 		}
 	}
@@ -97,15 +98,15 @@ func (t *actor) runJob(j job) (r Reply) {
 }
 
 // afterPanic puts the table back on its last committed state, which the panic cannot have touched
-// (t.rec changes only after a commit), and cancels the hand in progress: the seats still hold the
+// (t.st.Rec changes only after a commit), and cancels the hand in progress: the seats still hold the
 // stacks from before it.
 func (t *actor) afterPanic(ctx context.Context) {
-	if !t.open {
+	if !t.st.Open {
 		t.stopTimers()
-		t.hand, t.narr, t.rec = nil, nil, TableRecord{}
+		t.st, t.narr = table.State{}, nil
 		return
 	}
-	no, err := t.cancelAndQuarantine(ctx, t.rec)
+	no, err := t.cancelAndQuarantine(ctx, t.st.Rec)
 	switch {
 	case err != nil:
 		t.d.log.Error("cancel hand after panic", "table", t.id, "err", err)
@@ -121,7 +122,7 @@ func (t *actor) afterPanic(ctx context.Context) {
 // the cancelled hand, 0 when none was in progress.
 func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
 	t.stopTimers()
-	t.open, t.rec, t.hand, t.narr, t.quarantined = true, rec, nil, nil, true
+	t.st, t.narr, t.quarantined = table.State{Open: true, Rec: rec}, nil, true
 	if rec.Hand == nil {
 		return 0, nil
 	}
@@ -164,27 +165,8 @@ func (t *actor) hasCardPictures(platform string) bool {
 	return false
 }
 
-// defaults are the settings of a bare `start` here: DefaultSettings, with card pictures on a platform
-// that has them.
-func (t *actor) defaults(platform string) Settings {
-	s := DefaultSettings()
-	if t.hasCardPictures(platform) {
-		s.Cards = render.CardImages
-	}
-	return s
-}
-
-// checkCards refuses card pictures a player asks for on a platform that has none. A scheduled game
-// started with them plays with emoji cards instead of not starting.
-func (t *actor) checkCards(cmd Command, s Settings) error {
-	if s.Cards < render.CardImages || cmd.Schedule != "" || t.hasCardPictures(cmd.Platform) {
-		return nil
-	}
-	return userErrorf("Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
-}
-
 // style is how the table draws cards (cardStyle).
-func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.rec) }
+func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.st.Rec) }
 
 // cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
@@ -212,7 +194,7 @@ func (t *actor) public(msgs ...render.Message) {
 	t.initOutbox()
 	for _, m := range msgs {
 		m.Private = false
-		t.out.say(Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, Message: m})
+		t.out.say(Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m})
 	}
 }
 
@@ -223,7 +205,7 @@ func (t *actor) publicf(format string, args ...any) {
 // private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
 func (t *actor) private(ctx context.Context, user string, m render.Message) {
 	m.Private = true
-	msg := Message{Platform: t.rec.Platform, Workspace: t.rec.Workspace, Channel: t.rec.Channel, User: user, Message: m}
+	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, User: user, Message: m}
 	err := t.d.chat.Send(ctx, msg)
 	if err == nil {
 		return
@@ -238,14 +220,14 @@ func (t *actor) private(ctx context.Context, user string, m render.Message) {
 			return
 		}
 	}
-	if blocked && t.d.warnDM(t.rec.Workspace, user) {
+	if blocked && t.d.warnDM(t.st.Rec.Workspace, user) {
 		t.pending[user] = append(t.pending[user], pendingMessage{m: render.Message{Private: true,
 			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
 				"(or workspace) to get your cards privately; until then type `cards` or use the button below."}})
 	}
 	var hand int64
-	if t.hand != nil && t.rec.Hand != nil {
-		hand = t.rec.Hand.No
+	if t.st.Hand != nil && t.st.Rec.Hand != nil {
+		hand = t.st.Rec.Hand.No
 	}
 	t.pending[user] = append(t.pending[user], pendingMessage{hand: hand, m: m})
 }
@@ -297,7 +279,7 @@ func (t *actor) commit(ctx context.Context, rec TableRecord, c Change) error {
 	if err := t.d.store.Commit(ctx, c); err != nil {
 		return fmt.Errorf("commit table %s: %w", t.id, err)
 	}
-	t.rec = rec
+	t.st.Rec = rec
 	return nil
 }
 
@@ -347,8 +329,8 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 		t.d.log.Error("stored settings out of range: quarantined", "table", t.id, "err", err)
 		return t.quarantine(ctx, rec, "has settings out of range")
 	}
-	t.open = true
-	t.rec = rec
+	t.st.Open = true
+	t.st.Rec = rec
 	floor, err := t.lastHandNo(ctx)
 	if err != nil {
 		return err
@@ -360,10 +342,10 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 	}
 	h, err := engine.Replay(rec.Hand.Setup(), rec.Hand.Actions)
 	if err == nil && !h.Done() {
-		t.hand = h
-		t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
+		t.st.Hand = h
+		t.narr = &render.Narrator{Names: t.st.Names(), Style: t.style()}
 		t.newLive(rec.Hand)
-		t.record(t.names(), h.Events()) // the hand's lines so far, for the same table message
+		t.record(t.st.Names(), h.Events()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx)
 		return nil
@@ -383,81 +365,11 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 
 // --- helpers -----------------------------------------------------------------------------------
 
-func (t *actor) seatOf(user string) int {
-	for i, s := range t.rec.Seats {
-		if s.User == user {
-			return i
-		}
-	}
-	return -1
-}
-
-// playerOf returns the hand index of a seat, or -1 when the seat is not in the running hand.
-func (t *actor) playerOf(seat int) int {
-	if t.rec.Hand == nil {
-		return -1
-	}
-	for p, s := range t.rec.Hand.Seats {
-		if s == seat {
-			return p
-		}
-	}
-	return -1
-}
-
-// names returns the display names of the running hand's players.
-func (t *actor) names() render.Names {
-	if t.rec.Hand == nil {
-		return nil
-	}
-	ns := make(render.Names, len(t.rec.Hand.Seats))
-	for p, s := range t.rec.Hand.Seats {
-		ns[p] = t.rec.Seats[s].Name
-	}
-	return ns
-}
-
 func (t *actor) token() string {
-	if t.hand == nil {
+	if t.st.Hand == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d.%d", t.rec.Hand.No, len(t.rec.Hand.Actions))
-}
-
-// playing returns the seats that would be dealt into the next hand. In a tournament a player who is
-// away is dealt in too: their blinds are posted and their hand folded.
-func (t *actor) playing() []int {
-	var out []int
-	tourney := t.rec.Tournament != nil
-	for i, s := range t.rec.Seats {
-		if s.User != "" && (tourney || !s.SittingOut && !s.Leaving) && s.Stack > 0 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// roomFor refuses chips that would take the table past engine.MaxChips in all. Every stack is then
-// within the engine's ceiling, and so is every pot, however the chips move between players.
-func (t *actor) roomFor(amount int64) error {
-	var on int64
-	for _, s := range t.rec.Seats {
-		on += s.Stack // at most MaxChips in all, by this check
-	}
-	if amount > engine.MaxChips-on {
-		return userErrorf("A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
-			render.Chips(engine.MaxChips), render.Chips(on), render.Chips(max(0, engine.MaxChips-on)))
-	}
-	return nil
-}
-
-// isHost reports whether cmd may use the host's powers here. A schedule's command has exactly the
-// authority of that schedule: over the table it opened, and no other.
-func (t *actor) isHost(cmd Command) bool {
-	if cmd.Schedule != "" {
-		return cmd.Schedule == t.rec.Schedule
-	}
-	return cmd.Admin || cmd.User == t.rec.Host
+	return fmt.Sprintf("%d.%d", t.st.Rec.Hand.No, len(t.st.Rec.Hand.Actions))
 }
 
 // --- hands -------------------------------------------------------------------------------------
@@ -471,22 +383,22 @@ func (t *actor) shuffle() (engine.Deck, error) {
 // deal starts the next hand. It is a no-op when a hand is running or fewer than two can play.
 func (t *actor) deal(ctx context.Context) error {
 	stop(&t.dealTimer)
-	if !t.open || t.hand != nil {
+	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
 	now := t.d.cfg.Now()
-	if t.rec.Settings.EndMinutes > 0 && now.Sub(t.rec.Started) >= time.Duration(t.rec.Settings.EndMinutes)*time.Minute {
+	if t.st.Rec.Settings.EndMinutes > 0 && now.Sub(t.st.Rec.Started) >= time.Duration(t.st.Rec.Settings.EndMinutes)*time.Minute {
 		t.publicf("Time is up: the session is over.")
 		return t.endSession(ctx)
 	}
-	seats := t.playing()
+	seats := t.st.Playing()
 	if len(seats) < 2 {
-		if t.rec.Tournament != nil {
+		if t.st.Rec.Tournament != nil {
 			return userErrorf("A tournament needs two players to begin: wait for another to `join`.")
 		}
 		return userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
 	}
-	n := t.rec.Clone()
+	n := t.st.Rec.Clone()
 	var notes []string
 	levelFrom := n.Started
 	if tr := n.Tournament; tr != nil {
@@ -528,7 +440,7 @@ func (t *actor) deal(ctx context.Context) error {
 			return err
 		}
 		for i, s := range n.Seats {
-			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: !contains(seats, i)}
+			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: !slices.Contains(seats, i)}
 		}
 		var b strings.Builder
 		b.WriteString("Draw for the button:")
@@ -542,7 +454,7 @@ func (t *actor) deal(ctx context.Context) error {
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
 	} else {
-		n.Button = nextButton(n.Button, len(n.Seats), seats)
+		n.Button = table.NextButton(n.Button, len(n.Seats), seats)
 	}
 	deck, err := t.shuffle()
 	if err != nil {
@@ -591,18 +503,18 @@ func (t *actor) deal(ctx context.Context) error {
 	if err := t.commit(ctx, n, Change{}); err != nil {
 		return err
 	}
-	t.hand = h
-	t.narr = &render.Narrator{Names: t.names(), Style: t.style()}
+	t.st.Hand = h
+	t.narr = &render.Narrator{Names: t.st.Names(), Style: t.style()}
 	t.newLive(hs)
 	t.live.notes = notes // on the hand's table message, rather than in a post of their own
 	for p, s := range seats {
-		t.private(ctx, t.rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
+		t.private(ctx, t.st.Rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
 	}
 	if h.Done() {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
-		return t.finish(ctx, t.rec.Clone(), h.Events(), false)
+		return t.finish(ctx, t.st.Rec.Clone(), h.Events(), false)
 	}
-	t.record(t.names(), h.Events())
+	t.record(t.st.Names(), h.Events())
 	t.afterStep(ctx)
 	return nil
 }
@@ -611,27 +523,27 @@ func (t *actor) deal(ctx context.Context) error {
 // tells the channel; timeout marks a step the clock took. On a failed commit the hand is rebuilt as
 // it was and nothing is said.
 func (t *actor) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, error), timeout bool) error {
-	evs, err := do(t.hand)
+	evs, err := do(t.st.Hand)
 	if err != nil {
 		return err
 	}
-	n := t.rec.Clone()
-	acts := t.hand.Actions()
+	n := t.st.Rec.Clone()
+	acts := t.st.Hand.Actions()
 	if timeout {
 		n.Hand.TimedOut = append(n.Hand.TimedOut, acts[len(acts)-1].Player)
 	}
 	n.Hand.Actions = acts
-	if t.hand.Done() {
+	if t.st.Hand.Done() {
 		return t.finish(ctx, n, evs, timeout)
 	}
 	n.Hand.Deadline = t.deadline()
 	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
 	if err := t.d.store.Commit(ctx, Change{Actions: log}); err != nil {
-		t.hand = t.rebuild()
+		t.st.Hand = t.rebuild()
 		return fmt.Errorf("commit action at %s: %w", t.id, err)
 	}
-	t.rec = n
-	t.tell(t.names(), evs, timeout, acts)
+	t.st.Rec = n
+	t.tell(t.st.Names(), evs, timeout, acts)
 	t.afterStep(ctx)
 	return nil
 }
@@ -647,7 +559,7 @@ func (t *actor) tell(names render.Names, evs []engine.Event, timeout bool, acts 
 
 // rebuild replays the committed hand after a failed commit; Apply already changed the live one.
 func (t *actor) rebuild() *engine.Hand {
-	h, err := engine.Replay(t.rec.Hand.Setup(), t.rec.Hand.Actions)
+	h, err := engine.Replay(t.st.Rec.Hand.Setup(), t.st.Rec.Hand.Actions)
 	if err != nil {
 		t.d.log.Error("rebuild hand", "table", t.id, "err", err)
 		return nil
@@ -663,28 +575,28 @@ const showBackstop = 10 * time.Second
 
 // deadline is when a turn starting now runs out; zero without a turn timer.
 func (t *actor) deadline() time.Time {
-	if t.rec.Settings.Timer <= 0 {
+	if t.st.Rec.Settings.Timer <= 0 {
 		return time.Time{}
 	}
-	return t.d.cfg.Now().Add(time.Duration(t.rec.Settings.Timer) * time.Second)
+	return t.d.cfg.Now().Add(time.Duration(t.st.Rec.Settings.Timer) * time.Second)
 }
 
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
 func (t *actor) afterStep(ctx context.Context) {
 	t.stopTurn()
-	if t.hand == nil || t.hand.Done() {
+	if t.st.Hand == nil || t.st.Hand.Done() {
 		return
 	}
-	p := t.hand.ToAct()
-	seat := t.rec.Hand.Seats[p]
-	if st := t.rec.Seats[seat]; st.Leaving || st.SittingOut && t.rec.Tournament != nil {
+	p := t.st.Hand.ToAct()
+	seat := t.st.Rec.Hand.Seats[p]
+	if st := t.st.Rec.Seats[seat]; st.Leaving || st.SittingOut && t.st.Rec.Tournament != nil {
 		if err := t.act(ctx, (*engine.Hand).Forfeit, false); err != nil {
 			t.d.log.Error("act for leaving player", "table", t.id, "err", err)
 		}
 		return
 	}
-	wait := time.Duration(t.rec.Settings.Timer) * time.Second
-	if dl := t.rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
+	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
+	if dl := t.st.Rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
 		// After a restart the player has the time that was left, but never less than a grace period.
 		if left := dl.Sub(t.d.cfg.Now()); left < wait {
 			wait = max(left, restartGrace)
@@ -695,7 +607,7 @@ func (t *actor) afterStep(ctx context.Context) {
 	if wait > 0 {
 		l.deadline = t.d.cfg.Now().Add(wait)
 	}
-	t.showLive(t.hand, t.rec.Hand, t.names())
+	t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names())
 	if t.update != nil || wait <= 0 {
 		t.startTurnTimer(wait) // on screen already: the click's response shows it
 		return
@@ -711,38 +623,9 @@ func (t *actor) afterStep(ctx context.Context) {
 	})
 }
 
-// emptySeat is the first free seat, or -1 when the table is full.
-func (t *actor) emptySeat() int {
-	for i, st := range t.rec.Seats {
-		if st.User == "" {
-			return i
-		}
-	}
-	return -1
-}
-
-// bankrollFor is what the user can pay from: their bankroll, or the starting bankroll a new player
-// gets (with the grant to record); the user must have at least amount, else refusal is the sentence.
-func (t *actor) bankrollFor(ctx context.Context, cmd Command, amount int64, refusal string) (grant []LedgerEntry, err error) {
-	p, known, err := t.d.store.Player(ctx, cmd.Workspace, cmd.User)
-	if err != nil {
-		return nil, err
-	}
-	bank := p.Bankroll
-	if !known {
-		bank = t.d.cfg.StartingBankroll
-		grant = []LedgerEntry{{Time: t.d.cfg.Now(), Kind: KindGrant, Workspace: cmd.Workspace, User: cmd.User,
-			Name: cmd.UserName, Table: t.id, Bankroll: t.d.cfg.StartingBankroll}}
-	}
-	if bank < amount {
-		return nil, userErrorf(refusal, render.Chips(bank))
-	}
-	return grant, nil
-}
-
 // finish commits everything a finished hand changes in one transaction, then tells the channel.
 func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, timeout bool) error {
-	h := t.hand
+	h := t.st.Hand
 	hs := n.Hand
 	final := h.Stacks()
 	now := t.d.cfg.Now()
@@ -762,7 +645,7 @@ func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		}
 		c.Ledger = append(c.Ledger, e)
 		seat.Stack = final[p]
-		if contains(hs.TimedOut, p) {
+		if slices.Contains(hs.TimedOut, p) {
 			seat.TimedOut++
 			if seat.TimedOut >= 2 && !seat.SittingOut {
 				seat.SittingOut = true
@@ -777,7 +660,7 @@ func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		seat := &n.Seats[i]
 		if seat.User != "" && seat.Leaving {
 			notes = append(notes, fmt.Sprintf("%s leaves the table with %s chips.", seat.Name, render.Chips(seat.Stack)))
-			t.cashOut(&n, &c, i, now)
+			table.CashOut(&n, &c, i, now)
 		}
 	}
 	if n.Tournament != nil {
@@ -788,10 +671,10 @@ func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 		Actions: hs.Actions, Final: final}
 	n.Hand = nil
 	if err := t.commit(ctx, n, c); err != nil {
-		t.hand = t.rebuild()
+		t.st.Hand = t.rebuild()
 		return err
 	}
-	t.hand = nil
+	t.st.Hand = nil
 	t.dropPending(hs.No)
 	t.stopTurn()
 	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
@@ -805,16 +688,16 @@ func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 			}
 		}
 	}
-	t.tell(names, evs, timeout, hs.Actions) // t.names() needs the hand record, which is gone
+	t.tell(names, evs, timeout, hs.Actions) // t.st.Names() needs the hand record, which is gone
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	var broke []string
-	for _, s := range t.rec.Seats {
+	for _, s := range t.st.Rec.Seats {
 		if s.User != "" && s.Stack == 0 {
 			broke = append(broke, s.Name)
 		}
 	}
-	cash := t.rec.Tournament == nil && !t.rec.Ending
-	over := cash && len(t.playing()) < 2 && t.rec.Settings.Rebuys == 0 && len(broke) > 0
+	cash := t.st.Rec.Tournament == nil && !t.st.Rec.Ending
+	over := cash && len(t.st.Playing()) < 2 && t.st.Rec.Settings.Rebuys == 0 && len(broke) > 0
 	switch {
 	case over:
 		notes = append(notes, "One player holds every chip: the session is over.")
@@ -828,27 +711,16 @@ func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, t
 	t.live.result = append(t.live.result, notes...)
 	t.showLive(h, hs, names)
 	switch {
-	case t.rec.Ending, over, t.rec.Tournament != nil && len(t.playing()) < 2:
+	case t.st.Rec.Ending, over, t.st.Rec.Tournament != nil && len(t.st.Playing()) < 2:
 		return t.endSession(ctx)
 	}
 	t.scheduleDeal()
 	return nil
 }
 
-// cashOut moves a seat's stack back to the bankroll and empties the seat.
-func (t *actor) cashOut(n *TableRecord, c *Change, seat int, now time.Time) {
-	s := n.Seats[seat]
-	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindCashOut, Workspace: n.Workspace, User: s.User,
-		Name: s.Name, Table: n.ID, Bankroll: s.Stack, OnTable: -s.Stack})
-	if i := table.StandingIndex(n.Standings, s.User); i >= 0 {
-		n.Standings[i].CashedOut += s.Stack
-	}
-	n.Seats[seat] = SeatRecord{}
-}
-
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.
 func (t *actor) scheduleDeal() {
-	if t.quarantined || !t.open || t.hand != nil || t.dealTimer != nil || t.rec.HandNo == t.rec.HandBase || len(t.playing()) < 2 {
+	if t.quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
@@ -863,53 +735,8 @@ func (t *actor) scheduleDeal() {
 
 // endSession cashes everyone out, records the standings and closes the table, in one commit.
 func (t *actor) endSession(ctx context.Context) error {
-	now := t.d.cfg.Now()
-	n := t.rec.Clone()
-	var c Change
-	var result render.Message
-	if n.Tournament != nil {
-		result = table.PayTournament(&n, &c, now)
-	}
-	for i, s := range n.Seats {
-		if s.User != "" {
-			t.cashOut(&n, &c, i, now)
-		}
-	}
-	c.Session = &SessionRecord{Table: n.ID, Schedule: n.Schedule, Started: n.Started, Ended: now, Standings: n.Standings,
-		HandBase: n.HandBase, HandNo: n.HandNo}
-	c.DeleteTable = n.ID
-	if err := t.d.store.Commit(ctx, c); err != nil {
+	if err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now())); err != nil {
 		return fmt.Errorf("end session at %s: %w", t.id, err)
 	}
-	t.stopTimers()
-	rows := make([]render.Standing, len(n.Standings))
-	for i, s := range n.Standings {
-		rows[i] = render.Standing{Name: s.Name, BoughtIn: s.BoughtIn, CashedOut: s.CashedOut}
-	}
-	if n.Tournament != nil {
-		t.public(result)
-	} else {
-		t.public(render.Standings("Session over — standings", rows))
-	}
-	t.open, t.rec, t.hand, t.narr, t.last, t.quarantined = false, TableRecord{}, nil, nil, nil, false
 	return nil
-}
-
-// nextButton is the seat the button moves to: the next seat clockwise that is dealt in.
-func nextButton(button, size int, dealt []int) int {
-	for i := 1; i <= size; i++ {
-		if s := (button + i) % size; contains(dealt, s) {
-			return s
-		}
-	}
-	return -1
-}
-
-func contains(s []int, x int) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

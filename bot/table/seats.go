@@ -1,0 +1,428 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// The seat verbs: join, leave, kick, sitout, sitin, rebuy, straddle. At a tournament join registers,
+// leave unregisters (or sits the player away) and rebuy buys another starting stack.
+
+// AmountArg reads an optional chip amount, bounded where it is parsed: more than 0 and at most
+// engine.MaxChips. given is false when there is no argument.
+func AmountArg(args []string, verb, example string) (amount int64, given bool, err error) {
+	if len(args) == 0 {
+		return 0, false, nil
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(args[0], ",", ""), 10, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, false, userErrorf("%s is not a number of chips: write it in digits, like `%s`.", errs.Quote(args[0]), example)
+	case err == nil && v <= 0 || err != nil && strings.HasPrefix(args[0], "-"):
+		return 0, false, userErrorf("The amount to %s must be more than 0: for example `%s`.", verb, example)
+	case err != nil || v > engine.MaxChips:
+		return 0, false, userErrorf("The amount to %s can be at most %s chips, the most any stack may hold: for example `%s`.", verb, render.Chips(engine.MaxChips), example)
+	}
+	return v, true, nil
+}
+
+// pay is what the caller pays amount from: their bankroll, or the starting bankroll a player never
+// seen gets (with the grant to record). refusal is the sentence when it holds less, with a %s for
+// what it holds.
+func (s State) pay(now time.Time, by Caller, in Inputs, amount int64, refusal string) (grant []LedgerEntry, err error) {
+	bank := in.Player.Bankroll
+	if !in.Known {
+		bank = in.StartingBankroll
+		grant = []LedgerEntry{{Time: now, Kind: KindGrant, Workspace: s.Rec.Workspace, User: by.User,
+			Name: by.Name, Table: s.Rec.ID, Bankroll: in.StartingBankroll}}
+	}
+	if bank < amount {
+		return nil, userErrorf(refusal, render.Chips(bank))
+	}
+	return grant, nil
+}
+
+// Join sits the caller down with a buy-in from their bankroll (`join [amount]`).
+func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	if s.Rec.Tournament != nil {
+		return s.register(now, by, args, in)
+	}
+	set := s.Rec.Settings
+	if s.SeatOf(by.User) >= 0 {
+		return Step{}, userErrorf("You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
+	}
+	amount, given, err := AmountArg(args, "buy in for", fmt.Sprintf("join %d", set.BuyIn))
+	if err != nil {
+		return Step{}, err
+	}
+	if !given {
+		amount = set.BuyIn
+	}
+	if amount < set.MinBuyIn || amount > set.MaxBuyIn {
+		return Step{}, userErrorf("The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(set.MinBuyIn), render.Chips(set.MaxBuyIn), set.BuyIn)
+	}
+	seat := s.emptySeat()
+	if seat < 0 {
+		return Step{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(s.Rec.Seats))
+	}
+	if err := s.roomFor(amount); err != nil {
+		return Step{}, err
+	}
+	grant, err := s.pay(now, by, in, amount, "Your bankroll holds only %s chips: join with less (at least "+render.Chips(set.MinBuyIn)+").")
+	if err != nil {
+		return Step{}, err
+	}
+	c := Change{Ledger: grant}
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: s.Rec.Workspace, User: by.User,
+		Name: by.Name, Table: s.Rec.ID, Bankroll: -amount, OnTable: amount})
+	n := s.Rec.Clone()
+	n.Seats[seat] = SeatRecord{User: by.User, Name: by.Name, Stack: amount}
+	if i := StandingIndex(n.Standings, by.User); i >= 0 {
+		n.Standings[i].BoughtIn += amount
+	} else {
+		n.Standings = append(n.Standings, Standing{User: by.User, Name: by.Name, BoughtIn: amount})
+	}
+	welcome := ""
+	if !in.Known {
+		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(in.StartingBankroll))
+	}
+	st := reply(n, c, "You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
+	st.post("%s sits down in seat %d with %s chips.", by.Name, seat+1, render.Chips(amount))
+	st.Short = fmt.Sprintf("Your bankroll does not hold %s chips: join with less.", render.Chips(amount))
+	st.Timers.Deal = true
+	return st, nil
+}
+
+// register is `join` at a tournament: the buy-in goes from the bankroll into the prize pool and the
+// player sits down with the starting stack in tournament chips.
+func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	tr := s.Rec.Tournament
+	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Place > 0 {
+		return Step{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", Ordinal(tr.Entries[i].Place))
+	}
+	if s.SeatOf(by.User) >= 0 {
+		return Step{}, refusef(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
+	}
+	if len(args) > 0 {
+		return Step{}, userErrorf("In a tournament `join` takes no amount: it costs the buy-in of %s and gives you %s tournament chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	}
+	if !tr.Began.IsZero() {
+		return Step{}, refusef(errs.Conflict, "The tournament has begun, so registration is closed: watch with `table`.")
+	}
+	seat := s.emptySeat()
+	if seat < 0 {
+		return Step{}, userErrorf("The tournament is full (%d seats).", len(s.Rec.Seats))
+	}
+	if err := s.roomFor(tr.Stack); err != nil {
+		return Step{}, err
+	}
+	if err := tr.RoomForBuyIn(); err != nil {
+		return Step{}, err
+	}
+	grant, err := s.pay(now, by, in, tr.BuyIn, "The buy-in is "+render.Chips(tr.BuyIn)+" chips and your bankroll holds %s: ask an admin for chips, or play a cash game.")
+	if err != nil {
+		return Step{}, err
+	}
+	c := Change{Ledger: grant}
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: s.Rec.Workspace, User: by.User,
+		Name: by.Name, Table: s.Rec.ID, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn})
+	n := s.Rec.Clone()
+	n.Seats[seat] = SeatRecord{User: by.User, Name: by.Name, Stack: tr.Stack}
+	n.Tournament.Entries = append(n.Tournament.Entries, Entry{User: by.User, Name: by.Name, Paid: tr.BuyIn})
+	if i := StandingIndex(n.Standings, by.User); i >= 0 {
+		n.Standings[i].BoughtIn += tr.BuyIn
+	} else {
+		n.Standings = append(n.Standings, Standing{User: by.User, Name: by.Name, BoughtIn: tr.BuyIn})
+	}
+	nt := n.Tournament
+	st := reply(n, c, "You are registered in seat %d with %s tournament chips; %s went from your bankroll to the prize pool.",
+		seat+1, render.Chips(tr.Stack), render.Chips(tr.BuyIn))
+	st.post("%s registers in seat %d: %d %s, prize pool %s.", by.Name, seat+1, len(nt.Entries),
+		Plural(len(nt.Entries), "entrant", "entrants"), render.Chips(nt.Pool()))
+	st.Short = fmt.Sprintf("Your bankroll does not hold the buy-in of %s chips.", render.Chips(tr.BuyIn))
+	return st, nil
+}
+
+// Leave stands the caller up (`leave`).
+func (s State) Leave(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	return s.leave(now, by, s.SeatOf(by.User), false)
+}
+
+// Kick stands up the player a host names (`kick @name`).
+func (s State) Kick(now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
+	if len(args) == 0 {
+		return Step{}, userErrorf("Say who to remove: `kick @name`.")
+	}
+	seat := s.findSeat(args[0])
+	if seat < 0 {
+		return Step{}, userErrorf("%s is not seated here: check the name with `table`.", errs.ClipText(strings.Trim(args[0], "@<>!"), errs.MaxQuote))
+	}
+	return s.leave(now, by, seat, true)
+}
+
+// leave stands a player up: now between hands, or when the running hand ends if they are in it.
+func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, error) {
+	if seat < 0 {
+		return Step{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
+	}
+	if s.Rec.Tournament != nil {
+		return s.leaveTournament(now, by, seat, kicked)
+	}
+	st := s.Rec.Seats[seat]
+	n := s.Rec.Clone()
+	// A player dealt into the running hand (even folded) leaves when it ends: the hand's result
+	// still has to be settled against the seat.
+	if s.InHand(seat) {
+		n.Seats[seat].Leaving = true
+		step := reply(n, Change{}, "%s leaves when this hand ends; the stack goes back to the bankroll.", st.Name)
+		if kicked {
+			step.post("%s removed %s, who leaves when this hand ends.", by.Name, st.Name)
+		} else {
+			step.post("%s will leave when this hand ends.", st.Name)
+		}
+		step.Timers.Turn = s.ToAct(seat) // folds for the leaving player
+		return step, nil
+	}
+	var c Change
+	CashOut(&n, &c, seat, now)
+	step := reply(n, c, "%s chips went back to %s's bankroll.", render.Chips(st.Stack), st.Name)
+	if kicked {
+		step.post("%s removed %s from the table (%s chips back to the bankroll).", by.Name, st.Name, render.Chips(st.Stack))
+	} else {
+		step.post("%s leaves the table with %s chips.", st.Name, render.Chips(st.Stack))
+	}
+	return step, nil
+}
+
+// leaveTournament: before the first hand the buy-in comes back; after it the player is sat out and
+// keeps being dealt in, posting blinds and antes and folding, until the stack is gone or they `sitin`.
+func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) (Step, error) {
+	n := s.Rec.Clone()
+	st := n.Seats[seat]
+	tr := n.Tournament
+	because := ""
+	if kicked {
+		because = " (removed by " + by.Name + ")"
+	}
+	if tr.Began.IsZero() {
+		i := tr.Entry(st.User)
+		paid := tr.Entries[i].Paid
+		c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindCashOut, Workspace: n.Workspace, User: st.User,
+			Name: st.Name, Table: n.ID, Bankroll: paid, OnTable: -paid}}}
+		tr.Entries = slices.Delete(tr.Entries, i, i+1)
+		if j := StandingIndex(n.Standings, st.User); j >= 0 {
+			n.Standings = slices.Delete(n.Standings, j, j+1)
+		}
+		n.Seats[seat] = SeatRecord{}
+		step := reply(n, c, "%s's buy-in of %s went back to the bankroll.", st.Name, render.Chips(paid))
+		step.post("%s unregisters%s: prize pool %s.", st.Name, because, render.Chips(tr.Pool()))
+		return step, nil
+	}
+	if st.SittingOut {
+		return Step{}, refusef(errs.Conflict, "%s is already away: their hands are folded until they type `sitin`.", st.Name)
+	}
+	n.Seats[seat].SittingOut = true
+	step := reply(n, Change{}, "%s's chips stay in the tournament and are folded each hand; `sitin` comes back.", st.Name)
+	step.post("%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", st.Name, because, st.Name)
+	step.Timers.Turn = s.ToAct(seat) // folds for the absent player
+	return step, nil
+}
+
+// SitOut skips the caller's hands from the next one (`sitout`); at a tournament their hands are
+// folded from the next turn.
+func (s State) SitOut(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	return s.sit(by, true)
+}
+
+// SitIn deals the caller in again (`sitin`).
+func (s State) SitIn(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	return s.sit(by, false)
+}
+
+func (s State) sit(by Caller, out bool) (Step, error) {
+	seat := s.SeatOf(by.User)
+	if seat < 0 {
+		return Step{}, userErrorf("You are not seated at this table: type `join` to sit down.")
+	}
+	if s.Rec.Seats[seat].SittingOut == out {
+		if out {
+			return Step{}, userErrorf("You are already sitting out: type `sitin` to play again.")
+		}
+		return Step{}, userErrorf("You are already playing: `sitout` skips hands.")
+	}
+	n := s.Rec.Clone()
+	n.Seats[seat].SittingOut = out
+	n.Seats[seat].TimedOut = 0
+	switch {
+	case out && s.Rec.Tournament != nil:
+		step := reply(n, Change{}, "You sit out: your hands are folded from the next turn; type `sitin` to play again.")
+		step.post("%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", by.Name, by.Name)
+		step.Timers.Turn = s.ToAct(seat) // folds for the absent player
+		return step, nil
+	case out:
+		step := reply(n, Change{}, "You sit out from the next hand; type `sitin` to play again.")
+		step.post("%s sits out.", by.Name)
+		return step, nil
+	}
+	step := reply(n, Change{}, "You are dealt in from the next hand.")
+	step.post("%s is back in.", by.Name)
+	step.Timers.Deal = true
+	return step, nil
+}
+
+// Rebuy adds chips from the caller's bankroll between hands (`rebuy [amount]`).
+func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	if s.Rec.Tournament != nil {
+		return s.rebuyTournament(now, by, args, in)
+	}
+	set := s.Rec.Settings
+	seat := s.SeatOf(by.User)
+	if seat < 0 {
+		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
+	}
+	if s.InHand(seat) {
+		return Step{}, userErrorf("Rebuys happen between hands: wait for this hand to end.")
+	}
+	st := s.Rec.Seats[seat]
+	switch {
+	case set.Rebuys == 0:
+		return Step{}, userErrorf("This table does not allow rebuys: `leave` and `join` again another time.")
+	case set.Rebuys > 0 && st.Rebuys >= set.Rebuys:
+		return Step{}, userErrorf("You have used all %d of your rebuys at this table.", set.Rebuys)
+	case set.RebuyLevels > 0 && s.Rec.Level >= set.RebuyLevels:
+		return Step{}, userErrorf("Rebuys were allowed only during the first %d blind levels.", set.RebuyLevels)
+	}
+	room := set.MaxBuyIn - st.Stack
+	if room <= 0 {
+		return Step{}, userErrorf("Your stack is already at the table's largest buy-in (%s): play it first.", render.Chips(set.MaxBuyIn))
+	}
+	amount, given, err := AmountArg(args, "rebuy", fmt.Sprintf("rebuy %d", min(set.BuyIn, room)))
+	if err != nil {
+		return Step{}, err
+	}
+	if !given {
+		amount = min(set.BuyIn, room)
+	}
+	if amount > room {
+		return Step{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(set.MaxBuyIn), room)
+	}
+	// A rebuy is a buy-in: at least the table's smallest, unless less room than that is left.
+	if least := min(set.MinBuyIn, room); amount < least {
+		return Step{}, userErrorf("A rebuy is at least %s chips here, the table's smallest buy-in: try `rebuy %d`.", render.Chips(least), least)
+	}
+	if err := s.roomFor(amount); err != nil {
+		return Step{}, err
+	}
+	if in.Player.Bankroll < amount {
+		return Step{}, userErrorf("Your bankroll holds only %s chips: rebuy for less.", render.Chips(in.Player.Bankroll))
+	}
+	n := s.Rec.Clone()
+	n.Seats[seat].Stack += amount
+	n.Seats[seat].Rebuys++
+	if i := StandingIndex(n.Standings, by.User); i >= 0 {
+		n.Standings[i].BoughtIn += amount
+	}
+	c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindRebuy, Workspace: s.Rec.Workspace, User: by.User,
+		Name: st.Name, Table: s.Rec.ID, Bankroll: -amount, OnTable: amount}}}
+	step := reply(n, c, "Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	step.post("%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	step.Short = fmt.Sprintf("Your bankroll does not hold %s chips: rebuy for less.", render.Chips(amount))
+	step.Timers.Deal = true
+	return step, nil
+}
+
+// rebuyTournament buys another starting stack into the prize pool, while the rebuy period lasts, for
+// a player whose stack is at most the starting stack.
+func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	tr := s.Rec.Tournament
+	set := s.Rec.Settings
+	seat := s.SeatOf(by.User)
+	if seat < 0 {
+		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
+	}
+	st := s.Rec.Seats[seat]
+	i := tr.Entry(by.User)
+	level := s.Level(now)
+	switch {
+	case len(args) > 0:
+		return Step{}, userErrorf("A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	case set.Rebuys == 0:
+		return Step{}, refusef(errs.Conflict, "This tournament has no rebuys.")
+	case tr.Began.IsZero():
+		return Step{}, refusef(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
+	case set.RebuyLevels > 0 && level >= set.RebuyLevels:
+		return Step{}, refusef(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", set.RebuyLevels, level+1)
+	case set.Rebuys > 0 && tr.Entries[i].Rebuys >= set.Rebuys:
+		return Step{}, refusef(errs.Conflict, "You have used all %d of your rebuys in this tournament.", set.Rebuys)
+	case s.InHand(seat):
+		return Step{}, refusef(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
+	case st.Stack > tr.Stack:
+		return Step{}, refusef(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
+	}
+	if err := s.roomFor(tr.Stack); err != nil {
+		return Step{}, err
+	}
+	if err := tr.RoomForBuyIn(); err != nil {
+		return Step{}, err
+	}
+	if in.Player.Bankroll < tr.BuyIn {
+		return Step{}, userErrorf("A rebuy costs %s chips and your bankroll holds %s.", render.Chips(tr.BuyIn), render.Chips(in.Player.Bankroll))
+	}
+	n := s.Rec.Clone()
+	n.Seats[seat].Stack += tr.Stack
+	n.Tournament.Entries[i].Paid += tr.BuyIn
+	n.Tournament.Entries[i].Rebuys++
+	if j := StandingIndex(n.Standings, by.User); j >= 0 {
+		n.Standings[j].BoughtIn += tr.BuyIn
+	}
+	c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindRebuy, Workspace: s.Rec.Workspace, User: by.User,
+		Name: st.Name, Table: s.Rec.ID, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn}}}
+	step := reply(n, c, "You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	step.post("%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
+	step.Short = fmt.Sprintf("Your bankroll does not hold the %s chips a rebuy costs.", render.Chips(tr.BuyIn))
+	return step, nil
+}
+
+// Straddle opts the caller in to straddle in the next hand, in which they must be under the gun.
+func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	set := s.Rec.Settings
+	seat := s.SeatOf(by.User)
+	switch {
+	case !set.Straddle:
+		return Step{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
+	case s.Rec.Button < 0:
+		return Step{}, refusef(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
+	case s.Rec.BombPot > 0:
+		return Step{}, refusef(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
+	case seat < 0:
+		return Step{}, userErrorf("You are not seated at this table: type `join` to play.")
+	case s.Rec.Seats[seat].Straddle:
+		return Step{}, refusef(errs.Conflict, "You already straddle next hand.")
+	}
+	seats := s.Playing()
+	if len(seats) <= 2 {
+		return Step{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
+	}
+	button := NextButton(s.Rec.Button, len(s.Rec.Seats), seats)
+	utg := seats[engine.UnderTheGun(len(seats), slices.Index(seats, button))]
+	if utg != seat {
+		return Step{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", s.Rec.Seats[utg].Name)
+	}
+	amount := set.Rules(s.Rec.Level).StraddleAmount()
+	if s.Rec.Seats[seat].Stack <= amount {
+		return Step{}, userErrorf("A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
+	}
+	n := s.Rec.Clone()
+	n.Seats[seat].Straddle = true
+	step := reply(n, Change{}, "You straddle %s next hand: you act last before the flop.", render.Chips(amount))
+	step.post("%s will straddle %s next hand.", by.Name, render.Chips(amount))
+	return step, nil
+}

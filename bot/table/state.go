@@ -1,0 +1,227 @@
+// Package table is the table core: a table's state and one method per verb. A verb reads the state,
+// the time and what the shell read for it (Inputs), and returns a Step: what to write, what to say and
+// which timers to arm. It does no I/O, starts no goroutine and reads no clock, and a refused verb
+// returns an error and changes nothing, as the engine's actions do. The shell in package bot commits
+// a Step's Change, then takes its table as the new state and delivers what it says.
+package table
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// State is a table between two steps: whether a session is open, its record as last committed, and
+// the running hand replayed from that record (nil between hands).
+type State struct {
+	Open bool
+	Rec  TableRecord
+	Hand *engine.Hand
+}
+
+// Caller is who runs a verb.
+type Caller struct {
+	User  string
+	Name  string
+	Admin bool
+	// Schedule is set for a schedule's own command: it has that schedule's authority, over the table
+	// the schedule opened and no other.
+	Schedule string
+}
+
+// Inputs are what a verb reads besides the state, read by the shell before the verb runs.
+type Inputs struct {
+	// Player is the caller's account in the workspace; Known is false for a player never seen, who
+	// gets StartingBankroll.
+	Player           PlayerRecord
+	Known            bool
+	StartingBankroll int64
+	// CardPictures: the platform draws cards as pictures.
+	CardPictures bool
+	// LastHand is the number of the channel's newest kept hand; a new session numbers on from it.
+	LastHand int64
+	// Where is the table a `start` opens: its ID, platform, workspace and channel.
+	Where TableRecord
+}
+
+// Step is what a verb does: the records to write in one transaction (Change.Table, when set, is the
+// table after the step), the private reply, the lines for the channel, and the timers to arm.
+type Step struct {
+	Change Change
+	Reply  string
+	Posts  []render.Message
+	Timers Timers
+	// Short is the refusal to give instead when the store finds a bankroll short at commit time
+	// (a concurrent spend at another table): nothing is written then.
+	Short string
+}
+
+// Timers says which of the table's clocks a step concerns.
+type Timers struct {
+	// Deal arms the pause before the next hand, when the table can deal.
+	Deal bool
+	// Turn asks the player to act again: a player who is leaving or away is folded at once.
+	Turn bool
+}
+
+// post adds a line for the channel.
+func (st *Step) post(format string, args ...any) {
+	st.Posts = append(st.Posts, render.Message{Text: fmt.Sprintf(format, args...)})
+}
+
+// reply makes a step with the private reply and the new table.
+func reply(n TableRecord, c Change, format string, args ...any) Step {
+	c.Table = &n
+	return Step{Change: c, Reply: fmt.Sprintf(format, args...)}
+}
+
+// SeatOf is the seat of user, or -1.
+func (s State) SeatOf(user string) int {
+	for i, st := range s.Rec.Seats {
+		if st.User == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// PlayerOf is the hand index of a seat, or -1 when the seat is not in the running hand.
+func (s State) PlayerOf(seat int) int {
+	if s.Rec.Hand == nil {
+		return -1
+	}
+	for p, st := range s.Rec.Hand.Seats {
+		if st == seat {
+			return p
+		}
+	}
+	return -1
+}
+
+// InHand reports whether a seat is dealt into the running hand.
+func (s State) InHand(seat int) bool { return s.Hand != nil && s.PlayerOf(seat) >= 0 }
+
+// ToAct reports whether a seat is the running hand's player to act.
+func (s State) ToAct(seat int) bool {
+	p := s.PlayerOf(seat)
+	return p >= 0 && s.Hand != nil && !s.Hand.Done() && s.Hand.ToAct() == p
+}
+
+// Names are the display names of the running hand's players.
+func (s State) Names() render.Names {
+	if s.Rec.Hand == nil {
+		return nil
+	}
+	ns := make(render.Names, len(s.Rec.Hand.Seats))
+	for p, st := range s.Rec.Hand.Seats {
+		ns[p] = s.Rec.Seats[st].Name
+	}
+	return ns
+}
+
+// Playing are the seats dealt into the next hand. In a tournament a player who is away is dealt in
+// too: their blinds are posted and their hand folded.
+func (s State) Playing() []int {
+	var out []int
+	tourney := s.Rec.Tournament != nil
+	for i, st := range s.Rec.Seats {
+		if st.User != "" && (tourney || !st.SittingOut && !st.Leaving) && st.Stack > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// IsHost reports whether the caller may use the host's powers here. A schedule's command has exactly
+// the authority of that schedule: over the table it opened, and no other.
+func (s State) IsHost(by Caller) bool {
+	if by.Schedule != "" {
+		return by.Schedule == s.Rec.Schedule
+	}
+	return by.Admin || by.User == s.Rec.Host
+}
+
+// emptySeat is the first free seat, or -1 when the table is full.
+func (s State) emptySeat() int {
+	for i, st := range s.Rec.Seats {
+		if st.User == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// roomFor refuses chips that would take the table past engine.MaxChips in all. Every stack is then
+// within the engine's ceiling, and so is every pot, however the chips move between players.
+func (s State) roomFor(amount int64) error {
+	var on int64
+	for _, st := range s.Rec.Seats {
+		on += st.Stack // at most MaxChips in all, by this check
+	}
+	if amount > engine.MaxChips-on {
+		return userErrorf("A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
+			render.Chips(engine.MaxChips), render.Chips(on), render.Chips(max(0, engine.MaxChips-on)))
+	}
+	return nil
+}
+
+// Level is the blind level at now: the one the last hand was dealt at, or a later one the clock has
+// reached since.
+func (s State) Level(now time.Time) int {
+	from := s.Rec.Started
+	if tr := s.Rec.Tournament; tr != nil {
+		if tr.Began.IsZero() {
+			return 0
+		}
+		from = tr.Began
+	}
+	return max(s.Rec.Level, s.Rec.Settings.Level(now.Sub(from), s.Rec.HandNo-s.Rec.HandBase))
+}
+
+// NextButton is the seat the button moves to: the next seat clockwise that is dealt in.
+func NextButton(button, size int, dealt []int) int {
+	for i := 1; i <= size; i++ {
+		if s := (button + i) % size; contains(dealt, s) {
+			return s
+		}
+	}
+	return -1
+}
+
+func contains(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// CashOut moves a seat's stack back to the bankroll and empties the seat.
+func CashOut(n *TableRecord, c *Change, seat int, now time.Time) {
+	s := n.Seats[seat]
+	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindCashOut, Workspace: n.Workspace, User: s.User,
+		Name: s.Name, Table: n.ID, Bankroll: s.Stack, OnTable: -s.Stack})
+	if i := StandingIndex(n.Standings, s.User); i >= 0 {
+		n.Standings[i].CashedOut += s.Stack
+	}
+	n.Seats[seat] = SeatRecord{}
+}
+
+// findSeat is the seat a host names (a user ID, a mention or a display name), or -1.
+func (s State) findSeat(who string) int {
+	who = strings.Trim(who, "@<>!")
+	if seat := s.SeatOf(who); seat >= 0 {
+		return seat
+	}
+	seat := -1
+	for i, st := range s.Rec.Seats {
+		if st.User != "" && strings.EqualFold(st.Name, who) {
+			seat = i
+		}
+	}
+	return seat
+}
