@@ -122,10 +122,6 @@ func newVerbs() map[string]verb {
 			return f(t, ctx, cmd, args)
 		}
 	}
-	action := verb{need: needSeat, refusal: "type `join` to play.", run: onTable(func(t *actor, ctx context.Context, cmd Command, args []string) (Reply, error) {
-		verb, _ := splitCommand(cmd.Text)
-		return t.action(ctx, cmd, verb, args)
-	})}
 	verbs := map[string]verb{
 		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string) (Reply, error) {
 			if d.sched.Load() != nil {
@@ -166,11 +162,9 @@ func newVerbs() map[string]verb {
 		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
 		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
 		"deal":   {need: needOpen, hostToo: true, run: onTable((*actor).dealCmd)},
-		"cards":  {need: needOpen, run: onTable(func(t *actor, _ context.Context, cmd Command, _ []string) (Reply, error) { return t.cards(cmd) })},
-		"table": {need: needOpen, run: onTable(func(t *actor, _ context.Context, _ Command, _ []string) (Reply, error) {
-			return Reply{Text: render.Table(t.view(), t.style()).Text}, nil
-		})},
-		"show": {need: needOpen, run: onTable(func(t *actor, ctx context.Context, cmd Command, _ []string) (Reply, error) { return t.show(ctx, cmd) })},
+		"cards":  {need: needOpen, core: table.State.Cards},
+		"table":  {need: needOpen, core: table.State.Table},
+		"show":   {need: needOpen, core: table.State.Show},
 		// history needs no table: the channel's hands are kept after `end`.
 		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
 			return d.history(ctx, cmd, args)
@@ -180,9 +174,15 @@ func newVerbs() map[string]verb {
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
 	}
-	for _, a := range []string{"fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice"} {
-		verbs[a] = action
-	}
+	play := func(core coreVerb) verb { return verb{need: needSeat, refusal: "type `join` to play.", core: core} }
+	verbs["fold"] = play(table.State.Fold)
+	verbs["check"] = play(table.State.Check)
+	verbs["call"] = play(table.State.Call)
+	verbs["bet"] = play(table.State.Bet)
+	verbs["raise"] = play(table.State.Raise)
+	verbs["allin"] = play(table.State.AllIn)
+	verbs["all-in"] = play(table.State.AllIn)
+	verbs["runtwice"] = play(table.State.RunTwice)
 	return verbs
 }
 
@@ -257,6 +257,10 @@ func (t *actor) run(ctx context.Context, cmd Command) (Reply, error) {
 	if err := gate(v, t, cmd); err != nil {
 		return Reply{}, err
 	}
+	if cmd.Probe {
+		_, err := t.st.MayAct(caller(cmd)) // may this player act now? (before a form opens for the amount)
+		return Reply{}, err
+	}
 	if v.core != nil {
 		return t.step(ctx, cmd, v, args)
 	}
@@ -278,104 +282,6 @@ func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, er
 		return ok("The session is over.")
 	}
 	return ok("Dealt hand #%d.", t.st.Rec.HandNo)
-}
-
-func (t *actor) action(ctx context.Context, cmd Command, verb string, args []string) (Reply, error) {
-	seat := t.st.SeatOf(cmd.User)
-	if seat < 0 {
-		return Reply{}, userErrorf("You are not seated at this table: type `join` to play.")
-	}
-	if t.st.Hand == nil {
-		return Reply{}, userErrorf("No hand is being played: type `deal` to start one.")
-	}
-	p := t.st.PlayerOf(seat)
-	if p < 0 {
-		return Reply{}, userErrorf("You are not in this hand: wait for the next one.")
-	}
-	if t.st.Hand.Folded(p) {
-		return Reply{}, userErrorf("You have folded this hand: wait for the next one.")
-	}
-	if to := t.st.Hand.ToAct(); to != p {
-		return Reply{}, userErrorf("It is %s's turn, not yours.", t.st.Names().Name(to))
-	}
-	if cmd.Probe {
-		return Reply{}, nil
-	}
-	a := engine.Action{Player: p}
-	switch verb {
-	case "fold":
-		a.Kind = engine.Fold
-	case "check":
-		a.Kind = engine.Check
-	case "call":
-		a.Kind = engine.Call
-	case "allin", "all-in":
-		a.Kind = engine.AllIn
-	case "runtwice":
-		switch strings.ToLower(strings.Join(args, " ")) {
-		case "yes", "y", "twice":
-			a.Kind = engine.RunTwice
-		case "no", "n", "once":
-			a.Kind = engine.RunOnce
-		default:
-			return Reply{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
-		}
-	case "bet", "raise":
-		a.Kind = engine.Raise
-		if verb == "bet" {
-			a.Kind = engine.Bet
-		}
-		if len(args) == 0 {
-			return Reply{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
-		}
-		v, given, err := table.AmountArg(args, verb, verb+" 60")
-		if err != nil {
-			return Reply{}, err
-		}
-		_ = given
-		a.Amount = v
-	}
-	if err := t.st.Hand.Validate(a); err != nil {
-		return Reply{}, err
-	}
-	if err := t.act(ctx, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false); err != nil {
-		return Reply{}, err
-	}
-	return Reply{}, nil // the table message changing is the answer
-}
-
-func (t *actor) cards(cmd Command) (Reply, error) {
-	seat := t.st.SeatOf(cmd.User)
-	if seat < 0 || t.st.Hand == nil || t.st.PlayerOf(seat) < 0 {
-		return Reply{}, userErrorf("You have no cards: you are not in a hand right now.")
-	}
-	p := t.st.PlayerOf(seat)
-	return Reply{Text: render.HoleCards(t.st.Hand.Hole(p), t.st.Rec.Hand.No, t.style()).Text}, nil
-}
-
-func (t *actor) show(ctx context.Context, cmd Command) (Reply, error) {
-	if t.st.Hand != nil && t.st.PlayerOf(t.st.SeatOf(cmd.User)) >= 0 {
-		return Reply{}, userErrorf("You can show your cards when this hand is over.")
-	}
-	if t.last == nil {
-		return Reply{}, userErrorf("There is no finished hand to show cards from.")
-	}
-	p := -1
-	for i, s := range t.last.seats {
-		if s.User == cmd.User {
-			p = i
-		}
-	}
-	if p < 0 {
-		return Reply{}, userErrorf("You were not in hand #%d, so you have no cards to show.", t.last.no)
-	}
-	if t.last.shown[p] {
-		return Reply{}, userErrorf("Your cards from hand #%d are already face up.", t.last.no)
-	}
-	t.last.shown[p] = true
-	h := t.last.hand.Hole(p)
-	t.publicf("%s shows %s from hand #%d.", t.last.seats[p].Name, render.Cards(h[:], t.style()), t.last.no)
-	return ok("Shown.")
 }
 
 // history answers `history [n]`: a hand of the channel, replayed as text with the cards drawn as the
@@ -455,37 +361,6 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 		rows[i] = render.LeaderRow{Name: p.Name, Chips: total, Net: total - p.Granted, Hands: p.Hands}
 	}
 	return Reply{Text: render.Leaderboard("Leaderboard", rows).Text}, nil
-}
-
-// view is the table as render.Table shows it.
-func (t *actor) view() render.TableView {
-	r := t.st.Rec.Settings.Rules(t.st.Rec.Level)
-	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
-		Notes: t.notes(), Tournament: table.TournamentView(t.st.Rec, t.d.cfg.Now())}
-	if t.st.Rec.Tournament != nil {
-		v.Title = "Tournament table"
-	}
-	var bets, stacks []int64
-	if t.st.Hand != nil {
-		v.HandNo = t.st.Rec.Hand.No
-		v.Board = t.st.Hand.Board()
-		v.Pots = t.st.Hand.Pots()
-		v.PotNames = t.st.Names()
-		v.Board2 = t.st.Hand.Board2()
-		bets, stacks = t.st.Hand.Bets(), t.st.Hand.Stacks()
-	}
-	for i, s := range t.st.Rec.Seats {
-		if s.User == "" {
-			continue
-		}
-		sv := render.SeatView{Seat: i, Name: s.Name, Stack: s.Stack, SittingOut: s.SittingOut, Button: i == t.st.Rec.Button}
-		if p := t.st.PlayerOf(i); p >= 0 && t.st.Hand != nil {
-			sv.Stack, sv.Bet = stacks[p], bets[p]
-			sv.Folded, sv.AllIn, sv.ToAct = t.st.Hand.Folded(p), t.st.Hand.IsAllIn(p), t.st.Hand.ToAct() == p
-		}
-		v.Seats = append(v.Seats, sv)
-	}
-	return v
 }
 
 // adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.

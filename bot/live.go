@@ -487,7 +487,7 @@ func (t *actor) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 	r := hs.Rules
 	l := t.live
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
-		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.notes(), l.notes...),
+		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.st.Notes(), l.notes...),
 		Tournament: table.TournamentView(t.st.Rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
 		Showdown: l.showdown}
 	if t.st.Rec.Tournament != nil {
@@ -555,9 +555,7 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 			return // acted in time
 		}
 		t.turnTimer = nil
-		if err := t.act(ctx, (*engine.Hand).Timeout, true); err != nil {
-			t.d.log.Error("timeout", "table", t.id, "err", err)
-		}
+		t.play(ctx, "timeout", table.State.Timeout)
 	})
 }
 

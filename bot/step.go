@@ -6,12 +6,8 @@ import (
 	"fmt"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/render"
 )
-
-// state is the table as the core sees it.
-func (t *actor) state() table.State {
-	return table.State{Open: t.st.Open, Rec: t.st.Rec, Hand: t.st.Hand}
-}
 
 // caller is who runs cmd, for the core.
 func caller(cmd Command) table.Caller {
@@ -21,7 +17,8 @@ func caller(cmd Command) table.Caller {
 // inputs reads what a core verb needs besides the table's state.
 func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs, error) {
 	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, CardPictures: t.hasCardPictures(cmd.Platform),
-		Where: TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel}}
+		Where: TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel},
+		Style: t.style()}
 	var err error
 	if r&readsPlayer != 0 {
 		in.Player, in.Known, err = t.d.store.Player(ctx, cmd.Workspace, cmd.User)
@@ -55,30 +52,67 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string) (R
 	return Reply{Text: st.Reply}, nil
 }
 
-// apply commits a step and then carries it out: the new table (or, when the step closed the session,
-// no table), the channel's posts, then the timers.
+// apply commits a step and then carries it out: the new state, the hand's table message, the hole
+// cards, the channel's posts, then the session's end or the timers. When the commit fails nothing
+// of it happens: the core changed nothing, so the table is as it was.
 func (t *actor) apply(ctx context.Context, st table.Step) error {
-	if err := t.d.store.Commit(ctx, st.Change); err != nil {
-		return fmt.Errorf("commit table %s: %w", t.id, err)
+	if !st.Change.Empty() {
+		if err := t.d.store.Commit(ctx, st.Change); err != nil {
+			return fmt.Errorf("commit table %s: %w", t.id, err)
+		}
 	}
-	if st.Change.DeleteTable != "" {
-		t.stopTimers()
+	if st.Next != nil && !st.Next.Open {
+		// The session is over: its last posts (the standings) go to the channel it was open in.
 		t.public(st.Posts...)
-		t.st, t.narr, t.last, t.quarantined = table.State{}, nil, nil, false
+		t.stopTimers()
+		t.st, t.narr, t.quarantined = table.State{}, nil, false
 		return nil
 	}
-	if st.Change.Table != nil {
+	if st.Next != nil {
 		if !t.st.Open {
-			t.st.Open, t.pending = true, map[string][]pendingMessage{}
+			t.pending = map[string][]pendingMessage{}
 		}
-		t.st.Rec = *st.Change.Table
+		t.st = *st.Next
+	}
+	if v := st.View; v != nil {
+		t.see(v)
+	}
+	for _, p := range st.Private {
+		t.private(ctx, p.User, p.Message)
+	}
+	if v := st.View; v != nil && v.Hand.Done() {
+		// The hand's last version: the showdown, the awards and what they mean for the table, in the
+		// message already on screen rather than in posts of their own.
+		t.dropPending(v.State.No)
+		t.stopTurn()
+		if t.live != nil {
+			t.live.result = append(t.live.result, v.Result...)
+		}
+		t.showLive(v.Hand, v.State, v.Names)
 	}
 	t.public(st.Posts...)
-	if st.Timers.Turn {
+	switch {
+	case st.Ends:
+		return t.endSession(ctx)
+	case st.Timers.Turn:
 		t.afterStep(ctx)
 	}
 	if st.Timers.Deal {
 		t.scheduleDeal()
 	}
 	return nil
+}
+
+// see puts what a step did to the running hand on its table message: a new message for a new hand,
+// then the step's lines.
+func (t *actor) see(v *table.View) {
+	if v.Deal != nil {
+		t.newLive(v.Deal)
+		t.live.notes = v.Notes // on the hand's table message, rather than in a post of their own
+		t.narr = &render.Narrator{Names: v.Names, Style: t.style()}
+	}
+	if v.RanOut != "" && t.live != nil {
+		t.live.log = append(t.live.log, v.RanOut+" ran out of time")
+	}
+	t.record(v.Names, v.Events)
 }

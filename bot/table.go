@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -38,8 +36,6 @@ type actor struct {
 
 	pending map[string][]pendingMessage // private messages that could not be delivered, by user
 
-	last *lastHand // the hand that ended most recently, for `show`
-
 	// The running hand's table message, its outbox, and for the command being run the message its
 	// click came from and the version to answer it with.
 	live   *liveHand
@@ -57,14 +53,6 @@ type actor struct {
 	handFloor int64
 
 	toldDenied bool // the host was told the platform refuses the bot this channel (cannotPost)
-}
-
-// lastHand remembers a finished hand for `show`.
-type lastHand struct {
-	no    int64
-	hand  *engine.Hand
-	seats []SeatRecord // the seat records of the hand's players, by hand index
-	shown map[int]bool
 }
 
 func (t *actor) loop() {
@@ -374,197 +362,46 @@ func (t *actor) token() string {
 
 // --- hands -------------------------------------------------------------------------------------
 
-func (t *actor) shuffle() (engine.Deck, error) {
-	t.d.randMu.Lock()
-	defer t.d.randMu.Unlock()
-	return engine.ShuffledDeck(t.d.cfg.Rand)
+// shuffler is the dealer's randomness for the core's deal (table.Random).
+type shuffler struct{ d *Dealer }
+
+func (r shuffler) Deck() (engine.Deck, error) {
+	r.d.randMu.Lock()
+	defer r.d.randMu.Unlock()
+	return engine.ShuffledDeck(r.d.cfg.Rand)
 }
 
-// deal starts the next hand. It is a no-op when a hand is running or fewer than two can play.
+func (r shuffler) Salt() (string, error) {
+	salt := make([]byte, 16)
+	if err := r.d.readRand(salt); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(salt), nil
+}
+
+// deal starts the next hand. It is a no-op when a hand is running or no session is open.
 func (t *actor) deal(ctx context.Context) error {
 	stop(&t.dealTimer)
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	now := t.d.cfg.Now()
-	if t.st.Rec.Settings.EndMinutes > 0 && now.Sub(t.st.Rec.Started) >= time.Duration(t.st.Rec.Settings.EndMinutes)*time.Minute {
-		t.publicf("Time is up: the session is over.")
-		return t.endSession(ctx)
-	}
-	seats := t.st.Playing()
-	if len(seats) < 2 {
-		if t.st.Rec.Tournament != nil {
-			return userErrorf("A tournament needs two players to begin: wait for another to `join`.")
-		}
-		return userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
-	}
-	n := t.st.Rec.Clone()
-	var notes []string
-	levelFrom := n.Started
-	if tr := n.Tournament; tr != nil {
-		if tr.Began.IsZero() {
-			tr.Began = now
-			paid := tr.PrizeList()
-			var ps []string
-			for i, p := range paid {
-				ps = append(ps, fmt.Sprintf("%s %s", table.Ordinal(i+1), render.Chips(p)))
-			}
-			line := fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s", len(tr.Entries), render.Chips(tr.Pool()), strings.Join(ps, ", "))
-			if n.Settings.Rebuys != 0 {
-				line += " (before rebuys)"
-			}
-			notes = append(notes, line+".")
-		}
-		levelFrom = tr.Began
-	}
-	level := n.Settings.Level(now.Sub(levelFrom), n.HandNo-n.HandBase)
-	if level > n.Level {
-		n.Level, n.LevelAt, n.LevelHand = level, now, n.HandNo
-		r := n.Settings.Rules(level)
-		line := fmt.Sprintf("Blinds go up: level %d, %s/%s", level+1, render.Chips(r.SmallBlind), render.Chips(r.BigBlind))
-		if r.Ante > 0 {
-			line += ", ante " + render.Chips(r.Ante)
-		}
-		if tv := table.TournamentView(n, now); tv != nil && tv.NextIn != "" {
-			line += fmt.Sprintf("; next %s/%s %s", render.Chips(tv.NextSmall), render.Chips(tv.NextBig), tv.NextIn)
-		}
-		notes = append(notes, line+".")
-	}
-	if n.Button < 0 {
-		d, err := t.shuffle()
-		if err != nil {
-			return err
-		}
-		tb, err := engine.NewTable(len(n.Seats), n.Settings.Rules(0))
-		if err != nil {
-			return err
-		}
-		for i, s := range n.Seats {
-			tb.Seats[i] = engine.Seat{Player: s.User, Stack: s.Stack, SittingOut: !slices.Contains(seats, i)}
-		}
-		var b strings.Builder
-		b.WriteString("Draw for the button:")
-		for _, dr := range tb.DrawForButton(d) {
-			fmt.Fprintf(&b, " %s %s", n.Seats[dr.Seat].Name, render.Card(dr.Card, t.style()))
-			if dr.Round > 1 {
-				fmt.Fprintf(&b, " (round %d)", dr.Round)
-			}
-			b.WriteString(",")
-		}
-		n.Button = tb.Button
-		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
-	} else {
-		n.Button = table.NextButton(n.Button, len(n.Seats), seats)
-	}
-	deck, err := t.shuffle()
+	st, err := t.st.Deal(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}
-	salt := make([]byte, 16)
-	if err := t.d.readRand(salt); err != nil {
-		return err
-	}
-	if floor := t.handFloor; n.HandNo < floor {
-		// The channel kept hands numbered past this session's (a database from before numbers went on
-		// across sessions): skip past them rather than reuse a number.
-		n.HandBase += floor - n.HandNo
-		n.HandNo = floor
-	}
-	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck,
-		Salt: hex.EncodeToString(salt), Proof: render.ProofVersion, Deadline: t.deadline()}
-	for i, s := range seats {
-		hs.Stacks = append(hs.Stacks, n.Seats[s].Stack)
-		if s == n.Button {
-			hs.Button = i
-		}
-	}
-	hs.RunTwice = n.Settings.RunTwice
-	switch {
-	case n.BombPot > 0:
-		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
-		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
-	case n.Settings.Straddle && len(seats) > 2:
-		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
-		if n.Seats[utg].Straddle {
-			n.Seats[utg].Straddle = false // the opt-in is for one hand under the gun
-			hs.Straddle = true
-			if err := hs.Setup().CheckStraddle(); err != nil {
-				hs.Straddle = false
-				notes = append(notes, fmt.Sprintf("%s cannot straddle this hand: %s", n.Seats[utg].Name, err.Error()))
-			}
-		}
-	}
-	h, err := engine.NewHand(hs.Setup())
-	if err != nil {
-		return err
-	}
-	n.HandNo = hs.No
-	n.Hand = hs
-	if err := t.commit(ctx, n, Change{}); err != nil {
-		return err
-	}
-	t.st.Hand = h
-	t.narr = &render.Narrator{Names: t.st.Names(), Style: t.style()}
-	t.newLive(hs)
-	t.live.notes = notes // on the hand's table message, rather than in a post of their own
-	for p, s := range seats {
-		t.private(ctx, t.st.Rec.Seats[s].User, render.HoleCards(h.Hole(p), hs.No, t.style()))
-	}
-	if h.Done() {
-		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
-		return t.finish(ctx, t.st.Rec.Clone(), h.Events(), false)
-	}
-	t.record(t.st.Names(), h.Events())
-	t.afterStep(ctx)
-	return nil
+	return t.apply(ctx, st)
 }
 
-// act applies one step for the player to act (do: an action, a timeout, a forfeit), commits it and
-// tells the channel; timeout marks a step the clock took. On a failed commit the hand is rebuilt as
-// it was and nothing is said.
-func (t *actor) act(ctx context.Context, do func(*engine.Hand) ([]engine.Event, error), timeout bool) error {
-	evs, err := do(t.st.Hand)
+// play runs a step of the running hand the core takes for the player to act (the clock's timeout,
+// a fold for an absent player), logging a failure: nobody is waiting for an answer.
+func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error)) {
+	st, err := do(t.st, t.d.cfg.Now())
+	if err == nil {
+		err = t.apply(ctx, st)
+	}
 	if err != nil {
-		return err
+		t.d.log.Error(what, "table", t.id, "err", err)
 	}
-	n := t.st.Rec.Clone()
-	acts := t.st.Hand.Actions()
-	if timeout {
-		n.Hand.TimedOut = append(n.Hand.TimedOut, acts[len(acts)-1].Player)
-	}
-	n.Hand.Actions = acts
-	if t.st.Hand.Done() {
-		return t.finish(ctx, n, evs, timeout)
-	}
-	n.Hand.Deadline = t.deadline()
-	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
-	if err := t.d.store.Commit(ctx, Change{Actions: log}); err != nil {
-		t.st.Hand = t.rebuild()
-		return fmt.Errorf("commit action at %s: %w", t.id, err)
-	}
-	t.st.Rec = n
-	t.tell(t.st.Names(), evs, timeout, acts)
-	t.afterStep(ctx)
-	return nil
-}
-
-// tell reports what a step did on the hand's table message. With timeout, the clock took the last
-// of acts.
-func (t *actor) tell(names render.Names, evs []engine.Event, timeout bool, acts []engine.Action) {
-	if timeout {
-		t.live.log = append(t.live.log, names.Name(acts[len(acts)-1].Player)+" ran out of time")
-	}
-	t.record(names, evs)
-}
-
-// rebuild replays the committed hand after a failed commit; Apply already changed the live one.
-func (t *actor) rebuild() *engine.Hand {
-	h, err := engine.Replay(t.st.Rec.Hand.Setup(), t.st.Rec.Hand.Actions)
-	if err != nil {
-		t.d.log.Error("rebuild hand", "table", t.id, "err", err)
-		return nil
-	}
-	return h
 }
 
 // restartGrace is the least time a player gets to act after the dealer restarts.
@@ -573,26 +410,14 @@ const restartGrace = 15 * time.Second
 // showBackstop is how long a turn waits to be shown before its clock starts anyway.
 const showBackstop = 10 * time.Second
 
-// deadline is when a turn starting now runs out; zero without a turn timer.
-func (t *actor) deadline() time.Time {
-	if t.st.Rec.Settings.Timer <= 0 {
-		return time.Time{}
-	}
-	return t.d.cfg.Now().Add(time.Duration(t.st.Rec.Settings.Timer) * time.Second)
-}
-
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
 func (t *actor) afterStep(ctx context.Context) {
 	t.stopTurn()
 	if t.st.Hand == nil || t.st.Hand.Done() {
 		return
 	}
-	p := t.st.Hand.ToAct()
-	seat := t.st.Rec.Hand.Seats[p]
-	if st := t.st.Rec.Seats[seat]; st.Leaving || st.SittingOut && t.st.Rec.Tournament != nil {
-		if err := t.act(ctx, (*engine.Hand).Forfeit, false); err != nil {
-			t.d.log.Error("act for leaving player", "table", t.id, "err", err)
-		}
+	if t.st.Absent() {
+		t.play(ctx, "act for leaving player", table.State.Forfeit)
 		return
 	}
 	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
@@ -621,101 +446,6 @@ func (t *actor) afterStep(ctx context.Context) {
 			t.startTurnTimer(wait)
 		}
 	})
-}
-
-// finish commits everything a finished hand changes in one transaction, then tells the channel.
-func (t *actor) finish(ctx context.Context, n TableRecord, evs []engine.Event, timeout bool) error {
-	h := t.st.Hand
-	hs := n.Hand
-	final := h.Stacks()
-	now := t.d.cfg.Now()
-	var c Change
-	names := make([]string, len(hs.Seats))
-	users := make([]string, len(hs.Seats))
-	seatNos := make([]int, len(hs.Seats))
-	players := make([]SeatRecord, len(hs.Seats))
-	var notes []string
-	for p, s := range hs.Seats {
-		seat := &n.Seats[s]
-		names[p], users[p], seatNos[p] = seat.Name, seat.User, s+1
-		e := LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
-			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]}
-		if n.Tournament != nil {
-			e.OnTable = 0 // tournament chips are not bankroll chips; the entry counts the hand played
-		}
-		c.Ledger = append(c.Ledger, e)
-		seat.Stack = final[p]
-		if slices.Contains(hs.TimedOut, p) {
-			seat.TimedOut++
-			if seat.TimedOut >= 2 && !seat.SittingOut {
-				seat.SittingOut = true
-				notes = append(notes, fmt.Sprintf("%s ran out of time two hands in a row and is sitting out: type `sitin` to play again.", seat.Name))
-			}
-		} else {
-			seat.TimedOut = 0
-		}
-		players[p] = *seat
-	}
-	for i := range n.Seats {
-		seat := &n.Seats[i]
-		if seat.User != "" && seat.Leaving {
-			notes = append(notes, fmt.Sprintf("%s leaves the table with %s chips.", seat.Name, render.Chips(seat.Stack)))
-			table.CashOut(&n, &c, i, now)
-		}
-	}
-	if n.Tournament != nil {
-		notes = append(notes, table.Eliminate(&n, hs, final)...)
-	}
-	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
-		Actions: hs.Actions, Final: final}
-	n.Hand = nil
-	if err := t.commit(ctx, n, c); err != nil {
-		t.st.Hand = t.rebuild()
-		return err
-	}
-	t.st.Hand = nil
-	t.dropPending(hs.No)
-	t.stopTurn()
-	t.last = &lastHand{no: hs.No, hand: h, seats: players, shown: map[int]bool{}}
-	for _, ev := range h.Events() {
-		if ev.Kind == engine.EvShow {
-			t.last.shown[ev.Player] = true
-		}
-		if ev.Kind == engine.EvReveal {
-			for _, r := range ev.Hands {
-				t.last.shown[r.Player] = true
-			}
-		}
-	}
-	t.tell(names, evs, timeout, hs.Actions) // t.st.Names() needs the hand record, which is gone
-	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
-	var broke []string
-	for _, s := range t.st.Rec.Seats {
-		if s.User != "" && s.Stack == 0 {
-			broke = append(broke, s.Name)
-		}
-	}
-	cash := t.st.Rec.Tournament == nil && !t.st.Rec.Ending
-	over := cash && len(t.st.Playing()) < 2 && t.st.Rec.Settings.Rebuys == 0 && len(broke) > 0
-	switch {
-	case over:
-		notes = append(notes, "One player holds every chip: the session is over.")
-	case cash:
-		for _, name := range broke {
-			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
-		}
-	}
-	// The hand's last version: the showdown, the awards and what they mean for the table, in the
-	// message already on screen rather than in posts of their own.
-	t.live.result = append(t.live.result, notes...)
-	t.showLive(h, hs, names)
-	switch {
-	case t.st.Rec.Ending, over, t.st.Rec.Tournament != nil && len(t.st.Playing()) < 2:
-		return t.endSession(ctx)
-	}
-	t.scheduleDeal()
-	return nil
 }
 
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.

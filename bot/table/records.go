@@ -19,6 +19,11 @@ type Change struct {
 	Session     *SessionRecord // a finished session
 }
 
+// Empty reports whether the change writes nothing.
+func (c Change) Empty() bool {
+	return c.Table == nil && c.Actions == nil && c.DeleteTable == "" && len(c.Ledger) == 0 && c.Hand == nil && c.Session == nil
+}
+
 // Ledger entry kinds.
 const (
 	KindGrant   = "grant"    // a new player's starting bankroll; skipped when the player already exists

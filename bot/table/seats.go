@@ -94,7 +94,7 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 	if !in.Known {
 		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(in.StartingBankroll))
 	}
-	st := reply(n, c, "You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
+	st := s.reply(n, c, "You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
 	st.post("%s sits down in seat %d with %s chips.", by.Name, seat+1, render.Chips(amount))
 	st.Short = fmt.Sprintf("Your bankroll does not hold %s chips: join with less.", render.Chips(amount))
 	st.Timers.Deal = true
@@ -143,7 +143,7 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 		n.Standings = append(n.Standings, Standing{User: by.User, Name: by.Name, BoughtIn: tr.BuyIn})
 	}
 	nt := n.Tournament
-	st := reply(n, c, "You are registered in seat %d with %s tournament chips; %s went from your bankroll to the prize pool.",
+	st := s.reply(n, c, "You are registered in seat %d with %s tournament chips; %s went from your bankroll to the prize pool.",
 		seat+1, render.Chips(tr.Stack), render.Chips(tr.BuyIn))
 	st.post("%s registers in seat %d: %d %s, prize pool %s.", by.Name, seat+1, len(nt.Entries),
 		Plural(len(nt.Entries), "entrant", "entrants"), render.Chips(nt.Pool()))
@@ -182,7 +182,7 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 	// still has to be settled against the seat.
 	if s.InHand(seat) {
 		n.Seats[seat].Leaving = true
-		step := reply(n, Change{}, "%s leaves when this hand ends; the stack goes back to the bankroll.", st.Name)
+		step := s.reply(n, Change{}, "%s leaves when this hand ends; the stack goes back to the bankroll.", st.Name)
 		if kicked {
 			step.post("%s removed %s, who leaves when this hand ends.", by.Name, st.Name)
 		} else {
@@ -193,7 +193,7 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 	}
 	var c Change
 	CashOut(&n, &c, seat, now)
-	step := reply(n, c, "%s chips went back to %s's bankroll.", render.Chips(st.Stack), st.Name)
+	step := s.reply(n, c, "%s chips went back to %s's bankroll.", render.Chips(st.Stack), st.Name)
 	if kicked {
 		step.post("%s removed %s from the table (%s chips back to the bankroll).", by.Name, st.Name, render.Chips(st.Stack))
 	} else {
@@ -222,7 +222,7 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 			n.Standings = slices.Delete(n.Standings, j, j+1)
 		}
 		n.Seats[seat] = SeatRecord{}
-		step := reply(n, c, "%s's buy-in of %s went back to the bankroll.", st.Name, render.Chips(paid))
+		step := s.reply(n, c, "%s's buy-in of %s went back to the bankroll.", st.Name, render.Chips(paid))
 		step.post("%s unregisters%s: prize pool %s.", st.Name, because, render.Chips(tr.Pool()))
 		return step, nil
 	}
@@ -230,7 +230,7 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 		return Step{}, refusef(errs.Conflict, "%s is already away: their hands are folded until they type `sitin`.", st.Name)
 	}
 	n.Seats[seat].SittingOut = true
-	step := reply(n, Change{}, "%s's chips stay in the tournament and are folded each hand; `sitin` comes back.", st.Name)
+	step := s.reply(n, Change{}, "%s's chips stay in the tournament and are folded each hand; `sitin` comes back.", st.Name)
 	step.post("%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", st.Name, because, st.Name)
 	step.Timers.Turn = s.ToAct(seat) // folds for the absent player
 	return step, nil
@@ -263,16 +263,16 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	n.Seats[seat].TimedOut = 0
 	switch {
 	case out && s.Rec.Tournament != nil:
-		step := reply(n, Change{}, "You sit out: your hands are folded from the next turn; type `sitin` to play again.")
+		step := s.reply(n, Change{}, "You sit out: your hands are folded from the next turn; type `sitin` to play again.")
 		step.post("%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", by.Name, by.Name)
 		step.Timers.Turn = s.ToAct(seat) // folds for the absent player
 		return step, nil
 	case out:
-		step := reply(n, Change{}, "You sit out from the next hand; type `sitin` to play again.")
+		step := s.reply(n, Change{}, "You sit out from the next hand; type `sitin` to play again.")
 		step.post("%s sits out.", by.Name)
 		return step, nil
 	}
-	step := reply(n, Change{}, "You are dealt in from the next hand.")
+	step := s.reply(n, Change{}, "You are dealt in from the next hand.")
 	step.post("%s is back in.", by.Name)
 	step.Timers.Deal = true
 	return step, nil
@@ -332,7 +332,7 @@ func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, 
 	}
 	c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindRebuy, Workspace: s.Rec.Workspace, User: by.User,
 		Name: st.Name, Table: s.Rec.ID, Bankroll: -amount, OnTable: amount}}}
-	step := reply(n, c, "Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
+	step := s.reply(n, c, "Added %s chips; your stack is %s.", render.Chips(amount), render.Chips(n.Seats[seat].Stack))
 	step.post("%s rebuys for %s chips (stack %s).", st.Name, render.Chips(amount), render.Chips(n.Seats[seat].Stack))
 	step.Short = fmt.Sprintf("Your bankroll does not hold %s chips: rebuy for less.", render.Chips(amount))
 	step.Timers.Deal = true
@@ -385,7 +385,7 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	}
 	c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindRebuy, Workspace: s.Rec.Workspace, User: by.User,
 		Name: st.Name, Table: s.Rec.ID, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn}}}
-	step := reply(n, c, "You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	step := s.reply(n, c, "You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
 	step.post("%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
 	step.Short = fmt.Sprintf("Your bankroll does not hold the %s chips a rebuy costs.", render.Chips(tr.BuyIn))
 	return step, nil
@@ -422,7 +422,7 @@ func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, e
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].Straddle = true
-	step := reply(n, Change{}, "You straddle %s next hand: you act last before the flop.", render.Chips(amount))
+	step := s.reply(n, Change{}, "You straddle %s next hand: you act last before the flop.", render.Chips(amount))
 	step.post("%s will straddle %s next hand.", by.Name, render.Chips(amount))
 	return step, nil
 }

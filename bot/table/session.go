@@ -55,11 +55,11 @@ func (s State) Start(now time.Time, by Caller, args []string, in Inputs) (Step, 
 		Host: by.User, HostName: by.Name, Settings: set, Seats: make([]SeatRecord, set.Seats), Button: -1,
 		Started: now, LevelAt: now, Schedule: by.Schedule, Tournament: tr, HandBase: in.LastHand, HandNo: in.LastHand}
 	if tr != nil {
-		st := reply(n, Change{}, "Your tournament is open; you are the host. Registration closes when the first hand is dealt.")
+		st := s.reply(n, Change{}, "Your tournament is open; you are the host. Registration closes when the first hand is dealt.")
 		st.post("%s opened a tournament: %s. Type `join` to register, then `deal` to begin.", by.Name, tr.Describe(set))
 		return st, nil
 	}
-	st := reply(n, Change{}, "Your table is open; you are the host.")
+	st := s.reply(n, Change{}, "Your table is open; you are the host.")
 	st.post("%s opened a table: %s. Type `join` to sit down, then `deal`.", by.Name, set.Describe())
 	return st, nil
 }
@@ -87,7 +87,7 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	for len(n.Seats) < n.Settings.Seats {
 		n.Seats = append(n.Seats, SeatRecord{})
 	}
-	st := reply(n, Change{}, "Settings changed.")
+	st := s.reply(n, Change{}, "Settings changed.")
 	st.post("%s changed the settings: %s. Stakes change from the next hand.", by.Name, n.Settings.Describe())
 	return st, nil
 }
@@ -107,7 +107,7 @@ func (s State) BombPot(now time.Time, by Caller, args []string, _ Inputs) (Step,
 	for i := range n.Seats {
 		n.Seats[i].Straddle = false // a bomb pot has no blinds to straddle
 	}
-	st := reply(n, Change{}, "The next hand is a bomb pot of %s each.", render.Chips(amount))
+	st := s.reply(n, Change{}, "The next hand is a bomb pot of %s each.", render.Chips(amount))
 	st.post("%s calls a bomb pot: next hand everyone puts in %s, no blinds, and the flop comes at once.", by.Name, render.Chips(amount))
 	st.Timers.Deal = true
 	return st, nil
@@ -118,7 +118,7 @@ func (s State) End(now time.Time, by Caller, _ []string, _ Inputs) (Step, error)
 	if s.Hand != nil {
 		n := s.Rec.Clone()
 		n.Ending = true
-		st := reply(n, Change{}, "The session ends after this hand.")
+		st := s.reply(n, Change{}, "The session ends after this hand.")
 		st.post("%s is ending the session: it ends when this hand is over.", by.Name)
 		return st, nil
 	}
@@ -152,5 +152,5 @@ func (s State) EndSession(now time.Time) Step {
 		}
 		result = render.Standings("Session over — standings", rows)
 	}
-	return Step{Change: c, Posts: []render.Message{result}}
+	return Step{Change: c, Next: &State{}, Posts: []render.Message{result}}
 }

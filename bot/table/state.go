@@ -20,6 +20,7 @@ type State struct {
 	Open bool
 	Rec  TableRecord
 	Hand *engine.Hand
+	Last *LastHand // the hand that ended most recently, for `show`
 }
 
 // Caller is who runs a verb.
@@ -45,15 +46,24 @@ type Inputs struct {
 	LastHand int64
 	// Where is the table a `start` opens: its ID, platform, workspace and channel.
 	Where TableRecord
+	// Style is how the table draws cards; Rand shuffles a deal's decks.
+	Style render.CardStyle
+	Rand  Random
 }
 
-// Step is what a verb does: the records to write in one transaction (Change.Table, when set, is the
-// table after the step), the private reply, the lines for the channel, and the timers to arm.
+// Step is what a verb does: the records to write in one transaction, the table after them, the
+// private reply, what the hand's table message must show, the messages for the channel and for single
+// players, and the timers to arm. The shell carries out nothing of it unless the Change is on disk.
 type Step struct {
-	Change Change
-	Reply  string
-	Posts  []render.Message
-	Timers Timers
+	Change  Change
+	Next    *State // the table after the step; nil when the step changes no state
+	Reply   string
+	View    *View // what the step did to the running hand; nil when nothing
+	Posts   []render.Message
+	Private []Private
+	Timers  Timers
+	// Ends: the session ends after this step (the shell runs EndSession).
+	Ends bool
 	// Short is the refusal to give instead when the store finds a bankroll short at commit time
 	// (a concurrent spend at another table): nothing is written then.
 	Short string
@@ -72,10 +82,11 @@ func (st *Step) post(format string, args ...any) {
 	st.Posts = append(st.Posts, render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
-// reply makes a step with the private reply and the new table.
-func reply(n TableRecord, c Change, format string, args ...any) Step {
+// reply makes a step that writes the table n (with c) and answers privately; the running hand and
+// the last hand stay as they are.
+func (s State) reply(n TableRecord, c Change, format string, args ...any) Step {
 	c.Table = &n
-	return Step{Change: c, Reply: fmt.Sprintf(format, args...)}
+	return Step{Change: c, Next: &State{Open: true, Rec: n, Hand: s.Hand, Last: s.Last}, Reply: fmt.Sprintf(format, args...)}
 }
 
 // SeatOf is the seat of user, or -1.

@@ -1,0 +1,446 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// The hand verbs: deal, the betting actions (fold, check, call, bet, raise, allin, runtwice), the
+// clock's timeout and the fold for a player who is leaving or away; cards and show.
+
+// Random is where a deal's randomness comes from: the shell's shuffler.
+type Random interface {
+	Deck() (engine.Deck, error)
+	Salt() (string, error) // the secret behind the deck commitment, in hex
+}
+
+// LastHand is the hand that ended most recently, for `show`.
+type LastHand struct {
+	No    int64
+	Hand  *engine.Hand
+	Seats []SeatRecord // the seat records of the hand's players, by hand index
+	Shown []bool       // by hand index: the player's cards are face up
+}
+
+// View is what a step did to the running hand, for its table message.
+type View struct {
+	Deal   *HandState // a hand was dealt: its table message begins
+	Notes  []string   // what the deal said: the button draw, a level change, a bomb pot...
+	Events []engine.Event
+	RanOut string   // the player whose time ran out took the step
+	Result []string // what the hand's end means for the table: who sits out, leaves, is out of chips
+	// The hand the events belong to as the table message draws it (a finished hand: the one that just
+	// ended), its record and its players' names.
+	Hand  *engine.Hand
+	State *HandState
+	Names render.Names
+}
+
+// Private is a message for one player only (hole cards).
+type Private struct {
+	User    string
+	Message render.Message
+}
+
+// Deadline is when a turn starting at now runs out; zero without a turn timer.
+func (s State) Deadline(now time.Time) time.Time {
+	if s.Rec.Settings.Timer <= 0 {
+		return time.Time{}
+	}
+	return now.Add(time.Duration(s.Rec.Settings.Timer) * time.Second)
+}
+
+// Deal starts the next hand: hole cards to each player, the deal's notes on its table message. A
+// session past its set end ends instead (Step.Ends). in.LastHand is the channel's newest kept hand,
+// in.Rand the shuffler and in.Style how cards are drawn.
+func (s State) Deal(now time.Time, in Inputs) (Step, error) {
+	if !s.Open || s.Hand != nil {
+		return Step{}, refusef(errs.Conflict, "A hand is being played: wait for it to end.")
+	}
+	if s.Rec.Settings.EndMinutes > 0 && now.Sub(s.Rec.Started) >= time.Duration(s.Rec.Settings.EndMinutes)*time.Minute {
+		return Step{Posts: []render.Message{{Text: "Time is up: the session is over."}}, Ends: true}, nil
+	}
+	seats := s.Playing()
+	if len(seats) < 2 {
+		if s.Rec.Tournament != nil {
+			return Step{}, userErrorf("A tournament needs two players to begin: wait for another to `join`.")
+		}
+		return Step{}, userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
+	}
+	n := s.Rec.Clone()
+	var notes []string
+	levelFrom := n.Started
+	if tr := n.Tournament; tr != nil {
+		if tr.Began.IsZero() {
+			tr.Began = now
+			var ps []string
+			for i, p := range tr.PrizeList() {
+				ps = append(ps, fmt.Sprintf("%s %s", Ordinal(i+1), render.Chips(p)))
+			}
+			line := fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s", len(tr.Entries), render.Chips(tr.Pool()), strings.Join(ps, ", "))
+			if n.Settings.Rebuys != 0 {
+				line += " (before rebuys)"
+			}
+			notes = append(notes, line+".")
+		}
+		levelFrom = tr.Began
+	}
+	if level := n.Settings.Level(now.Sub(levelFrom), n.HandNo-n.HandBase); level > n.Level {
+		n.Level, n.LevelAt, n.LevelHand = level, now, n.HandNo
+		r := n.Settings.Rules(level)
+		line := fmt.Sprintf("Blinds go up: level %d, %s/%s", level+1, render.Chips(r.SmallBlind), render.Chips(r.BigBlind))
+		if r.Ante > 0 {
+			line += ", ante " + render.Chips(r.Ante)
+		}
+		if tv := TournamentView(n, now); tv != nil && tv.NextIn != "" {
+			line += fmt.Sprintf("; next %s/%s %s", render.Chips(tv.NextSmall), render.Chips(tv.NextBig), tv.NextIn)
+		}
+		notes = append(notes, line+".")
+	}
+	if n.Button < 0 {
+		d, err := in.Rand.Deck()
+		if err != nil {
+			return Step{}, err
+		}
+		tb, err := engine.NewTable(len(n.Seats), n.Settings.Rules(0))
+		if err != nil {
+			return Step{}, err
+		}
+		for i, st := range n.Seats {
+			tb.Seats[i] = engine.Seat{Player: st.User, Stack: st.Stack, SittingOut: !slices.Contains(seats, i)}
+		}
+		var b strings.Builder
+		b.WriteString("Draw for the button:")
+		for _, dr := range tb.DrawForButton(d) {
+			fmt.Fprintf(&b, " %s %s", n.Seats[dr.Seat].Name, render.Card(dr.Card, in.Style))
+			if dr.Round > 1 {
+				fmt.Fprintf(&b, " (round %d)", dr.Round)
+			}
+			b.WriteString(",")
+		}
+		n.Button = tb.Button
+		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
+	} else {
+		n.Button = NextButton(n.Button, len(n.Seats), seats)
+	}
+	deck, err := in.Rand.Deck()
+	if err != nil {
+		return Step{}, err
+	}
+	salt, err := in.Rand.Salt()
+	if err != nil {
+		return Step{}, err
+	}
+	if floor := in.LastHand; n.HandNo < floor {
+		// The channel kept hands numbered past this session's (a database from before numbers went on
+		// across sessions): skip past them rather than reuse a number.
+		n.HandBase += floor - n.HandNo
+		n.HandNo = floor
+	}
+	hs := &HandState{No: n.HandNo + 1, Rules: n.Settings.Rules(n.Level), Seats: seats, Deck: deck,
+		Salt: salt, Proof: render.ProofVersion, Deadline: s.Deadline(now), RunTwice: n.Settings.RunTwice}
+	for i, st := range seats {
+		hs.Stacks = append(hs.Stacks, n.Seats[st].Stack)
+		if st == n.Button {
+			hs.Button = i
+		}
+	}
+	switch {
+	case n.BombPot > 0:
+		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
+		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
+	case n.Settings.Straddle && len(seats) > 2:
+		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
+		if n.Seats[utg].Straddle {
+			n.Seats[utg].Straddle = false // the opt-in is for one hand under the gun
+			hs.Straddle = true
+			if err := hs.Setup().CheckStraddle(); err != nil {
+				hs.Straddle = false
+				notes = append(notes, fmt.Sprintf("%s cannot straddle this hand: %s", n.Seats[utg].Name, err.Error()))
+			}
+		}
+	}
+	h, err := engine.NewHand(hs.Setup())
+	if err != nil {
+		return Step{}, err
+	}
+	n.HandNo = hs.No
+	n.Hand = hs
+	next := State{Open: true, Rec: n, Hand: h, Last: s.Last}
+	names := next.Names()
+	view := &View{Deal: hs, Notes: notes, Events: h.Events(), Hand: h, State: hs, Names: names}
+	var private []Private
+	for p, st := range seats {
+		private = append(private, Private{User: n.Seats[st].User, Message: render.HoleCards(h.Hole(p), hs.No, in.Style)})
+	}
+	if h.Done() {
+		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
+		st := next.finish(now, n.Clone(), h, view)
+		st.Private = private
+		return st, nil
+	}
+	c := Change{Table: &n}
+	return Step{Change: c, Next: &next, View: view, Private: private, Timers: Timers{Turn: true}}, nil
+}
+
+// MayAct refuses a betting action by a caller who cannot take one now, and returns their player.
+func (s State) MayAct(by Caller) (int, error) {
+	seat := s.SeatOf(by.User)
+	if seat < 0 {
+		return -1, userErrorf("You are not seated at this table: type `join` to play.")
+	}
+	if s.Hand == nil {
+		return -1, userErrorf("No hand is being played: type `deal` to start one.")
+	}
+	p := s.PlayerOf(seat)
+	if p < 0 {
+		return -1, userErrorf("You are not in this hand: wait for the next one.")
+	}
+	if s.Hand.Folded(p) {
+		return -1, userErrorf("You have folded this hand: wait for the next one.")
+	}
+	if to := s.Hand.ToAct(); to != p {
+		return -1, userErrorf("It is %s's turn, not yours.", s.Names().Name(to))
+	}
+	return p, nil
+}
+
+// Fold, Check, Call, AllIn, Bet, Raise and RunTwice are the betting actions of the player to act.
+func (s State) Fold(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.Fold, "fold", args)
+}
+
+func (s State) Check(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.Check, "check", args)
+}
+
+func (s State) Call(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.Call, "call", args)
+}
+
+func (s State) AllIn(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.AllIn, "allin", args)
+}
+
+func (s State) Bet(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.Bet, "bet", args)
+}
+
+func (s State) Raise(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.Raise, "raise", args)
+}
+
+func (s State) RunTwice(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	return s.action(now, by, engine.RunTwice, "runtwice", args)
+}
+
+// action validates and applies one betting action of the caller. verb is what they typed.
+func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb string, args []string) (Step, error) {
+	p, err := s.MayAct(by)
+	if err != nil {
+		return Step{}, err
+	}
+	a := engine.Action{Player: p, Kind: kind}
+	switch kind {
+	case engine.RunTwice:
+		switch strings.ToLower(strings.Join(args, " ")) {
+		case "yes", "y", "twice":
+		case "no", "n", "once":
+			a.Kind = engine.RunOnce
+		default:
+			return Step{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
+		}
+	case engine.Bet, engine.Raise:
+		if len(args) == 0 {
+			return Step{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
+		}
+		if a.Amount, _, err = AmountArg(args, verb, verb+" 60"); err != nil {
+			return Step{}, err
+		}
+	}
+	if err := s.Hand.Validate(a); err != nil {
+		return Step{}, err
+	}
+	return s.play(now, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false)
+}
+
+// Timeout is the clock acting for the player to act: a check when they may, else a fold.
+func (s State) Timeout(now time.Time) (Step, error) {
+	return s.play(now, (*engine.Hand).Timeout, true)
+}
+
+// Forfeit folds for the player to act, who is leaving or away (a check when nothing is to call).
+func (s State) Forfeit(now time.Time) (Step, error) {
+	return s.play(now, (*engine.Hand).Forfeit, false)
+}
+
+// Absent reports whether the player to act is leaving, or away at a tournament: their hand is
+// folded for them (Forfeit) rather than waiting for them.
+func (s State) Absent() bool {
+	if s.Hand == nil || s.Hand.Done() {
+		return false
+	}
+	st := s.Rec.Seats[s.Rec.Hand.Seats[s.Hand.ToAct()]]
+	return st.Leaving || st.SittingOut && s.Rec.Tournament != nil
+}
+
+// play applies one step for the player to act (do: an action, a timeout, a forfeit) to the table's
+// own copy of the hand, replayed from its record, so the state it was given is never changed.
+// timeout marks a step the clock took.
+func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error), timeout bool) (Step, error) {
+	if s.Hand == nil || s.Rec.Hand == nil {
+		return Step{}, userErrorf("No hand is being played: type `deal` to start one.")
+	}
+	h, err := engine.Replay(s.Rec.Hand.Setup(), s.Rec.Hand.Actions)
+	if err != nil {
+		return Step{}, fmt.Errorf("replay hand %d: %w", s.Rec.Hand.No, err)
+	}
+	evs, err := do(h)
+	if err != nil {
+		return Step{}, err
+	}
+	n := s.Rec.Clone()
+	acts := h.Actions()
+	names := s.Names()
+	view := &View{Events: evs, Hand: h, State: n.Hand, Names: names}
+	if timeout {
+		last := acts[len(acts)-1].Player
+		n.Hand.TimedOut = append(n.Hand.TimedOut, last)
+		view.RanOut = names.Name(last)
+	}
+	n.Hand.Actions = acts
+	if h.Done() {
+		return s.finish(now, n, h, view), nil
+	}
+	n.Hand.Deadline = s.Deadline(now)
+	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
+	return Step{Change: Change{Actions: log}, Next: &State{Open: true, Rec: n, Hand: h, Last: s.Last}, View: view,
+		Timers: Timers{Turn: true}}, nil
+}
+
+// finish is everything a finished hand changes, for one transaction: the stacks, each player's
+// result in the ledger, the hand's record, players who leave or ran out of time, tournament places.
+// n is the table with the hand's final actions; h the finished hand.
+func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) Step {
+	hs := n.Hand
+	final := h.Stacks()
+	var c Change
+	names := make([]string, len(hs.Seats))
+	users := make([]string, len(hs.Seats))
+	seatNos := make([]int, len(hs.Seats))
+	players := make([]SeatRecord, len(hs.Seats))
+	var notes []string
+	for p, st := range hs.Seats {
+		seat := &n.Seats[st]
+		names[p], users[p], seatNos[p] = seat.Name, seat.User, st+1
+		e := LedgerEntry{Time: now, Kind: KindResult, Workspace: n.Workspace, User: seat.User,
+			Name: seat.Name, Table: n.ID, HandNo: hs.No, OnTable: final[p] - hs.Stacks[p]}
+		if n.Tournament != nil {
+			e.OnTable = 0 // tournament chips are not bankroll chips; the entry counts the hand played
+		}
+		c.Ledger = append(c.Ledger, e)
+		seat.Stack = final[p]
+		if slices.Contains(hs.TimedOut, p) {
+			seat.TimedOut++
+			if seat.TimedOut >= 2 && !seat.SittingOut {
+				seat.SittingOut = true
+				notes = append(notes, fmt.Sprintf("%s ran out of time two hands in a row and is sitting out: type `sitin` to play again.", seat.Name))
+			}
+		} else {
+			seat.TimedOut = 0
+		}
+		players[p] = *seat
+	}
+	for i := range n.Seats {
+		if seat := n.Seats[i]; seat.User != "" && seat.Leaving {
+			notes = append(notes, fmt.Sprintf("%s leaves the table with %s chips.", seat.Name, render.Chips(seat.Stack)))
+			CashOut(&n, &c, i, now)
+		}
+	}
+	if n.Tournament != nil {
+		notes = append(notes, Eliminate(&n, hs, final)...)
+	}
+	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
+		Actions: hs.Actions, Final: final}
+	n.Hand = nil
+	c.Table = &n
+	last := &LastHand{No: hs.No, Hand: h, Seats: players, Shown: make([]bool, len(hs.Seats))}
+	for _, ev := range h.Events() {
+		switch ev.Kind {
+		case engine.EvShow:
+			last.Shown[ev.Player] = true
+		case engine.EvReveal:
+			for _, r := range ev.Hands {
+				last.Shown[r.Player] = true
+			}
+		}
+	}
+	next := State{Open: true, Rec: n, Last: last}
+	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
+	var broke []string
+	for _, st := range n.Seats {
+		if st.User != "" && st.Stack == 0 {
+			broke = append(broke, st.Name)
+		}
+	}
+	cash := n.Tournament == nil && !n.Ending
+	over := cash && len(next.Playing()) < 2 && n.Settings.Rebuys == 0 && len(broke) > 0
+	switch {
+	case over:
+		notes = append(notes, "One player holds every chip: the session is over.")
+	case cash:
+		for _, name := range broke {
+			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
+		}
+	}
+	// The hand's last version: the showdown, the awards and what they mean for the table, in the
+	// message already on screen rather than in posts of their own.
+	view.Result = notes
+	view.Names = names
+	view.State = hs
+	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2
+	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends}}
+}
+
+// Cards shows the caller their hole cards again, privately (`cards`).
+func (s State) Cards(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
+	seat := s.SeatOf(by.User)
+	if seat < 0 || !s.InHand(seat) {
+		return Step{}, userErrorf("You have no cards: you are not in a hand right now.")
+	}
+	return Step{Reply: render.HoleCards(s.Hand.Hole(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
+}
+
+// Show turns the caller's cards from the last hand face up for the channel (`show`).
+func (s State) Show(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
+	if s.InHand(s.SeatOf(by.User)) {
+		return Step{}, userErrorf("You can show your cards when this hand is over.")
+	}
+	last := s.Last
+	if last == nil {
+		return Step{}, userErrorf("There is no finished hand to show cards from.")
+	}
+	p := slices.IndexFunc(last.Seats, func(st SeatRecord) bool { return st.User == by.User })
+	if p < 0 {
+		return Step{}, userErrorf("You were not in hand #%d, so you have no cards to show.", last.No)
+	}
+	if last.Shown[p] {
+		return Step{}, userErrorf("Your cards from hand #%d are already face up.", last.No)
+	}
+	shown := *last
+	shown.Shown = slices.Clone(last.Shown)
+	shown.Shown[p] = true
+	next := s
+	next.Last = &shown
+	h := last.Hand.Hole(p)
+	st := Step{Next: &next, Reply: "Shown."}
+	st.post("%s shows %s from hand #%d.", last.Seats[p].Name, render.Cards(h[:], in.Style), last.No)
+	return st, nil
+}
