@@ -1,0 +1,372 @@
+package table_test
+
+import (
+	"encoding/hex"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// The core is tested on its own, without a store or a chat: each verb is a function of the state.
+
+var t0 = time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+
+// seeded is a deterministic table.Random.
+type seeded struct{ r *rand.ChaCha8 }
+
+func newSeeded(seed uint64) seeded {
+	var s [32]byte
+	s[0], s[1] = byte(seed), byte(seed>>8)
+	return seeded{rand.NewChaCha8(s)}
+}
+
+func (s seeded) Deck() (engine.Deck, error) { return engine.ShuffledDeck(s.r) }
+func (s seeded) Salt() (string, error) {
+	b := make([]byte, 16)
+	_, _ = s.r.Read(b)
+	return hex.EncodeToString(b), nil
+}
+
+type verbFunc func(table.State, time.Time, table.Caller, []string, table.Inputs) (table.Step, error)
+
+// game is a table driven through the core alone: each step's Next becomes the state, as the shell
+// does once the step's Change is committed. Bankrolls are kept from the steps' ledger entries.
+type game struct {
+	t        *testing.T
+	s        table.State
+	now      time.Time
+	rand     seeded
+	bankroll map[string]int64
+	granted  int64 // chips brought in by grants
+	onTable  int64 // the ledger's OnTable, summed
+}
+
+func newGame(t *testing.T, opts ...string) *game {
+	g := &game{t: t, now: t0, rand: newSeeded(1), bankroll: map[string]int64{}}
+	g.do(table.State.Start, host, opts...)
+	return g
+}
+
+var (
+	host  = table.Caller{User: "U0", Name: "Hana"}
+	alice = table.Caller{User: "U1", Name: "Alice"}
+	bob   = table.Caller{User: "U2", Name: "Bob"}
+	carol = table.Caller{User: "U3", Name: "Carol"}
+)
+
+func (g *game) inputs(by table.Caller) table.Inputs {
+	bank, known := g.bankroll[by.User]
+	return table.Inputs{Player: table.PlayerRecord{User: by.User, Bankroll: bank}, Known: known, StartingBankroll: 10000,
+		Where: table.TableRecord{ID: "console:w:c", Platform: "console", Workspace: "w", Channel: "c"},
+		Style: render.CardStyle{Kind: render.CardText}, Rand: g.rand}
+}
+
+// try runs a verb and carries out its step; it returns the verb's error.
+func (g *game) try(v verbFunc, by table.Caller, args ...string) (table.Step, error) {
+	g.t.Helper()
+	st, err := v(g.s, g.now, by, args, g.inputs(by))
+	if err != nil {
+		return st, err
+	}
+	g.take(st)
+	return st, nil
+}
+
+func (g *game) do(v verbFunc, by table.Caller, args ...string) table.Step {
+	g.t.Helper()
+	st, err := g.try(v, by, args...)
+	if err != nil {
+		g.t.Fatalf("%s %v: %v", by.Name, args, err)
+	}
+	return st
+}
+
+// take carries out a step: its ledger into the bankrolls, its next state.
+func (g *game) take(st table.Step) {
+	for _, e := range st.Change.Ledger {
+		if e.Kind == table.KindGrant {
+			g.granted += e.Bankroll
+		}
+		g.bankroll[e.User] += e.Bankroll
+		g.onTable += e.OnTable
+	}
+	if st.Next != nil {
+		g.s = *st.Next
+	}
+}
+
+// deal deals the next hand.
+func (g *game) deal() table.Step {
+	g.t.Helper()
+	st, err := g.s.Deal(g.now, g.inputs(host))
+	if err != nil {
+		g.t.Fatalf("deal: %v", err)
+	}
+	g.take(st)
+	return st
+}
+
+// stacks adds up the chips at the table: the seats' stacks between hands, the hand's stacks and pot
+// during one.
+func (g *game) stacks() int64 {
+	var sum int64
+	for i, st := range g.s.Rec.Seats {
+		if p := g.s.PlayerOf(i); p >= 0 && g.s.Hand != nil {
+			continue
+		}
+		sum += st.Stack
+	}
+	if g.s.Hand != nil {
+		for _, v := range g.s.Hand.Stacks() {
+			sum += v
+		}
+		sum += g.s.Hand.Pot()
+	}
+	return sum
+}
+
+// check asserts that no chip was made or lost: the table holds what the ledger put on it, and the
+// bankrolls plus the table hold what grants brought in.
+func (g *game) check(when string) {
+	g.t.Helper()
+	var banks int64
+	for _, b := range g.bankroll {
+		banks += b
+	}
+	if got := g.stacks(); got != g.onTable {
+		g.t.Fatalf("%s: the table holds %d chips, the ledger put %d on it", when, got, g.onTable)
+	}
+	if banks+g.onTable != g.granted {
+		g.t.Fatalf("%s: bankrolls %d + table %d != %d granted", when, banks, g.onTable, g.granted)
+	}
+}
+
+// snapshot is a deep copy of everything a step could touch, to prove a refusal touched none of it.
+func snapshot(s table.State) any {
+	var acts []engine.Action
+	if s.Hand != nil {
+		acts = s.Hand.Actions()
+	}
+	return []any{s.Open, s.Rec.Clone(), acts}
+}
+
+func TestRefusedStepChangesNothing(t *testing.T) {
+	g := newGame(t, "rebuy=1")
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob, "500")
+	tests := []struct {
+		name string
+		v    verbFunc
+		by   table.Caller
+		args []string
+		want string
+	}{
+		{"join twice", table.State.Join, alice, nil, "already seated"},
+		{"join abc", table.State.Join, carol, []string{"abc"}, "not a number"},
+		{"join too much", table.State.Join, carol, []string{"99999999999999999999"}, "at most"},
+		{"join below the minimum", table.State.Join, carol, []string{"10"}, "between 400 and 2,000"},
+		{"rebuy past the largest stack", table.State.Rebuy, alice, []string{"1500"}, "at most 1,000"},
+		{"rebuy below the smallest", table.State.Rebuy, bob, []string{"5"}, "at least 400"},
+		{"kick nobody", table.State.Kick, host, []string{"@nobody"}, "not seated"},
+		{"set nonsense", table.State.Set, host, []string{"blinds=20/10"}, "small blind"},
+		{"act with no hand", table.State.Call, alice, nil, "No hand"},
+		{"start again", table.State.Start, carol, nil, "already running"},
+		{"sitin while playing", table.State.SitIn, alice, nil, "already playing"},
+		{"show with no hand over", table.State.Show, alice, nil, "no finished hand"},
+	}
+	run := func(t *testing.T, name string, v verbFunc, by table.Caller, args []string, want string) {
+		before := snapshot(g.s)
+		st, err := v(g.s, g.now, by, args, g.inputs(by))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%s: got %v, want a refusal containing %q", name, err, want)
+		}
+		if ee := (*engine.Error)(nil); errs.CodeOf(err) == errs.Internal && !errors.As(err, &ee) {
+			t.Errorf("%s: %v is an internal error, not a sentence for the player", name, err)
+		}
+		if !reflect.DeepEqual(st, table.Step{}) {
+			t.Errorf("%s: a refused verb returned a step: %+v", name, st)
+		}
+		if after := snapshot(g.s); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the state changed:\n%+v\n%+v", name, before, after)
+		}
+	}
+	for _, tc := range tests {
+		run(t, tc.name, tc.v, tc.by, tc.args, tc.want)
+	}
+
+	// During a hand: out of turn, too small a raise, a bet where a raise is due, `raise abc`.
+	g.deal()
+	toAct := g.s.Names()[g.s.Hand.ToAct()]
+	first, second := alice, bob
+	if toAct != "Alice" {
+		first, second = bob, alice
+	}
+	hand := []struct {
+		name string
+		v    verbFunc
+		by   table.Caller
+		args []string
+		want string
+	}{
+		{"out of turn", table.State.Call, second, nil, "turn, not yours"},
+		{"raise too little", table.State.Raise, first, []string{"11"}, "smallest raise is to 20"},
+		{"raise abc", table.State.Raise, first, []string{"abc"}, "not a number"},
+		{"raise nothing", table.State.Raise, first, nil, "Say how much"},
+		{"runtwice maybe", table.State.RunTwice, first, []string{"maybe"}, "runtwice yes"},
+		{"rebuy in the hand", table.State.Rebuy, first, nil, "between hands"},
+		{"cards of a watcher", table.State.Cards, carol, nil, "no cards"},
+	}
+	for _, tc := range hand {
+		run(t, tc.name, tc.v, tc.by, tc.args, tc.want)
+	}
+}
+
+// A step plays on its own copy of the hand: the state it was given still holds the hand as it was,
+// so a step whose commit fails leaves the table exactly as before.
+func TestStepPlaysOnItsOwnHand(t *testing.T) {
+	g := newGame(t)
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.deal()
+	before := g.s
+	acts := len(before.Hand.Actions())
+	by := alice
+	if g.s.Names()[g.s.Hand.ToAct()] != "Alice" {
+		by = bob
+	}
+	st, err := before.Fold(g.now, by, nil, g.inputs(by))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(before.Hand.Actions()); got != acts || before.Hand.Done() {
+		t.Fatalf("the given hand changed: %d actions (was %d), done %v", got, acts, before.Hand.Done())
+	}
+	if st.Next == nil || st.Next.Hand != nil || st.Change.Hand == nil || st.View == nil || !st.View.Hand.Done() {
+		t.Fatalf("a fold heads-up ends the hand: next %+v, change %+v", st.Next, st.Change)
+	}
+	if len(st.View.Result) != 0 || !st.Timers.Deal || st.Ends {
+		t.Errorf("the next hand is dealt after a pause: %+v", st)
+	}
+}
+
+// Deal takes its randomness from Inputs.Rand only: the same shuffler deals the same hand, hole cards
+// go privately to each player dealt in and never into the channel's posts.
+func TestDealIsAFunctionOfItsInputs(t *testing.T) {
+	deal := func() table.Step {
+		g := newGame(t)
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.do(table.State.Join, carol)
+		return g.deal()
+	}
+	a, b := deal(), deal()
+	if !reflect.DeepEqual(a.Private, b.Private) || !reflect.DeepEqual(a.Change.Table.Hand, b.Change.Table.Hand) {
+		t.Fatal("the same shuffler dealt two different hands")
+	}
+	if len(a.Private) != 3 || !a.Timers.Turn || a.View == nil || a.View.Deal == nil {
+		t.Fatalf("three players get their cards and the first to act is asked: %+v", a)
+	}
+	for _, p := range a.Private {
+		for _, post := range a.Posts {
+			if strings.Contains(post.Text, p.Message.Text) {
+				t.Errorf("hole cards %q in a channel post", p.Message.Text)
+			}
+		}
+	}
+	if strings.Join(a.View.Notes, " ") == "" || !strings.Contains(a.View.Notes[0], "Draw for the button") {
+		t.Errorf("the first hand draws for the button on its table message: %q", a.View.Notes)
+	}
+}
+
+// Random play through the core alone, cash game with rebuys, leaves and joins: after every step the
+// chips at the table are those the ledger put there, and bankrolls plus table equal the grants.
+func TestCoreConservesChips(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	g := newGame(t, "blinds=5/10", "timer=off")
+	players := []table.Caller{alice, bob, carol, {User: "U4", Name: "Dan"}}
+	for _, p := range players {
+		g.do(table.State.Join, p, "1000")
+	}
+	g.check("after the buy-ins")
+	hands := 0
+	for step := 0; step < 4000 && hands < 150; step++ {
+		g.now = g.now.Add(time.Second)
+		if g.s.Hand == nil {
+			// Between hands: someone may leave, come back, rebuy; then deal.
+			p := players[r.IntN(len(players))]
+			switch r.IntN(6) {
+			case 0:
+				_, _ = g.try(table.State.Leave, p)
+			case 1:
+				_, _ = g.try(table.State.Join, p, "800")
+			case 2:
+				_, _ = g.try(table.State.Rebuy, p)
+			}
+			g.check("between hands")
+			if len(g.s.Playing()) < 2 {
+				for _, q := range players {
+					_, _ = g.try(table.State.Join, q, "500")
+				}
+			}
+			if len(g.s.Playing()) < 2 {
+				continue
+			}
+			g.deal()
+			hands++
+			g.check("after the deal")
+			continue
+		}
+		by := g.s.Rec.Seats[g.s.Rec.Hand.Seats[g.s.Hand.ToAct()]]
+		caller := table.Caller{User: by.User, Name: by.Name}
+		verbs := []verbFunc{table.State.Fold, table.State.Check, table.State.Call, table.State.AllIn, table.State.Raise, table.State.Bet}
+		v := verbs[r.IntN(len(verbs))]
+		args := []string{"40"}
+		if r.IntN(3) == 0 {
+			args = []string{"x"}
+		}
+		before := snapshot(g.s)
+		if _, err := g.try(v, caller, args...); err != nil {
+			var ee *engine.Error
+			if errs.CodeOf(err) == errs.Internal && !errors.As(err, &ee) {
+				t.Fatalf("step %d: internal error %v", step, err)
+			}
+			if !reflect.DeepEqual(before, snapshot(g.s)) {
+				t.Fatalf("step %d: a refused action changed the table", step)
+			}
+		}
+		if r.IntN(20) == 0 && g.s.Hand != nil {
+			st, err := g.s.Timeout(g.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.take(st)
+		}
+		g.check("during a hand")
+	}
+	if hands < 20 {
+		t.Fatalf("only %d hands were dealt", hands)
+	}
+	for g.s.Hand != nil { // the clock plays out the running hand
+		st, err := g.s.Timeout(g.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.take(st)
+		g.check("timing out the last hand")
+	}
+	g.take(g.s.EndSession(g.now))
+	if g.onTable != 0 {
+		t.Fatalf("after the end %d chips are still on the table", g.onTable)
+	}
+	g.check("after the end")
+}
