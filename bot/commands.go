@@ -46,12 +46,11 @@ help — this list`
 
 // handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
 func (t *actor) handle(ctx context.Context, cmd Command) Reply {
-	t.click, t.update = cmd.Message, nil
-	r, err := t.run(ctx, cmd)
-	if t.update != nil {
-		r.Update = t.update
+	ans := &answer{click: cmd.Message}
+	r, err := t.run(ctx, cmd, ans)
+	if ans.update != nil {
+		r.Update = ans.update
 	}
-	t.click, t.update = "", nil
 	if err != nil {
 		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
 	}
@@ -100,7 +99,7 @@ type verb struct {
 	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
 	core  coreVerb
 	reads reads
-	run   func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string) (Reply, error)
+	run   func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, _ *answer) (Reply, error)
 }
 
 // coreVerb is a table core verb (table.State.Join and the others).
@@ -117,41 +116,41 @@ const (
 // newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
 // New builds it once for the Dealer.
 func newVerbs() map[string]verb {
-	onTable := func(f func(t *actor, ctx context.Context, cmd Command, args []string) (Reply, error)) func(context.Context, *Dealer, *actor, Command, []string) (Reply, error) {
-		return func(ctx context.Context, _ *Dealer, t *actor, cmd Command, args []string) (Reply, error) {
-			return f(t, ctx, cmd, args)
+	onTable := func(f func(t *actor, ctx context.Context, cmd Command, args []string, ans *answer) (Reply, error)) func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
+		return func(ctx context.Context, _ *Dealer, t *actor, cmd Command, args []string, ans *answer) (Reply, error) {
+			return f(t, ctx, cmd, args, ans)
 		}
 	}
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string) (Reply, error) {
+		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string, _ *answer) (Reply, error) {
 			if d.sched.Load() != nil {
 				return Reply{Text: helpText + "\n" + schedHelp}, nil
 			}
 			return Reply{Text: helpText}, nil
 		}},
 		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
-		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
+		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
 			return d.scheduleVerb(ctx, cmd)
 		}},
-		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
+		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
 			return d.scheduleVerb(ctx, cmd)
 		}},
-		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
+		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.verify(ctx, cmd, args)
 		}},
-		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string) (Reply, error) {
+		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
 			return d.chips(ctx, cmd)
 		}},
-		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
+		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			if len(args) > 0 && strings.EqualFold(args[0], "season") {
 				return d.scheduleVerb(ctx, cmd)
 			}
 			return d.leaderboard(ctx, cmd)
 		}},
-		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
+		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.adjust(ctx, cmd, args)
 		}},
-		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
+		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.exportHands(ctx, cmd, args)
 		}},
 		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
@@ -166,7 +165,7 @@ func newVerbs() map[string]verb {
 		"table":  {need: needOpen, core: table.State.Table},
 		"show":   {need: needOpen, core: table.State.Show},
 		// history needs no table: the channel's hands are kept after `end`.
-		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string) (Reply, error) {
+		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
 		"set":      {need: needHost, refusal: "change the settings", core: table.State.Set},
@@ -239,7 +238,7 @@ func gate(v verb, t *actor, cmd Command) error {
 }
 
 // run runs one command on the table goroutine: the button check, the gate, then the verb.
-func (t *actor) run(ctx context.Context, cmd Command) (Reply, error) {
+func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
 	verb, args := splitCommand(cmd.Text)
 	if verb == "" {
 		return Reply{}, userErrorf("Type a command, or `help` for the list.")
@@ -262,12 +261,12 @@ func (t *actor) run(ctx context.Context, cmd Command) (Reply, error) {
 		return Reply{}, err
 	}
 	if v.core != nil {
-		return t.step(ctx, cmd, v, args)
+		return t.step(ctx, cmd, v, args, ans)
 	}
-	return v.run(ctx, t.d, t, cmd, args)
+	return v.run(ctx, t.d, t, cmd, args, ans)
 }
 
-func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, error) {
+func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string, ans *answer) (Reply, error) {
 	if t.st.Hand != nil {
 		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.st.Rec.Hand.No)
 	}
@@ -275,7 +274,7 @@ func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string) (Reply, er
 		return Reply{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
 	}
 	t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
-	if err := t.deal(ctx); err != nil {
+	if err := t.deal(ctx, ans); err != nil {
 		return Reply{}, err
 	}
 	if t.st.Rec.HandNo == t.st.Rec.HandBase || !t.st.Open {

@@ -243,7 +243,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		err := gate(v, nil, cmd)
 		var r Reply
 		if err == nil {
-			r, err = v.run(ctx, d, nil, cmd, args)
+			r, err = v.run(ctx, d, nil, cmd, args, nil)
 		}
 		if err != nil {
 			return errorReply(d.log.With("user", cmd.User, "verb", verb), err)

@@ -513,7 +513,7 @@ func (t *actor) liveView(h *engine.Hand, hs *HandState, names render.Names) rend
 
 // showLive renders the hand's table message and delivers it: through the click being answered when the
 // click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
-func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names) {
+func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names, ans *answer) {
 	if t.live == nil {
 		return // no hand on screen
 	}
@@ -527,9 +527,9 @@ func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names) {
 	m := render.HandTable(t.liveView(h, hs, names), t.style())
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	pic := t.picture(h, names)
-	if t.click != "" && t.out.editable(l.no, t.click) {
-		t.update = &m
-		t.out.deliveredBy(l.no, l.version, t.click)
+	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {
+		ans.update = &m
+		t.out.deliveredBy(l.no, l.version, ans.click)
 		if pic == nil {
 			return
 		}
@@ -555,7 +555,7 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 			return // acted in time
 		}
 		t.turnTimer = nil
-		t.play(ctx, "timeout", table.State.Timeout)
+		t.play(ctx, "timeout", table.State.Timeout, nil)
 	})
 }
 

@@ -34,7 +34,7 @@ func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs,
 
 // step runs a core verb: the core decides, then the shell commits its Change and, only once it is on
 // disk, takes the new state, tells the channel and arms the timers. A refused verb changes nothing.
-func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string) (Reply, error) {
+func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, ans *answer) (Reply, error) {
 	in, err := t.inputs(ctx, cmd, v.reads)
 	if err != nil {
 		return Reply{}, err
@@ -43,7 +43,7 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	if err := t.apply(ctx, st); err != nil {
+	if err := t.apply(ctx, st, ans); err != nil {
 		if st.Short != "" && errors.Is(err, ErrInsufficient) {
 			return Reply{}, userErrorf("%s", st.Short)
 		}
@@ -52,10 +52,17 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string) (R
 	return Reply{Text: st.Reply}, nil
 }
 
+// answer is what a command's own response can carry: the message whose button was clicked (when
+// the platform lets the click's response edit it) and the table's new version for it.
+type answer struct {
+	click  string
+	update *render.Message
+}
+
 // apply commits a step and then carries it out: the new state, the hand's table message, the hole
 // cards, the channel's posts, then the session's end or the timers. When the commit fails nothing
 // of it happens: the core changed nothing, so the table is as it was.
-func (t *actor) apply(ctx context.Context, st table.Step) error {
+func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
 		if err := t.d.store.Commit(ctx, st.Change); err != nil {
 			return fmt.Errorf("commit table %s: %w", t.id, err)
@@ -88,14 +95,14 @@ func (t *actor) apply(ctx context.Context, st table.Step) error {
 		if t.live != nil {
 			t.live.result = append(t.live.result, v.Result...)
 		}
-		t.showLive(v.Hand, v.State, v.Names)
+		t.showLive(v.Hand, v.State, v.Names, ans)
 	}
 	t.public(st.Posts...)
 	switch {
 	case st.Ends:
 		return t.endSession(ctx)
 	case st.Timers.Turn:
-		t.afterStep(ctx)
+		t.afterStep(ctx, ans)
 	}
 	if st.Timers.Deal {
 		t.scheduleDeal()

@@ -36,12 +36,9 @@ type actor struct {
 
 	pending map[string][]pendingMessage // private messages that could not be delivered, by user
 
-	// The running hand's table message, its outbox, and for the command being run the message its
-	// click came from and the version to answer it with.
-	live   *liveHand
-	out    *outbox
-	click  string
-	update *render.Message
+	// The running hand's table message and the table's outbox.
+	live *liveHand
+	out  *outbox
 
 	// quarantined is set after a panic at this table: its hand was cancelled and it is no longer
 	// dealt automatically (a deterministic fault would otherwise repeat every few seconds). `deal`
@@ -335,7 +332,7 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 		t.newLive(rec.Hand)
 		t.record(t.st.Names(), h.Events()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
-		t.afterStep(ctx)
+		t.afterStep(ctx, nil)
 		return nil
 	}
 	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.
@@ -380,7 +377,7 @@ func (r shuffler) Salt() (string, error) {
 }
 
 // deal starts the next hand. It is a no-op when a hand is running or no session is open.
-func (t *actor) deal(ctx context.Context) error {
+func (t *actor) deal(ctx context.Context, ans *answer) error {
 	stop(&t.dealTimer)
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
@@ -389,15 +386,15 @@ func (t *actor) deal(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return t.apply(ctx, st)
+	return t.apply(ctx, st, ans)
 }
 
 // play runs a step of the running hand the core takes for the player to act (the clock's timeout,
 // a fold for an absent player), logging a failure: nobody is waiting for an answer.
-func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error)) {
+func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer) {
 	st, err := do(t.st, t.d.cfg.Now())
 	if err == nil {
-		err = t.apply(ctx, st)
+		err = t.apply(ctx, st, ans)
 	}
 	if err != nil {
 		t.d.log.Error(what, "table", t.id, "err", err)
@@ -411,13 +408,13 @@ const restartGrace = 15 * time.Second
 const showBackstop = 10 * time.Second
 
 // afterStep prompts the player to act and starts their timer; a leaving player folds at once.
-func (t *actor) afterStep(ctx context.Context) {
+func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	t.stopTurn()
 	if t.st.Hand == nil || t.st.Hand.Done() {
 		return
 	}
 	if t.st.Absent() {
-		t.play(ctx, "act for leaving player", table.State.Forfeit)
+		t.play(ctx, "act for leaving player", table.State.Forfeit, ans)
 		return
 	}
 	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
@@ -432,8 +429,8 @@ func (t *actor) afterStep(ctx context.Context) {
 	if wait > 0 {
 		l.deadline = t.d.cfg.Now().Add(wait)
 	}
-	t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names())
-	if t.update != nil || wait <= 0 {
+	t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
+	if ans != nil && ans.update != nil || wait <= 0 {
 		t.startTurnTimer(wait) // on screen already: the click's response shows it
 		return
 	}
@@ -455,7 +452,7 @@ func (t *actor) scheduleDeal() {
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
-		if err := t.deal(ctx); err != nil {
+		if err := t.deal(ctx, nil); err != nil {
 			if errs.CodeOf(err) == errs.Internal {
 				t.d.log.Error("automatic deal", "table", t.id, "err", err)
 			}
@@ -465,7 +462,7 @@ func (t *actor) scheduleDeal() {
 
 // endSession cashes everyone out, records the standings and closes the table, in one commit.
 func (t *actor) endSession(ctx context.Context) error {
-	if err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now())); err != nil {
+	if err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil); err != nil {
 		return fmt.Errorf("end session at %s: %w", t.id, err)
 	}
 	return nil
