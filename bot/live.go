@@ -358,9 +358,9 @@ func (t *actor) storePing(ctx context.Context, id string) {
 	if !t.st.Open || t.st.Rec.Screen.Ping == id {
 		return
 	}
-	n := t.st.Rec.Clone()
-	n.Screen.Ping = id
-	if err := t.commit(ctx, n, Change{}); err != nil {
+	sc := t.st.Rec.Screen
+	sc.Ping = id
+	if err := t.apply(ctx, t.st.OnScreen(sc), nil); err != nil {
 		t.d.log.Error("store the turn ping", "table", t.id, "err", err)
 	}
 }
@@ -369,9 +369,8 @@ func (t *actor) storePing(ctx context.Context, id string) {
 // table, and a turn whose version is now visible starts its timer.
 func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen) {
 	if t.st.Open && (t.st.Rec.Screen.Hand != s.Hand || t.st.Rec.Screen.Message != s.Message) && (t.st.Rec.Hand == nil || t.st.Rec.Hand.No == hand) {
-		n := t.st.Rec.Clone()
-		n.Screen = Screen{Hand: s.Hand, Message: s.Message, Ping: t.st.Rec.Screen.Ping, Posted: s.Posted}
-		if err := t.commit(ctx, n, Change{}); err != nil {
+		sc := Screen{Hand: s.Hand, Message: s.Message, Ping: t.st.Rec.Screen.Ping, Posted: s.Posted}
+		if err := t.apply(ctx, t.st.OnScreen(sc), nil); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
 		}
 	}

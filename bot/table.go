@@ -111,9 +111,7 @@ func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64
 	if rec.Hand == nil {
 		return 0, nil
 	}
-	n := rec.Clone()
-	n.Hand = nil
-	return rec.Hand.No, t.commit(ctx, n, Change{})
+	return rec.Hand.No, t.apply(ctx, t.st.Cancel(), nil)
 }
 
 func (t *actor) stopTimers() {
@@ -258,16 +256,6 @@ func (t *actor) withPending(user string, r Reply) Reply {
 
 // --- persistence -------------------------------------------------------------------------------
 
-// commit writes the table with extra changes. On failure the caller must restore its in-memory state.
-func (t *actor) commit(ctx context.Context, rec TableRecord, c Change) error {
-	c.Table = &rec
-	if err := t.d.store.Commit(ctx, c); err != nil {
-		return fmt.Errorf("commit table %s: %w", t.id, err)
-	}
-	t.st.Rec = rec
-	return nil
-}
-
 // lastHandNo returns the number of the newest hand kept for this channel, 0 when there is none.
 func (t *actor) lastHandNo(ctx context.Context) (int64, error) {
 	hands, err := t.d.store.Hands(ctx, t.id, 1)
@@ -314,32 +302,28 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 		t.d.log.Error("stored settings out of range: quarantined", "table", t.id, "err", err)
 		return t.quarantine(ctx, rec, "has settings out of range")
 	}
-	t.st.Open = true
-	t.st.Rec = rec
 	floor, err := t.lastHandNo(ctx)
 	if err != nil {
 		return err
 	}
 	t.handFloor = floor
+	st, err := table.Restore(rec)
+	t.st = st
 	if rec.Hand == nil {
 		t.scheduleDeal()
 		return nil
 	}
-	h, err := engine.Replay(rec.Hand.Setup(), rec.Hand.Actions)
-	if err == nil && !h.Done() {
-		t.st.Hand = h
+	if err == nil {
 		t.narr = &render.Narrator{Names: t.st.Names(), Style: t.style()}
 		t.newLive(rec.Hand)
-		t.record(t.st.Names(), h.Events()) // the hand's lines so far, for the same table message
+		t.record(t.st.Names(), t.st.Hand.Events()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx, nil)
 		return nil
 	}
 	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.
 	no := rec.Hand.No
-	n := rec.Clone()
-	n.Hand = nil
-	if cerr := t.commit(ctx, n, Change{}); cerr != nil {
+	if cerr := t.apply(ctx, t.st.Cancel(), nil); cerr != nil {
 		return cerr
 	}
 	t.d.log.Warn("cancelled hand after restart", "table", t.id, "hand", no, "err", err)

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -153,4 +154,41 @@ func (s State) EndSession(now time.Time) Step {
 		result = render.Standings("Session over — standings", rows)
 	}
 	return Step{Change: c, Next: &State{}, Posts: []render.Message{result}}
+}
+
+// Restore is a table read back from the store: open, with its running hand replayed from the record.
+// A hand that cannot go on (it no longer replays, or it is over) is an error, and the state returned
+// still holds it, for Cancel.
+func Restore(rec TableRecord) (State, error) {
+	s := State{Open: true, Rec: rec}
+	if rec.Hand == nil {
+		return s, nil
+	}
+	h, err := engine.Replay(rec.Hand.Setup(), rec.Hand.Actions)
+	if err == nil && h.Done() {
+		err = errors.New("the hand is over")
+	}
+	if err != nil {
+		return s, fmt.Errorf("replay hand %d: %w", rec.Hand.No, err)
+	}
+	s.Hand = h
+	return s, nil
+}
+
+// Cancel calls off the hand in progress, if any: the seats still hold the stacks from before it, so
+// every chip is back where it was.
+func (s State) Cancel() Step {
+	n := s.Rec.Clone()
+	n.Hand = nil
+	return Step{Change: Change{Table: &n}, Next: &State{Open: true, Rec: n, Last: s.Last}}
+}
+
+// OnScreen keeps what is on screen for the table (its table message, the turn ping) with it, so a
+// restart edits the same message.
+func (s State) OnScreen(sc Screen) Step {
+	n := s.Rec.Clone()
+	n.Screen = sc
+	next := s
+	next.Rec = n
+	return Step{Change: Change{Table: &n}, Next: &next}
 }
