@@ -111,16 +111,12 @@ type reads uint8
 const (
 	readsPlayer   reads = 1 << iota // the caller's account (table.Inputs.Player)
 	readsLastHand                   // the channel's newest kept hand (table.Inputs.LastHand)
+	readsDeal                       // a deal's: the shuffler and the hand numbers kept before a restore
 )
 
 // newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
 // New builds it once for the Dealer.
 func newVerbs() map[string]verb {
-	onTable := func(f func(t *actor, ctx context.Context, cmd Command, args []string, ans *answer) (Reply, error)) func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
-		return func(ctx context.Context, _ *Dealer, t *actor, cmd Command, args []string, ans *answer) (Reply, error) {
-			return f(t, ctx, cmd, args, ans)
-		}
-	}
 	verbs := map[string]verb{
 		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string, _ *answer) (Reply, error) {
 			if d.sched.Load() != nil {
@@ -160,7 +156,7 @@ func newVerbs() map[string]verb {
 		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
 		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
 		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
-		"deal":   {need: needOpen, hostToo: true, run: onTable((*actor).dealCmd)},
+		"deal":   {need: needOpen, hostToo: true, core: table.State.Deal, reads: readsDeal},
 		"cards":  {need: needOpen, core: table.State.Cards},
 		"table":  {need: needOpen, core: table.State.Table},
 		"show":   {need: needOpen, core: table.State.Show},
@@ -264,23 +260,6 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 		return t.step(ctx, cmd, v, args, ans)
 	}
 	return v.run(ctx, t.d, t, cmd, args, ans)
-}
-
-func (t *actor) dealCmd(ctx context.Context, cmd Command, _ []string, ans *answer) (Reply, error) {
-	if t.st.Hand != nil {
-		return Reply{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", t.st.Rec.Hand.No)
-	}
-	if t.st.SeatOf(cmd.User) < 0 && !t.st.IsHost(caller(cmd)) {
-		return Reply{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
-	}
-	t.quarantined = false // a player asked: automatic deals resume (a new fault quarantines again)
-	if err := t.deal(ctx, ans); err != nil {
-		return Reply{}, err
-	}
-	if t.st.Rec.HandNo == t.st.Rec.HandBase || !t.st.Open {
-		return ok("The session is over.")
-	}
-	return ok("Dealt hand #%d.", t.st.Rec.HandNo)
 }
 
 // history answers `history [n]`: a hand of the channel, replayed as text with the cards drawn as the

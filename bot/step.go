@@ -26,6 +26,9 @@ func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs,
 			return in, err
 		}
 	}
+	if r&readsDeal != 0 {
+		in.Rand, in.LastHand = shuffler{t.d}, t.handFloor
+	}
 	if r&readsLastHand != 0 {
 		in.LastHand, err = t.lastHandNo(ctx)
 	}
@@ -72,7 +75,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		// The session is over: its last posts (the standings) go to the channel it was open in.
 		t.public(st.Posts...)
 		t.stopTimers()
-		t.st, t.narr, t.quarantined = table.State{}, nil, false
+		t.st, t.narr = table.State{}, nil
 		return nil
 	}
 	if st.Next != nil {

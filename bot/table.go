@@ -40,11 +40,6 @@ type actor struct {
 	live *liveHand
 	out  *outbox
 
-	// quarantined is set after a panic at this table: its hand was cancelled and it is no longer
-	// dealt automatically (a deterministic fault would otherwise repeat every few seconds). `deal`
-	// by a player clears it.
-	quarantined bool
-
 	// handFloor is the number of the channel's newest kept hand when the table was restored: the next
 	// hand is numbered above it (a table opened now starts its count there itself).
 	handFloor int64
@@ -107,7 +102,7 @@ func (t *actor) afterPanic(ctx context.Context) {
 // the cancelled hand, 0 when none was in progress.
 func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
 	t.stopTimers()
-	t.st, t.narr, t.quarantined = table.State{Open: true, Rec: rec}, nil, true
+	t.st, t.narr = table.State{Open: true, Rec: rec, Quarantined: true}, nil
 	if rec.Hand == nil {
 		return 0, nil
 	}
@@ -360,17 +355,18 @@ func (r shuffler) Salt() (string, error) {
 	return hex.EncodeToString(salt), nil
 }
 
-// deal starts the next hand. It is a no-op when a hand is running or no session is open.
-func (t *actor) deal(ctx context.Context, ans *answer) error {
+// deal starts the next hand when the pause after a hand is over. It is a no-op when a hand is
+// running or no session is open.
+func (t *actor) deal(ctx context.Context) error {
 	stop(&t.dealTimer)
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.st.Deal(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}
-	return t.apply(ctx, st, ans)
+	return t.apply(ctx, st, nil)
 }
 
 // play runs a step of the running hand the core takes for the player to act (the clock's timeout,
@@ -431,12 +427,12 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 
 // scheduleDeal starts the pause before the automatic next hand when two or more can play.
 func (t *actor) scheduleDeal() {
-	if t.quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
+	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
-		if err := t.deal(ctx, nil); err != nil {
+		if err := t.deal(ctx); err != nil {
 			if errs.CodeOf(err) == errs.Internal {
 				t.d.log.Error("automatic deal", "table", t.id, "err", err)
 			}

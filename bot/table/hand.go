@@ -56,10 +56,32 @@ func (s State) Deadline(now time.Time) time.Time {
 	return now.Add(time.Duration(s.Rec.Settings.Timer) * time.Second)
 }
 
-// Deal starts the next hand: hole cards to each player, the deal's notes on its table message. A
+// Deal is a player's (or the host's) `deal`: the next hand now. It also lifts a quarantine: automatic
+// deals resume (a new fault quarantines the table again).
+func (s State) Deal(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
+	if s.Hand != nil {
+		return Step{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", s.Rec.Hand.No)
+	}
+	if s.SeatOf(by.User) < 0 && !s.IsHost(by) {
+		return Step{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
+	}
+	s.Quarantined = false
+	st, err := s.NextHand(now, in)
+	switch {
+	case err != nil:
+		return Step{}, err
+	case st.Ends:
+		st.Reply = "The session is over."
+	default:
+		st.Reply = fmt.Sprintf("Dealt hand #%d.", st.Next.Rec.HandNo)
+	}
+	return st, nil
+}
+
+// NextHand starts the next hand: hole cards to each player, the deal's notes on its table message. A
 // session past its set end ends instead (Step.Ends). in.LastHand is the channel's newest kept hand,
 // in.Rand the shuffler and in.Style how cards are drawn.
-func (s State) Deal(now time.Time, in Inputs) (Step, error) {
+func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	if !s.Open || s.Hand != nil {
 		return Step{}, refusef(errs.Conflict, "A hand is being played: wait for it to end.")
 	}
@@ -172,7 +194,8 @@ func (s State) Deal(now time.Time, in Inputs) (Step, error) {
 	}
 	n.HandNo = hs.No
 	n.Hand = hs
-	next := State{Open: true, Rec: n, Hand: h, Last: s.Last}
+	next := s
+	next.Rec, next.Hand = n, h
 	names := next.Names()
 	view := &View{Deal: hs, Notes: notes, Events: h.Events(), Hand: h, State: hs, Names: names}
 	var private []Private
@@ -320,7 +343,9 @@ func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error)
 	}
 	n.Hand.Deadline = s.Deadline(now)
 	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
-	return Step{Change: Change{Actions: log}, Next: &State{Open: true, Rec: n, Hand: h, Last: s.Last}, View: view,
+	next := s
+	next.Rec, next.Hand = n, h
+	return Step{Change: Change{Actions: log}, Next: &next, View: view,
 		Timers: Timers{Turn: true}}, nil
 }
 
@@ -382,7 +407,8 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			}
 		}
 	}
-	next := State{Open: true, Rec: n, Last: last}
+	next := s
+	next.Rec, next.Hand, next.Last = n, nil, last
 	// The deck is not revealed: it would show every folded hand. `verify N` opens the public cards.
 	var broke []string
 	for _, st := range n.Seats {

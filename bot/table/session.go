@@ -180,7 +180,9 @@ func Restore(rec TableRecord) (State, error) {
 func (s State) Cancel() Step {
 	n := s.Rec.Clone()
 	n.Hand = nil
-	return Step{Change: Change{Table: &n}, Next: &State{Open: true, Rec: n, Last: s.Last}}
+	next := s
+	next.Rec, next.Hand = n, nil
+	return Step{Change: Change{Table: &n}, Next: &next}
 }
 
 // OnScreen keeps what is on screen for the table (its table message, the turn ping) with it, so a

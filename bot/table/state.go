@@ -21,6 +21,10 @@ type State struct {
 	Rec  TableRecord
 	Hand *engine.Hand
 	Last *LastHand // the hand that ended most recently, for `show`
+	// Quarantined is set after a fault at the table (a panic, a record that cannot be restored): its
+	// hand was cancelled and it is not dealt automatically, else a deterministic fault would repeat
+	// every few seconds. A player's `deal` lifts it. It is not stored: a restart tries afresh.
+	Quarantined bool
 }
 
 // Caller is who runs a verb.
@@ -86,7 +90,9 @@ func (st *Step) post(format string, args ...any) {
 // the last hand stay as they are.
 func (s State) reply(n TableRecord, c Change, format string, args ...any) Step {
 	c.Table = &n
-	return Step{Change: c, Next: &State{Open: true, Rec: n, Hand: s.Hand, Last: s.Last}, Reply: fmt.Sprintf(format, args...)}
+	next := s
+	next.Open, next.Rec = true, n
+	return Step{Change: c, Next: &next, Reply: fmt.Sprintf(format, args...)}
 }
 
 // SeatOf is the seat of user, or -1.

@@ -106,7 +106,7 @@ func (g *game) take(st table.Step) {
 // deal deals the next hand.
 func (g *game) deal() table.Step {
 	g.t.Helper()
-	st, err := g.s.Deal(g.now, g.inputs(host))
+	st, err := g.s.Deal(g.now, host, nil, g.inputs(host))
 	if err != nil {
 		g.t.Fatalf("deal: %v", err)
 	}
@@ -223,6 +223,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"runtwice maybe", table.State.RunTwice, first, []string{"maybe"}, "runtwice yes"},
 		{"rebuy in the hand", table.State.Rebuy, first, nil, "between hands"},
 		{"cards of a watcher", table.State.Cards, carol, nil, "no cards"},
+		{"deal during a hand", table.State.Deal, first, nil, "still being played"},
 	}
 	for _, tc := range hand {
 		run(t, tc.name, tc.v, tc.by, tc.args, tc.want)
@@ -369,4 +370,29 @@ func TestCoreConservesChips(t *testing.T) {
 		t.Fatalf("after the end %d chips are still on the table", g.onTable)
 	}
 	g.check("after the end")
+}
+
+// A quarantined table (after a fault) is not dealt automatically; a player's deal lifts the
+// quarantine, a refused deal does not.
+func TestDealLiftsQuarantine(t *testing.T) {
+	g := newGame(t)
+	g.do(table.State.Join, alice)
+	g.s.Quarantined = true
+	if _, err := g.try(table.State.Deal, carol); err == nil || !strings.Contains(err.Error(), "Only players") {
+		t.Fatalf("a watcher's deal: %v", err)
+	}
+	if _, err := g.try(table.State.Deal, alice); err == nil || !strings.Contains(err.Error(), "two players") {
+		t.Fatalf("a deal with one player: %v", err)
+	}
+	if !g.s.Quarantined {
+		t.Fatal("a refused deal lifted the quarantine")
+	}
+	g.do(table.State.Join, bob)
+	if !g.s.Quarantined {
+		t.Fatal("a join lifted the quarantine")
+	}
+	st := g.do(table.State.Deal, bob)
+	if g.s.Quarantined || g.s.Hand == nil || st.Reply != "Dealt hand #1." {
+		t.Fatalf("bob's deal: quarantined %v, reply %q", g.s.Quarantined, st.Reply)
+	}
 }
