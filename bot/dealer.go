@@ -168,6 +168,11 @@ func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Rep
 	if t == nil && create && !d.closed {
 		t = d.newTableLocked(id)
 	}
+	if t != nil {
+		// Pinned until j is queued: a table without a session retires after any job, and another
+		// job (a Flush, a timer) could otherwise reach a new table first and retire it under `start`.
+		t.refs++
+	}
 	d.mu.Unlock()
 	if t == nil {
 		if d.isClosed() {
@@ -175,7 +180,7 @@ func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Rep
 		}
 		return Reply{}, errNoTable
 	}
-	return d.sendTo(ctx, t, j)
+	return d.queue(ctx, t, j)
 }
 
 func (d *Dealer) isClosed() bool {
@@ -187,8 +192,6 @@ func (d *Dealer) isClosed() bool {
 // sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
 // queue, so the table goroutine never retires under one of them (see table.retire).
 func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
-	j.ctx = ctx
-	j.done = make(chan Reply, 1)
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -200,6 +203,14 @@ func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
 	}
 	t.refs++
 	d.mu.Unlock()
+	return d.queue(ctx, t, j)
+}
+
+// queue queues j on t, whose reference the caller took (t.refs), releases that reference once j is
+// queued, and waits for j's reply.
+func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
+	j.ctx = ctx
+	j.done = make(chan Reply, 1)
 	release := func() { d.mu.Lock(); t.refs--; d.mu.Unlock() }
 	t.sendMu.RLock()
 	if t.closed {

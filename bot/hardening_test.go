@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -604,5 +605,51 @@ func TestZeroStartingBankroll(t *testing.T) {
 	defer db.Close()
 	if _, err := bot.New(db, &rigChat{}, bot.Config{StartingBankroll: engine.MaxChips + 1}); err == nil {
 		t.Fatal("a starting bankroll above the ceiling was accepted")
+	}
+}
+
+// A table that `start` brings into being is not retired before the start reaches it, whatever else
+// reaches the new table first (here Flush, which visits every table; a timer could too).
+func TestStartWhileFlushing(t *testing.T) {
+	d, _ := newBenchDealer(t)
+	ctx := context.Background()
+	stop := make(chan struct{})
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = d.Flush(ctx)
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var refused []string
+	for i := range 1000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch := fmt.Sprintf("c%04d", i)
+			r := d.Handle(ctx, bot.Command{Platform: "bench", Workspace: "w", Channel: ch, User: "u" + ch, UserName: "U", Text: "start"})
+			if r.IsError {
+				mu.Lock()
+				refused = append(refused, ch+": "+r.Text)
+				mu.Unlock()
+			}
+			_ = d.Flush(ctx) // as the console does after each command
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-flushed
+	if len(refused) > 0 {
+		t.Fatalf("%d of 1000 starts refused, first %s", len(refused), refused[0])
+	}
+	if n := d.Tables(); n != 1000 {
+		t.Fatalf("%d tables open, want 1000", n)
 	}
 }
