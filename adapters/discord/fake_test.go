@@ -43,16 +43,21 @@ type fakeDiscord struct {
 	identify  map[string]any
 	heartbeat int
 
-	limits  bool          // enforce the channel rate limit (on unless a test turns it off)
+	limits  bool          // enforce the rate limits (on unless a test turns them off)
 	window  time.Duration // the channel bucket's window: 5 s as on Discord
 	buckets map[string]*bucket
-	limited int                  // 429s answered
-	asked   map[string]time.Time // interaction token -> when it was sent
-	kinds   map[string]int       // interaction token -> its interaction type (2 command, 3 component, 5 modal)
-	now     func() time.Time     // the fake's clock for interaction deadlines and token expiry
-	acked   map[string]bool      // interaction token -> answered
-	onMsg   map[string]string    // interaction token -> the message its component was on
-	screen  map[string]shown     // message ID -> what it shows now
+	limited int // channel-bucket 429s answered
+	// Every other route has a bucket per route and top-level resource (routeKey): routeLimit
+	// requests per routeWindow.
+	routes       map[string]*bucket
+	routeWindow  time.Duration
+	routeLimited int                  // per-route 429s answered
+	asked        map[string]time.Time // interaction token -> when it was sent
+	kinds        map[string]int       // interaction token -> its interaction type (2 command, 3 component, 5 modal)
+	now          func() time.Time     // the fake's clock for interaction deadlines and token expiry
+	acked        map[string]bool      // interaction token -> answered
+	onMsg        map[string]string    // interaction token -> the message its component was on
+	screen       map[string]shown     // message ID -> what it shows now
 
 	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
 	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
@@ -193,6 +198,63 @@ func (f *fakeDiscord) rateLimit(channel string, now time.Time) (remaining int, r
 	return max(postPerWindow-b.used, 0), resetAfter, true
 }
 
+// routeLimit is how many requests a route's bucket allows per routeWindow. Discord publishes no
+// figures ("rate limits should not be hard coded": a client must read the X-RateLimit headers), so
+// the fake gives every route a tight bucket of its own and the headers that describe it.
+const routeLimit = 5
+
+// routeKey is the per-route bucket a request counts against (docs.discord.com, Topics > Rate
+// Limits): the method and the route, with the top-level resource's ID kept (a channel, a guild, a
+// webhook with its token) and every other ID replaced, so /channels/1 and /channels/2 have buckets
+// of their own while two messages of one channel share one. ok is false for requests limited
+// otherwise: channel message writes (the channel bucket), interaction callbacks (free of the
+// limits) and emoji uploads (emojiLimit).
+func routeKey(method string, parts []string) (key string, ok bool) {
+	switch {
+	case parts[0] == "interactions":
+		return "", false
+	case parts[0] == "applications" && len(parts) >= 3 && parts[2] == "emojis":
+		return "", false
+	case parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && method != "GET":
+		return "", false
+	}
+	top := 0
+	switch parts[0] {
+	case "channels", "guilds":
+		top = 1
+	case "webhooks":
+		top = 2 // the webhook ID and its token
+	}
+	var b strings.Builder
+	b.WriteString(method)
+	for i, p := range parts {
+		b.WriteString("/")
+		if i > top && p != "" && strings.Trim(p, "0123456789") == "" {
+			p = ":id"
+		}
+		b.WriteString(p)
+	}
+	return b.String(), true
+}
+
+// routeBucket spends one request of a route's bucket, or reports how long to wait.
+func (f *fakeDiscord) routeBucket(key string, now time.Time) (remaining int, resetAfter time.Duration, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.routes[key]
+	if b == nil || now.Sub(b.start) >= f.routeWindow {
+		b = &bucket{start: now}
+		f.routes[key] = b
+	}
+	resetAfter = f.routeWindow - now.Sub(b.start)
+	if b.used >= routeLimit && f.limits {
+		f.routeLimited++
+		return 0, resetAfter, false
+	}
+	b.used++
+	return max(routeLimit-b.used, 0), resetAfter, true
+}
+
 // knobs is the refusal a test asked for, as Discord answers it: a missing permission (Attach Files,
 // 50013), a file too large (40005), a message too old to edit (30046), a server the bot is not in
 // (50001). status is 0 when the request goes through.
@@ -234,7 +296,7 @@ const dmPrefix = "dm-" // DM channel IDs are dm-<user>
 
 func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
-		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, asked: map[string]time.Time{},
+		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, routes: map[string]*bucket{}, routeWindow: time.Second, asked: map[string]time.Time{},
 		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{},
 		kinds: map[string]int{}, now: time.Now}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
@@ -383,6 +445,21 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			w.Header().Set("Retry-After", secs)
 			w.Header().Set("X-RateLimit-Scope", "shared")
+			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after.Seconds(), "global": false})
+			return
+		}
+	}
+	if key, ok := routeKey(r.Method, parts); ok {
+		remaining, after, ok := f.routeBucket(key, time.Now())
+		secs := fmt.Sprintf("%.3f", after.Seconds())
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(routeLimit))
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(remaining))
+		w.Header().Set("X-RateLimit-Reset-After", secs)
+		w.Header().Set("X-RateLimit-Bucket", fmt.Sprintf("route-%x", key))
+		if !ok {
+			f.record(c)
+			w.Header().Set("Retry-After", secs)
+			w.Header().Set("X-RateLimit-Scope", "user")
 			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after.Seconds(), "global": false})
 			return
 		}

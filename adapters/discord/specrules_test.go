@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // TestOurCommandsPassDiscordsRules: the /poker command as registered passes every registration rule,
@@ -165,4 +166,97 @@ func TestFakeGlobalLimit(t *testing.T) {
 	if limited == 0 {
 		t.Fatal("60 requests at once were all answered: the fake does not enforce the global limit")
 	}
+}
+
+// TestFakeRouteBuckets: every route other than a channel's message writes (which share the channel
+// bucket) has a bucket of its own per top-level resource, described by the X-RateLimit headers, and
+// more requests than it allows are answered with a 429 that is not global.
+func TestFakeRouteBuckets(t *testing.T) {
+	keys := []struct {
+		a, b []string
+		same bool
+	}{
+		{[]string{"GET", "channels/1/messages/7"}, []string{"GET", "channels/1/messages/8"}, true},
+		{[]string{"GET", "channels/1/messages/7"}, []string{"GET", "channels/2/messages/7"}, false},
+		{[]string{"GET", "guilds/1/channels"}, []string{"GET", "guilds/2/channels"}, false},
+		{[]string{"PATCH", "webhooks/9/tok1/messages/@original"}, []string{"PATCH", "webhooks/9/tok2/messages/@original"}, false},
+		{[]string{"PUT", "applications/5/guilds/1/commands"}, []string{"PUT", "applications/5/guilds/2/commands"}, true},
+		{[]string{"GET", "guilds/1/channels"}, []string{"POST", "guilds/1/channels"}, false},
+	}
+	for _, k := range keys {
+		ka, _ := routeKey(k.a[0], strings.Split(k.a[1], "/"))
+		kb, _ := routeKey(k.b[0], strings.Split(k.b[1], "/"))
+		if (ka == kb) != k.same {
+			t.Errorf("%v and %v: keys %q and %q, want same=%v", k.a, k.b, ka, kb, k.same)
+		}
+	}
+	for _, free := range [][]string{{"POST", "interactions/1/tok/callback"}, {"POST", "channels/1/messages"}, {"POST", "applications/5/emojis"}} {
+		if key, ok := routeKey(free[0], strings.Split(free[1], "/")); ok {
+			t.Errorf("%v counted against route bucket %q; it is limited otherwise", free, key)
+		}
+	}
+
+	f := newFakeDiscord(t, testApp)
+	client := f.client()
+	get := func(path string) *http.Response {
+		req, _ := http.NewRequest("GET", "https://discord.com/api/v9"+path, nil)
+		req.Header.Set("Authorization", "Bot test-token")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	for i := range routeLimit {
+		res := get("/guilds/G1/channels")
+		if res.StatusCode == http.StatusTooManyRequests || res.Header.Get("X-RateLimit-Bucket") == "" ||
+			res.Header.Get("X-RateLimit-Remaining") != fmt.Sprint(routeLimit-1-i) {
+			t.Fatalf("request %d: %s, remaining %q, bucket %q", i+1, res.Status, res.Header.Get("X-RateLimit-Remaining"), res.Header.Get("X-RateLimit-Bucket"))
+		}
+	}
+	res := get("/guilds/G1/channels")
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("X-RateLimit-Global") != "" || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("request %d of one route at once: %s (global %q), want a per-route 429 with Retry-After", routeLimit+1, res.Status, res.Header.Get("X-RateLimit-Global"))
+	}
+	if res := get("/guilds/G2/channels"); res.StatusCode == http.StatusTooManyRequests {
+		t.Fatal("another guild's route was limited by the first guild's bucket")
+	}
+}
+
+// TestDMsWithinRouteBuckets: hole cards to more players than the DM-channel route allows at once
+// all arrive; discordgo reads the route's headers and waits for its bucket rather than losing one.
+func TestDMsWithinRouteBuckets(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs := &bottest.Buffer{}
+	a := connect(t, f, logs, bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)))
+	defer a.Close(context.Background())
+	ctx := context.Background()
+	const players = 2*routeLimit + 1
+	n := f.count()
+	start := time.Now()
+	for i := range players {
+		user := fmt.Sprintf("%d", 700+i)
+		if err := a.Send(ctx, bot.Message{User: user, Message: render.Message{Text: "Your cards: A♠ A♥", Private: true}}); err != nil {
+			t.Fatalf("DM %d: %v", i+1, err)
+		}
+	}
+	took := time.Since(start)
+	var opened, sent []call
+	for _, c := range f.since(n) {
+		switch {
+		case c.Method == "POST" && c.Path == "/users/@me/channels":
+			opened = append(opened, c)
+		case c.Method == "POST" && strings.HasPrefix(c.Path, "/channels/"+dmPrefix):
+			sent = append(sent, c)
+		}
+	}
+	if len(sent) != players {
+		t.Fatalf("%d of %d DMs sent:\n%s", len(sent), players, f.dump(n))
+	}
+	// Eleven DM channels opened through one route of 5 a second take two windows at least.
+	if took < 2*f.routeWindow*9/10 {
+		t.Errorf("%d DM channels opened in %v: the route's bucket did not hold them", len(opened), took)
+	}
+	t.Logf("%d DMs in %v, %d per-route 429s", players, took, f.routeLimited)
 }
