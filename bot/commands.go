@@ -239,7 +239,7 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 	if verb == "" {
 		return Reply{}, userErrorf("Type a command, or `help` for the list.")
 	}
-	if cmd.Token != "" && cmd.Token != t.token() {
+	if cmd.Token != "" && cmd.Token != t.st.Token() {
 		return Reply{}, refusef(errs.Conflict, "That button is from an earlier turn: use the newest message.")
 	}
 	if cmd.Probe && !isAction(verb) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -42,30 +41,16 @@ var ErrRepost = errors.New("the message can no longer be edited: post it anew")
 
 // liveHand is the running hand's table message: its public lines and the newest version rendered.
 type liveHand struct {
-	no         int64
-	log        []string // the hand's action lines, oldest first
-	result     []string // from the reveal or showdown on
-	commitment string
-	notes      []string // what the deal said: the button draw, a level change, a bomb pot...
-	showdown   bool
-	version    uint64
-	deadline   time.Time // the turn's deadline shown, zero without a timer
+	no       int64
+	lines    *table.Lines // what the message says besides the table
+	version  uint64
+	deadline time.Time // the turn's deadline shown, zero without a timer
 	// turnShown is the version that first showed the current turn; the turn's timer starts when
 	// that version is on screen.
 	turnShown uint64
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
 	pinged    string // the token of the turn its player was pinged for
-	// What the showdown picture shows: the hands turned up, in the order shown, with what each makes
-	// and won at the showdown (Shown.Name is filled in when the picture is made), and the awards.
-	shown  []shownHand
-	awards []string
-}
-
-// shownHand is a hand turned up: by hand index, as the picture shows it.
-type shownHand struct {
-	player int
-	picture.Shown
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -379,135 +364,12 @@ func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen)
 	}
 }
 
-// record adds a run of events to the hand's lines; with equity, an all-in's chances come after the
-// hands are turned up.
-func (t *actor) record(names render.Names, evs []engine.Event) {
-	l := t.live
-	if l == nil {
-		return
-	}
-	if t.narr == nil {
-		t.narr = &render.Narrator{Names: names, Style: t.style()}
-	}
-	for _, ev := range evs {
-		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
-			l.showdown = true
-		}
-		m, ok := t.narr.Event(ev)
-		l.collect(ev, m.Text)
-		if !ok {
-			continue
-		}
-		if !l.showdown && (ev.Kind == engine.EvPots || ev.Kind == engine.EvBoard || ev.Kind == engine.EvEnd) {
-			continue // the table message shows the board and pots itself
-		}
-		for _, line := range strings.Split(m.Text, "\n") {
-			if l.showdown || ev.Kind == engine.EvAward {
-				l.result = append(l.result, line)
-			} else {
-				l.log = append(l.log, line)
-			}
-		}
-		if ev.Kind == engine.EvReveal {
-			if eq, ok := equityMessage(ev, names, t.style()); ok {
-				l.result = append(l.result, eq.Text)
-			}
-		}
-	}
-}
-
-// collect keeps what the showdown picture shows: hands turned up (never a folded or mucked one),
-// what they make, what they win and the awards as narrated (line).
-func (l *liveHand) collect(ev engine.Event, line string) {
-	hand := func(p int) *shownHand {
-		for i := range l.shown {
-			if l.shown[i].player == p {
-				return &l.shown[i]
-			}
-		}
-		l.shown = append(l.shown, shownHand{player: p})
-		return &l.shown[len(l.shown)-1]
-	}
-	switch ev.Kind {
-	case engine.EvReveal:
-		for _, h := range ev.Hands {
-			hand(h.Player).Cards = append([]engine.Card(nil), h.Cards[:]...)
-		}
-	case engine.EvShow:
-		h := hand(ev.Player)
-		h.Cards = append([]engine.Card(nil), ev.Cards...)
-		if ev.Value != nil && h.Label == "" {
-			h.Label = ev.Value.Description
-		}
-	case engine.EvAward:
-		if ev.Street != engine.Showdown || len(l.shown) == 0 {
-			return
-		}
-		switch pot := ev.Pots; {
-		case len(pot) > 0 && len(pot[0].Shares) == len(pot[0].Winners) && len(pot[0].Winners) > 0:
-			for i, w := range pot[0].Winners {
-				hand(w).Won += pot[0].Shares[i]
-			}
-		case ev.Player >= 0:
-			hand(ev.Player).Won += ev.Amount
-		}
-		if line != "" {
-			l.awards = append(l.awards, line)
-		}
-	}
-}
-
-// picture is the showdown picture of a finished hand, or nil when no hand was turned up, the table
-// has pictures=off or the platform shows none.
+// picture is the showdown picture of finished hand h when the platform shows pictures, else nil.
 func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
-	l := t.live
-	if l == nil || !h.Done() || len(l.shown) == 0 || t.st.Rec.Settings.NoPictures {
+	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) || t.live == nil {
 		return nil
 	}
-	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) {
-		return nil
-	}
-	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.no), Board: h.Board(), Board2: h.Board2(), Pots: l.awards}
-	if k := t.st.Rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
-		v.Colours = picture.FourColour // the table plays with a four-colour deck
-	}
-	for _, s := range l.shown {
-		if len(s.Cards) == 0 {
-			continue // a winner whose cards were not turned up is not drawn
-		}
-		s.Name = names.Name(s.player)
-		v.Hands = append(v.Hands, s.Shown)
-	}
-	return v
-}
-
-// liveView is the hand's table message for engine hand h (dealt from hs to the players names).
-func (t *actor) liveView(h *engine.Hand, hs *HandState, names render.Names) render.HandView {
-	r := hs.Rules
-	l := t.live
-	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
-		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(t.st.Notes(), l.notes...),
-		Tournament: table.TournamentView(t.st.Rec, t.d.cfg.Now())}, Log: l.log, Result: l.result, Commitment: l.commitment, Over: h.Done(),
-		Showdown: l.showdown}
-	if t.st.Rec.Tournament != nil {
-		v.Title = "Tournament"
-	}
-	if !h.Done() {
-		v.Pots = h.Pots()
-	}
-	bets, stacks := h.Bets(), h.Stacks()
-	for p, s := range hs.Seats {
-		v.Seats = append(v.Seats, render.SeatView{Seat: s, Name: names.Name(p), Stack: stacks[p], Bet: bets[p],
-			Folded: h.Folded(p), AllIn: h.IsAllIn(p) && !h.Done(), Button: p == h.Button(), ToAct: !h.Done() && h.ToAct() == p})
-	}
-	if o, ok := h.Options(); ok && !h.Done() {
-		secs := 0
-		if !l.deadline.IsZero() {
-			secs = int((l.deadline.Sub(t.d.cfg.Now()) + time.Second - 1) / time.Second)
-		}
-		v.Turn = &render.TurnView{Name: names.Name(o.Player), Options: o, SecondsLeft: max(secs, 0), Token: t.token(), Street: h.Street()}
-	}
-	return v
+	return t.st.Picture(t.live.lines, h, names)
 }
 
 // showLive renders the hand's table message and delivers it: through the click being answered when the
@@ -518,12 +380,12 @@ func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names, ans 
 	}
 	t.initOutbox()
 	l := t.live
-	if l.pinged != "" && (h.Done() || t.token() != l.pinged) {
+	if l.pinged != "" && (h.Done() || t.st.Token() != l.pinged) {
 		t.out.unping() // the turn passed
 		l.pinged = ""
 	}
 	l.version++
-	m := render.HandTable(t.liveView(h, hs, names), t.style())
+	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	pic := t.picture(h, names)
 	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {
@@ -548,9 +410,9 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 	if wait <= 0 || t.st.Hand == nil {
 		return
 	}
-	tok := t.token()
+	tok := t.st.Token()
 	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
-		if t.st.Hand == nil || t.token() != tok {
+		if t.st.Hand == nil || t.st.Token() != tok {
 			return // acted in time
 		}
 		t.turnTimer = nil
@@ -561,13 +423,13 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 // schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
 func (t *actor) schedulePing() {
 	l := t.live
-	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.token() {
+	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.st.Token() {
 		return
 	}
-	tok := t.token()
+	tok := t.st.Token()
 	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
 		t.pingTimer = nil
-		if t.st.Hand == nil || t.live != l || t.token() != tok {
+		if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
 			return // acted in time, or the hand is over
 		}
 		o, ok := t.st.Hand.Options()
@@ -598,7 +460,7 @@ func mention(platform, user, name string) string {
 	return "@" + name
 }
 
-// newLive starts the table message of hand hs.
-func (t *actor) newLive(hs *HandState) {
-	t.live = &liveHand{no: hs.No, commitment: render.DeckCommitment(hs.Deck, hs.Salt)}
+// newLive starts the table message of hand hs, whose deal said notes.
+func (t *actor) newLive(hs *HandState, notes []string) {
+	t.live = &liveHand{no: hs.No, lines: table.NewLines(hs, notes)}
 }

@@ -75,7 +75,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		// The session is over: its last posts (the standings) go to the channel it was open in.
 		t.public(st.Posts...)
 		t.stopTimers()
-		t.st, t.narr = table.State{}, nil
+		t.st = table.State{}
 		return nil
 	}
 	if st.Next != nil {
@@ -95,9 +95,6 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		// message already on screen rather than in posts of their own.
 		t.dropPending(v.State.No)
 		t.stopTurn()
-		if t.live != nil {
-			t.live.result = append(t.live.result, v.Result...)
-		}
 		t.showLive(v.Hand, v.State, v.Names, ans)
 	}
 	t.public(st.Posts...)
@@ -117,12 +114,9 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 // then the step's lines.
 func (t *actor) see(v *table.View) {
 	if v.Deal != nil {
-		t.newLive(v.Deal)
-		t.live.notes = v.Notes // on the hand's table message, rather than in a post of their own
-		t.narr = &render.Narrator{Names: v.Names, Style: t.style()}
+		t.newLive(v.Deal, v.Notes) // the deal's notes go on the hand's table message, not in posts
 	}
-	if v.RanOut != "" && t.live != nil {
-		t.live.log = append(t.live.log, v.RanOut+" ran out of time")
+	if t.live != nil {
+		t.live.lines.Add(v, t.style())
 	}
-	t.record(v.Names, v.Events)
 }

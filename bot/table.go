@@ -27,8 +27,7 @@ type actor struct {
 
 	// st is the table core's state: whether a session is open, the record as last committed and the
 	// running hand. It changes only after a commit.
-	st   table.State
-	narr *render.Narrator
+	st table.State
 
 	turnTimer Timer
 	dealTimer Timer
@@ -83,7 +82,7 @@ func (t *actor) runJob(j job) (r Reply) {
 func (t *actor) afterPanic(ctx context.Context) {
 	if !t.st.Open {
 		t.stopTimers()
-		t.st, t.narr = table.State{}, nil
+		t.st = table.State{}
 		return
 	}
 	no, err := t.cancelAndQuarantine(ctx, t.st.Rec)
@@ -102,7 +101,7 @@ func (t *actor) afterPanic(ctx context.Context) {
 // the cancelled hand, 0 when none was in progress.
 func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
 	t.stopTimers()
-	t.st, t.narr = table.State{Open: true, Rec: rec, Quarantined: true}, nil
+	t.st = table.State{Open: true, Rec: rec, Quarantined: true}
 	if rec.Hand == nil {
 		return 0, nil
 	}
@@ -309,9 +308,8 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 		return nil
 	}
 	if err == nil {
-		t.narr = &render.Narrator{Names: t.st.Names(), Style: t.style()}
-		t.newLive(rec.Hand)
-		t.record(t.st.Names(), t.st.Hand.Events()) // the hand's lines so far, for the same table message
+		t.newLive(rec.Hand, nil)
+		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, t.style()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx, nil)
 		return nil
@@ -325,15 +323,6 @@ func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
 	t.publicf("Hand #%d could not be resumed after a restart and is cancelled: every chip is back where it was before the hand.", no)
 	t.scheduleDeal()
 	return nil
-}
-
-// --- helpers -----------------------------------------------------------------------------------
-
-func (t *actor) token() string {
-	if t.st.Hand == nil {
-		return ""
-	}
-	return fmt.Sprintf("%d.%d", t.st.Rec.Hand.No, len(t.st.Rec.Hand.Actions))
 }
 
 // --- hands -------------------------------------------------------------------------------------
@@ -417,9 +406,9 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	// The clock starts when the turn is on screen (outbox report), or after a short backstop if the
 	// platform does not show it, so a table never waits for ever.
 	l.timerDue, l.turnShown = true, l.version
-	tok := t.token()
+	tok := t.st.Token()
 	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
-		if t.live == l && l.timerDue && t.token() == tok {
+		if t.live == l && l.timerDue && t.st.Token() == tok {
 			t.startTurnTimer(wait)
 		}
 	})
