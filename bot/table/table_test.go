@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -394,5 +395,58 @@ func TestDealLiftsQuarantine(t *testing.T) {
 	st := g.do(table.State.Deal, bob)
 	if g.s.Quarantined || g.s.Hand == nil || st.Reply != "Dealt hand #1." {
 		t.Fatalf("bob's deal: quarantined %v, reply %q", g.s.Quarantined, st.Reply)
+	}
+}
+
+// A folded hand never reaches the table message, its lines or the showdown picture; the hands that
+// went to showdown do, with the result.
+func TestFoldedCardsNeverShown(t *testing.T) {
+	g := newGame(t, "timer=off")
+	for _, p := range []table.Caller{alice, bob, carol} {
+		g.do(table.State.Join, p)
+	}
+	st := g.deal()
+	lines := table.NewLines(st.View.Deal, st.View.Notes)
+	style := render.CardStyle{Kind: render.CardText}
+	lines.Add(st.View, style)
+	hole := map[string]string{}
+	for _, p := range st.Private {
+		hole[p.User] = p.Message.Text
+	}
+	var final *table.View
+	for g.s.Hand != nil {
+		by := g.s.Rec.Seats[g.s.Rec.Hand.Seats[g.s.Hand.ToAct()]]
+		c := table.Caller{User: by.User, Name: by.Name}
+		var step table.Step
+		if by.User == carol.User {
+			step = g.do(table.State.Fold, c)
+		} else if s, err := g.try(table.State.Call, c); err == nil {
+			step = s
+		} else {
+			step = g.do(table.State.Check, c)
+		}
+		lines.Add(step.View, style)
+		final = step.View
+	}
+	if !lines.Showdown || len(lines.Result) == 0 {
+		t.Fatalf("alice and bob went to showdown: %+v", lines)
+	}
+	h := g.s.Last.Hand
+	carolCards := h.Hole(slices.IndexFunc(g.s.Last.Seats, func(s table.SeatRecord) bool { return s.User == carol.User }))
+	msg := render.HandTable(g.s.HandView(lines, h, final.State, final.Names, g.now, time.Time{}), style).Text
+	pair := render.Cards(carolCards[:], style)
+	for _, text := range append(append([]string{msg}, lines.Log...), lines.Result...) {
+		if strings.Contains(text, pair) {
+			t.Errorf("carol's folded %s is shown: %q", pair, text)
+		}
+	}
+	pic := g.s.Picture(lines, h, final.Names)
+	if pic == nil || len(pic.Hands) == 0 {
+		t.Fatalf("the picture shows the hands turned up: %+v", pic)
+	}
+	for _, sh := range pic.Hands {
+		if sh.Name == "Carol" {
+			t.Errorf("the picture shows carol's folded hand")
+		}
 	}
 }
