@@ -278,7 +278,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if err != nil {
 		return Reply{}, err
 	}
-	style, open := render.CardStyle{Kind: DefaultSettings().Cards}, false
+	style, open := render.CardStyle{Kind: table.DefaultSettings().Cards}, false
 	for _, r := range recs {
 		if r.ID == id {
 			style, open = cardStyle(d.chat, r), true

@@ -19,8 +19,6 @@ type (
 	SessionRecord = table.SessionRecord
 	Screen        = table.Screen
 	Settings      = table.Settings
-	Eliminated    = table.Eliminated
-	Placing       = table.Placing
 )
 
 // Ledger entry kinds (table.KindGrant and the others).
@@ -33,17 +31,3 @@ const (
 	KindCashOut = table.KindCashOut
 	KindPrize   = table.KindPrize
 )
-
-// DefaultSettings is what a bare `start` opens (table.DefaultSettings).
-func DefaultSettings() Settings { return table.DefaultSettings() }
-
-// DefaultPayouts are the prize percentages by entrants (table.DefaultPayouts).
-func DefaultPayouts(entrants int) []int { return table.DefaultPayouts(entrants) }
-
-// Prizes splits a pool by percentages (table.Prizes).
-func Prizes(pool int64, percents []int) ([]int64, error) { return table.Prizes(pool, percents) }
-
-// PlaceEliminated places the players eliminated in one hand (table.PlaceEliminated).
-func PlaceEliminated(prizes []int64, best int, out []Eliminated) []Placing {
-	return table.PlaceEliminated(prizes, best, out)
-}

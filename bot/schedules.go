@@ -99,14 +99,14 @@ func (s *Scheduler) Close(ctx context.Context) error {
 
 // schedOptions checks a schedule's game settings the way `start` will read them.
 func schedOptions(opts []string) (string, error) {
-	st := DefaultSettings()
+	st := table.DefaultSettings()
 	for _, o := range opts {
 		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
 			return "", userErrorf("Give the game's end as end=23:30 or length=3h before the game settings.")
 		}
 	}
 	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
-		st, tr, err := table.ParseTournament(DefaultSettings(), opts[1:])
+		st, tr, err := table.ParseTournament(table.DefaultSettings(), opts[1:])
 		if err != nil {
 			return "", err
 		}

@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 var million = flag.Bool("storage.million", false, "build a database of 1,000,000 hands for BenchmarkMillionHands")
@@ -160,7 +161,7 @@ func BenchmarkMillionHands(b *testing.B) {
 		}
 	}
 	live := bot.TableRecord{ID: "discord/123456789012345678/live", Platform: "discord", Workspace: "123456789012345678", Channel: "live",
-		Settings: bot.DefaultSettings(), Seats: make([]bot.SeatRecord, 9), Button: -1}
+		Settings: table.DefaultSettings(), Seats: make([]bot.SeatRecord, 9), Button: -1}
 	live.Seats[0] = bot.SeatRecord{User: "a", Name: "a", Stack: 1000}
 	live.Seats[1] = bot.SeatRecord{User: "b", Name: "b", Stack: 1000}
 	if err := d.Commit(context.Background(), bot.Change{Table: &live}); err != nil {

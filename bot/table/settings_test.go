@@ -1,0 +1,124 @@
+package table_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+func TestSettingsApply(t *testing.T) {
+	tests := []struct {
+		name  string
+		opts  string
+		check func(table.Settings) bool
+		err   string
+	}{
+		{"defaults", "", func(s table.Settings) bool { return s == table.DefaultSettings() }, ""},
+		{"full line", "variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m",
+			func(s table.Settings) bool {
+				return s.Variant == engine.PotLimit && s.SmallBlind == 10 && s.BigBlind == 20 && s.Timer == 60 &&
+					s.Cards == render.CardEmoji && s.LevelMinutes == 10
+			}, ""},
+		{"buy-in sets the limits", "buyin=500", func(s table.Settings) bool { return s.MinBuyIn == 200 && s.MaxBuyIn == 1000 }, ""},
+		{"levels by hands", "levels=20hands", func(s table.Settings) bool { return s.LevelHands == 20 && s.LevelMinutes == 0 }, ""},
+		{"rebuy count", "rebuy=2", func(s table.Settings) bool { return s.Rebuys == 2 }, ""},
+		{"no rebuys", "rebuy=no", func(s table.Settings) bool { return s.Rebuys == 0 }, ""},
+		{"end in hours", "end=2h", func(s table.Settings) bool { return s.EndMinutes == 120 }, ""},
+		{"timer off", "timer=off", func(s table.Settings) bool { return s.Timer == 0 }, ""},
+		{"home-game options", "straddle=on runtwice=yes", func(s table.Settings) bool { return s.Straddle && s.RunTwice }, ""},
+		{"home-game options off", "straddle=off runtwice=no", func(s table.Settings) bool { return !s.Straddle && !s.RunTwice }, ""},
+		{"straddle neither on nor off", "straddle=maybe", nil, "Write straddle=on or straddle=off."},
+		{"runtwice a number", "runtwice=5", nil, "Write runtwice=on or runtwice=off."},
+		{"no equals", "blinds", nil, "write key=value"},
+		{"unknown key", "speed=fast", nil, "I do not know the option \"speed\""},
+		{"bad variant", "variant=stud", nil, "stud is not a variant"},
+		{"blinds without slash", "blinds=10", nil, "small/big"},
+		{"small above big", "blinds=20/10", nil, "must not be larger"},
+		{"zero big blind", "blinds=0/0", nil, "above 0"},
+		{"negative ante", "ante=-1", nil, "0 or more"},
+		{"min above max", "min=2000 max=1000", nil, "is above the largest"},
+		{"buy-in outside limits", "buyin=5000 min=400 max=2000", nil, "between min"},
+		{"timer too short", "timer=3", nil, "between 10 and 600"},
+		{"too many seats", "seats=11", nil, "2 to 10 seats"},
+		{"card pictures", "cards=images", func(s table.Settings) bool { return s.Cards == render.CardImages }, ""},
+		{"four-colour card pictures", "cards=images4", func(s table.Settings) bool { return s.Cards == render.CardImages4 }, ""},
+		{"no showdown pictures", "pictures=off", func(s table.Settings) bool { return s.NoPictures }, ""},
+		{"showdown pictures", "pictures=off pictures=on", func(s table.Settings) bool { return !s.NoPictures }, ""},
+		{"bad pictures", "pictures=maybe", nil, "Write pictures=on or pictures=off."},
+		{"bad cards", "cards=cartoon", nil, "cards=text, cards=emoji, cards=images"},
+		{"bad levels", "levels=often", nil, "levels=10m"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := table.DefaultSettings()
+			err := s.Apply(strings.Fields(tt.opts))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Apply(%q) error %v, want one containing %q", tt.opts, err, tt.err)
+				}
+				if s != table.DefaultSettings() {
+					t.Fatalf("a refused Apply changed the settings: %+v", s)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(s) {
+				t.Fatalf("Apply(%q) = %+v", tt.opts, s)
+			}
+		})
+	}
+}
+
+func TestBlindLevels(t *testing.T) {
+	s := table.DefaultSettings()
+	prev := int64(0)
+	for level := 0; level < 20; level++ {
+		r := s.Rules(level)
+		if r.BigBlind <= prev || r.Validate() != nil {
+			t.Fatalf("level %d: %+v does not rise from %d", level, r, prev)
+		}
+		prev = r.BigBlind
+	}
+}
+
+// FuzzSettings: any option line either applies to valid settings or is refused, changing nothing.
+func FuzzSettings(f *testing.F) {
+	f.Add("variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji levels=10m", int64(0), int64(0))
+	f.Add("blinds=5/5 ante=1 min=1 max=1 buyin=1 rebuy=3 end=1h seats=2", int64(3600e9), int64(7))
+	// The extremes of the hardening issue: each must be refused or stay within the chip ceiling.
+	f.Add("levels=9007199254740992m", int64(1<<62), int64(1<<62))
+	f.Add("blinds=4611686018427387904/4611686018427387904 levels=1hands", int64(0), int64(1<<40))
+	f.Add("max=9223372036854775807 buyin=1000000000000 end=9223372036854775807h", int64(-1), int64(-1))
+	f.Add("blinds=1000000000000/1000000000000 ante=1000000000000 levels=1m", int64(1<<63-1), int64(1<<63-1))
+	f.Fuzz(func(t *testing.T, line string, elapsed, hands int64) {
+		s := table.DefaultSettings()
+		if err := s.Apply(strings.Fields(line)); err != nil {
+			if s != table.DefaultSettings() {
+				t.Fatalf("refused %q but changed the settings", line)
+			}
+			if len(err.Error()) > 300 {
+				t.Fatalf("refusal of %d characters for %q", len(err.Error()), line)
+			}
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("%q was accepted but does not validate: %v", line, err)
+		}
+		if s.MinBuyIn > s.BuyIn || s.BuyIn > s.MaxBuyIn || s.Seats < 2 || s.Seats > engine.MaxPlayers {
+			t.Fatalf("%q gave inconsistent settings %+v", line, s)
+		}
+		level := s.Level(time.Duration(elapsed), hands)
+		for _, lv := range []int{0, level, level + 1, 1 << 30} {
+			r := s.Rules(lv)
+			if err := r.Validate(); err != nil {
+				t.Fatalf("%q at level %d: unplayable rules: %v", line, lv, err)
+			}
+		}
+	})
+}
