@@ -278,6 +278,11 @@ func (f *fakeDiscord) knobs(method string, parts []string, files bool) (status, 
 
 // refusal is why Discord would refuse a request body (spec_test.go), or "".
 func (f *fakeDiscord) refusal(method string, parts []string, c call) string {
+	if strings.TrimSpace(c.Raw) != "" {
+		if why := checkSchema(method, parts, c.Raw); why != "" {
+			return why
+		}
+	}
 	switch {
 	case method == "PUT" && parts[0] == "applications" && parts[len(parts)-1] == "commands":
 		return checkCommands([]byte(c.Raw))

@@ -260,3 +260,44 @@ func TestDMsWithinRouteBuckets(t *testing.T) {
 	}
 	t.Logf("%d DMs in %v, %d per-route 429s", players, took, f.routeLimited)
 }
+
+// TestSchemaRefusesBrokenBodies: the fake's body schemas (testdata/bodies.schema.json) accept the
+// shapes the adapter sends and refuse, for each route, what Discord's reference refuses.
+func TestSchemaRefusesBrokenBodies(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	tests := []struct {
+		name, method, path, body string
+		want                     string // "" when the body is valid
+	}{
+		{"message", "POST", "channels/1/messages", `{"content":"hi","tts":false,"components":null,"embeds":null,"allowed_mentions":{"parse":["users"]}}`, ""},
+		{"message too long", "POST", "channels/1/messages", `{"content":"` + long(2001) + `"}`, "body.content has 2001 characters"},
+		{"flags not a number", "POST", "channels/1/messages", `{"content":"hi","flags":"64"}`, "body.flags must be integer"},
+		{"mention kind unknown", "POST", "channels/1/messages", `{"allowed_mentions":{"parse":["nobody"]}}`, "body.allowed_mentions.parse[0] is nobody"},
+		{"eleven embeds", "POST", "channels/1/messages", `{"embeds":[{},{},{},{},{},{},{},{},{},{},{}]}`, "body.embeds has 11 items"},
+		{"component without a type", "PATCH", "channels/1/messages/2", `{"components":[{"components":[]}]}`, "body.components[0].type is required"},
+		{"button label too long", "PATCH", "channels/1/messages/2", `{"components":[{"type":1,"components":[{"type":2,"style":1,"label":"` + long(81) + `","custom_id":"a"}]}]}`, "label has 81 characters"},
+		{"attachment id not an ID", "PATCH", "channels/1/messages/2", `{"attachments":[{"id":"pic"}]}`, "not an ID"},
+		{"callback", "POST", "interactions/1/tok/callback", `{"type":7,"data":{"content":"table"}}`, ""},
+		{"callback type unknown", "POST", "interactions/1/tok/callback", `{"type":3}`, "body.type is 3"},
+		{"callback without type", "POST", "interactions/1/tok/callback", `{"data":{}}`, "body.type is required"},
+		{"modal title too long", "POST", "interactions/1/tok/callback", `{"type":9,"data":{"custom_id":"m","title":"` + long(46) + `"}}`, "body.data.title has 46 characters"},
+		{"follow-up", "POST", "webhooks/1/tok", `{"content":"only you","flags":64}`, ""},
+		{"follow-up name too long", "POST", "webhooks/1/tok", `{"username":"` + long(81) + `"}`, "body.username has 81 characters"},
+		{"DM channel", "POST", "users/@me/channels", `{"recipient_id":"111"}`, ""},
+		{"DM channel for nobody", "POST", "users/@me/channels", `{}`, "body.recipient_id is required"},
+		{"emoji name too short", "POST", "applications/1/emojis", `{"name":"a","image":"data:image/png;base64,AA=="}`, "body.name has 1 characters"},
+		{"command option type unknown", "PUT", "applications/1/guilds/2/commands", `[{"name":"poker","description":"d","options":[{"type":12,"name":"x","description":"d"}]}]`, "body[0].options[0].type is 12"},
+		{"command option without description", "PUT", "applications/1/commands", `[{"name":"poker","options":[{"type":3,"name":"x"}]}]`, "body[0].options[0].description is required"},
+		{"a route without a schema", "POST", "guilds/1/channels", `{"name":"poker"}`, "no schema describes a body for POST /guilds/1/channels"},
+		{"not JSON", "POST", "channels/1/messages", `{"content":`, "not JSON"},
+	}
+	for _, tc := range tests {
+		got := checkSchema(tc.method, strings.Split(tc.path, "/"), tc.body)
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("%s: refused a valid body: %s", tc.name, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: got %q, want a refusal containing %q", tc.name, got, tc.want)
+		}
+	}
+}
