@@ -182,20 +182,26 @@ const postPerWindow = 5
 
 // rateLimit spends one write of channel's budget, or reports how long to wait.
 func (f *fakeDiscord) rateLimit(channel string, now time.Time) (remaining int, resetAfter time.Duration, ok bool) {
+	return f.spend(f.buckets, channel, postPerWindow, f.window, &f.limited, now)
+}
+
+// spend takes one request from the fixed-window bucket key of m (limit per window, the window opened
+// by its first request), or reports how long to wait and counts the refusal in refused.
+func (f *fakeDiscord) spend(m map[string]*bucket, key string, limit int, window time.Duration, refused *int, now time.Time) (remaining int, resetAfter time.Duration, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	b := f.buckets[channel]
-	if b == nil || now.Sub(b.start) >= f.window {
+	b := m[key]
+	if b == nil || now.Sub(b.start) >= window {
 		b = &bucket{start: now}
-		f.buckets[channel] = b
+		m[key] = b
 	}
-	resetAfter = f.window - now.Sub(b.start)
-	if b.used >= postPerWindow && f.limits {
-		f.limited++
+	resetAfter = window - now.Sub(b.start)
+	if b.used >= limit && f.limits {
+		*refused++
 		return 0, resetAfter, false
 	}
 	b.used++
-	return max(postPerWindow-b.used, 0), resetAfter, true
+	return max(limit-b.used, 0), resetAfter, true
 }
 
 // routeLimit is how many requests a route's bucket allows per routeWindow. Discord publishes no
@@ -239,20 +245,7 @@ func routeKey(method string, parts []string) (key string, ok bool) {
 
 // routeBucket spends one request of a route's bucket, or reports how long to wait.
 func (f *fakeDiscord) routeBucket(key string, now time.Time) (remaining int, resetAfter time.Duration, ok bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	b := f.routes[key]
-	if b == nil || now.Sub(b.start) >= f.routeWindow {
-		b = &bucket{start: now}
-		f.routes[key] = b
-	}
-	resetAfter = f.routeWindow - now.Sub(b.start)
-	if b.used >= routeLimit && f.limits {
-		f.routeLimited++
-		return 0, resetAfter, false
-	}
-	b.used++
-	return max(routeLimit-b.used, 0), resetAfter, true
+	return f.spend(f.routes, key, routeLimit, f.routeWindow, &f.routeLimited, now)
 }
 
 // knobs is the refusal a test asked for, as Discord answers it: a missing permission (Attach Files,
