@@ -96,9 +96,9 @@ type driver struct {
 }
 
 func (dr *driver) cmd(user, text string) bot.Reply {
-	r := dr.d.Handle(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: dr.ch,
-		User: user, UserName: user, Text: text})
-	_ = dr.d.Flush(context.Background()) // the table message shows the next turn
+	cmd := bot.Command{Platform: "bench", Workspace: "w", Channel: dr.ch, User: user, UserName: user, Text: text}
+	r := dr.d.Handle(context.Background(), cmd)
+	_ = dr.d.FlushChannel(context.Background(), cmd) // the table message shows the next turn
 	return r
 }
 

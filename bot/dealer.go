@@ -379,6 +379,22 @@ func (d *Dealer) Flush(ctx context.Context) error {
 		tables = append(tables, t)
 	}
 	d.mu.Unlock()
+	return d.flush(ctx, tables)
+}
+
+// FlushChannel is Flush for the one table of cmd's channel (its platform, workspace and channel):
+// a caller that waits for its own table's messages does not wait for every other table's.
+func (d *Dealer) FlushChannel(ctx context.Context, cmd Command) error {
+	d.mu.Lock()
+	var tables []*actor
+	if t := d.tables[tableID(cmd)]; t != nil {
+		tables = append(tables, t)
+	}
+	d.mu.Unlock()
+	return d.flush(ctx, tables)
+}
+
+func (d *Dealer) flush(ctx context.Context, tables []*actor) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

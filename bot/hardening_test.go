@@ -653,3 +653,25 @@ func TestStartWhileFlushing(t *testing.T) {
 		t.Fatalf("%d tables open, want 1000", n)
 	}
 }
+
+// FlushChannel waits for one channel's table message only: after it the turn is on screen there,
+// and a channel without a table returns at once.
+func TestFlushChannelShowsTheTurn(t *testing.T) {
+	d, chat := newBenchDealer(t)
+	dr := &driver{d: d, chat: chat, ch: "solo"}
+	dr.setup(t)
+	dr.deal(t) // Handle, then FlushChannel
+	if !dr.live || dr.next.name == "" {
+		t.Fatal("after FlushChannel the dealt hand's turn is not on screen")
+	}
+	for i := 0; i < 3 && dr.live; i++ {
+		before := dr.next
+		dr.act(t)
+		if dr.live && dr.next == before {
+			t.Fatalf("action %d: the table message still shows the turn before it", i+1)
+		}
+	}
+	if err := d.FlushChannel(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: "empty"}); err != nil {
+		t.Fatal(err)
+	}
+}
