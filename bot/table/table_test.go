@@ -159,17 +159,20 @@ func snapshot(s table.State) any {
 	return []any{s.Open, s.Rec.Clone(), acts}
 }
 
+// refusal is a verb run that must be refused with a sentence containing want.
+type refusal struct {
+	name string
+	v    verbFunc
+	by   table.Caller
+	args []string
+	want string
+}
+
 func TestRefusedStepChangesNothing(t *testing.T) {
 	g := newGame(t, "rebuy=1")
 	g.do(table.State.Join, alice)
 	g.do(table.State.Join, bob, "500")
-	tests := []struct {
-		name string
-		v    verbFunc
-		by   table.Caller
-		args []string
-		want string
-	}{
+	tests := []refusal{
 		{"join twice", table.State.Join, alice, nil, "already seated"},
 		{"join abc", table.State.Join, carol, []string{"abc"}, "not a number"},
 		{"join too much", table.State.Join, carol, []string{"99999999999999999999"}, "at most"},
@@ -183,9 +186,10 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"sitin while playing", table.State.SitIn, alice, nil, "already playing"},
 		{"show with no hand over", table.State.Show, alice, nil, "no finished hand"},
 	}
-	run := func(t *testing.T, name string, v verbFunc, by table.Caller, args []string, want string) {
+	run := func(t *testing.T, r refusal) {
+		name, want := r.name, r.want
 		before := snapshot(g.s)
-		st, err := v(g.s, g.now, by, args, g.inputs(by))
+		st, err := r.v(g.s, g.now, r.by, r.args, g.inputs(r.by))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%s: got %v, want a refusal containing %q", name, err, want)
 		}
@@ -200,7 +204,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		}
 	}
 	for _, tc := range tests {
-		run(t, tc.name, tc.v, tc.by, tc.args, tc.want)
+		run(t, tc)
 	}
 
 	// During a hand: out of turn, too small a raise, a bet where a raise is due, `raise abc`.
@@ -210,13 +214,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 	if toAct != "Alice" {
 		first, second = bob, alice
 	}
-	hand := []struct {
-		name string
-		v    verbFunc
-		by   table.Caller
-		args []string
-		want string
-	}{
+	hand := []refusal{
 		{"out of turn", table.State.Call, second, nil, "turn, not yours"},
 		{"raise too little", table.State.Raise, first, []string{"11"}, "smallest raise is to 20"},
 		{"raise abc", table.State.Raise, first, []string{"abc"}, "not a number"},
@@ -227,7 +225,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"deal during a hand", table.State.Deal, first, nil, "still being played"},
 	}
 	for _, tc := range hand {
-		run(t, tc.name, tc.v, tc.by, tc.args, tc.want)
+		run(t, tc)
 	}
 }
 
