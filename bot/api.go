@@ -81,6 +81,13 @@ type Chat interface {
 	Delete(ctx context.Context, m Message, id string) error
 }
 
+// Finding is one line of an adapter's health check (`dealerbot check`): what was checked, and when
+// something is missing, what to click to fix it.
+type Finding struct {
+	OK   bool
+	Text string
+}
+
 // Ephemeral is an optional Chat capability: a private message shown inside the channel (Slack's
 // chat.postEphemeral). Platforms without it get undeliverable private messages on the user's next reply.
 type Ephemeral interface {

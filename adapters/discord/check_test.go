@@ -2,10 +2,10 @@ package discord
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // TestCheck: the health check says, in sentences, what works and what to click for what is missing: a
@@ -43,15 +43,7 @@ func TestCheck(t *testing.T) {
 			f.servers = tt.servers
 			f.mu.Unlock()
 			got := Check(context.Background(), tt.cfg, f.client())
-			if len(got) != len(tt.want) {
-				t.Fatalf("%d findings, want %d: %+v", len(got), len(tt.want), got)
-			}
-			for i, w := range tt.want {
-				missing := strings.HasPrefix(w, "✗ ")
-				if got[i].OK == missing || !strings.Contains(got[i].Text, strings.TrimPrefix(w, "✗ ")) {
-					t.Errorf("finding %d: %+v, want OK=%v containing %q", i, got[i], !missing, w)
-				}
-			}
+			bottest.CheckFindings(t, got, tt.want)
 			for _, c := range f.since(0) {
 				if c.Method != "GET" {
 					t.Errorf("the check changed something: %s", c)

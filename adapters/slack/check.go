@@ -8,14 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-)
 
-// Finding is one line of a health check: what was checked, and when something is missing, what to
-// click to fix it.
-type Finding struct {
-	OK   bool
-	Text string
-}
+	"github.com/dealerbot/dealerbot/bot"
+)
 
 // Scopes are the bot token scopes dealerbot uses (manifest.yml): all but files:write are needed to
 // play; without files:write, exports and showdown pictures are skipped.
@@ -24,7 +19,7 @@ var Scopes = []string{"commands", "chat:write", "im:write", "users:read", "files
 // Check tells an operator, in sentences, whether the bot can run with cfg: the bot token works and
 // has the scopes dealerbot uses, and, in Socket Mode, the app-level token opens a connection. It reads
 // only; client is the HTTP client to reach Slack with (nil: the default).
-func Check(ctx context.Context, cfg Config, client *http.Client) []Finding {
+func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -32,7 +27,7 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []Finding {
 	if api == "" {
 		api = "https://slack.com/api/"
 	}
-	var out []Finding
+	var out []bot.Finding
 	var auth struct {
 		OK    bool   `json:"ok"`
 		Error string `json:"error"`
@@ -42,12 +37,12 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []Finding {
 	header, err := callMethod(ctx, client, api+"auth.test", cfg.BotToken, &auth)
 	switch {
 	case err != nil:
-		return append(out, Finding{Text: fmt.Sprintf("Slack could not be reached to check SLACK_BOT_TOKEN: %v. Check the machine's network and try again.", err)})
+		return append(out, bot.Finding{Text: fmt.Sprintf("Slack could not be reached to check SLACK_BOT_TOKEN: %v. Check the machine's network and try again.", err)})
 	case !auth.OK:
-		return append(out, Finding{Text: fmt.Sprintf("Slack refuses SLACK_BOT_TOKEN (%s): copy the Bot User OAuth Token (xoxb-...) from your app's OAuth & Permissions page again; "+
+		return append(out, bot.Finding{Text: fmt.Sprintf("Slack refuses SLACK_BOT_TOKEN (%s): copy the Bot User OAuth Token (xoxb-...) from your app's OAuth & Permissions page again; "+
 			"if the app was never installed, click Install to Workspace there first.", auth.Error)})
 	}
-	out = append(out, Finding{OK: true, Text: fmt.Sprintf("SLACK_BOT_TOKEN works: the bot is @%s in %s.", auth.User, auth.Team)})
+	out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("SLACK_BOT_TOKEN works: the bot is @%s in %s.", auth.User, auth.Team)})
 	granted := map[string]bool{}
 	for _, s := range strings.Split(header.Get("X-OAuth-Scopes"), ",") {
 		granted[strings.TrimSpace(s)] = true
@@ -60,12 +55,12 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []Finding {
 	}
 	switch {
 	case len(missing) == 0:
-		out = append(out, Finding{OK: true, Text: "The app has every scope dealerbot uses (" + strings.Join(Scopes, ", ") + ")."})
+		out = append(out, bot.Finding{OK: true, Text: "The app has every scope dealerbot uses (" + strings.Join(Scopes, ", ") + ")."})
 	case len(missing) == 1 && missing[0] == "files:write":
-		out = append(out, Finding{OK: true, Text: "The app lacks files:write: exports and showdown pictures are skipped. To have them, add files:write under " +
+		out = append(out, bot.Finding{OK: true, Text: "The app lacks files:write: exports and showdown pictures are skipped. To have them, add files:write under " +
 			"OAuth & Permissions > Scopes > Bot Token Scopes, then click Reinstall to Workspace."})
 	default:
-		out = append(out, Finding{Text: fmt.Sprintf("The app lacks the scopes %s: add them under OAuth & Permissions > Scopes > Bot Token Scopes "+
+		out = append(out, bot.Finding{Text: fmt.Sprintf("The app lacks the scopes %s: add them under OAuth & Permissions > Scopes > Bot Token Scopes "+
 			"(or create the app from manifest.yml), then click Reinstall to Workspace.", strings.Join(missing, ", "))})
 	}
 	switch cfg.Mode() {
@@ -79,13 +74,13 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []Finding {
 			if err != nil {
 				why = err.Error()
 			}
-			out = append(out, Finding{Text: fmt.Sprintf("Socket Mode does not open (%s): turn Socket Mode on under Settings > Socket Mode, and generate SLACK_APP_TOKEN "+
+			out = append(out, bot.Finding{Text: fmt.Sprintf("Socket Mode does not open (%s): turn Socket Mode on under Settings > Socket Mode, and generate SLACK_APP_TOKEN "+
 				"under Basic Information > App-Level Tokens with the connections:write scope.", why)})
 		} else {
-			out = append(out, Finding{OK: true, Text: "Socket Mode opens with SLACK_APP_TOKEN: no public address is needed."})
+			out = append(out, bot.Finding{OK: true, Text: "Socket Mode opens with SLACK_APP_TOKEN: no public address is needed."})
 		}
 	case HTTPMode:
-		out = append(out, Finding{OK: true, Text: fmt.Sprintf("HTTP mode: Slack must reach this machine on %s over HTTPS; set the Request URL of /poker "+
+		out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("HTTP mode: Slack must reach this machine on %s over HTTPS; set the Request URL of /poker "+
 			"(Slash Commands) and of Interactivity & Shortcuts to that address.", cfg.ListenAddr)})
 	}
 	return out

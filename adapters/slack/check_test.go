@@ -2,8 +2,9 @@ package slack
 
 import (
 	"context"
-	"strings"
 	"testing"
+
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // TestCheck: the health check says, in sentences, what works and what to click for what is missing: a
@@ -39,15 +40,7 @@ func TestCheck(t *testing.T) {
 			cfg := tt.cfg
 			cfg.APIURL = f.srv.GetAPIURL()
 			got := Check(context.Background(), cfg, nil)
-			if len(got) != len(tt.want) {
-				t.Fatalf("%d findings, want %d: %+v", len(got), len(tt.want), got)
-			}
-			for i, w := range tt.want {
-				missing := strings.HasPrefix(w, "✗ ")
-				if got[i].OK == missing || !strings.Contains(got[i].Text, strings.TrimPrefix(w, "✗ ")) {
-					t.Errorf("finding %d: %+v, want OK=%v containing %q", i, got[i], !missing, w)
-				}
-			}
+			bottest.CheckFindings(t, got, tt.want)
 		})
 	}
 }

@@ -4,11 +4,28 @@ package bottest
 
 import (
 	"bytes"
+	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
 )
+
+// CheckFindings compares a health check's findings with want, one line each: a sentence the finding
+// contains, prefixed "✗ " for one that reports something missing.
+func CheckFindings(t testing.TB, got []bot.Finding, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d findings, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		missing := strings.HasPrefix(w, "✗ ")
+		if got[i].OK == missing || !strings.Contains(got[i].Text, strings.TrimPrefix(w, "✗ ")) {
+			t.Errorf("finding %d: %+v, want OK=%v containing %q", i, got[i], !missing, w)
+		}
+	}
+}
 
 // Buffer is a bytes.Buffer safe for many goroutines to write into (a logger's destination).
 type Buffer struct {

@@ -9,16 +9,11 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/discord"
 	"github.com/dealerbot/dealerbot/adapters/slack"
+	"github.com/dealerbot/dealerbot/bot"
 )
 
 // checkTimeout bounds `dealerbot check` as a whole.
 const checkTimeout = 30 * time.Second
-
-// finding is one line of `dealerbot check`.
-type finding struct {
-	ok   bool
-	text string
-}
 
 // runCheck answers `dealerbot check`: for each configured chat platform, what works and, in a
 // sentence, what is missing and what to click to fix it. It exits 1 when something is missing.
@@ -28,35 +23,27 @@ func runCheck(ctx context.Context, env *Env, client *http.Client, out io.Writer)
 	dcfg, derr := discord.ConfigFromEnv(env.Get)
 	scfg, serr := slack.ConfigFromEnv(env.Get)
 	missing := false
-	report := func(platform string, fs []finding) {
+	report := func(platform string, fs []bot.Finding) {
 		fmt.Fprintf(out, "%s:\n", platform)
 		for _, f := range fs {
 			mark := "✓"
-			if !f.ok {
+			if !f.OK {
 				mark, missing = "✗", true
 			}
-			fmt.Fprintf(out, "  %s %s\n", mark, f.text)
+			fmt.Fprintf(out, "  %s %s\n", mark, f.Text)
 		}
 	}
 	switch {
 	case derr != nil:
-		report("Discord", []finding{{text: derr.Error()}})
+		report("Discord", []bot.Finding{{Text: derr.Error()}})
 	case dcfg.Enabled():
-		var fs []finding
-		for _, f := range discord.Check(ctx, dcfg, client) {
-			fs = append(fs, finding{f.OK, f.Text})
-		}
-		report("Discord", fs)
+		report("Discord", discord.Check(ctx, dcfg, client))
 	}
 	switch {
 	case serr != nil:
-		report("Slack", []finding{{text: serr.Error()}})
+		report("Slack", []bot.Finding{{Text: serr.Error()}})
 	case scfg.Mode() != slack.Off:
-		var fs []finding
-		for _, f := range slack.Check(ctx, scfg, client) {
-			fs = append(fs, finding{f.OK, f.Text})
-		}
-		report("Slack", fs)
+		report("Slack", slack.Check(ctx, scfg, client))
 	}
 	if derr == nil && serr == nil && !dcfg.Enabled() && scfg.Mode() == slack.Off {
 		fmt.Fprintln(out, "No chat platform is configured, so dealerbot opens the console table. To connect Discord set DISCORD_TOKEN and DISCORD_APP_ID; "+
