@@ -89,8 +89,8 @@ func (r *reader) count(each int) int {
 	return int(n)
 }
 
-// encodeHand writes a hand compactly. The table and hand number are in the key (handKey).
-func encodeHand(h bot.HandRecord) []byte {
+// EncodeHand writes a hand compactly. The table and hand number are in the key (handKey).
+func EncodeHand(h bot.HandRecord) []byte {
 	w := &writer{b: make([]byte, 0, 320)}
 	w.b = append(w.b, formatHand)
 	w.i(h.Time.UnixNano())
@@ -151,8 +151,8 @@ func encodeHand(h bot.HandRecord) []byte {
 	return w.b
 }
 
-// decodeHand reads a hand stored by encodeHand, or as JSON by an earlier version.
-func decodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
+// DecodeHand reads a hand stored by EncodeHand, or as JSON by an earlier version.
+func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 	var h bot.HandRecord
 	if len(v) > 0 && v[0] == '{' {
 		err := json.Unmarshal(v, &h)
@@ -217,13 +217,13 @@ func kindNo(k string) uint64 {
 	return uint64(len(ledgerKinds)) // unknown: written out by name
 }
 
-// sameEvent reports whether two entries can share a ledger record.
-func sameEvent(a, b bot.LedgerEntry) bool {
+// SameEvent reports whether two entries can share a ledger record.
+func SameEvent(a, b bot.LedgerEntry) bool {
 	return a.Time.Equal(b.Time) && a.Kind == b.Kind && a.Workspace == b.Workspace && a.Table == b.Table && a.HandNo == b.HandNo
 }
 
-// encodeLedger writes entries that share time, kind, workspace, table and hand as one record.
-func encodeLedger(es []bot.LedgerEntry) []byte {
+// EncodeLedger writes entries that share time, kind, workspace, table and hand as one record.
+func EncodeLedger(es []bot.LedgerEntry) []byte {
 	w := &writer{b: make([]byte, 0, 64+32*len(es))}
 	first := es[0]
 	if len(es) == 1 {
@@ -252,8 +252,8 @@ func encodeLedger(es []bot.LedgerEntry) []byte {
 	return w.b
 }
 
-// decodeLedger reads a ledger record: one entry or several (binary), or one JSON entry.
-func decodeLedger(seq uint64, v []byte) ([]bot.LedgerEntry, error) {
+// DecodeLedger reads a ledger record: one entry or several (binary), or one JSON entry.
+func DecodeLedger(seq uint64, v []byte) ([]bot.LedgerEntry, error) {
 	if len(v) > 0 && v[0] == '{' {
 		var e bot.LedgerEntry
 		err := json.Unmarshal(v, &e)
@@ -320,7 +320,7 @@ func migrateHands(b *bolt.DB) error {
 				if err != nil {
 					return err
 				}
-				batch = append(batch, kv{append([]byte(nil), k...), encodeHand(h)})
+				batch = append(batch, kv{append([]byte(nil), k...), EncodeHand(h)})
 			}
 			more = k != nil
 			for _, e := range batch {

@@ -73,11 +73,11 @@ func TestHandCodec(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 2000; i++ {
 		h := playedHand(r, "discord/123456789012345678/876543210987654321", int64(i+1))
-		v := encodeHand(h)
+		v := EncodeHand(h)
 		if h := len(h.Stacks); h <= 6 && len(v) > 400 {
 			t.Fatalf("a %d-player hand takes %d bytes, want at most 400", h, len(v))
 		}
-		got, err := decodeHand(h.Table, h.No, v)
+		got, err := DecodeHand(h.Table, h.No, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestHandCodec(t *testing.T) {
 		}
 		// Every shorter prefix is refused, never read as something else.
 		for cut := 1; cut < len(v); cut += 7 {
-			if _, err := decodeHand(h.Table, h.No, v[:cut]); err == nil {
+			if _, err := DecodeHand(h.Table, h.No, v[:cut]); err == nil {
 				t.Fatalf("a hand cut to %d of %d bytes was read without error", cut, len(v))
 			}
 		}
@@ -192,11 +192,11 @@ func TestLedgerRecords(t *testing.T) {
 // FuzzDecode: no stored bytes make the decoders panic.
 func FuzzDecode(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1))
-	f.Add(encodeHand(playedHand(r, "t", 1)))
-	f.Add(encodeLedger([]bot.LedgerEntry{{Kind: bot.KindResult, User: "a"}, {Kind: bot.KindResult, User: "b"}}))
+	f.Add(EncodeHand(playedHand(r, "t", 1)))
+	f.Add(EncodeLedger([]bot.LedgerEntry{{Kind: bot.KindResult, User: "a"}, {Kind: bot.KindResult, User: "b"}}))
 	f.Add([]byte("{}"))
 	f.Fuzz(func(t *testing.T, v []byte) {
-		decodeHand("t", 1, v)
-		decodeLedger(1, v)
+		DecodeHand("t", 1, v)
+		DecodeLedger(1, v)
 	})
 }

@@ -19,6 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 var (
@@ -63,6 +64,9 @@ func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 	}
 	id := s.ID
 	err := d.update(func(tx *bolt.Tx) error {
+		if err := checkFence(tx, table.FenceFrom(ctx)); err != nil {
+			return err
+		}
 		b, _, _, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -96,6 +100,9 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 		return err
 	}
 	return d.update(func(tx *bolt.Tx) error {
+		if err := checkFence(tx, table.FenceFrom(ctx)); err != nil {
+			return err
+		}
 		b, r, _, err := schedBuckets(tx)
 		if err != nil {
 			return err
@@ -189,6 +196,9 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 		return err
 	}
 	return d.update(func(tx *bolt.Tx) error {
+		if err := checkFence(tx, table.FenceFrom(ctx)); err != nil {
+			return err
+		}
 		b, _, res, err := schedBuckets(tx)
 		if err != nil {
 			return err

@@ -60,7 +60,7 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 	hands := make([]bot.HandRecord, 500)
 	for i := range hands {
 		hands[i] = playedHandOf(r, 6, table, 0)
-		record += float64(len(encodeHand(hands[i])))
+		record += float64(len(EncodeHand(hands[i])))
 	}
 	ctx := context.Background()
 	before := bucketBytes(tb, d)
@@ -146,11 +146,11 @@ func BenchmarkMillionHands(b *testing.B) {
 				h := pool[i%len(pool)]
 				h.Table = fmt.Sprintf("discord/123456789012345678/%018d", i%100)
 				h.No = int64(i/100 + 1)
-				if err := hb.Put(handKey(h.Table, h.No), encodeHand(h)); err != nil {
+				if err := hb.Put(handKey(h.Table, h.No), EncodeHand(h)); err != nil {
 					return err
 				}
 				seq, _ := lb.NextSequence()
-				if err := lb.Put(seqKey(seq), encodeLedger(resultEntries(h, "123456789012345678"))); err != nil {
+				if err := lb.Put(seqKey(seq), EncodeLedger(resultEntries(h, "123456789012345678"))); err != nil {
 					return err
 				}
 			}

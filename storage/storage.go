@@ -72,7 +72,7 @@ func encode(c bot.Change) (e encoded, err error) {
 		marshal(&e.actions, c.Actions)
 	}
 	if c.Hand != nil {
-		e.hand = encodeHand(*c.Hand)
+		e.hand = EncodeHand(*c.Hand)
 	}
 	if c.Session != nil {
 		marshal(&e.session, c.Session)
@@ -262,7 +262,7 @@ func decodeHandKV(k, v []byte) (bot.HandRecord, error) {
 	if len(k) < 9 || k[len(k)-9] != 0 {
 		return bot.HandRecord{}, fmt.Errorf("hand key %x: %w", k, errCorrupt)
 	}
-	return decodeHand(string(k[:len(k)-9]), int64(binary.BigEndian.Uint64(k[len(k)-8:])), v)
+	return DecodeHand(string(k[:len(k)-9]), int64(binary.BigEndian.Uint64(k[len(k)-8:])), v)
 }
 
 func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
@@ -297,6 +297,9 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 // apply writes c, whose records are already encoded in enc. It only touches tx, so it may run again
 // in a new transaction after a group failed.
 func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
+	if err := checkFence(tx, c.Fence); err != nil {
+		return err
+	}
 	players := tx.Bucket(bucketPlayers)
 	ledger := tx.Bucket(bucketLedger)
 	// Ledger records and a table's hands are written in key order (sequence, hand number): pages that
@@ -324,12 +327,12 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			p.Name = e.Name
 		}
 		var ok1, ok2, ok3 bool
-		p.Bankroll, ok1 = addChips(p.Bankroll, e.Bankroll)
-		p.OnTable, ok2 = addChips(p.OnTable, e.OnTable)
+		p.Bankroll, ok1 = AddChips(p.Bankroll, e.Bankroll)
+		p.OnTable, ok2 = AddChips(p.OnTable, e.OnTable)
 		ok3 = true
 		switch e.Kind {
 		case bot.KindGrant, bot.KindAdjust:
-			p.Granted, ok3 = addChips(p.Granted, e.Bankroll)
+			p.Granted, ok3 = AddChips(p.Granted, e.Bankroll)
 		case bot.KindResult:
 			p.Hands++
 		}
@@ -347,14 +350,14 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 	// Entries of one event (a hand's results, say) share one ledger record and one sequence number.
 	for len(applied) > 0 {
 		n := 1
-		for n < len(applied) && sameEvent(applied[0], applied[n]) {
+		for n < len(applied) && SameEvent(applied[0], applied[n]) {
 			n++
 		}
 		seq, err := ledger.NextSequence()
 		if err != nil {
 			return err
 		}
-		if err := ledger.Put(seqKey(seq), encodeLedger(applied[:n])); err != nil {
+		if err := ledger.Put(seqKey(seq), EncodeLedger(applied[:n])); err != nil {
 			return err
 		}
 		applied = applied[n:]
@@ -513,7 +516,7 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 		}
 		ok = true
 		var err error
-		h, err = decodeHand(table, no, v)
+		h, err = DecodeHand(table, no, v)
 		return err
 	})
 	return h, ok, err
@@ -566,7 +569,7 @@ func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 	var out []bot.LedgerEntry
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			es, err := decodeLedger(binary.BigEndian.Uint64(k), v)
+			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
 			if err != nil {
 				return err
 			}
@@ -597,8 +600,8 @@ func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
 // (engine.MaxChips) keeps every real sum far below it; a sum that wraps is refused, never stored.
 var ErrOverflow = errors.New("a chip sum is out of range")
 
-// addChips returns a+b and whether the sum is exact (did not wrap).
-func addChips(a, b int64) (int64, bool) {
+// AddChips returns a+b and whether the sum is exact (did not wrap).
+func AddChips(a, b int64) (int64, bool) {
 	s := a + b
 	return s, (s > a) == (b > 0)
 }
@@ -612,30 +615,24 @@ type Totals struct {
 	LedgerSum int64 // sum of every entry's bankroll and table changes
 }
 
+// LedgerRecord is one stored ledger record (one event's entries, in the binary form) and its
+// sequence number, as Tally reads it.
+type LedgerRecord struct {
+	Seq uint64
+	Rec []byte
+}
+
 // Balance reads the chip totals in one transaction and reports an error when the ledger does not
-// balance: bankrolls + chips on tables must equal the chips brought in, and the tables must hold
-// exactly the chips the ledger says are on them.
+// balance (see Tally).
 func (d *DB) Balance(ctx context.Context) (Totals, error) {
-	var t Totals
-	exact := true
-	add := func(sum *int64, v int64) {
-		var ok bool
-		*sum, ok = addChips(*sum, v)
-		exact = exact && ok
-	}
+	var (
+		ledger  []LedgerRecord
+		players []bot.PlayerRecord
+		tables  []bot.TableRecord
+	)
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			es, err := decodeLedger(binary.BigEndian.Uint64(k), v)
-			if err != nil {
-				return err
-			}
-			for _, e := range es {
-				if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
-					add(&t.BroughtIn, e.Bankroll)
-				}
-				add(&t.LedgerSum, e.Bankroll)
-				add(&t.LedgerSum, e.OnTable)
-			}
+			ledger = append(ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: v})
 			return nil
 		})
 		if err != nil {
@@ -644,13 +641,9 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 		err = tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
 			var p bot.PlayerRecord
 			if err := json.Unmarshal(v, &p); err != nil {
-				return err
+				return fmt.Errorf("player %s: %w", k, err)
 			}
-			add(&t.Bankrolls, p.Bankroll)
-			add(&t.OnTables, p.OnTable)
-			if p.Bankroll < 0 || p.OnTable < 0 {
-				return fmt.Errorf("player %s holds a negative amount: %+v", k, p)
-			}
+			players = append(players, p)
 			return nil
 		})
 		if err != nil {
@@ -659,34 +652,72 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
 			var tr bot.TableRecord
 			if err := json.Unmarshal(v, &tr); err != nil {
-				return err
+				return fmt.Errorf("table %s: %w", k, err)
 			}
-			// During a hand the seats keep their stacks from before it; the hand's result lands with
-			// its end, so the seats always hold the chips the ledger has on the table.
-			for _, s := range tr.Seats {
-				if s.Stack < 0 {
-					return fmt.Errorf("table %s: a negative stack %d", k, s.Stack)
-				}
-				if tr.Tournament == nil {
-					add(&t.Stacks, s.Stack)
-				}
-			}
-			// A tournament's seats hold tournament chips; the ledger's chips there are the prize pool.
-			if tr.Tournament != nil {
-				for _, e := range tr.Tournament.Entries {
-					add(&t.Stacks, e.Paid)
-				}
-			}
+			tables = append(tables, tr)
 			return nil
 		})
 	})
 	if err != nil {
-		return t, err
+		return Totals{}, err
+	}
+	return Tally(ledger, players, tables)
+}
+
+// Tally adds up a store's chips and reports an error when they do not balance: bankrolls + chips on
+// tables must equal the chips brought in (grants and adjustments), the ledger's entries must add up
+// to the same, and the tables must hold exactly the chips the ledger says are on them. Every store
+// reads its records in one snapshot and hands them here, so both stores judge alike.
+func Tally(ledger []LedgerRecord, players []bot.PlayerRecord, tables []bot.TableRecord) (Totals, error) {
+	var t Totals
+	exact := true
+	add := func(sum *int64, v int64) {
+		var ok bool
+		*sum, ok = AddChips(*sum, v)
+		exact = exact && ok
+	}
+	for _, r := range ledger {
+		es, err := DecodeLedger(r.Seq, r.Rec)
+		if err != nil {
+			return t, err
+		}
+		for _, e := range es {
+			if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
+				add(&t.BroughtIn, e.Bankroll)
+			}
+			add(&t.LedgerSum, e.Bankroll)
+			add(&t.LedgerSum, e.OnTable)
+		}
+	}
+	for _, p := range players {
+		add(&t.Bankrolls, p.Bankroll)
+		add(&t.OnTables, p.OnTable)
+		if p.Bankroll < 0 || p.OnTable < 0 {
+			return t, fmt.Errorf("player %s/%s holds a negative amount: %+v", p.Workspace, p.User, p)
+		}
+	}
+	for _, tr := range tables {
+		// During a hand the seats keep their stacks from before it; the hand's result lands with
+		// its end, so the seats always hold the chips the ledger has on the table.
+		for _, s := range tr.Seats {
+			if s.Stack < 0 {
+				return t, fmt.Errorf("table %s: a negative stack %d", tr.ID, s.Stack)
+			}
+			if tr.Tournament == nil {
+				add(&t.Stacks, s.Stack)
+			}
+		}
+		// A tournament's seats hold tournament chips; the ledger's chips there are the prize pool.
+		if tr.Tournament != nil {
+			for _, e := range tr.Tournament.Entries {
+				add(&t.Stacks, e.Paid)
+			}
+		}
 	}
 	if !exact {
 		return t, fmt.Errorf("ledger does not balance: %w (%+v)", ErrOverflow, t)
 	}
-	inPlay, ok := addChips(t.Bankrolls, t.OnTables)
+	inPlay, ok := AddChips(t.Bankrolls, t.OnTables)
 	if !ok || inPlay != t.BroughtIn || t.LedgerSum != t.BroughtIn || t.OnTables != t.Stacks {
 		return t, fmt.Errorf("ledger does not balance: %+v", t)
 	}

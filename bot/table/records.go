@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -17,7 +18,22 @@ type Change struct {
 	Ledger      []LedgerEntry
 	Hand        *HandRecord    // a finished hand
 	Session     *SessionRecord // a finished session
+	// Fence, when set, is the lease the change is written under: a store shared by several
+	// processes applies it only while Fence.Owner still holds Fence.Community at Fence.Epoch, checked
+	// in the same transaction as the writes. The shell sets it; the core never does.
+	Fence *Fence `json:",omitempty"`
 }
+
+// Fence names a community's lease at one epoch (a fencing token).
+type Fence struct {
+	Community string // "discord/GUILD", "slack/TEAM", "console/console": Community(platform, workspace)
+	Owner     string // the process holding the lease
+	Epoch     int64  // bumped by every takeover, so a lease lost and taken back is not the same lease
+}
+
+// Community is the name of the community (a Discord guild, a Slack team, the console) a table or a
+// schedule of that platform and workspace belongs to. One process at a time owns a community.
+func Community(platform, workspace string) string { return platform + "/" + workspace }
 
 // Empty reports whether the change writes nothing.
 func (c Change) Empty() bool {
@@ -282,4 +298,18 @@ func StandingIndex(st []Standing, user string) int {
 		}
 	}
 	return -1
+}
+
+type fenceKey struct{}
+
+// WithFence returns a context whose store writes that carry no Change (a schedule's progress, say)
+// are made under f: a store shared by several processes applies them only while f is the lease.
+func WithFence(ctx context.Context, f *Fence) context.Context {
+	return context.WithValue(ctx, fenceKey{}, f)
+}
+
+// FenceFrom returns the fence WithFence put in ctx, or nil.
+func FenceFrom(ctx context.Context) *Fence {
+	f, _ := ctx.Value(fenceKey{}).(*Fence)
+	return f
 }

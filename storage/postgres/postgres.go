@@ -1,0 +1,947 @@
+// Package postgres keeps the dealer's state in PostgreSQL, for several dealerbot processes that share
+// one database: it implements bot.Store, schedule.Store and bot.Leases with the same meaning as the
+// bbolt store (package storage), which stays the embedded default.
+//
+// # Basics
+//
+// Open connects with a pgxpool, creates or migrates the schema from the versioned SQL files embedded
+// under migrations/ (one transaction, serialized between processes that start together), and refuses
+// a database whose schema is newer than this binary knows. Every method is one transaction: Commit
+// applies a whole bot.Change or nothing. Records are kept as storage.DB keeps them (JSON tables and
+// sessions, the compact binary hands and ledger events of package storage), one row each.
+//
+// # Ownership
+//
+// A community (a Discord guild, a Slack team, the console) is owned by one process at a time through
+// a row of the leases table: owner, epoch (a fencing token) and expiry, all judged by the database
+// server's clock. A Change carrying a Fence, and a schedule write whose context carries one
+// (table.WithFence), is applied only if the lease row still names that owner and epoch: the check
+// (dealerbot_fence) runs in the same transaction as the writes and takes the row FOR SHARE, so a
+// takeover, which updates the row, waits for the commits under way and every later commit of the old
+// owner fails with bot.ErrNotOwner. Session advisory locks are not used: they belong to a pooled
+// connection, not a process, and carry no token.
+//
+// # Caveats
+//
+// A commit whose connection breaks after COMMIT was sent is reported as failed although it may have
+// been applied; the caller cannot tell (this is true of any client/server database).
+package postgres
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrations are the schema's versions in order: migrations[i] brings the schema to version i+1.
+var migrations = func() []string {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		panic(err)
+	}
+	slices.Sort(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		b, err := migrationFiles.ReadFile(n)
+		if err != nil {
+			panic(err)
+		}
+		if want := fmt.Sprintf("migrations/%03d_", i+1); !strings.HasPrefix(n, want) {
+			panic("migration " + n + " is out of sequence: want " + want)
+		}
+		out[i] = string(b)
+	}
+	return out
+}()
+
+// SchemaVersion is the schema version this binary writes.
+func SchemaVersion() int { return len(migrations) }
+
+// ErrNewerSchema is returned by Open for a database migrated by a newer dealerbot.
+var ErrNewerSchema = errors.New("the database was set up by a newer dealerbot")
+
+// ErrUnreachable wraps every failure to reach the database, so the dealer can tell its players that
+// nothing changed because the database is out of reach rather than apologize for a fault.
+var ErrUnreachable = errors.New("the dealer cannot reach its database")
+
+// DB is a dealer database on PostgreSQL. It is safe for concurrent use.
+type DB struct {
+	pool *pgxpool.Pool
+	safe string // the URL without its password, for messages
+}
+
+var (
+	_ bot.Store      = (*DB)(nil)
+	_ bot.Leases     = (*DB)(nil)
+	_ schedule.Store = (*DB)(nil)
+)
+
+// Redact returns the URL without its password, for messages and logs.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		if err != nil {
+			return "(a URL that cannot be parsed)"
+		}
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// Open connects to the database at rawURL (postgres://user:password@host:port/db?...), checks that it
+// answers, and creates or migrates its schema. A wrong URL, host, user or password is an error that
+// says which; a schema newer than this binary's is refused (ErrNewerSchema) and nothing is written.
+func Open(ctx context.Context, rawURL string) (*DB, error) {
+	safe := Redact(rawURL)
+	cfg, err := pgxpool.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("DEALERBOT_DATABASE_URL %s is not a PostgreSQL URL (postgres://user:password@host:5432/dbname): %v", safe, redactErr(err, rawURL))
+	}
+	if cfg.MaxConns < 16 {
+		cfg.MaxConns = 16 // tables commit in parallel; PostgreSQL groups their syncs
+	}
+	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open the database %s: %v", safe, redactErr(err, rawURL))
+	}
+	d := &DB{pool: pool, safe: safe}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("cannot connect to the database %s: %s", safe, connectProblem(err, rawURL))
+	}
+	if err := d.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// connectProblem says in a few words why a connection failed.
+func connectProblem(err error, rawURL string) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "28P01", "28000":
+			return "the user name or password is wrong (" + pe.Message + ")"
+		case "3D000":
+			return "the database does not exist (" + pe.Message + "): create it first"
+		}
+		return pe.Message
+	}
+	return redactErr(err, rawURL).Error()
+}
+
+// redactErr keeps the password out of an error pgx built from the URL.
+func redactErr(err error, rawURL string) error {
+	u, perr := url.Parse(rawURL)
+	if perr != nil || u.User == nil {
+		return err
+	}
+	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
+		return errors.New(strings.ReplaceAll(err.Error(), pw, "xxxxx"))
+	}
+	return err
+}
+
+// migrateLock is the key of the transaction-scoped advisory lock that serializes migrations of
+// processes starting together (it is released with the transaction: no ownership rides on it).
+const migrateLock = 0x6465616c6572 // "dealer"
+
+func (d *DB) migrate(ctx context.Context) error {
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return d.wrap("begin the schema check", err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrateLock)); err != nil {
+		return d.wrap("lock the schema", err)
+	}
+	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS dealerbot_schema (
+		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return d.wrap("create the schema table", err)
+	}
+	var have int
+	if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM dealerbot_schema").Scan(&have); err != nil {
+		return d.wrap("read the schema version", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("the database %s has schema version %d, and this dealerbot knows versions up to %d: run the newer dealerbot that set it up, nothing was changed: %w",
+			d.safe, have, len(migrations), ErrNewerSchema)
+	}
+	if have == len(migrations) {
+		return nil // nothing to write; the transaction only read
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("migrate the database %s to schema version %d: %w", d.safe, v, err)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO dealerbot_schema (version) VALUES ($1)", v); err != nil {
+			return d.wrap("record the schema version", err)
+		}
+	}
+	return d.wrap("commit the schema", tx.Commit(ctx))
+}
+
+// Close closes every connection.
+func (d *DB) Close() error {
+	d.pool.Close()
+	return nil
+}
+
+// String names the database without its password.
+func (d *DB) String() string { return d.safe }
+
+// Ping reports whether the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.wrap("ping", d.pool.Ping(ctx)) }
+
+// wrap adds what was being done to err, and marks a connection failure ErrUnreachable.
+func (d *DB) wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) {
+		return err
+	}
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe):
+		switch pe.Code {
+		case "DBF01":
+			return fmt.Errorf("%s: %w", what, bot.ErrNotOwner)
+		case "23514":
+			if pe.ConstraintName == "players_bankroll_not_negative" {
+				return bot.ErrInsufficient
+			}
+		case "22003":
+			return fmt.Errorf("%s: %w", what, storage.ErrOverflow)
+		case "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004":
+			return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	// Anything else from the driver is the network: refused, reset, timed out, closed.
+	return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
+}
+
+// --- Commit ------------------------------------------------------------------------------------
+
+// Commit applies c in one transaction. A change with a Fence is applied only while the fence is the
+// community's lease (bot.ErrNotOwner otherwise); a bankroll that would go below zero refuses the
+// whole change (bot.ErrInsufficient).
+func (d *DB) Commit(ctx context.Context, c bot.Change) error {
+	if !slices.ContainsFunc(c.Ledger, func(e bot.LedgerEntry) bool { return e.Kind == bot.KindGrant }) {
+		// One round trip: a batch outside a transaction runs as one implicit transaction.
+		var b pgx.Batch
+		queueFence(&b, c.Fence)
+		queueLedger(&b, c.Ledger)
+		if err := queueRecords(&b, c); err != nil {
+			return err
+		}
+		return d.wrap("commit", d.pool.SendBatch(ctx, &b).Close())
+	}
+	// A grant only opens an account: whether it applies (and enters the ledger) depends on the row,
+	// so the grants go first in an explicit transaction.
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return d.wrap("begin", err)
+	}
+	defer tx.Rollback(ctx)
+	if c.Fence != nil {
+		if _, err := tx.Exec(ctx, "SELECT dealerbot_fence($1, $2, $3)", c.Fence.Community, c.Fence.Owner, c.Fence.Epoch); err != nil {
+			return d.wrap("commit", err)
+		}
+	}
+	var applied []bot.LedgerEntry
+	var b pgx.Batch
+	for _, e := range c.Ledger {
+		if e.Kind != bot.KindGrant {
+			applied = append(applied, e)
+			continue
+		}
+		var opened bool
+		err := tx.QueryRow(ctx, `INSERT INTO players (workspace, user_id, name, bankroll, on_table, granted, hands)
+			VALUES ($1, $2, $3, $4, $5, $4, 0) ON CONFLICT DO NOTHING RETURNING true`,
+			e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable).Scan(&opened)
+		if errors.Is(err, pgx.ErrNoRows) {
+			continue // the account exists: the grant does nothing
+		}
+		if err != nil {
+			return d.wrap("commit", err)
+		}
+		e.Seq = grantWritten
+		applied = append(applied, e)
+	}
+	queueLedger(&b, applied)
+	if err := queueRecords(&b, c); err != nil {
+		return err
+	}
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return d.wrap("commit", err)
+	}
+	return d.wrap("commit", tx.Commit(ctx))
+}
+
+// grantWritten marks, in Seq (which the store sets anyway), a grant whose account row the
+// transaction already wrote: queueLedger records it in the ledger without touching the player.
+const grantWritten = ^uint64(0)
+
+// queueFence queues the lease check that fails the transaction unless f is still the lease.
+func queueFence(b *pgx.Batch, f *table.Fence) {
+	if f != nil {
+		b.Queue("SELECT dealerbot_fence($1, $2, $3)", f.Community, f.Owner, f.Epoch)
+	}
+}
+
+// queueLedger queues the account updates of es and their ledger records, one per event.
+func queueLedger(b *pgx.Batch, es []bot.LedgerEntry) {
+	for _, e := range es {
+		if e.Seq == grantWritten {
+			continue
+		}
+		var granted, hands int64
+		switch e.Kind {
+		case bot.KindGrant, bot.KindAdjust:
+			granted = e.Bankroll
+		case bot.KindResult:
+			hands = 1
+		}
+		// Sums out of bigint's range fail with 22003 (storage.ErrOverflow); a bankroll below zero
+		// fails the CHECK (bot.ErrInsufficient). Either rolls back the whole change.
+		// Update first: an INSERT ... ON CONFLICT would check the CHECK on the row it proposes
+		// (a buy-in's negative amount) before it found the conflict.
+		b.Queue(`WITH u AS (
+				UPDATE players SET name = CASE WHEN $3 <> '' THEN $3 ELSE name END,
+					bankroll = bankroll + $4, on_table = on_table + $5, granted = granted + $6, hands = hands + $7
+				WHERE workspace = $1 AND user_id = $2 RETURNING 1)
+			INSERT INTO players (workspace, user_id, name, bankroll, on_table, granted, hands)
+			SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM u)`,
+			e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable, granted, hands)
+	}
+	for len(es) > 0 {
+		n := 1
+		for n < len(es) && storage.SameEvent(es[0], es[n]) {
+			n++
+		}
+		group := make([]bot.LedgerEntry, n)
+		copy(group, es[:n])
+		for i := range group {
+			group[i].Seq = 0
+		}
+		b.Queue("INSERT INTO ledger (rec) VALUES ($1)", storage.EncodeLedger(group))
+		es = es[n:]
+	}
+}
+
+// queueRecords queues the change's table, action log, deletion, hand and session.
+func queueRecords(b *pgx.Batch, c bot.Change) error {
+	if c.Table != nil {
+		data, err := json.Marshal(c.Table)
+		if err != nil {
+			return err
+		}
+		b.Queue(`INSERT INTO tables (id, community, rec) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec`,
+			c.Table.ID, table.Community(c.Table.Platform, c.Table.Workspace), data)
+		if c.Table.Hand == nil {
+			b.Queue("DELETE FROM actions WHERE table_id = $1", c.Table.ID)
+		}
+	}
+	if c.Actions != nil {
+		data, err := json.Marshal(c.Actions)
+		if err != nil {
+			return err
+		}
+		b.Queue(`INSERT INTO actions (table_id, rec) VALUES ($1, $2)
+			ON CONFLICT (table_id) DO UPDATE SET rec = excluded.rec`, c.Actions.Table, data)
+	}
+	if c.DeleteTable != "" {
+		b.Queue("DELETE FROM tables WHERE id = $1", c.DeleteTable)
+		b.Queue("DELETE FROM actions WHERE table_id = $1", c.DeleteTable)
+	}
+	if c.Hand != nil {
+		// A hand number already kept is kept beside, never overwritten (as storage.DB does).
+		b.Queue(`INSERT INTO hands (table_id, no, kept, rec)
+			SELECT $1, $2, coalesce((SELECT max(kept) + 1 FROM hands WHERE table_id = $1 AND no = $2), 0), $3`,
+			c.Hand.Table, c.Hand.No, storage.EncodeHand(*c.Hand))
+	}
+	if c.Session != nil {
+		data, err := json.Marshal(c.Session)
+		if err != nil {
+			return err
+		}
+		b.Queue("INSERT INTO sessions (rec) VALUES ($1)", data)
+	}
+	return nil
+}
+
+// --- reads -------------------------------------------------------------------------------------
+
+// Tables returns every open table, as last committed.
+func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
+	return d.tables(ctx, "")
+}
+
+// CommunityTables returns the open tables of one community.
+func (d *DB) CommunityTables(ctx context.Context, community string) ([]bot.TableRecord, error) {
+	return d.tables(ctx, community)
+}
+
+func (d *DB) tables(ctx context.Context, community string) ([]bot.TableRecord, error) {
+	q := `SELECT t.id, t.rec, a.rec FROM tables t LEFT JOIN actions a ON a.table_id = t.id`
+	var args []any
+	if community != "" {
+		q += " WHERE t.community = $1"
+		args = append(args, community)
+	}
+	rows, err := d.pool.Query(ctx, q+" ORDER BY t.id", args...)
+	if err != nil {
+		return nil, d.wrap("load tables", err)
+	}
+	defer rows.Close()
+	var out []bot.TableRecord
+	for rows.Next() {
+		var id string
+		var rec, acts []byte
+		if err := rows.Scan(&id, &rec, &acts); err != nil {
+			return nil, d.wrap("load tables", err)
+		}
+		var t bot.TableRecord
+		if err := json.Unmarshal(rec, &t); err != nil {
+			return nil, fmt.Errorf("table %s: %w", id, err)
+		}
+		// As in storage.DB: the action log only grows within a hand, so the longer copy is newer.
+		if acts != nil && t.Hand != nil {
+			var log bot.ActionLog
+			if err := json.Unmarshal(acts, &log); err != nil {
+				return nil, fmt.Errorf("actions of table %s: %w", id, err)
+			}
+			if log.HandNo == t.Hand.No && len(log.Actions) > len(t.Hand.Actions) {
+				t.Hand.Actions, t.Hand.TimedOut, t.Hand.Deadline = log.Actions, log.TimedOut, log.Deadline
+			}
+		}
+		out = append(out, t)
+	}
+	return out, d.wrap("load tables", rows.Err())
+}
+
+const playerCols = "workspace, user_id, name, bankroll, on_table, granted, hands"
+
+func scanPlayer(row pgx.Row) (bot.PlayerRecord, error) {
+	var p bot.PlayerRecord
+	var hands int64
+	err := row.Scan(&p.Workspace, &p.User, &p.Name, &p.Bankroll, &p.OnTable, &p.Granted, &hands)
+	p.Hands = int(hands)
+	return p, err
+}
+
+// Player returns one player's record.
+func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerRecord, bool, error) {
+	p, err := scanPlayer(d.pool.QueryRow(ctx, "SELECT "+playerCols+" FROM players WHERE workspace = $1 AND user_id = $2", workspace, user))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return bot.PlayerRecord{}, false, nil
+	}
+	if err != nil {
+		return bot.PlayerRecord{}, false, d.wrap("load player", err)
+	}
+	return p, true, nil
+}
+
+// Players returns every player of a workspace, ordered by user ID.
+func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord, error) {
+	rows, err := d.pool.Query(ctx, "SELECT "+playerCols+" FROM players WHERE workspace = $1 ORDER BY user_id", workspace)
+	if err != nil {
+		return nil, d.wrap("load players", err)
+	}
+	defer rows.Close()
+	var out []bot.PlayerRecord
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, d.wrap("load players", err)
+		}
+		out = append(out, p)
+	}
+	return out, d.wrap("load players", rows.Err())
+}
+
+// Hands returns up to n finished hands of a table, the most recent first.
+func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]bot.HandRecord, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	rows, err := d.pool.Query(ctx, `SELECT no, rec FROM hands WHERE table_id = $1 ORDER BY no DESC, kept DESC LIMIT $2`, tableID, n)
+	if err != nil {
+		return nil, d.wrap("load hands", err)
+	}
+	defer rows.Close()
+	var out []bot.HandRecord
+	for rows.Next() {
+		var no int64
+		var rec []byte
+		if err := rows.Scan(&no, &rec); err != nil {
+			return nil, d.wrap("load hands", err)
+		}
+		h, err := storage.DecodeHand(tableID, no, rec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, d.wrap("load hands", rows.Err())
+}
+
+// Hand returns hand number no of a table; of several kept under that number, the newest.
+func (d *DB) Hand(ctx context.Context, tableID string, no int64) (bot.HandRecord, bool, error) {
+	var rec []byte
+	err := d.pool.QueryRow(ctx, `SELECT rec FROM hands WHERE table_id = $1 AND no = $2 ORDER BY kept DESC LIMIT 1`, tableID, no).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return bot.HandRecord{}, false, nil
+	}
+	if err != nil {
+		return bot.HandRecord{}, false, d.wrap("load hand", err)
+	}
+	h, err := storage.DecodeHand(tableID, no, rec)
+	return h, err == nil, err
+}
+
+// EachHand calls fn with every finished hand, table by table and in hand order, in batches.
+func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+	after := struct {
+		table    string
+		no, kept int64
+	}{"", -1 << 62, 0}
+	for {
+		rows, err := d.pool.Query(ctx, `SELECT table_id, no, kept, rec FROM hands
+			WHERE (table_id, no, kept) > ($1, $2, $3) ORDER BY table_id, no, kept LIMIT 1000`, after.table, after.no, after.kept)
+		if err != nil {
+			return d.wrap("load hands", err)
+		}
+		var batch []bot.HandRecord
+		for rows.Next() {
+			var rec []byte
+			if err := rows.Scan(&after.table, &after.no, &after.kept, &rec); err != nil {
+				rows.Close()
+				return d.wrap("load hands", err)
+			}
+			h, err := storage.DecodeHand(after.table, after.no, rec)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, h)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return d.wrap("load hands", err)
+		}
+		for _, h := range batch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
+		if len(batch) < 1000 {
+			return nil
+		}
+	}
+}
+
+// Ledger returns every ledger entry in order.
+func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
+	rows, err := d.pool.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	if err != nil {
+		return nil, d.wrap("load the ledger", err)
+	}
+	defer rows.Close()
+	var out []bot.LedgerEntry
+	for rows.Next() {
+		var seq int64
+		var rec []byte
+		if err := rows.Scan(&seq, &rec); err != nil {
+			return nil, d.wrap("load the ledger", err)
+		}
+		es, err := storage.DecodeLedger(uint64(seq), rec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, es...)
+	}
+	return out, d.wrap("load the ledger", rows.Err())
+}
+
+// Sessions returns every finished session in order.
+func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
+	rows, err := d.pool.Query(ctx, "SELECT rec FROM sessions ORDER BY seq")
+	if err != nil {
+		return nil, d.wrap("load sessions", err)
+	}
+	defer rows.Close()
+	var out []bot.SessionRecord
+	for rows.Next() {
+		var rec []byte
+		if err := rows.Scan(&rec); err != nil {
+			return nil, d.wrap("load sessions", err)
+		}
+		var s bot.SessionRecord
+		if err := json.Unmarshal(rec, &s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, d.wrap("load sessions", rows.Err())
+}
+
+// Balance reads the chip totals in one snapshot and reports an error when the ledger does not
+// balance, exactly as storage.DB.Balance does.
+func (d *DB) Balance(ctx context.Context) (storage.Totals, error) {
+	var t storage.Totals
+	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return t, d.wrap("begin", err)
+	}
+	defer tx.Rollback(ctx)
+	var ledger []storage.LedgerRecord
+	rows, err := tx.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	if err != nil {
+		return t, d.wrap("load the ledger", err)
+	}
+	for rows.Next() {
+		var seq int64
+		var rec []byte
+		if err := rows.Scan(&seq, &rec); err != nil {
+			rows.Close()
+			return t, d.wrap("load the ledger", err)
+		}
+		ledger = append(ledger, storage.LedgerRecord{Seq: uint64(seq), Rec: rec})
+	}
+	rows.Close()
+	var players []bot.PlayerRecord
+	prows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players")
+	if err != nil {
+		return t, d.wrap("load players", err)
+	}
+	for prows.Next() {
+		p, err := scanPlayer(prows)
+		if err != nil {
+			prows.Close()
+			return t, d.wrap("load players", err)
+		}
+		players = append(players, p)
+	}
+	prows.Close()
+	var tables []bot.TableRecord
+	trows, err := tx.Query(ctx, "SELECT rec FROM tables")
+	if err != nil {
+		return t, d.wrap("load tables", err)
+	}
+	for trows.Next() {
+		var rec []byte
+		if err := trows.Scan(&rec); err != nil {
+			trows.Close()
+			return t, d.wrap("load tables", err)
+		}
+		var tr bot.TableRecord
+		if err := json.Unmarshal(rec, &tr); err != nil {
+			trows.Close()
+			return t, err
+		}
+		tables = append(tables, tr)
+	}
+	trows.Close()
+	if err := trows.Err(); err != nil {
+		return t, d.wrap("load tables", err)
+	}
+	return storage.Tally(ledger, players, tables)
+}
+
+// --- schedules ---------------------------------------------------------------------------------
+
+// fenceSchedule queues the fence a schedule write carries in its context, if any.
+func fenceSchedule(ctx context.Context, b *pgx.Batch) { queueFence(b, table.FenceFrom(ctx)) }
+
+func scheduleKey(id string) (int64, error) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("schedule ID %q is not a positive number", id)
+	}
+	return n, nil
+}
+
+// PutSchedule writes s; when s.ID is empty it first gives s the next schedule number.
+func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
+	cp := *s
+	community := table.Community(s.Platform, s.Workspace)
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return d.wrap("put schedule", err)
+	}
+	defer tx.Rollback(ctx)
+	var b pgx.Batch
+	fenceSchedule(ctx, &b)
+	if cp.ID == "" {
+		var n int64
+		if err := tx.QueryRow(ctx, "SELECT nextval(pg_get_serial_sequence('schedules', 'id'))").Scan(&n); err != nil {
+			return d.wrap("put schedule", err)
+		}
+		cp.ID = strconv.FormatInt(n, 10)
+	}
+	id, err := scheduleKey(cp.ID)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(cp)
+	if err != nil {
+		return err
+	}
+	b.Queue(`INSERT INTO schedules (id, community, rec) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec`, id, community, data)
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return d.wrap("put schedule", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return d.wrap("put schedule", err)
+	}
+	s.ID = cp.ID // only once the schedule is stored
+	return nil
+}
+
+// DeleteSchedule removes a schedule and its RSVPs; its results stay.
+func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
+	n, err := scheduleKey(id)
+	if err != nil {
+		return err
+	}
+	var b pgx.Batch
+	fenceSchedule(ctx, &b)
+	b.Queue("DELETE FROM schedules WHERE id = $1", n)
+	b.Queue("DELETE FROM rsvps WHERE schedule = $1", n)
+	return d.wrap("delete schedule", d.pool.SendBatch(ctx, &b).Close())
+}
+
+// Schedules returns every schedule, ordered by ID.
+func (d *DB) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
+	rows, err := d.pool.Query(ctx, "SELECT rec FROM schedules ORDER BY id")
+	if err != nil {
+		return nil, d.wrap("load schedules", err)
+	}
+	defer rows.Close()
+	var out []schedule.Schedule
+	for rows.Next() {
+		var rec []byte
+		if err := rows.Scan(&rec); err != nil {
+			return nil, d.wrap("load schedules", err)
+		}
+		var s schedule.Schedule
+		if err := json.Unmarshal(rec, &s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, d.wrap("load schedules", rows.Err())
+}
+
+// errNoSchedule refuses an RSVP for a schedule that was removed meanwhile.
+var errNoSchedule = errors.New("that schedule does not exist")
+
+// PutRSVP records a player's answer for one game, replacing an earlier one. It refuses an answer for
+// a schedule that does not exist.
+func (d *DB) PutRSVP(ctx context.Context, r schedule.RSVP) error {
+	n, err := scheduleKey(r.Schedule)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	tag, err := d.pool.Exec(ctx, `INSERT INTO rsvps (schedule, game, user_id, rec)
+		SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM schedules WHERE id = $1)
+		ON CONFLICT (schedule, game, user_id) DO UPDATE SET rec = excluded.rec`, n, r.Game.UnixNano(), r.User, data)
+	if err != nil {
+		return d.wrap("put rsvp", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("rsvp for schedule %s: %w", r.Schedule, errNoSchedule)
+	}
+	return nil
+}
+
+// RSVPs returns the answers for one game, in the order they were given.
+func (d *DB) RSVPs(ctx context.Context, id string, game time.Time) ([]schedule.RSVP, error) {
+	n, err := scheduleKey(id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := d.pool.Query(ctx, "SELECT rec FROM rsvps WHERE schedule = $1 AND game = $2 ORDER BY user_id", n, game.UnixNano())
+	if err != nil {
+		return nil, d.wrap("load rsvps", err)
+	}
+	defer rows.Close()
+	var out []schedule.RSVP
+	for rows.Next() {
+		var rec []byte
+		if err := rows.Scan(&rec); err != nil {
+			return nil, d.wrap("load rsvps", err)
+		}
+		var r schedule.RSVP
+		if err := json.Unmarshal(rec, &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(a, b schedule.RSVP) int { return a.Time.Compare(b.Time) })
+	return out, d.wrap("load rsvps", rows.Err())
+}
+
+// PutResult records a game's result and writes s (when it still exists) in the same transaction.
+func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Schedule) error {
+	n, err := scheduleKey(r.Schedule)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	var b pgx.Batch
+	fenceSchedule(ctx, &b)
+	b.Queue(`INSERT INTO results (schedule, game, rec) VALUES ($1, $2, $3)
+		ON CONFLICT (schedule, game) DO UPDATE SET rec = excluded.rec`, n, r.Game.UnixNano(), data)
+	if s != nil {
+		sid, err := scheduleKey(s.ID)
+		if err != nil {
+			return err
+		}
+		sdata, err := json.Marshal(s)
+		if err != nil {
+			return err
+		}
+		b.Queue("UPDATE schedules SET rec = $2 WHERE id = $1", sid, sdata) // removed meanwhile: result only
+	}
+	return d.wrap("put result", d.pool.SendBatch(ctx, &b).Close())
+}
+
+// Results returns a schedule's results, oldest game first.
+func (d *DB) Results(ctx context.Context, id string) ([]schedule.Result, error) {
+	n, err := scheduleKey(id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := d.pool.Query(ctx, "SELECT rec FROM results WHERE schedule = $1 ORDER BY game", n)
+	if err != nil {
+		return nil, d.wrap("load results", err)
+	}
+	defer rows.Close()
+	var out []schedule.Result
+	for rows.Next() {
+		var rec []byte
+		if err := rows.Scan(&rec); err != nil {
+			return nil, d.wrap("load results", err)
+		}
+		var r schedule.Result
+		if err := json.Unmarshal(rec, &r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, d.wrap("load results", rows.Err())
+}
+
+// --- leases ------------------------------------------------------------------------------------
+
+func interval(ttl time.Duration) string {
+	return strconv.FormatInt(ttl.Microseconds(), 10) + " microseconds"
+}
+
+// Claim takes community for owner when it is free or its lease expired (by the database's clock),
+// with the next epoch.
+func (d *DB) Claim(ctx context.Context, community, owner string, ttl time.Duration) (bot.Lease, error) {
+	if owner == "" {
+		return bot.Lease{}, errors.New("claim a community: no owner given")
+	}
+	l := bot.Lease{Community: community, Owner: owner}
+	err := d.pool.QueryRow(ctx, `INSERT INTO leases AS l (community, owner, epoch, expires_at)
+		VALUES ($1, $2, 1, now() + $3::interval)
+		ON CONFLICT (community) DO UPDATE SET owner = excluded.owner, epoch = l.epoch + 1, expires_at = excluded.expires_at
+			WHERE l.owner = '' OR l.expires_at <= now()
+		RETURNING epoch, expires_at, expires_at > now()`, community, owner, interval(ttl)).Scan(&l.Epoch, &l.Expires, &l.Live)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return bot.Lease{}, fmt.Errorf("claim %s: %w", community, bot.ErrOwned)
+	}
+	if err != nil {
+		return bot.Lease{}, d.wrap("claim "+community, err)
+	}
+	return l, nil
+}
+
+// Renew extends a lease still held at its epoch.
+func (d *DB) Renew(ctx context.Context, l bot.Lease, ttl time.Duration) (bot.Lease, error) {
+	err := d.pool.QueryRow(ctx, `UPDATE leases SET expires_at = now() + $4::interval
+		WHERE community = $1 AND owner = $2 AND epoch = $3 RETURNING expires_at, expires_at > now()`,
+		l.Community, l.Owner, l.Epoch, interval(ttl)).Scan(&l.Expires, &l.Live)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return bot.Lease{}, fmt.Errorf("renew %s: %w", l.Community, bot.ErrNotOwner)
+	}
+	if err != nil {
+		return bot.Lease{}, d.wrap("renew "+l.Community, err)
+	}
+	return l, nil
+}
+
+// Release frees a lease still held at its epoch.
+func (d *DB) Release(ctx context.Context, l bot.Lease) error {
+	_, err := d.pool.Exec(ctx, `UPDATE leases SET owner = '', expires_at = now()
+		WHERE community = $1 AND owner = $2 AND epoch = $3`, l.Community, l.Owner, l.Epoch)
+	return d.wrap("release "+l.Community, err)
+}
+
+// Communities returns every community with open tables, schedules or a lease, with its lease.
+func (d *DB) Communities(ctx context.Context) ([]bot.Lease, error) {
+	rows, err := d.pool.Query(ctx, `SELECT c.community, coalesce(l.owner, ''), coalesce(l.epoch, 0),
+			coalesce(l.expires_at, 'epoch'::timestamptz), coalesce(l.owner <> '' AND l.expires_at > now(), false)
+		FROM (SELECT community FROM tables UNION SELECT community FROM schedules UNION SELECT community FROM leases) c
+		LEFT JOIN leases l USING (community) ORDER BY c.community`)
+	if err != nil {
+		return nil, d.wrap("load communities", err)
+	}
+	defer rows.Close()
+	var out []bot.Lease
+	for rows.Next() {
+		var l bot.Lease
+		if err := rows.Scan(&l.Community, &l.Owner, &l.Epoch, &l.Expires, &l.Live); err != nil {
+			return nil, d.wrap("load communities", err)
+		}
+		out = append(out, l)
+	}
+	return out, d.wrap("load communities", rows.Err())
+}

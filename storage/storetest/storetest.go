@@ -1,0 +1,716 @@
+// Package storetest is the one conformance suite every implementation of bot.Store passes: the bbolt
+// store (package storage) and the PostgreSQL store (storage/postgres) run the same code through Run.
+// It checks every method and error, that Commit is all or nothing, hand numbering across sessions,
+// that the ledger balances, the restore of a hand in progress, schedules, and the leases and fences
+// through which processes that share a store own communities.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage"
+)
+
+// Store is what the suite needs of an implementation: the dealer's stores and the reads the tools
+// (balance checks, exports, migrate) use.
+type Store interface {
+	bot.Store
+	bot.Leases
+	schedule.Store
+	Ledger(ctx context.Context) ([]bot.LedgerEntry, error)
+	Balance(ctx context.Context) (storage.Totals, error)
+	EachHand(ctx context.Context, fn func(bot.HandRecord) error) error
+	Close() error
+}
+
+// Run runs the suite; open returns a new, empty store, closed by the suite.
+func Run(t *testing.T, open func(t *testing.T) Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s Store)
+	}{
+		{"CommitIsAllOrNothing", commitIsAllOrNothing},
+		{"GrantOnlyOpensAnAccount", grantOnlyOpensAnAccount},
+		{"BankrollNeverBelowZero", bankrollNeverBelowZero},
+		{"OverflowRefused", overflowRefused},
+		{"ConcurrentCommits", concurrentCommits},
+		{"PlayersOfAWorkspace", playersOfAWorkspace},
+		{"HandsMostRecentFirst", handsMostRecentFirst},
+		{"HandNumbersAcrossSessions", handNumbersAcrossSessions},
+		{"HandRoundTrip", handRoundTrip},
+		{"ActionLog", actionLog},
+		{"RestoreHandInProgress", restoreHandInProgress},
+		{"DeleteTable", deleteTable},
+		{"SessionsInOrder", sessionsInOrder},
+		{"LedgerBalances", ledgerBalances},
+		{"Schedules", schedules},
+		{"LeaseClaimRenewRelease", leaseClaimRenewRelease},
+		{"FencedCommit", fencedCommit},
+		{"FencedScheduleWrites", fencedScheduleWrites},
+		{"Communities", communities},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { s.Close() })
+			tc.fn(t, s)
+		})
+	}
+}
+
+var ctx = context.Background()
+
+func grant(user string, n int64) bot.LedgerEntry {
+	return bot.LedgerEntry{Kind: bot.KindGrant, Workspace: "w", User: user, Name: user, Bankroll: n}
+}
+
+func buyIn(table string, user string, n int64) bot.LedgerEntry {
+	return bot.LedgerEntry{Kind: bot.KindBuyIn, Workspace: "w", User: user, Table: table, Bankroll: -n, OnTable: n}
+}
+
+func tableRec(id string, stacks ...int64) *bot.TableRecord {
+	t := &bot.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1}
+	for i, s := range stacks {
+		t.Seats = append(t.Seats, bot.SeatRecord{User: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("u%d", i), Stack: s})
+	}
+	return t
+}
+
+func commit(t *testing.T, s Store, c bot.Change) {
+	t.Helper()
+	if err := s.Commit(ctx, c); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+}
+
+func balance(t *testing.T, s Store) storage.Totals {
+	t.Helper()
+	tot, err := s.Balance(ctx)
+	if err != nil {
+		t.Fatalf("balance: %v", err)
+	}
+	return tot
+}
+
+// A change that would overdraw a bankroll is refused whole: no player, no ledger entry, no table,
+// no hand, no session.
+func commitIsAllOrNothing(t *testing.T, s Store) {
+	err := s.Commit(ctx, bot.Change{
+		Table:   tableRec("t", 20000),
+		Ledger:  []bot.LedgerEntry{grant("u0", 10000), buyIn("console/w/t", "u0", 20000)},
+		Hand:    &bot.HandRecord{Table: "console/w/t", No: 1},
+		Session: &bot.SessionRecord{Table: "console/w/t"},
+	})
+	if !errors.Is(err, bot.ErrInsufficient) {
+		t.Fatalf("overdrawing commit: err %v, want ErrInsufficient", err)
+	}
+	if _, ok, _ := s.Player(ctx, "w", "u0"); ok {
+		t.Error("the refused change created the player")
+	}
+	if l, _ := s.Ledger(ctx); len(l) != 0 {
+		t.Errorf("the refused change left %d ledger entries", len(l))
+	}
+	if ts, _ := s.Tables(ctx); len(ts) != 0 {
+		t.Errorf("the refused change stored %d tables", len(ts))
+	}
+	if hs, _ := s.Hands(ctx, "console/w/t", 10); len(hs) != 0 {
+		t.Errorf("the refused change stored %d hands", len(hs))
+	}
+	if ss, _ := s.Sessions(ctx); len(ss) != 0 {
+		t.Errorf("the refused change stored %d sessions", len(ss))
+	}
+}
+
+// A grant opens an account once; a second grant to the same player changes nothing, not even the
+// ledger.
+func grantOnlyOpensAnAccount(t *testing.T, s Store) {
+	for i := 0; i < 2; i++ {
+		commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 10000)}})
+	}
+	p, ok, err := s.Player(ctx, "w", "u0")
+	if err != nil || !ok || p.Bankroll != 10000 || p.Granted != 10000 || p.Name != "u0" {
+		t.Fatalf("after two grants: %+v ok=%v err=%v, want one grant of 10000", p, ok, err)
+	}
+	if l, _ := s.Ledger(ctx); len(l) != 1 {
+		t.Fatalf("ledger holds %d entries after two grants, want 1", len(l))
+	}
+	if _, ok, err := s.Player(ctx, "w", "nobody"); ok || err != nil {
+		t.Fatalf("Player(nobody): ok=%v err=%v, want not found", ok, err)
+	}
+	if _, ok, _ := s.Player(ctx, "other", "u0"); ok {
+		t.Fatal("a player of workspace w was found in workspace other")
+	}
+	if tot := balance(t, s); tot.BroughtIn != 10000 || tot.Bankrolls != 10000 {
+		t.Fatalf("totals %+v", tot)
+	}
+}
+
+// A bankroll never goes below zero, by one chip or by many; the refused change leaves the bankroll
+// as it was and an exact buy-in of everything is allowed.
+func bankrollNeverBelowZero(t *testing.T, s Store) {
+	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 1000)}})
+	err := s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{buyIn("console/w/t", "u0", 1001)}})
+	if !errors.Is(err, bot.ErrInsufficient) {
+		t.Fatalf("buy-in of 1001 from 1000: err %v, want ErrInsufficient", err)
+	}
+	commit(t, s, bot.Change{Table: tableRec("t", 1000), Ledger: []bot.LedgerEntry{buyIn("console/w/t", "u0", 1000)}})
+	p, _, _ := s.Player(ctx, "w", "u0")
+	if p.Bankroll != 0 || p.OnTable != 1000 {
+		t.Fatalf("after buying in everything: %+v", p)
+	}
+	// A new player cannot start below zero either.
+	err = s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u9", Bankroll: -5}}})
+	if !errors.Is(err, bot.ErrInsufficient) {
+		t.Fatalf("a new player adjusted to -5: err %v, want ErrInsufficient", err)
+	}
+	balance(t, s)
+}
+
+// A sum out of int64's range is refused (storage.ErrOverflow), never stored wrapped.
+func overflowRefused(t *testing.T, s Store) {
+	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 1<<62)}})
+	err := s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 1 << 62}}})
+	if !errors.Is(err, storage.ErrOverflow) {
+		t.Fatalf("adjust past int64: err %v, want ErrOverflow", err)
+	}
+	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 1<<62 {
+		t.Fatalf("bankroll %d after a refused overflow, want %d", p.Bankroll, int64(1<<62))
+	}
+}
+
+// Many goroutines commit at once; one of them overdraws. Every other change lands, the bad one does
+// not, and the ledger balances.
+func concurrentCommits(t *testing.T, s Store) {
+	const n = 100
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			user := fmt.Sprintf("u%d", i)
+			amount := int64(1000)
+			if i == 7 {
+				amount = 20000 // more than the grant
+			}
+			tr := tableRec("t"+user, amount)
+			tr.Seats[0].User = user
+			errs[i] = s.Commit(ctx, bot.Change{Table: tr, Ledger: []bot.LedgerEntry{grant(user, 10000), buyIn(tr.ID, user, amount)}})
+		}(i)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if (i == 7) != (err != nil) {
+			t.Fatalf("commit %d: err %v", i, err)
+		}
+	}
+	if tot := balance(t, s); tot.BroughtIn != (n-1)*10000 || tot.OnTables != (n-1)*1000 {
+		t.Fatalf("totals %+v, want %d players with 1000 on a table each", tot, n-1)
+	}
+	// Many buy-ins from one bankroll at once: exactly as many as it covers land.
+	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("shared", 5000)}})
+	var ok sync.WaitGroup
+	var mu sync.Mutex
+	landed := 0
+	for i := 0; i < 20; i++ {
+		ok.Add(1)
+		go func() {
+			defer ok.Done()
+			if s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{buyIn("console/w/x", "shared", 1000)}}) == nil {
+				mu.Lock()
+				landed++
+				mu.Unlock()
+			}
+		}()
+	}
+	ok.Wait()
+	if p, _, _ := s.Player(ctx, "w", "shared"); landed != 5 || p.Bankroll != 0 || p.OnTable != 5000 {
+		t.Fatalf("20 concurrent buy-ins of 1000 from 5000: %d landed, player %+v", landed, p)
+	}
+}
+
+// Players lists one workspace's players, ordered by user ID.
+func playersOfAWorkspace(t *testing.T, s Store) {
+	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("b", 10), grant("a", 20), grant("B", 5),
+		{Kind: bot.KindGrant, Workspace: "w2", User: "z", Bankroll: 1}, {Kind: bot.KindGrant, Workspace: "ww", User: "q", Bankroll: 1}}})
+	ps, err := s.Players(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, fmt.Sprintf("%s:%d", p.User, p.Bankroll))
+	}
+	if want := "[B:5 a:20 b:10]"; fmt.Sprint(got) != want {
+		t.Fatalf("Players(w) = %v, want %s", got, want)
+	}
+	if ps, _ := s.Players(ctx, "none"); len(ps) != 0 {
+		t.Fatalf("Players(none) = %v", ps)
+	}
+}
+
+// Hands come back most recent first, only the asked table's, at most n.
+func handsMostRecentFirst(t *testing.T, s Store) {
+	for _, id := range []string{"a", "ab", "b"} {
+		for no := int64(1); no <= 5; no++ {
+			commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: id, No: no}})
+		}
+	}
+	hs, err := s.Hands(ctx, "a", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hs {
+		got = append(got, fmt.Sprintf("%s%d", h.Table, h.No))
+	}
+	if fmt.Sprint(got) != "[a5 a4 a3]" {
+		t.Fatalf("Hands(a, 3) = %v, want [a5 a4 a3]", got)
+	}
+	if hs, _ := s.Hands(ctx, "b", 10); len(hs) != 5 || hs[0].No != 5 {
+		t.Fatalf("Hands(b, 10): %d hands", len(hs))
+	}
+	if _, ok, err := s.Hand(ctx, "a", 6); ok || err != nil {
+		t.Fatalf("Hand(a, 6): ok=%v err=%v, want none", ok, err)
+	}
+	var all []string
+	err = s.EachHand(ctx, func(h bot.HandRecord) error {
+		all = append(all, fmt.Sprintf("%s%d", h.Table, h.No))
+		return nil
+	})
+	if err != nil || len(all) != 15 || all[0] != "a1" || all[5] != "ab1" || all[14] != "b5" {
+		t.Fatalf("EachHand: %v, err %v", all, err)
+	}
+}
+
+// Hand numbers go on across sessions: a hand stored under a number already kept (an old version
+// numbered each session from 1) is kept beside it, never overwriting it, and Hand returns the newer.
+func handNumbersAcrossSessions(t *testing.T, s Store) {
+	tr := tableRec("t", 100)
+	for no := int64(1); no <= 3; no++ {
+		commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: no, Names: []string{"first"}, Stacks: []int64{100}}})
+	}
+	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: tr.ID, HandBase: 0, HandNo: 3}})
+	for no := int64(4); no <= 5; no++ {
+		commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: no, Names: []string{"second"}, Stacks: []int64{100}}})
+	}
+	commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: 2, Names: []string{"again"}, Stacks: []int64{100}}})
+	h, ok, err := s.Hand(ctx, tr.ID, 2)
+	if err != nil || !ok || h.Names[0] != "again" {
+		t.Fatalf("Hand(2) = %+v ok=%v err=%v, want the newer hand 2", h, ok, err)
+	}
+	n := 0
+	_ = s.EachHand(ctx, func(bot.HandRecord) error { n++; return nil })
+	if n != 6 {
+		t.Fatalf("%d hands kept, want 6 (none overwritten)", n)
+	}
+	hs, _ := s.Hands(ctx, tr.ID, 10)
+	if len(hs) != 6 || hs[0].No != 5 {
+		t.Fatalf("Hands: %d, first %d", len(hs), hs[0].No)
+	}
+}
+
+// A finished hand comes back exactly as it was stored.
+func handRoundTrip(t *testing.T, s Store) {
+	h := sampleHand()
+	commit(t, s, bot.Change{Hand: &h})
+	got, ok, err := s.Hand(ctx, h.Table, h.No)
+	if err != nil || !ok {
+		t.Fatalf("Hand: ok=%v err=%v", ok, err)
+	}
+	if !reflect.DeepEqual(got, h) {
+		t.Fatalf("hand read back differs:\n got %+v\nwant %+v", got, h)
+	}
+}
+
+func sampleHand() bot.HandRecord {
+	deck := engine.OrderedDeck()
+	return bot.HandRecord{Table: "console/w/t", No: 42, Time: time.Date(2026, 11, 25, 20, 1, 2, 345678900, time.UTC),
+		Names: []string{"alice", "bob"}, Users: []string{"ua", "ub"}, Seats: []int{1, 3}, Size: 9,
+		Rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 800}, Button: 1, Deck: deck, Salt: "salt",
+		Proof: 1, Actions: []engine.Action{{Player: 1, Kind: engine.Call}, {Player: 0, Kind: engine.Check}}, Final: []int64{1010, 790}}
+}
+
+// The action log written alone on each action is put back into the table's hand; a log from an
+// earlier hand is ignored; a table without a hand drops the log.
+func actionLog(t *testing.T, s Store) {
+	tr := tableRec("t", 100, 100)
+	tr.Hand = &bot.HandState{No: 2}
+	acts := []engine.Action{{Player: 0, Kind: engine.Call}, {Player: 1, Kind: engine.Check}}
+	commit(t, s, bot.Change{Table: tr})
+	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 2, Actions: acts}})
+	ts, _ := s.Tables(ctx)
+	if len(ts) != 1 || len(ts[0].Hand.Actions) != 2 {
+		t.Fatalf("tables %+v, want the hand with 2 actions", ts)
+	}
+	tr.Hand = &bot.HandState{No: 3}
+	commit(t, s, bot.Change{Table: tr})
+	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
+		t.Fatalf("hand 3 got hand 2's actions: %+v", ts[0].Hand)
+	}
+	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 3, Actions: acts[:1]}})
+	tr.Hand = nil
+	commit(t, s, bot.Change{Table: tr})
+	tr.Hand = &bot.HandState{No: 3}
+	commit(t, s, bot.Change{Table: tr})
+	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
+		t.Fatalf("the log of a finished hand came back: %+v", ts[0].Hand)
+	}
+}
+
+// A hand in progress comes back from the store as it was committed (deck, actions, deadline) and
+// replays to the same decision point.
+func restoreHandInProgress(t *testing.T, s Store) {
+	deck := engine.OrderedDeck()
+	deadline := time.Date(2026, 11, 25, 21, 0, 0, 123456789, time.UTC)
+	tr := tableRec("t", 1000, 1000, 1000)
+	tr.Button, tr.HandNo = 0, 7
+	tr.Hand = &bot.HandState{No: 7, Rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 1000, 1000},
+		Button: 0, Seats: []int{0, 1, 2}, Deck: deck, Salt: "s"}
+	commit(t, s, bot.Change{Table: tr})
+	h, err := engine.NewHand(tr.Hand.Setup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []engine.Action
+	for _, a := range []engine.Action{{Kind: engine.Call}, {Kind: engine.Raise, Amount: 40}} {
+		a.Player = h.ToAct()
+		if _, err := h.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		acts = append(acts, a)
+		commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 7, Actions: acts, Deadline: deadline}})
+	}
+	ts, err := s.CommunityTables(ctx, "console/w")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("CommunityTables: %d tables, err %v", len(ts), err)
+	}
+	got := ts[0].Hand
+	if !reflect.DeepEqual(got.Deck, deck) || !reflect.DeepEqual(got.Actions, acts) || !got.Deadline.Equal(deadline) {
+		t.Fatalf("restored hand: deck same %v, actions %+v, deadline %v", reflect.DeepEqual(got.Deck, deck), got.Actions, got.Deadline)
+	}
+	r, err := engine.Replay(got.Setup(), got.Actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ToAct() != h.ToAct() || r.Pot() != h.Pot() {
+		t.Fatalf("replayed hand: to act %d pot %d, want %d and %d", r.ToAct(), r.Pot(), h.ToAct(), h.Pot())
+	}
+}
+
+// DeleteTable removes the table and its action log.
+func deleteTable(t *testing.T, s Store) {
+	tr := tableRec("t", 100)
+	tr.Hand = &bot.HandState{No: 1}
+	commit(t, s, bot.Change{Table: tr})
+	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 1, Actions: []engine.Action{{Kind: engine.Fold}}}})
+	commit(t, s, bot.Change{DeleteTable: tr.ID})
+	if ts, _ := s.Tables(ctx); len(ts) != 0 {
+		t.Fatalf("%d tables after delete", len(ts))
+	}
+	tr.Hand = &bot.HandState{No: 1}
+	commit(t, s, bot.Change{Table: tr})
+	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
+		t.Fatal("a deleted table's action log came back")
+	}
+}
+
+// Sessions come back oldest first, whole.
+func sessionsInOrder(t *testing.T, s Store) {
+	for i := 1; i <= 3; i++ {
+		commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: fmt.Sprint("t", i), HandBase: int64(i * 10), HandNo: int64(i*10 + 5),
+			Started: time.Date(2026, 1, i, 20, 0, 0, 0, time.UTC), Standings: []bot.Standing{{User: "u", Name: "U", BoughtIn: 100, CashedOut: int64(i)}}}})
+	}
+	ss, err := s.Sessions(ctx)
+	if err != nil || len(ss) != 3 {
+		t.Fatalf("Sessions: %d, err %v", len(ss), err)
+	}
+	for i, se := range ss {
+		if se.Table != fmt.Sprint("t", i+1) || se.HandNo != int64((i+1)*10+5) || se.Standings[0].CashedOut != int64(i+1) {
+			t.Fatalf("session %d: %+v", i, se)
+		}
+	}
+}
+
+// A night of play through the ledger: buy-ins, results, a rebuy, cash-outs, an adjustment. The
+// ledger balances after every step and its entries come back in order.
+func ledgerBalances(t *testing.T, s Store) {
+	id := "console/w/t"
+	steps := []bot.Change{
+		{Ledger: []bot.LedgerEntry{grant("a", 1000), grant("b", 1000)}},
+		{Table: tableRec("t", 500, 500), Ledger: []bot.LedgerEntry{buyIn(id, "u0", 0), buyIn(id, "a", 500), buyIn(id, "b", 500)}},
+		{Table: tableRec("t", 700, 300), Ledger: []bot.LedgerEntry{
+			{Kind: bot.KindResult, Workspace: "w", User: "a", Table: id, HandNo: 1, OnTable: 200},
+			{Kind: bot.KindResult, Workspace: "w", User: "b", Table: id, HandNo: 1, OnTable: -200}}},
+		{Table: tableRec("t", 700, 500), Ledger: []bot.LedgerEntry{{Kind: bot.KindRebuy, Workspace: "w", User: "b", Table: id, Bankroll: -200, OnTable: 200}}},
+		{DeleteTable: id, Ledger: []bot.LedgerEntry{
+			{Kind: bot.KindCashOut, Workspace: "w", User: "a", Table: id, Bankroll: 700, OnTable: -700},
+			{Kind: bot.KindCashOut, Workspace: "w", User: "b", Table: id, Bankroll: 500, OnTable: -500}}},
+		{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "b", Bankroll: 250}}},
+	}
+	for i, c := range steps {
+		commit(t, s, c)
+		if _, err := s.Balance(ctx); err != nil {
+			t.Fatalf("after step %d: %v", i, err)
+		}
+	}
+	tot := balance(t, s)
+	if tot.BroughtIn != 2250 || tot.Bankrolls != 2250 || tot.OnTables != 0 {
+		t.Fatalf("totals %+v", tot)
+	}
+	l, err := s.Ledger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range l {
+		kinds = append(kinds, e.Kind+":"+e.User)
+	}
+	want := "[grant:a grant:b buy-in:u0 buy-in:a buy-in:b result:a result:b rebuy:b cash-out:a cash-out:b adjust:b]"
+	if fmt.Sprint(kinds) != want {
+		t.Fatalf("ledger %v\nwant %s", kinds, want)
+	}
+	if a, _, _ := s.Player(ctx, "w", "a"); a.Hands != 1 || a.Bankroll != 1200 {
+		t.Fatalf("player a %+v, want 1 hand and 1200", a)
+	}
+	// A table whose stacks disagree with the ledger is found out.
+	commit(t, s, bot.Change{Table: tableRec("bad", 1)})
+	if _, err := s.Balance(ctx); err == nil {
+		t.Fatal("Balance accepted a table holding a chip the ledger does not know")
+	}
+}
+
+// Schedules get numbers, RSVPs replace earlier answers and are refused for a schedule that is gone,
+// results outlive their schedule.
+func schedules(t *testing.T, s Store) {
+	game := time.Date(2026, 12, 4, 20, 0, 0, 0, time.UTC)
+	a := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "c", Host: "h", When: "weekly fri 20:00", Zone: "UTC"}
+	if err := s.PutSchedule(ctx, a); err != nil || a.ID == "" {
+		t.Fatalf("PutSchedule: ID %q err %v", a.ID, err)
+	}
+	b := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "d"}
+	if err := s.PutSchedule(ctx, b); err != nil || b.ID == a.ID {
+		t.Fatalf("second schedule: ID %q (first %q) err %v", b.ID, a.ID, err)
+	}
+	a.Announced = true
+	if err := s.PutSchedule(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Schedules(ctx)
+	if err != nil || len(all) != 2 || all[0].ID != a.ID || !all[0].Announced {
+		t.Fatalf("Schedules: %+v err %v", all, err)
+	}
+	t1 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, r := range []schedule.RSVP{{Schedule: a.ID, Game: game, User: "z", Answer: schedule.Yes, Time: t1},
+		{Schedule: a.ID, Game: game, User: "y", Answer: schedule.Maybe, Time: t1.Add(time.Hour)},
+		{Schedule: a.ID, Game: game, User: "z", Answer: schedule.No, Time: t1.Add(2 * time.Hour)},
+		{Schedule: a.ID, Game: game.Add(time.Nanosecond), User: "x", Answer: schedule.Yes, Time: t1}} {
+		if err := s.PutRSVP(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := s.RSVPs(ctx, a.ID, game)
+	if err != nil || len(rs) != 2 || rs[0].User != "y" || rs[1].User != "z" || rs[1].Answer != schedule.No {
+		t.Fatalf("RSVPs: %+v err %v", rs, err)
+	}
+	res := schedule.Result{Schedule: a.ID, Game: game, Ended: game.Add(3 * time.Hour), Players: []schedule.Balance{{User: "y", Name: "Y", Net: 50}}}
+	a.Open = nil
+	if err := s.PutResult(ctx, res, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSchedule(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutRSVP(ctx, schedule.RSVP{Schedule: a.ID, Game: game, User: "w", Answer: schedule.Yes}); err == nil {
+		t.Fatal("an RSVP for a removed schedule was stored")
+	}
+	if rs, _ := s.RSVPs(ctx, a.ID, game); len(rs) != 0 {
+		t.Fatalf("a removed schedule's RSVPs stayed: %+v", rs)
+	}
+	got, err := s.Results(ctx, a.ID)
+	if err != nil || len(got) != 1 || got[0].Players[0].Net != 50 || !got[0].Game.Equal(game) {
+		t.Fatalf("Results after removal: %+v err %v", got, err)
+	}
+	if all, _ := s.Schedules(ctx); len(all) != 1 || all[0].ID != b.ID {
+		t.Fatalf("Schedules after removal: %+v", all)
+	}
+	if err := s.DeleteSchedule(ctx, "abc"); err == nil {
+		t.Fatal("DeleteSchedule(abc) succeeded")
+	}
+}
+
+// A community is claimed once; another owner is refused while the lease lives and takes it over,
+// with a new epoch, once it has expired; the old owner can no longer renew; a released lease is
+// free at once.
+func leaseClaimRenewRelease(t *testing.T, s Store) {
+	const c = "discord/g1"
+	a, err := s.Claim(ctx, c, "A", time.Minute)
+	if err != nil || a.Epoch < 1 || a.Owner != "A" || !a.Live {
+		t.Fatalf("first claim: %+v err %v", a, err)
+	}
+	if _, err := s.Claim(ctx, c, "B", time.Minute); !errors.Is(err, bot.ErrOwned) {
+		t.Fatalf("B claims A's live lease: err %v, want ErrOwned", err)
+	}
+	if _, err := s.Claim(ctx, c, "A", time.Minute); !errors.Is(err, bot.ErrOwned) {
+		t.Fatalf("A claims its own live lease: err %v, want ErrOwned (renew it instead)", err)
+	}
+	a2, err := s.Renew(ctx, a, -time.Second) // renewed into the past: expired, still A's
+	if err != nil || a2.Epoch != a.Epoch || a2.Live {
+		t.Fatalf("renew: %+v err %v", a2, err)
+	}
+	// Expired but untaken: A may still renew it at the same epoch.
+	if a2, err = s.Renew(ctx, a2, -time.Second); err != nil || a2.Epoch != a.Epoch {
+		t.Fatalf("renew of an expired, untaken lease: %+v err %v", a2, err)
+	}
+	b, err := s.Claim(ctx, c, "B", time.Minute)
+	if err != nil || b.Epoch != a.Epoch+1 || b.Owner != "B" {
+		t.Fatalf("B takes over the expired lease: %+v err %v, want epoch %d", b, err, a.Epoch+1)
+	}
+	if _, err := s.Renew(ctx, a, time.Minute); !errors.Is(err, bot.ErrNotOwner) {
+		t.Fatalf("A renews after the takeover: err %v, want ErrNotOwner", err)
+	}
+	if err := s.Release(ctx, a); err != nil {
+		t.Fatalf("A releases a lease it lost: %v (want no error, and B keeps it)", err)
+	}
+	if _, err := s.Claim(ctx, c, "C", time.Minute); !errors.Is(err, bot.ErrOwned) {
+		t.Fatalf("C claims after A's stale release: err %v, want ErrOwned", err)
+	}
+	if err := s.Release(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	cl, err := s.Claim(ctx, c, "C", time.Minute)
+	if err != nil || cl.Epoch != b.Epoch+1 {
+		t.Fatalf("C claims the released lease: %+v err %v, want epoch %d", cl, err, b.Epoch+1)
+	}
+	// Communities are independent.
+	if _, err := s.Claim(ctx, "slack/T1", "A", time.Minute); err != nil {
+		t.Fatalf("claim another community: %v", err)
+	}
+}
+
+// A commit under a fence lands only while the fence is the lease: after a takeover the old owner's
+// commit is refused (ErrNotOwner) and writes nothing, even together with ledger entries.
+func fencedCommit(t *testing.T, s Store) {
+	const c = "console/w"
+	a, err := s.Claim(ctx, c, "A", -time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tableRec("t", 100)
+	commit(t, s, bot.Change{Fence: a.Fence(), Table: tr, Ledger: []bot.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
+	b, err := s.Claim(ctx, c, "B", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := tableRec("t", 100)
+	stale.HandNo = 99
+	for name, ch := range map[string]bot.Change{
+		"table":  {Fence: a.Fence(), Table: stale},
+		"ledger": {Fence: a.Fence(), Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 5}}},
+		"grant":  {Fence: a.Fence(), Ledger: []bot.LedgerEntry{grant("new", 10)}},
+		"hand":   {Fence: a.Fence(), Hand: &bot.HandRecord{Table: tr.ID, No: 1}},
+		"delete": {Fence: a.Fence(), DeleteTable: tr.ID},
+		"forged": {Fence: &bot.Fence{Community: c, Owner: "A", Epoch: b.Epoch}, Table: stale},
+		"none":   {Fence: &bot.Fence{Community: "console/nobody", Owner: "A", Epoch: 1}, Table: stale},
+	} {
+		if err := s.Commit(ctx, ch); !errors.Is(err, bot.ErrNotOwner) {
+			t.Errorf("%s under the old fence: err %v, want ErrNotOwner", name, err)
+		}
+	}
+	ts, _ := s.Tables(ctx)
+	if len(ts) != 1 || ts[0].HandNo != 0 {
+		t.Fatalf("tables after refused commits: %+v", ts)
+	}
+	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 900 {
+		t.Fatalf("bankroll %d after a refused adjust, want 900", p.Bankroll)
+	}
+	if _, ok, _ := s.Player(ctx, "w", "new"); ok {
+		t.Fatal("a refused grant opened an account")
+	}
+	if hs, _ := s.Hands(ctx, tr.ID, 5); len(hs) != 0 {
+		t.Fatal("a refused hand was stored")
+	}
+	commit(t, s, bot.Change{Fence: b.Fence(), Table: stale})
+	if ts, _ := s.Tables(ctx); ts[0].HandNo != 99 {
+		t.Fatal("the new owner's commit did not land")
+	}
+	balance(t, s)
+}
+
+// Schedule writes made under a fence in their context are refused once the fence is stale.
+func fencedScheduleWrites(t *testing.T, s Store) {
+	const c = "console/w"
+	a, _ := s.Claim(ctx, c, "A", -time.Second)
+	sc := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "c"}
+	fa := table.WithFence(ctx, a.Fence())
+	if err := s.PutSchedule(fa, sc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Claim(ctx, c, "B", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	sc.Announced = true
+	if err := s.PutSchedule(fa, sc); !errors.Is(err, bot.ErrNotOwner) {
+		t.Fatalf("PutSchedule under a stale fence: err %v, want ErrNotOwner", err)
+	}
+	game := time.Date(2026, 12, 4, 20, 0, 0, 0, time.UTC)
+	if err := s.PutResult(fa, schedule.Result{Schedule: sc.ID, Game: game}, sc); !errors.Is(err, bot.ErrNotOwner) {
+		t.Fatalf("PutResult under a stale fence: err %v, want ErrNotOwner", err)
+	}
+	if err := s.DeleteSchedule(fa, sc.ID); !errors.Is(err, bot.ErrNotOwner) {
+		t.Fatalf("DeleteSchedule under a stale fence: err %v, want ErrNotOwner", err)
+	}
+	all, _ := s.Schedules(ctx)
+	if len(all) != 1 || all[0].Announced {
+		t.Fatalf("schedules after refused writes: %+v", all)
+	}
+	if rs, _ := s.Results(ctx, sc.ID); len(rs) != 0 {
+		t.Fatal("a refused result was stored")
+	}
+}
+
+// Communities lists every community with tables, schedules or a lease, with the lease.
+func communities(t *testing.T, s Store) {
+	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "discord/g1/c1", Platform: "discord", Workspace: "g1", Channel: "c1"}})
+	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "discord/g1/c2", Platform: "discord", Workspace: "g1", Channel: "c2"}})
+	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "slack/T1/c1", Platform: "slack", Workspace: "T1", Channel: "c1"}})
+	if err := s.PutSchedule(ctx, &schedule.Schedule{Platform: "slack", Workspace: "T2", Channel: "c"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Claim(ctx, "console/console", "A", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := s.Communities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, fmt.Sprintf("%s:%s:%v", c.Community, c.Owner, c.Live))
+	}
+	want := "[console/console:A:true discord/g1::false slack/T1::false slack/T2::false]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("Communities = %v\nwant %s", got, want)
+	}
+	if cs[0].Epoch != l.Epoch {
+		t.Fatalf("epoch %d, want %d", cs[0].Epoch, l.Epoch)
+	}
+	ts, err := s.CommunityTables(ctx, "discord/g1")
+	if err != nil || len(ts) != 2 || ts[0].ID != "discord/g1/c1" {
+		t.Fatalf("CommunityTables(discord/g1): %+v err %v", ts, err)
+	}
+	if ts, _ := s.CommunityTables(ctx, "discord/g"); len(ts) != 0 {
+		t.Fatal("a community matched by prefix")
+	}
+}
