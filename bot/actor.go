@@ -44,6 +44,10 @@ type actor struct {
 	handFloor int64
 
 	toldDenied bool // the host was told the platform refuses the bot this channel (cannotPost)
+
+	// fence is the lease of the table's community its writes carry when processes share the store
+	// (nil otherwise): the one under which the table was restored or opened here.
+	fence *Fence
 }
 
 func (t *actor) loop() {

@@ -37,6 +37,13 @@ type Config struct {
 	// PingAfter is how long a turn shown on a live table may wait before its player is pinged by a
 	// short mention post (deleted when the turn passes); 0 means 10 s, a negative value never.
 	PingAfter time.Duration
+	// Owner names this process when several processes share the store (PostgreSQL): the dealer then
+	// serves only the communities it holds a lease on (see owner.go), and every table write carries
+	// the lease's fence. Empty: one process serves every table, as with the bbolt file.
+	Owner string
+	// Lease is how long a community's lease lasts without renewal, the time after which another
+	// process may take over a community whose owner died; 0 means DefaultLease (10 s).
+	Lease time.Duration
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -69,6 +76,13 @@ type Dealer struct {
 	verbs   map[string]verb // the command table (newVerbs)
 	// sched answers the schedule commands once a Scheduler runs beside the dealer (NewScheduler).
 	sched atomic.Pointer[schedule.Manager]
+
+	// Ownership when processes share the store (Config.Owner; owner.go). leases is nil otherwise.
+	leases  Leases
+	owned   map[string]*community // guarded by mu
+	me      Lease                 // this process's own lease: shows it is alive
+	ownStop chan struct{}
+	ownDone chan struct{}
 }
 
 // job is one unit of work for a table goroutine.
@@ -117,6 +131,13 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
 		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
 	ctx := context.Background()
+	if cfg.Owner != "" {
+		// Tables are restored community by community as this process claims them.
+		if err := d.startOwning(ctx); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
 	recs, err := store.Tables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load tables: %w", err)
@@ -146,7 +167,7 @@ func (d *Dealer) newTable(id string) *actor {
 }
 
 func (d *Dealer) newTableLocked(id string) *actor {
-	t := &actor{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}}
+	t := &actor{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}, fence: d.fenceLocked(id)}
 	d.tables[id] = t
 	d.wg.Add(1)
 	go t.loop()
@@ -267,6 +288,9 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		}
 		return errorReply(d.log, unknownVerb(verb))
 	}
+	if err := d.serve(ctx, cmd); err != nil {
+		return errorReply(d.log, err)
+	}
 	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
 	if err != nil {
 		switch {
@@ -363,6 +387,7 @@ func (d *Dealer) Close(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
+		d.stopOwning(ctx)
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

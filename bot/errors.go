@@ -30,6 +30,12 @@ func errorReply(log *slog.Logger, err error) Reply {
 	switch {
 	case errors.As(err, &ee):
 		return Reply{Text: errs.ClipText(ee.Message, errs.MaxReply), IsError: true}
+	case errors.Is(err, ErrStoreUnreachable):
+		log.Warn("command failed: database out of reach", "err", err)
+		return Reply{Text: "The dealer cannot reach its database, so nothing changed: please try again in a moment.", IsError: true}
+	case errors.Is(err, ErrNotOwner), errors.Is(err, errNotServed):
+		log.Info("command for a community this process does not serve", "err", err)
+		return Reply{Text: "This server's tables are being moved to another dealer process, so nothing changed: please try again in a few seconds.", IsError: true}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return Reply{Text: "The dealer is busy or shutting down and nothing changed: please try again.", IsError: true}
 	}

@@ -53,3 +53,7 @@ var ErrOwned = errors.New("another dealer process owns this community")
 // ErrNotOwner is returned by Renew, and by Commit for a Change whose Fence is no longer the
 // community's lease: the process lost the community, and nothing was written.
 var ErrNotOwner = errors.New("this dealer process no longer owns the community")
+
+// ErrStoreUnreachable is wrapped by a store's errors when it cannot reach its database (the
+// PostgreSQL server is down or cut off): the player is told that nothing changed.
+var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")

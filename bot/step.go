@@ -67,7 +67,12 @@ type answer struct {
 // of it happens: the core changed nothing, so the table is as it was.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
-		if err := t.d.store.Commit(ctx, st.Change); err != nil {
+		c := st.Change
+		c.Fence = t.fence
+		if err := t.d.store.Commit(ctx, c); err != nil {
+			if errors.Is(err, ErrNotOwner) {
+				t.d.lostFence(t.fence) // another process took the community over
+			}
 			return fmt.Errorf("commit table %s: %w", t.id, err)
 		}
 	}

@@ -77,6 +77,11 @@ type Manager struct {
 	// IsHost reports whether the user may add schedules without being an admin (they host the
 	// channel's table, say). Nil: only admins add schedules.
 	IsHost func(ctx context.Context, r Request) bool
+	// Claim, when set, says whether this process fires s's events, and returns the context its
+	// writes for s are made with (one carrying the lease's fence when processes share the store):
+	// only the owner of a schedule's community fires it, so each event fires once. Nil: every
+	// schedule is this process's.
+	Claim func(ctx context.Context, s *Schedule) (context.Context, bool)
 	// Mention writes a user mention; default <@ID> on Discord and Slack, @Name elsewhere.
 	Mention func(platform, user, name string) string
 	// Changed is called after a schedule is added, removed or advanced, so the cron wiring can

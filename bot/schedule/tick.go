@@ -27,7 +27,14 @@ func (m *Manager) Tick(ctx context.Context) error {
 	}
 	var first error
 	for i := range all {
-		if err := m.tick(ctx, &all[i]); err != nil {
+		sctx := ctx
+		if m.Claim != nil {
+			var mine bool
+			if sctx, mine = m.Claim(ctx, &all[i]); !mine {
+				continue // another process owns its community and fires it
+			}
+		}
+		if err := m.tick(sctx, &all[i]); err != nil {
 			m.log().Error("schedule tick", "schedule", all[i].ID, "err", err)
 			if first == nil {
 				first = err

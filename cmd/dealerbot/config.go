@@ -12,6 +12,8 @@ import (
 
 	"github.com/joho/godotenv"
 
+	"github.com/dealerbot/dealerbot/bot"
+
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -100,7 +102,12 @@ func (e *Env) Get(key string) string {
 
 // Settings are dealerbot's own settings (the chat adapters read theirs through Env.Get).
 type Settings struct {
-	DB               string
+	DB string
+	// DatabaseURL is a PostgreSQL URL (DEALERBOT_DATABASE_URL): several processes share that
+	// database, each serving the communities it holds a lease on. Empty: the bbolt file DB.
+	DatabaseURL      string
+	Lease            time.Duration // DEALERBOT_LEASE: how long before another process may take over
+	Owner            string        // DEALERBOT_OWNER: this process's name among those sharing the database
 	StartingBankroll int64
 	DealDelay        time.Duration
 	LogLevel         string
@@ -112,6 +119,27 @@ func readSettings(e *Env) (Settings, error) {
 	s := Settings{DB: "dealerbot.db", StartingBankroll: 10000, DealDelay: 3 * time.Second, LogLevel: "info", Timezone: "UTC"}
 	if v := e.Get("DEALERBOT_DB"); v != "" {
 		s.DB = v
+	}
+	if v := e.Get("DEALERBOT_DATABASE_URL"); v != "" {
+		if e.Get("DEALERBOT_DB") != "" {
+			return s, fmt.Errorf("DEALERBOT_DB (a bbolt file) and DEALERBOT_DATABASE_URL (PostgreSQL) are both set: set only one; to move a file into PostgreSQL use dealerbot migrate --from FILE --to URL")
+		}
+		if !strings.HasPrefix(v, "postgres://") && !strings.HasPrefix(v, "postgresql://") {
+			return s, fmt.Errorf("DEALERBOT_DATABASE_URL must be a PostgreSQL URL such as postgres://dealer:secret@db.example.com:5432/dealerbot")
+		}
+		s.DatabaseURL = v
+	}
+	s.Lease = bot.DefaultLease
+	if v := e.Get("DEALERBOT_LEASE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 10*time.Minute {
+			return s, fmt.Errorf("DEALERBOT_LEASE must be a duration from 1s to 10m, such as 10s")
+		}
+		s.Lease = d
+	}
+	s.Owner = e.Get("DEALERBOT_OWNER")
+	if len(s.Owner) > 100 {
+		return s, fmt.Errorf("DEALERBOT_OWNER must be at most 100 characters")
 	}
 	if v := e.Get("DEALERBOT_STARTING_BANKROLL"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -21,7 +21,6 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/slack"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/render"
-	"github.com/dealerbot/dealerbot/storage"
 )
 
 func main() {
@@ -136,21 +135,11 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if err != nil {
 		return err
 	}
-	db, err := storage.Open(s.DB)
+	db, closeDB, err := openStore(ctx, s, log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if db.Created() {
-		log.Info("started a new database file: no bankrolls, tables or schedules yet", "db", s.DB)
-	} else {
-		log.Info("opened the database", "db", s.DB)
-	}
-	stopBackups, err := serveBackups(db, log)
-	if err != nil {
-		return err
-	}
-	defer stopBackups()
+	defer closeDB()
 
 	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
 	// Zero means zero here (the settings document it); bot.Config's zero value means its default.
@@ -162,6 +151,13 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	}
 	if m.BotConfig != nil {
 		cfg = *m.BotConfig
+	}
+	if s.DatabaseURL != "" {
+		cfg.Owner, cfg.Lease = s.Owner, s.Lease
+		if cfg.Owner == "" {
+			cfg.Owner = defaultOwner()
+		}
+		log.Info("sharing the database with other dealerbot processes", "owner", cfg.Owner, "lease", cfg.Lease)
 	}
 	router := &router{chats: map[string]bot.Chat{}}
 	var runners []func(context.Context) error
@@ -209,7 +205,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if err := sched.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("dealerbot running", "db", s.DB, "platforms", strings.Join(router.names(), ","))
+	log.Info("dealerbot running", "db", db, "platforms", strings.Join(router.names(), ","))
 	errs := make(chan error, len(runners))
 	for _, run := range runners {
 		go func() { errs <- run(ctx) }()
@@ -233,7 +229,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 }
 
 // console runs the terminal table: lines from the script file or standard input.
-func (m *Main) console(ctx context.Context, db *storage.DB, cfg bot.Config, zone string, log *slog.Logger, script string) error {
+func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone string, log *slog.Logger, script string) error {
 	chat := console.NewChat(m.Stdout)
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {

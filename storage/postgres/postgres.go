@@ -82,7 +82,7 @@ var ErrNewerSchema = errors.New("the database was set up by a newer dealerbot")
 
 // ErrUnreachable wraps every failure to reach the database, so the dealer can tell its players that
 // nothing changed because the database is out of reach rather than apologize for a fault.
-var ErrUnreachable = errors.New("the dealer cannot reach its database")
+var ErrUnreachable = bot.ErrStoreUnreachable
 
 // DB is a dealer database on PostgreSQL. It is safe for concurrent use.
 type DB struct {
@@ -154,7 +154,13 @@ func connectProblem(err error, rawURL string) string {
 		}
 		return pe.Message
 	}
-	return redactErr(err, rawURL).Error()
+	// pgx lists every address it tried, a line each: one line is enough.
+	lines := strings.Split(redactErr(err, rawURL).Error(), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if i := strings.LastIndex(last, "dial error: "); i >= 0 {
+		last = "nothing answers there (" + last[i+len("dial error: "):] + ")"
+	}
+	return last
 }
 
 // redactErr keeps the password out of an error pgx built from the URL.

@@ -1,0 +1,383 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
+)
+
+// Several dealer processes can share one store (PostgreSQL) when each has an Owner name. Each then
+// serves only the communities (a Discord guild, a Slack team, the console) it holds a lease on, and
+// every write of their tables and schedules carries the lease's fence, so a process that lost a
+// community (paused, cut off, taken over) cannot write to it. A process:
+//   - renews its leases every Lease/3; a lease that changed hands, or one it could not renew before
+//     it expired, is dropped: its tables stop here without another write;
+//   - looks at every community once a second (scan) and claims the free and expired ones up to its
+//     share, ceil(communities / live processes); the live processes are those whose own process
+//     lease ("process/OWNER", renewed with the others) lives. A process holding more than its share
+//     hands one community back per scan (Release) so a process that just started picks it up;
+//   - claims a free or expired community at once when a command for it arrives;
+//   - restores a community it claims the way a restart does: each table's hand replayed from its
+//     committed actions, timers re-armed from their stored deadlines, the table message re-synced;
+//   - releases every lease when it shuts down, so a deploy hands tables over without waiting for
+//     the leases to expire.
+
+// DefaultLease is how long a lease lasts without renewal when Config.Lease is 0.
+const DefaultLease = 10 * time.Second
+
+// processPrefix names the lease each process keeps to show that it is alive.
+const processPrefix = "process/"
+
+// errNotServed refuses a command for a community another live process owns.
+var errNotServed = errors.New("another dealer process serves this community")
+
+// community is one community this process owns.
+type community struct {
+	lease Lease
+	// renewed is the local time of the last renewal: past renewed+Lease the store may have given the
+	// lease to another process, so this one stops serving it.
+	renewed time.Time
+	ready   chan struct{} // closed once the community's tables are restored
+	err     error         // why restoring failed, once ready is closed
+}
+
+// communityOf returns the community of a table ID (platform/workspace/channel).
+func communityOf(tableID string) string {
+	platform, rest, _ := strings.Cut(tableID, "/")
+	workspace, _, _ := strings.Cut(rest, "/")
+	return table.Community(platform, workspace)
+}
+
+// startOwning checks that the store can share communities and makes the first claims: a process
+// that starts serves what is free at once.
+func (d *Dealer) startOwning(ctx context.Context) error {
+	l, ok := d.store.(Leases)
+	if !ok {
+		return fmt.Errorf("the store cannot be shared between processes (no leases): leave the owner name empty")
+	}
+	if d.cfg.Lease <= 0 {
+		d.cfg.Lease = DefaultLease
+	}
+	d.leases = l
+	d.owned = map[string]*community{}
+	d.ownStop = make(chan struct{})
+	d.ownDone = make(chan struct{})
+	me, err := l.Claim(ctx, processPrefix+d.cfg.Owner, d.cfg.Owner, d.cfg.Lease)
+	if err != nil {
+		return fmt.Errorf("register this process (%s): %w", d.cfg.Owner, err)
+	}
+	d.me = me
+	d.scan(ctx)
+	go d.ownLoop()
+	return nil
+}
+
+// ownLoop renews the leases and scans the communities until the dealer closes.
+func (d *Dealer) ownLoop() {
+	defer close(d.ownDone)
+	scanEvery := min(time.Second, d.cfg.Lease/3)
+	renewEvery := d.cfg.Lease / 3
+	scan := time.NewTicker(scanEvery)
+	defer scan.Stop()
+	lastRenew := time.Now()
+	for {
+		select {
+		case <-d.ownStop:
+			return
+		case <-scan.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), d.cfg.Lease)
+		if time.Since(lastRenew) >= renewEvery-scanEvery/2 {
+			d.renew(ctx)
+			lastRenew = time.Now()
+		}
+		d.scan(ctx)
+		cancel()
+	}
+}
+
+// renew renews the process lease and every community lease.
+func (d *Dealer) renew(ctx context.Context) {
+	if me, err := d.leases.Renew(ctx, d.me, d.cfg.Lease); err == nil {
+		d.me = me
+	} else if errors.Is(err, ErrNotOwner) {
+		// Our process lease was taken (we were paused for long): take a new one.
+		if me, err := d.leases.Claim(ctx, processPrefix+d.cfg.Owner, d.cfg.Owner, d.cfg.Lease); err == nil {
+			d.me = me
+		}
+	}
+	d.mu.Lock()
+	held := make([]*community, 0, len(d.owned))
+	for _, c := range d.owned {
+		select {
+		case <-c.ready:
+			if c.err == nil {
+				held = append(held, c)
+			}
+		default: // still being claimed
+		}
+	}
+	d.mu.Unlock()
+	for _, c := range held {
+		started := time.Now()
+		l, err := d.leases.Renew(ctx, c.lease, d.cfg.Lease)
+		switch {
+		case err == nil:
+			d.mu.Lock()
+			c.lease, c.renewed = l, started
+			d.mu.Unlock()
+		case errors.Is(err, ErrNotOwner):
+			d.lose(c.lease, "its lease was taken over by another process")
+		case time.Since(c.renewed) >= d.cfg.Lease:
+			d.lose(c.lease, fmt.Sprintf("its lease could not be renewed before it expired: %v", err))
+		default:
+			d.log.Warn("renew lease", "community", c.lease.Community, "err", err)
+		}
+	}
+}
+
+// scan claims free and expired communities up to this process's share and hands back one community
+// when it holds more than its share.
+func (d *Dealer) scan(ctx context.Context) {
+	all, err := d.leases.Communities(ctx)
+	if err != nil {
+		d.log.Warn("list communities", "err", err)
+		return
+	}
+	processes := map[string]bool{d.cfg.Owner: true}
+	var communities []Lease
+	for _, l := range all {
+		if strings.HasPrefix(l.Community, processPrefix) {
+			if l.Live {
+				processes[l.Owner] = true
+			}
+			continue
+		}
+		communities = append(communities, l)
+	}
+	share := (len(communities) + len(processes) - 1) / len(processes)
+	d.mu.Lock()
+	mine := len(d.owned)
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return
+	}
+	for _, l := range communities {
+		if mine >= share {
+			break
+		}
+		if l.Live {
+			continue
+		}
+		if _, err := d.claim(ctx, l.Community); err == nil {
+			mine++
+		}
+	}
+	if mine > share {
+		d.mu.Lock()
+		var give *community
+		for _, c := range d.owned {
+			if c.lease.Epoch > 0 && (give == nil || c.lease.Community > give.lease.Community) {
+				give = c
+			}
+		}
+		d.mu.Unlock()
+		if give != nil {
+			d.handBack(ctx, give.lease, "this process holds more than its share")
+		}
+	}
+}
+
+// claim takes a free or expired community and restores its tables. It returns the community once
+// its tables are restored, ErrOwned when another live process owns it.
+func (d *Dealer) claim(ctx context.Context, name string) (*community, error) {
+	d.mu.Lock()
+	if c := d.owned[name]; c != nil {
+		d.mu.Unlock()
+		<-c.ready
+		return c, c.err
+	}
+	if d.closed {
+		d.mu.Unlock()
+		return nil, errClosed
+	}
+	// In d.owned from the start, so a command and the scan claiming together wait for one claim.
+	c := &community{ready: make(chan struct{})}
+	d.owned[name] = c
+	d.mu.Unlock()
+	fail := func(err error) (*community, error) {
+		d.mu.Lock()
+		if d.owned[name] == c {
+			delete(d.owned, name)
+		}
+		d.mu.Unlock()
+		c.err = err
+		close(c.ready)
+		return nil, err
+	}
+	l, err := d.leases.Claim(ctx, name, d.cfg.Owner, d.cfg.Lease)
+	if err != nil {
+		return fail(err)
+	}
+	d.mu.Lock()
+	c.lease, c.renewed = l, time.Now()
+	d.mu.Unlock()
+	if err := d.adopt(ctx, c); err != nil {
+		d.lose(l, fmt.Sprintf("its tables could not be restored: %v", err))
+		_ = d.leases.Release(context.Background(), l)
+		return fail(err)
+	}
+	close(c.ready)
+	d.log.Info("serving community", "community", name, "epoch", l.Epoch)
+	return c, nil
+}
+
+// adopt restores a community's tables as a restart does.
+func (d *Dealer) adopt(ctx context.Context, c *community) error {
+	recs, err := d.leases.CommunityTables(ctx, c.lease.Community)
+	if err != nil {
+		return fmt.Errorf("load tables: %w", err)
+	}
+	for i := range recs {
+		t := d.newTable(recs[i].ID)
+		if err := t.restore(ctx, recs[i]); err != nil {
+			return fmt.Errorf("restore table %s: %w", recs[i].ID, err)
+		}
+	}
+	return nil
+}
+
+// lose stops serving a community held at l's epoch: its tables stop without another write (their
+// queued commands are answered by the goroutine as it drains; any commit they try is fenced off).
+func (d *Dealer) lose(l Lease, why string) {
+	d.mu.Lock()
+	c := d.owned[l.Community]
+	if c == nil || c.lease.Epoch != l.Epoch {
+		d.mu.Unlock()
+		return // already dropped, or claimed again since
+	}
+	delete(d.owned, l.Community)
+	var stopping []*actor
+	for id, t := range d.tables {
+		if communityOf(id) == l.Community {
+			delete(d.tables, id)
+			stopping = append(stopping, t)
+		}
+	}
+	d.mu.Unlock()
+	for _, t := range stopping {
+		t.sendMu.Lock()
+		if !t.closed {
+			t.closed = true
+			close(t.jobs)
+		}
+		t.sendMu.Unlock()
+	}
+	d.log.Warn("stopped serving community", "community", l.Community, "epoch", l.Epoch, "why", why, "tables", len(stopping))
+}
+
+// handBack stops serving a community and releases its lease so another process takes it at once.
+func (d *Dealer) handBack(ctx context.Context, l Lease, why string) {
+	d.lose(l, why)
+	if err := d.leases.Release(ctx, l); err != nil {
+		d.log.Warn("release lease", "community", l.Community, "err", err)
+	}
+}
+
+// serve makes sure this process serves cmd's community: owned, or free and claimed now. A
+// community another live process owns is refused with errNotServed.
+func (d *Dealer) serve(ctx context.Context, cmd Command) error {
+	if d.leases == nil {
+		return nil
+	}
+	_, err := d.claim(ctx, table.Community(cmd.Platform, cmd.Workspace))
+	if errors.Is(err, ErrOwned) {
+		return fmt.Errorf("%w: %v", errNotServed, err)
+	}
+	return err
+}
+
+// fenceLocked is the fence for writes of table id's community; nil when processes do not share the
+// store. d.mu is held.
+func (d *Dealer) fenceLocked(id string) *Fence {
+	if d.leases == nil {
+		return nil
+	}
+	if c := d.owned[communityOf(id)]; c != nil {
+		return c.lease.Fence()
+	}
+	// Not owned (lost meanwhile): a fence no lease matches, so nothing is written.
+	return &Fence{Community: communityOf(id), Owner: d.cfg.Owner, Epoch: -1}
+}
+
+// lostFence drops the community of a fence the store refused.
+func (d *Dealer) lostFence(f *Fence) {
+	if f == nil {
+		return
+	}
+	go d.lose(Lease{Community: f.Community, Owner: f.Owner, Epoch: f.Epoch}, "the store refused a commit under its lease")
+}
+
+// scheduleFence lets the scheduler work only on schedules of communities this process serves, with
+// their writes fenced.
+func (d *Dealer) scheduleFence(ctx context.Context, s *schedule.Schedule) (context.Context, bool) {
+	if d.leases == nil {
+		return ctx, true
+	}
+	d.mu.Lock()
+	c := d.owned[table.Community(s.Platform, s.Workspace)]
+	d.mu.Unlock()
+	if c == nil {
+		return ctx, false
+	}
+	select {
+	case <-c.ready:
+	default:
+		return ctx, false
+	}
+	if c.err != nil {
+		return ctx, false
+	}
+	return table.WithFence(ctx, c.lease.Fence()), true
+}
+
+// stopOwning ends the lease loop and releases every lease, once the tables have stopped.
+func (d *Dealer) stopOwning(ctx context.Context) {
+	if d.leases == nil {
+		return
+	}
+	close(d.ownStop)
+	<-d.ownDone
+	d.mu.Lock()
+	held := make([]Lease, 0, len(d.owned))
+	for _, c := range d.owned {
+		if c.lease.Epoch > 0 {
+			held = append(held, c.lease)
+		}
+	}
+	d.owned = map[string]*community{}
+	d.mu.Unlock()
+	for _, l := range held {
+		if err := d.leases.Release(ctx, l); err != nil {
+			d.log.Warn("release lease", "community", l.Community, "err", err)
+		}
+	}
+	_ = d.leases.Release(ctx, d.me)
+}
+
+// Owned returns the communities this process serves (for tests, health checks and metrics).
+func (d *Dealer) Owned() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, 0, len(d.owned))
+	for name := range d.owned {
+		out = append(out, name)
+	}
+	return out
+}

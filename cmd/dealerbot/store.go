@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/postgres"
+)
+
+// store is what the dealer and the scheduler keep their records in: the bbolt file or PostgreSQL.
+type store interface {
+	bot.Store
+	schedule.Store
+}
+
+// openStore opens PostgreSQL when DEALERBOT_DATABASE_URL is set, else the bbolt file (with its
+// hourly backups); close closes it.
+func openStore(ctx context.Context, s Settings, log *slog.Logger) (db store, close func(), err error) {
+	if s.DatabaseURL != "" {
+		pg, err := postgres.Open(ctx, s.DatabaseURL)
+		if err != nil {
+			return nil, nil, err
+		}
+		log.Info("opened the database", "db", pg.String(), "schema", postgres.SchemaVersion())
+		return pg, func() { pg.Close() }, nil
+	}
+	b, err := storage.Open(s.DB)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b.Created() {
+		log.Info("started a new database file: no bankrolls, tables or schedules yet", "db", s.DB)
+	} else {
+		log.Info("opened the database", "db", s.DB)
+	}
+	stopBackups, err := serveBackups(b, log)
+	if err != nil {
+		b.Close()
+		return nil, nil, err
+	}
+	return storeName{b, s.DB}, func() { stopBackups(); b.Close() }, nil
+}
+
+// storeName is the bbolt store, named by its file in logs.
+type storeName struct {
+	*storage.DB
+	path string
+}
+
+func (s storeName) String() string { return s.path }
+
+// defaultOwner names this process among those sharing a database: host and process ID, unique
+// while the process lives (a restarted process is a new owner, and claims anew).
+func defaultOwner() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "dealerbot"
+	}
+	return fmt.Sprintf("%s-%s", host, strconv.Itoa(os.Getpid()))
+}
