@@ -105,9 +105,13 @@ type Settings struct {
 	DB string
 	// DatabaseURL is a PostgreSQL URL (DEALERBOT_DATABASE_URL): several processes share that
 	// database, each serving the communities it holds a lease on. Empty: the bbolt file DB.
-	DatabaseURL      string
-	Lease            time.Duration // DEALERBOT_LEASE: how long before another process may take over
-	Owner            string        // DEALERBOT_OWNER: this process's name among those sharing the database
+	DatabaseURL string
+	Lease       time.Duration // DEALERBOT_LEASE: how long before another process may take over
+	Owner       string        // DEALERBOT_OWNER: this process's name among those sharing the database
+	// LinesAddr (DEALERBOT_LINES_ADDR), with no chat configured, serves the console's line protocol
+	// on this TCP address instead of reading the terminal (console.ServeLines): for scripted load
+	// and for tests that drive real processes.
+	LinesAddr        string
 	StartingBankroll int64
 	DealDelay        time.Duration
 	LogLevel         string
@@ -137,6 +141,7 @@ func readSettings(e *Env) (Settings, error) {
 		}
 		s.Lease = d
 	}
+	s.LinesAddr = e.Get("DEALERBOT_LINES_ADDR")
 	s.Owner = e.Get("DEALERBOT_OWNER")
 	if len(s.Owner) > 100 {
 		return s, fmt.Errorf("DEALERBOT_OWNER must be at most 100 characters")

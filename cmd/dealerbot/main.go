@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -188,6 +189,9 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 			cfg.RateLimit.Off = true // one person at the keyboard, or a script: nothing to protect from
 		}
 		m.consoleAdmins = s.ConsoleAdmins
+		if s.LinesAddr != "" {
+			return m.lines(ctx, db, cfg, s, log)
+		}
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
 	d, err := bot.New(db, router, cfg)
@@ -256,6 +260,40 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		return err
 	}
 	runErr := console.Run(ctx, d, chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	sched.Close(shutdown)
+	if err := d.Close(shutdown); err != nil && runErr == nil {
+		runErr = err
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return nil
+	}
+	return runErr
+}
+
+// lines serves the console's line protocol on s.LinesAddr (console.ServeLines) until ctx ends.
+func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", s.LinesAddr)
+	if err != nil {
+		return fmt.Errorf("DEALERBOT_LINES_ADDR %s: %w", s.LinesAddr, err)
+	}
+	d, err := bot.New(db, console.NewChat(io.Discard), cfg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
+	if err == nil {
+		err = sched.Start(ctx)
+	}
+	if err != nil {
+		ln.Close()
+		d.Close(context.Background())
+		return err
+	}
+	fmt.Fprintf(m.Stderr, "dealerbot: serving lines on %s\n", ln.Addr())
+	runErr := console.ServeLines(ctx, ln, d)
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	sched.Close(shutdown)

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/adapters/console"
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage/pgtest"
+	"github.com/dealerbot/dealerbot/storage/postgres"
+)
+
+// The failover tests run real dealerbot processes: this test binary re-executed with
+// DEALERBOT_TEST_RUN_MAIN set runs main's Main instead of the tests, serving the console's line
+// protocol (DEALERBOT_LINES_ADDR) on a PostgreSQL database the processes share.
+func TestMain(m *testing.M) {
+	if os.Getenv("DEALERBOT_TEST_RUN_MAIN") == "1" {
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		mm := &Main{Args: []string{"--env", os.DevNull}, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: os.Stderr, Lookup: os.LookupEnv}
+		os.Exit(mm.Run(ctx))
+	}
+	os.Exit(m.Run())
+}
+
+// proc is one dealerbot process of a failover test.
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	addr string
+	log  *lockedBuffer
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+var servingRE = regexp.MustCompile(`serving lines on (\S+)`)
+
+// startProc starts a dealerbot process named name on the database at url and waits until it
+// serves lines.
+func startProc(t *testing.T, url, name string, lease time.Duration) *proc {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{name: name, log: &lockedBuffer{}}
+	p.cmd = exec.Command(self)
+	p.cmd.Env = append(os.Environ(), "DEALERBOT_TEST_RUN_MAIN=1", "DEALERBOT_DATABASE_URL="+url, "DEALERBOT_OWNER="+name,
+		"DEALERBOT_LEASE="+lease.String(), "DEALERBOT_LINES_ADDR=127.0.0.1:0", "DEALERBOT_DEAL_DELAY=0", "DEALERBOT_LOG_LEVEL=info",
+		"DISCORD_TOKEN=", "SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=", "DEALERBOT_DB=")
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(p.log, line)
+			if m := servingRE.FindStringSubmatch(line); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case p.addr = <-addr:
+	case <-time.After(30 * time.Second):
+		p.cmd.Process.Kill()
+		t.Fatalf("process %s did not start:\n%s", name, p.log)
+	}
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	})
+	return p
+}
+
+// outcome of one line sent to a process.
+type outcome int
+
+const (
+	applied outcome = iota
+	refused
+	unknown // the connection broke: the process may have died before or after the commit
+)
+
+// send sends one line to p and reads its answer.
+func send(p *proc, line string) (console.LineReply, outcome) {
+	conn, err := net.DialTimeout("tcp", p.addr, time.Second)
+	if err != nil {
+		return console.LineReply{}, refused // never reached a process: nothing can have happened
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := fmt.Fprintln(conn, line); err != nil {
+		return console.LineReply{}, unknown
+	}
+	var r console.LineReply
+	if err := json.NewDecoder(conn).Decode(&r); err != nil {
+		return console.LineReply{}, unknown
+	}
+	if r.Error {
+		return r, refused
+	}
+	return r, applied
+}
+
+// ledgerOwners reads the leases of the communities (without the processes' own).
+func leaseOwners(t *testing.T, db *postgres.DB) map[string]bot.Lease {
+	t.Helper()
+	cs, err := db.Communities(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bot.Lease{}
+	for _, c := range cs {
+		if !strings.HasPrefix(c.Community, "process/") {
+			out[c.Community] = c
+		}
+	}
+	return out
+}
+
+// storedActions counts the player actions the database holds: finished hands' and the hands in
+// progress.
+func storedActions(t *testing.T, db *postgres.DB, tables []string) int {
+	t.Helper()
+	ctx := context.Background()
+	n := 0
+	err := db.EachHand(ctx, func(h bot.HandRecord) error { n += len(h.Actions); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := db.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		if tr.Hand != nil {
+			n += len(tr.Hand.Actions)
+		}
+	}
+	return n
+}
+
+// Three processes share one PostgreSQL; six communities play at once while the owner of one of
+// them is SIGKILLed at random moments, at least 20 times (a fresh process takes each dead one's
+// place). Actions keep arriving at random live processes. Afterwards every community has exactly
+// one live owner, every hand in progress replays, the ledger balances, and every action was either
+// applied once or refused: the player actions stored are at least those answered as applied and at
+// most those plus the ones whose process died before answering.
+func TestFailoverKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the failover test runs real processes for about a minute")
+	}
+	url := pgtest.URL(t)
+	const lease = time.Second
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	var mu sync.Mutex
+	procs := []*proc{startProc(t, url, "p1", lease), startProc(t, url, "p2", lease), startProc(t, url, "p3", lease)}
+	next := 4
+	live := func() []*proc {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(procs)
+	}
+	pick := func(r *rand.Rand) *proc {
+		ps := live()
+		return ps[r.IntN(len(ps))]
+	}
+
+	communities := []string{"w1", "w2", "w3", "w4", "w5", "w6"}
+	players := []string{"alice", "bob", "carol"}
+	// Open every table and seat everyone, retrying refusals (a community being claimed).
+	r0 := rand.New(rand.NewPCG(1, 2))
+	must := func(line string) {
+		for i := 0; ; i++ {
+			rep, o := send(pick(r0), line)
+			if o == applied {
+				return
+			}
+			if i > 100 {
+				t.Fatalf("%q refused 100 times: %s", line, rep.Text)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	for _, w := range communities {
+		must(w + " c1 alice start")
+		for _, p := range players {
+			must(w + " c1 " + p + " join")
+		}
+		must(w + " c1 alice deal")
+	}
+
+	var counts struct {
+		sync.Mutex
+		applied, refused, unknown int
+	}
+	verbs := []string{"call", "check", "call", "check", "fold", "raise 30", "bet 20"}
+	ctx, stopPlay := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i, w := range communities {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(i), 99))
+			for ctx.Err() == nil {
+				line := fmt.Sprintf("%s c1 %s %s", w, players[r.IntN(len(players))], verbs[r.IntN(len(verbs))])
+				_, o := send(pick(r), line)
+				counts.Lock()
+				switch o {
+				case applied:
+					counts.applied++
+				case refused:
+					counts.refused++
+				default:
+					counts.unknown++
+				}
+				counts.Unlock()
+				time.Sleep(time.Duration(r.IntN(20)) * time.Millisecond)
+			}
+		}()
+	}
+
+	// Kill the owner of a random community, 20 times, and time each takeover: from the kill to a
+	// new live owner of that community in the database.
+	var takeovers []time.Duration
+	rk := rand.New(rand.NewPCG(7, 7))
+	for kill := 0; kill < 20; kill++ {
+		time.Sleep(time.Duration(200+rk.IntN(500)) * time.Millisecond)
+		owners := leaseOwners(t, db)
+		w := communities[rk.IntN(len(communities))]
+		l := owners["console/"+w]
+		var victim *proc
+		mu.Lock()
+		for i, p := range procs {
+			if p.name == l.Owner {
+				victim = p
+				procs = slices.Delete(procs, i, i+1)
+				break
+			}
+		}
+		mu.Unlock()
+		if victim == nil {
+			kill-- // not owned right now (being taken over): pick again
+			continue
+		}
+		killed := time.Now()
+		victim.cmd.Process.Signal(syscall.SIGKILL)
+		victim.cmd.Wait()
+		fresh := startProc(t, url, fmt.Sprintf("p%d", next), lease)
+		next++
+		mu.Lock()
+		procs = append(procs, fresh)
+		mu.Unlock()
+		for {
+			now := leaseOwners(t, db)["console/"+w]
+			if now.Live && now.Owner != victim.name {
+				takeovers = append(takeovers, time.Since(killed))
+				break
+			}
+			if time.Since(killed) > 30*time.Second {
+				t.Fatalf("community %s not taken over 30 s after its owner %s was killed", w, victim.name)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	stopPlay()
+	wg.Wait()
+
+	// Every community has exactly one live owner, a running process.
+	time.Sleep(2 * lease)
+	names := map[string]bool{}
+	for _, p := range live() {
+		names[p.name] = true
+	}
+	owners := leaseOwners(t, db)
+	for _, w := range communities {
+		l := owners["console/"+w]
+		if !l.Live || !names[l.Owner] {
+			t.Errorf("community %s: lease %+v, not held by a running process (%v)", w, l, names)
+		}
+	}
+	// Every hand is finished or resumable, and the ledger balances.
+	ts, err := db.Tables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != len(communities) {
+		t.Errorf("%d open tables, want %d", len(ts), len(communities))
+	}
+	for _, tr := range ts {
+		if tr.Hand == nil {
+			continue
+		}
+		if _, err := engine.Replay(tr.Hand.Setup(), tr.Hand.Actions); err != nil {
+			t.Errorf("table %s: hand #%d does not replay: %v", tr.ID, tr.Hand.No, err)
+		}
+	}
+	if tot, err := db.Balance(context.Background()); err != nil {
+		t.Errorf("ledger: %v", err)
+	} else if tot.BroughtIn != int64(len(communities)*len(players))*10000 {
+		t.Errorf("chips brought in %d, want %d", tot.BroughtIn, len(communities)*len(players)*10000)
+	}
+	stored := storedActions(t, db, nil)
+	counts.Lock()
+	defer counts.Unlock()
+	if stored < counts.applied || stored > counts.applied+counts.unknown {
+		t.Errorf("%d player actions stored; %d answered as applied, %d unanswered: an action was lost or applied twice",
+			stored, counts.applied, counts.unknown)
+	}
+	slices.Sort(takeovers)
+	p50, worst := takeovers[len(takeovers)/2], takeovers[len(takeovers)-1]
+	t.Logf("20 kills: takeover p50 %v, max %v (lease %v); actions: %d applied, %d refused, %d unanswered; %d stored",
+		p50.Round(time.Millisecond), worst.Round(time.Millisecond), lease, counts.applied, counts.refused, counts.unknown, stored)
+	if worst > lease+2*time.Second {
+		t.Errorf("slowest takeover %v, want at most the lease plus 2 s (%v)", worst, lease+2*time.Second)
+	}
+	if counts.applied < 100 {
+		t.Errorf("only %d actions applied: the tables hardly played", counts.applied)
+	}
+}
