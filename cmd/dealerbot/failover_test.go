@@ -360,3 +360,96 @@ func TestFailoverKills(t *testing.T) {
 		t.Errorf("only %d actions applied: the tables hardly played", counts.applied)
 	}
 }
+
+// An owner paused (SIGSTOP) past its lease loses its community to another process, which plays on;
+// when the first resumes, the action it had been sent meanwhile is refused by the fencing check,
+// it stops serving the community (its log says why), and nothing it held in memory reaches the
+// database.
+func TestFailoverPause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the pause test runs real processes")
+	}
+	url := pgtest.URL(t)
+	const lease = time.Second
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	a := startProc(t, url, "A", lease)
+	for _, line := range []string{"w1 c1 alice start", "w1 c1 alice join", "w1 c1 bob join", "w1 c1 alice deal"} {
+		if rep, o := send(a, line); o != applied {
+			t.Fatalf("%q: %s", line, rep.Text)
+		}
+	}
+	if l := leaseOwners(t, db)["console/w1"]; l.Owner != "A" {
+		t.Fatalf("w1 owned by %q, want A", l.Owner)
+	}
+	b := startProc(t, url, "B", lease)
+
+	a.cmd.Process.Signal(syscall.SIGSTOP)
+	stopped := true
+	defer func() {
+		if stopped {
+			a.cmd.Process.Signal(syscall.SIGCONT)
+		}
+	}()
+	// B takes w1 over once A's lease has expired, and plays on: whoever is to act acts until one
+	// action lands.
+	deadline := time.Now().Add(10 * time.Second)
+	for leaseOwners(t, db)["console/w1"].Owner != "B" {
+		if time.Now().After(deadline) {
+			t.Fatal("B did not take w1 over while A was stopped")
+		}
+		send(b, "w1 c1 nobody table") // a command for w1 makes B claim it as soon as it may
+		time.Sleep(100 * time.Millisecond)
+	}
+	actedOnB := false
+	for _, p := range []string{"alice", "bob"} {
+		if _, o := send(b, "w1 c1 "+p+" call"); o == applied {
+			actedOnB = true
+			break
+		}
+	}
+	if !actedOnB {
+		t.Fatal("nobody could act at w1 on B")
+	}
+	before, _ := db.Tables(context.Background())
+	beforeActions := storedActions(t, db, nil)
+
+	// A is sent an action while stopped (the kernel keeps it in the socket), then resumes.
+	results := make(chan console.LineReply, 2)
+	for _, p := range []string{"alice", "bob"} {
+		go func() { r, _ := send(a, "w1 c1 "+p+" call"); results <- r }()
+	}
+	time.Sleep(200 * time.Millisecond)
+	a.cmd.Process.Signal(syscall.SIGCONT)
+	stopped = false
+	for i := 0; i < 2; i++ {
+		select {
+		case r := <-results:
+			if !r.Error {
+				t.Errorf("the resumed old owner applied an action: %q", r.Text)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("the resumed process did not answer")
+		}
+	}
+	time.Sleep(3 * lease) // A's timers and renewals run: none may write
+	after, _ := db.Tables(context.Background())
+	if got, want := storedActions(t, db, nil), beforeActions; got != want {
+		t.Errorf("%d actions stored after A resumed, want %d: A wrote", got, want)
+	}
+	if len(before) != 1 || len(after) != 1 || fmt.Sprint(before[0].Hand) != fmt.Sprint(after[0].Hand) || before[0].HandNo != after[0].HandNo {
+		t.Errorf("the table changed after A resumed:\nbefore %+v\nafter  %+v", before, after)
+	}
+	if l := leaseOwners(t, db)["console/w1"]; l.Owner != "B" || !l.Live {
+		t.Errorf("w1's lease after A resumed: %+v, want B's", l)
+	}
+	if !strings.Contains(a.log.String(), "stopped serving community") {
+		t.Errorf("A's log does not say it stopped serving w1:\n%s", a.log)
+	}
+	if _, err := db.Balance(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
