@@ -513,10 +513,17 @@ func (t *actor) autoDeal(ctx context.Context) {
 	}
 }
 
-// endSession cashes everyone out, records the standings and closes the table, in one commit.
-func (t *actor) endSession(ctx context.Context) error {
-	if err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil); err != nil {
-		return fmt.Errorf("end session at %s: %w", t.id, err)
+// endSession ends the session by itself (its set time is up, one player holds every chip, the host
+// asked for it to end after the hand): everyone is cashed out, the standings recorded and the table
+// closed, in one commit. It is an automatic step like a deal: the step that ended the session
+// stands, and a commit the store refuses is retried on the deal timer (retry) while the table is
+// still open between hands.
+func (t *actor) endSession(ctx context.Context) {
+	if !t.st.Open || t.st.Hand != nil {
+		return // ended by the host meanwhile, or a player dealt: that hand's end decides
 	}
-	return nil
+	err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil)
+	if err != nil && !t.retry("end session", err, &t.dealTimer, func(ctx context.Context, t *actor) { t.endSession(ctx) }) {
+		t.d.log.Error("end session", "table", t.id, "err", err)
+	}
 }

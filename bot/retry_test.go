@@ -496,3 +496,43 @@ func TestRetryBackoff(t *testing.T) {
 		r.conserved()
 	})
 }
+
+// TestSessionEndSurvivesFailedWrite: the host ends the session during a hand; the fold that ends the
+// hand is taken, but the store refuses the session's end (cash-outs, standings). The player's fold is
+// not answered with an apology, and the end is tried again 1 s later: the table closes, the standings
+// are posted once and every chip is back in a bankroll.
+func TestSessionEndSurvivesFailedWrite(t *testing.T) {
+	onEachStore(t, func(t *testing.T, kind storeKind) {
+		r := newAutoRig(t, kind, "timer=off", "ann", "ben")
+		r.must("ann", "end")
+		r.store.failNext(1, func(c bot.Change) bool { return c.DeleteTable != "" })
+		r.foldHand()
+		r.wantRefusals(1)
+		standings := func() int {
+			n := 0
+			for _, m := range r.chat.all() {
+				if !m.Private && strings.Contains(m.Text, "Session over — standings") {
+					n++
+				}
+			}
+			return n
+		}
+		if n := standings(); n != 0 {
+			t.Fatalf("standings posted %d times while the end was refused", n)
+		}
+		r.advance(time.Second)
+		tables, err := r.store.Tables(context.Background())
+		if err != nil || len(tables) != 0 {
+			t.Fatalf("tables %+v (%v) after the retry, want the table closed", tables, err)
+		}
+		r.advance(time.Minute)
+		if n := standings(); n != 1 {
+			t.Fatalf("standings posted %d times, want once", n)
+		}
+		r.wantRefusals(1)
+		r.conserved()
+		if tot := r.chips(t); tot.onTables != 0 {
+			t.Fatalf("chips %+v: %d still on a closed table", tot, tot.onTables)
+		}
+	})
+}

@@ -74,7 +74,8 @@ func (e *commitError) Unwrap() error { return e.err }
 
 // apply commits a step and then carries it out: the new state, the hand's table message, the hole
 // cards, the channel's posts, then the session's end or the timers. When the commit fails nothing
-// of it happens: the core changed nothing, so the table is as it was.
+// of it happens: the core changed nothing, so the table is as it was. The session's end is a step of
+// its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
 		if err := t.d.store.Commit(ctx, st.Change); err != nil {
@@ -111,7 +112,8 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	t.public(st.Posts...)
 	switch {
 	case st.Ends:
-		return t.endSession(ctx)
+		t.endSession(ctx)
+		return nil
 	case st.Timers.Turn:
 		t.afterStep(ctx, ans)
 	}
