@@ -29,9 +29,14 @@ type actor struct {
 	// running hand. It changes only after a commit.
 	st table.State
 
+	// turnTimer is the turn's clock, or the retry of an automatic step of the turn the store refused;
+	// dealTimer the pause before the next hand, or the retry of a refused deal (retry).
 	turnTimer Timer
 	dealTimer Timer
 	pingTimer Timer // the turn ping's grace period (live tables)
+	// failures counts the automatic steps the store refused since it last took a commit: the
+	// retry's backoff.
+	failures int
 
 	pending map[string][]pendingMessage // private messages that could not be delivered, by user
 
@@ -362,15 +367,94 @@ func (t *actor) deal(ctx context.Context) error {
 	return t.apply(ctx, st, nil)
 }
 
+// Automatic steps (the clock's fold, the fold or check for a player who left or is away, the deal
+// of the next hand) have nobody waiting for them: when the store refuses one (a full disk, a lost
+// connection), nothing else would ever take the table on. So a refused automatic step is tried
+// again, 1 s after the first refusal, then twice as long each time, at most 30 s apart, for as long
+// as the store refuses it and the step is still due. It never gives up: a table that stopped
+// would wait for the dealer to be restarted.
+//
+// The retry is armed on the timer the step belongs to (the turn's clock, the deal's pause), so the
+// table stays as it was before the refused step: the same turn, on screen, with its buttons. A
+// person is never held up by it: the player to act may still act, and anything that takes the turn
+// on stops the turn's timer (stopTurn) and with it the retry; a player's `deal` stops the deal
+// timer (see). Each retry decides afresh from the table as it is then (the same turn still to play,
+// no hand dealt yet), so a step is never applied twice.
+const (
+	retryFirst = time.Second
+	retryMax   = 30 * time.Second
+)
+
+// retryWait is the wait before the try that follows the n-th refusal in a row (n ≥ 1).
+func retryWait(n int) time.Duration {
+	d := retryFirst
+	for i := 1; i < n && d < retryMax; i++ {
+		d *= 2
+	}
+	return min(d, retryMax)
+}
+
+// retry arms again on *tm, and logs the refusal, when err is the store's refusal of an automatic
+// step (commitError). Any other error (the core's refusal, a bug) would only repeat: it reports
+// false, and the caller says what the error is worth.
+func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.Context, t *actor)) bool {
+	var ce *commitError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	if errors.Is(err, ErrNotOwner) {
+		// Another process owns the table now and carries the step out itself: this table is being
+		// dropped here (lostFence), nothing to retry.
+		t.d.log.Info(what+": the community moved to another process", "table", t.id)
+		return true
+	}
+	t.failures++
+	wait := retryWait(t.failures)
+	t.d.log.Error(what, "table", t.id, "err", err, "retry_in", wait, "refusals", t.failures)
+	stop(tm)
+	*tm = t.d.after(t, wait, func(ctx context.Context, t *actor) {
+		*tm = nil
+		again(ctx, t)
+	})
+	return true
+}
+
 // play runs a step of the running hand the core takes for the player to act (the clock's timeout,
-// a fold for an absent player), logging a failure: nobody is waiting for an answer.
-func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer) {
+// a fold for an absent player). Nobody is waiting for an answer: a failure is logged, and a step
+// the store refused is retried (again runs on the turn's timer) while the turn is the same.
+func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer,
+	again func(ctx context.Context, t *actor)) error {
+	tok := t.st.Token()
 	st, err := do(t.st, t.d.cfg.Now())
 	if err == nil {
 		err = t.apply(ctx, st, ans)
 	}
-	if err != nil {
+	if err != nil && !t.retry(what, err, &t.turnTimer, func(ctx context.Context, t *actor) {
+		if t.st.Hand != nil && t.st.Token() == tok {
+			again(ctx, t)
+		}
+	}) {
 		t.d.log.Error(what, "table", t.id, "err", err)
+	}
+	return err
+}
+
+// timeout is the turn's clock running out: the core checks or folds for the player to act.
+func (t *actor) timeout(ctx context.Context) {
+	t.play(ctx, "timeout", table.State.Timeout, nil, func(ctx context.Context, t *actor) { t.timeout(ctx) })
+}
+
+// forfeit folds (or checks) for the absent player to act. When the store refuses it, the table
+// message shows the hand as it stands, the absent player's turn without a clock, rather than the
+// turn before it, while the fold is tried again.
+func (t *actor) forfeit(ctx context.Context, ans *answer) {
+	l := t.live
+	l.timerDue, l.deadline, l.wait = false, time.Time{}, 0 // no clock for this turn
+	// A retry decides afresh (afterStep): the player may be back (`sitin`) and get the turn.
+	again := func(ctx context.Context, t *actor) { t.afterStep(ctx, nil) }
+	if err := t.play(ctx, "act for leaving player", table.State.Forfeit, ans, again); err != nil && l.stalled != t.st.Token() {
+		l.stalled = t.st.Token()
+		t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
 	}
 }
 
@@ -387,7 +471,7 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 		return
 	}
 	if t.st.Absent() {
-		t.play(ctx, "act for leaving player", table.State.Forfeit, ans)
+		t.forfeit(ctx, ans)
 		return
 	}
 	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
@@ -425,18 +509,31 @@ func (t *actor) scheduleDeal() {
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
-		if err := t.deal(ctx); err != nil {
-			if errs.CodeOf(err) == errs.Internal {
-				t.d.log.Error("automatic deal", "table", t.id, "err", err)
-			}
-		}
+		t.autoDeal(ctx)
 	})
 }
 
-// endSession cashes everyone out, records the standings and closes the table, in one commit.
-func (t *actor) endSession(ctx context.Context) error {
-	if err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil); err != nil {
-		return fmt.Errorf("end session at %s: %w", t.id, err)
+// autoDeal deals the next hand by itself; a deal the store refuses is tried again (retry) on the
+// deal timer, until a hand is dealt.
+func (t *actor) autoDeal(ctx context.Context) {
+	err := t.deal(ctx)
+	if err != nil && !t.retry("automatic deal", err, &t.dealTimer, func(ctx context.Context, t *actor) { t.autoDeal(ctx) }) &&
+		errs.CodeOf(err) == errs.Internal {
+		t.d.log.Error("automatic deal", "table", t.id, "err", err)
 	}
-	return nil
+}
+
+// endSession ends the session by itself (its set time is up, one player holds every chip, the host
+// asked for it to end after the hand): everyone is cashed out, the standings recorded and the table
+// closed, in one commit. It is an automatic step like a deal: the step that ended the session
+// stands, and a commit the store refuses is retried on the deal timer (retry) while the table is
+// still open between hands.
+func (t *actor) endSession(ctx context.Context) {
+	if !t.st.Open || t.st.Hand != nil {
+		return // ended by the host meanwhile, or a player dealt: that hand's end decides
+	}
+	err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil)
+	if err != nil && !t.retry("end session", err, &t.dealTimer, func(ctx context.Context, t *actor) { t.endSession(ctx) }) {
+		t.d.log.Error("end session", "table", t.id, "err", err)
+	}
 }

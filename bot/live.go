@@ -51,6 +51,9 @@ type liveHand struct {
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
 	pinged    string // the token of the turn its player was pinged for
+	// stalled is the token of a turn shown because the automatic step for it was refused (forfeit):
+	// its retries do not show it again.
+	stalled string
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -416,7 +419,7 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 			return // acted in time
 		}
 		t.turnTimer = nil
-		t.play(ctx, "timeout", table.State.Timeout, nil)
+		t.timeout(ctx)
 	})
 }
 

@@ -62,9 +62,20 @@ type answer struct {
 	update *render.Message
 }
 
+// commitError is apply's error when the store refused a step's Change: nothing of the step
+// happened, and an automatic step is tried again (retry).
+type commitError struct {
+	table string
+	err   error
+}
+
+func (e *commitError) Error() string { return fmt.Sprintf("commit table %s: %v", e.table, e.err) }
+func (e *commitError) Unwrap() error { return e.err }
+
 // apply commits a step and then carries it out: the new state, the hand's table message, the hole
 // cards, the channel's posts, then the session's end or the timers. When the commit fails nothing
-// of it happens: the core changed nothing, so the table is as it was.
+// of it happens: the core changed nothing, so the table is as it was. The session's end is a step of
+// its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
 		c := st.Change
@@ -73,8 +84,9 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			if errors.Is(err, ErrNotOwner) {
 				t.d.lostFence(t.fence) // another process took the community over
 			}
-			return fmt.Errorf("commit table %s: %w", t.id, err)
+			return &commitError{table: t.id, err: err}
 		}
+		t.failures = 0
 	}
 	if st.Next != nil && !st.Next.Open {
 		// The session is over: its last posts (the standings) go to the channel it was open in.
@@ -105,7 +117,8 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	t.public(st.Posts...)
 	switch {
 	case st.Ends:
-		return t.endSession(ctx)
+		t.endSession(ctx)
+		return nil
 	case st.Timers.Turn:
 		t.afterStep(ctx, ans)
 	}
@@ -120,6 +133,9 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 func (t *actor) see(v *table.View) {
 	if v.Deal != nil {
 		t.newLive(v.Deal, v.Notes) // the deal's notes go on the hand's table message, not in posts
+		// Whoever dealt, the deal timer (a pause still running, or a refused deal's retry) has
+		// nothing left to do: the next pause starts when this hand ends.
+		stop(&t.dealTimer)
 	}
 	if t.live != nil {
 		t.live.lines.Add(v, t.style())

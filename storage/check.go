@@ -55,8 +55,9 @@ func readMeta(f io.ReaderAt, off int64) (meta, bool) {
 
 // checkHeader looks at an existing file before bbolt maps it: at least one valid meta record, and a
 // file at least as long as the pages that record says are in use (bbolt would otherwise map past
-// the end of the file and die of SIGBUS on the first read). It reports whether the file exists
-// with content.
+// the end of the file and die of SIGBUS on the first read). It reports whether the file exists.
+// An existing file of 0 bytes is refused: bbolt would write a new database into it, and a
+// truncated file would then lose every bankroll without a word. Only a missing file is new.
 func checkHeader(path string) (bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -72,7 +73,8 @@ func checkHeader(path string) (bool, error) {
 	}
 	size := st.Size()
 	if size == 0 {
-		return false, nil // bbolt writes a new database into an empty file
+		return true, fmt.Errorf("%s is empty (0 bytes): it may have been truncated; restore it from a backup "+
+			"(`dealerbot backup FILE` makes one), or delete it to start a new database: %w", path, ErrDamaged)
 	}
 	best, found := meta{}, false
 	m0, ok0 := readMeta(f, 0)

@@ -91,6 +91,11 @@ func TestDamagedFiles(t *testing.T) {
 			defer f.Close()
 			f.WriteAt(make([]byte, 2*4096), 0)
 		}, "neither copy of its header is valid"},
+		{"truncated to 0 bytes", func(t *testing.T, path string, size int64) {
+			if err := os.Truncate(path, 0); err != nil {
+				t.Fatal(err)
+			}
+		}, "is empty (0 bytes): it may have been truncated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filledDB(t)
@@ -109,6 +114,43 @@ func TestDamagedFiles(t *testing.T) {
 				t.Fatalf("error %q, want a sentence naming the file, containing %q and what to do", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestEmptyFileRefused: an existing file of 0 bytes (a database truncated by a full disk or a bad
+// copy) is refused with a sentence saying what happened and what to do, and is left as it was:
+// before, bbolt wrote a new database into it and every bankroll was gone without a word. Deleting
+// it, as the sentence says, starts a new database, as a missing file always does.
+func TestEmptyFileRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dealerbot.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(path)
+	if err == nil {
+		d.Close()
+		t.Fatal("an empty file opened as a new database")
+	}
+	if got, want := err.Error(), path+" is empty (0 bytes): it may have been truncated; restore it from a backup "+
+		"(`dealerbot backup FILE` makes one), or delete it to start a new database: "+ErrDamaged.Error(); got != want {
+		t.Fatalf("error\n%q, want\n%q", got, want)
+	}
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("errors.Is(%v, ErrDamaged) = false", err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 0 {
+		t.Fatalf("the refused file was changed: %v, %v", st, err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(path)
+	if err != nil {
+		t.Fatalf("a missing file: %v, want a new database", err)
+	}
+	defer d.Close()
+	if !d.Created() {
+		t.Error("a missing file: Created() = false")
 	}
 }
 

@@ -89,8 +89,9 @@ var _ bot.Store = (*DB)(nil)
 // gets the header checks only, so that opening a years-old database stays fast.
 const checkLimit = 64 << 20
 
-// Open opens or creates the database file at path. A damaged file is refused with a sentence
-// (errors.Is ErrDamaged) and a file another process holds with one naming that (ErrLocked).
+// Open opens the database file at path, or creates it when it is missing. A damaged file, an
+// empty one among them, is refused with a sentence (errors.Is ErrDamaged) and a file another
+// process holds with one naming that (ErrLocked).
 func Open(path string) (*DB, error) {
 	existed, err := checkHeader(path)
 	if err != nil {
@@ -131,7 +132,7 @@ func Open(path string) (*DB, error) {
 // ErrLocked is returned (in a sentence) when another process holds the database file.
 var ErrLocked = errors.New("the database file is in use")
 
-// Created reports whether Open made a new database (the file was missing or empty).
+// Created reports whether Open made a new database (the file was missing).
 func (d *DB) Created() bool { return d.created }
 
 // openError turns bbolt's open errors into sentences.
