@@ -16,12 +16,13 @@ import (
 	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/pgtest"
+	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
 // The dealer's automatic steps (the clock's fold, the fold for a player who left, the next hand's
 // deal) have nobody waiting for them: when the store refuses one, it must be tried again, or the
-// table stalls. These tests run on every store in storeKinds: bbolt here; a PostgreSQL store plugs
-// in with a row of its own.
+// table stalls. These tests run on every store in storeKinds: bbolt and PostgreSQL.
 
 // storeKind opens an empty store of the test's own, closed when the test ends, and a way to read
 // its chip totals (which also checks that its ledger balances).
@@ -33,7 +34,26 @@ type storeKind struct {
 // chipTotals are a store's chips: brought in (grants, adjustments), in bankrolls, and on tables.
 type chipTotals struct{ granted, bankrolls, onTables int64 }
 
-var storeKinds = []storeKind{{"bbolt", openBolt}}
+var storeKinds = []storeKind{{"bbolt", openBolt}, {"postgres", openPostgres}}
+
+// openPostgres is a postgres.DB on a fresh database of the test server (pgtest: skipped without
+// DEALERBOT_TEST_POSTGRES, failed under CI=true); its totals come from DB.Balance.
+func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
+	tb.Helper()
+	db, err := postgres.Open(context.Background(), pgtest.URL(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db, func(tb testing.TB) chipTotals {
+		tb.Helper()
+		tot, err := db.Balance(context.Background())
+		if err != nil {
+			tb.Fatalf("chips: %v", err)
+		}
+		return chipTotals{granted: tot.BroughtIn, bankrolls: tot.Bankrolls, onTables: tot.OnTables}
+	}
+}
 
 // openBolt is a storage.DB on a file in tb.TempDir(); its totals come from DB.Balance.
 func openBolt(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
