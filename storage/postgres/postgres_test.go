@@ -2,7 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	neturl "net/url"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
@@ -21,4 +27,73 @@ func mustOpen(t testing.TB) *postgres.DB {
 // The PostgreSQL store passes the conformance suite every bot.Store passes.
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return mustOpen(t) })
+}
+
+// A database whose schema a newer dealerbot set up is refused with a sentence, and nothing is
+// written to it.
+func TestNewerSchemaRefused(t *testing.T) {
+	url := pgtest.URL(t)
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	newer := postgres.SchemaVersion() + 1
+	if _, err := conn.Exec(context.Background(), "INSERT INTO dealerbot_schema (version) VALUES ($1)", newer); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	conn.QueryRow(context.Background(), "SELECT count(*) FROM dealerbot_schema").Scan(&before)
+	_, err = postgres.Open(context.Background(), url)
+	if !errors.Is(err, postgres.ErrNewerSchema) || !strings.Contains(err.Error(), fmt.Sprintf("schema version %d", newer)) {
+		t.Fatalf("opening a newer schema: err %v, want ErrNewerSchema naming version %d", err, newer)
+	}
+	var after int
+	conn.QueryRow(context.Background(), "SELECT count(*) FROM dealerbot_schema").Scan(&after)
+	if after != before {
+		t.Fatalf("the refused open wrote: %d schema rows, was %d", after, before)
+	}
+}
+
+// Opening twice (two processes starting together) migrates once; a second open is a no-op.
+func TestOpenTwiceMigratesOnce(t *testing.T) {
+	url := pgtest.URL(t)
+	errs := make(chan error, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			db, err := postgres.Open(context.Background(), url)
+			if err == nil {
+				db.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A wrong password or an address where nothing listens is one sentence naming the problem, with the
+// password left out.
+func TestOpenErrors(t *testing.T) {
+	server := pgtest.ServerURL(t)
+	u, _ := neturl.Parse(server)
+	u.User = neturl.UserPassword("nobody", "hunter2")
+	for _, tc := range []struct{ name, url, want string }{
+		{"unknown user", u.String(), "user name or password is wrong"},
+		{"nothing listens", "postgres://dealer:hunter2@127.0.0.1:1/x", "nothing answers there"},
+		{"not a URL", "postgres://dealer:hunter2@127.0.0.1:notaport/x", "is not a PostgreSQL URL"},
+	} {
+		_, err := postgres.Open(context.Background(), tc.url)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err %v, want one line with %q and no password", tc.name, err, tc.want)
+		}
+	}
 }
