@@ -611,7 +611,7 @@ func TestZeroStartingBankroll(t *testing.T) {
 // A table that `start` brings into being is not retired before the start reaches it, whatever else
 // reaches the new table first (here Flush, which visits every table; a timer could too).
 func TestStartWhileFlushing(t *testing.T) {
-	d, _ := newBenchDealer(t)
+	d, _ := newBenchDealer(t, "bbolt")
 	ctx := context.Background()
 	stop := make(chan struct{})
 	flushed := make(chan struct{})
@@ -657,7 +657,7 @@ func TestStartWhileFlushing(t *testing.T) {
 // FlushChannel waits for one channel's table message only: after it the turn is on screen there,
 // and a channel without a table returns at once.
 func TestFlushChannelShowsTheTurn(t *testing.T) {
-	d, chat := newBenchDealer(t)
+	d, chat := newBenchDealer(t, "bbolt")
 	dr := &driver{d: d, chat: chat, ch: "solo"}
 	dr.setup(t)
 	dr.deal(t) // Handle, then FlushChannel
