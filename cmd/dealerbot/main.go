@@ -54,6 +54,8 @@ const usage = `Usage:
   dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since DATE] [--player NAME]
                                            export finished hands for trackers (see dealerbot export -h)
   dealerbot phh check PATH...              replay PHH hand histories and compare final stacks
+  dealerbot migrate --from FILE --to postgres://USER:PASSWORD@HOST:5432/DB
+                                           copy a bbolt database into an empty PostgreSQL one
 Settings come from the environment and .env; see .env.example.
 `
 
@@ -94,6 +96,8 @@ func (m *Main) Run(ctx context.Context) int {
 			return 2
 		}
 		return runCheck(ctx, env, m.HTTPClient, m.Stdout)
+	case args[0] == "migrate":
+		return runMigrate(ctx, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "export":
 		return runExport(ctx, settings.DB, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "backup":

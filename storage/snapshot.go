@@ -1,0 +1,311 @@
+package storage
+
+// Snapshot and Counts read a whole database as it is stored, for `dealerbot migrate`, which copies a
+// bbolt file into PostgreSQL record for record: re-applying the ledger through Commit would grant
+// again and count hands again, and re-encoding records could change them.
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
+)
+
+// Snapshot is everything a database holds but its leases, as stored: each record's key and its bytes
+// (JSON, or the binary form of hands and ledger events), and the bucket sequences that number new
+// records. Leases are left out: they belong to the process that held the file, and a new store's
+// processes claim their own.
+type Snapshot struct {
+	Players   []bot.PlayerRecord // in key order: workspace, then user
+	Ledger    []LedgerRecord     // one per event, in sequence order
+	Tables    []RawTable         // open tables, by ID
+	Actions   []RawActions       // the action log of each running hand, by table ID
+	Sessions  []RawSession       // in sequence order
+	Schedules []RawSchedule      // by ID
+	RSVPs     []RawRSVP          // by schedule, game and user
+	Results   []RawResult        // by schedule and game; a removed schedule's results stay
+
+	// The bucket sequences: the last number given to a ledger event, a session and a schedule. They
+	// may be ahead of the last record (a schedule removed), and a copy must not number anew from
+	// below them: a new schedule under a removed one's number would inherit its results.
+	LedgerSeq, SessionSeq, ScheduleSeq uint64
+
+	// Hands calls fn with every finished hand, table by table and in hand order (kept hands after
+	// the hand whose number they share), in batches of its own transactions so that any number of
+	// hands is copied in little memory. It stops at fn's first error.
+	Hands func(ctx context.Context, fn func(RawHand) error) error
+}
+
+// RawTable is an open table's record (JSON bot.TableRecord) and its community.
+type RawTable struct {
+	ID, Community string
+	Rec           []byte
+}
+
+// RawActions is the action log of a table's running hand (JSON bot.ActionLog).
+type RawActions struct {
+	Table string
+	Rec   []byte
+}
+
+// RawHand is a finished hand (binary, see EncodeHand). Kept is 0 for the first hand stored under its
+// number and 1, 2, ... for the ones kept beside it (see keptHandKey), in the order they were kept.
+type RawHand struct {
+	Table string
+	No    int64
+	Kept  int
+	Rec   []byte
+}
+
+// RawSession is a finished session (JSON bot.SessionRecord) and its sequence number.
+type RawSession struct {
+	Seq uint64
+	Rec []byte
+}
+
+// RawSchedule is a schedule (JSON schedule.Schedule) under its number, and its community.
+type RawSchedule struct {
+	ID        uint64
+	Community string
+	Rec       []byte
+}
+
+// RawRSVP is an answer (JSON schedule.RSVP) under its key: schedule, game (Unix nanoseconds) and user.
+type RawRSVP struct {
+	Schedule uint64
+	Game     int64
+	User     string
+	Rec      []byte
+}
+
+// RawResult is a game's result (JSON schedule.Result) under its key: schedule and game.
+type RawResult struct {
+	Schedule uint64
+	Game     int64
+	Rec      []byte
+}
+
+// Snapshot reads every record but the finished hands in one transaction; its Hands reads those. The
+// two reads are one state only while nothing writes in between: take the snapshot of a database no
+// dealer is running on (migrate holds the file).
+func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return Snapshot{}, err
+	}
+	s := Snapshot{Hands: d.eachRawHand}
+	err := d.view(func(tx *bolt.Tx) error {
+		err := tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+			var p bot.PlayerRecord
+			if err := json.Unmarshal(v, &p); err != nil {
+				return fmt.Errorf("player %q: %w", k, err)
+			}
+			if !bytes.Equal(k, playerKey(p.Workspace, p.User)) {
+				return fmt.Errorf("player %q: the record is of %s/%s: %w", k, p.Workspace, p.User, errCorrupt)
+			}
+			s.Players = append(s.Players, p)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		ledger := tx.Bucket(bucketLedger)
+		s.LedgerSeq = ledger.Sequence()
+		err = ledger.ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				return fmt.Errorf("ledger key %x: %w", k, errCorrupt)
+			}
+			s.Ledger = append(s.Ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+			var t struct{ Platform, Workspace string }
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("table %s: %w", k, err)
+			}
+			s.Tables = append(s.Tables, RawTable{ID: string(k), Community: table.Community(t.Platform, t.Workspace), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.Bucket(bucketActions).ForEach(func(k, v []byte) error {
+			s.Actions = append(s.Actions, RawActions{Table: string(k), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		sessions := tx.Bucket(bucketSessions)
+		s.SessionSeq = sessions.Sequence()
+		err = sessions.ForEach(func(k, v []byte) error {
+			if len(k) != 8 {
+				return fmt.Errorf("session key %x: %w", k, errCorrupt)
+			}
+			s.Sessions = append(s.Sessions, RawSession{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return s.readSchedules(tx)
+	})
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("read %s: %w", d.Path(), err)
+	}
+	return s, nil
+}
+
+// readSchedules reads the schedule buckets, which exist once a schedule was written.
+func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
+	if b := tx.Bucket(schedBucketSchedules); b != nil {
+		s.ScheduleSeq = b.Sequence()
+		err := b.ForEach(func(k, v []byte) error {
+			var sc struct{ Platform, Workspace string }
+			if err := json.Unmarshal(v, &sc); err != nil {
+				return fmt.Errorf("schedule %x: %w", k, err)
+			}
+			if len(k) != 8 {
+				return fmt.Errorf("schedule key %x: %w", k, errCorrupt)
+			}
+			s.Schedules = append(s.Schedules, RawSchedule{ID: binary.BigEndian.Uint64(k), Community: table.Community(sc.Platform, sc.Workspace), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if b := tx.Bucket(schedBucketRSVPs); b != nil {
+		err := b.ForEach(func(k, v []byte) error {
+			if len(k) < 16 { // schedGameKey, then the user
+				return fmt.Errorf("rsvp key %x: %w", k, errCorrupt)
+			}
+			s.RSVPs = append(s.RSVPs, RawRSVP{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])),
+				User: string(k[16:]), Rec: bytes.Clone(v)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if b := tx.Bucket(schedBucketResults); b != nil {
+		return b.ForEach(func(k, v []byte) error {
+			if len(k) != 16 { // schedGameKey
+				return fmt.Errorf("result key %x: %w", k, errCorrupt)
+			}
+			s.Results = append(s.Results, RawResult{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])), Rec: bytes.Clone(v)})
+			return nil
+		})
+	}
+	return nil
+}
+
+// eachRawHand walks the hands bucket as EachHand does, without decoding the records.
+func (d *DB) eachRawHand(ctx context.Context, fn func(RawHand) error) error {
+	var after []byte
+	var last RawHand // the previous hand, to number the kept ones
+	for {
+		var batch []RawHand
+		err := d.view(func(tx *bolt.Tx) error {
+			c := tx.Bucket(bucketHands).Cursor()
+			k, v := c.First()
+			if after != nil {
+				k, v = c.Seek(after)
+				if k != nil && bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil && len(batch) < 1000; k, v = c.Next() {
+				base, kept := k, false
+				if len(k) >= 17 && k[len(k)-17] == 0 { // see decodeHandKV
+					base, kept = k[:len(k)-8], true
+				}
+				if len(base) < 9 || base[len(base)-9] != 0 {
+					return fmt.Errorf("hand key %x: %w", k, errCorrupt)
+				}
+				h := RawHand{Table: string(base[:len(base)-9]), No: int64(binary.BigEndian.Uint64(base[len(base)-8:])), Rec: bytes.Clone(v)}
+				if kept {
+					if h.Table != last.Table || h.No != last.No {
+						return fmt.Errorf("hand key %x: a kept hand without the hand it was kept beside: %w", k, errCorrupt)
+					}
+					h.Kept = last.Kept + 1
+				}
+				batch = append(batch, h)
+				last = h
+				after = append(after[:0], k...)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read the hands of %s: %w", d.Path(), err)
+		}
+		for _, h := range batch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
+		if len(batch) < 1000 {
+			return nil
+		}
+	}
+}
+
+// Counts are how many records of each kind a store holds, which `dealerbot migrate` compares
+// between a database and its copy.
+type Counts struct {
+	Players         int
+	LedgerEntries   int // entries, not records: a hand's results share a record
+	Tables          int // open tables
+	HandsInProgress int // open tables with a hand in progress
+	Hands           int // finished hands, kept ones included
+	Sessions        int
+	Schedules       int
+	RSVPs           int
+	Results         int
+}
+
+// Counts counts the records in one transaction.
+func (d *DB) Counts(ctx context.Context) (Counts, error) {
+	var n Counts
+	err := d.view(func(tx *bolt.Tx) error {
+		keys := func(name []byte) int {
+			if b := tx.Bucket(name); b != nil {
+				return b.Stats().KeyN
+			}
+			return 0
+		}
+		n.Players, n.Hands, n.Sessions = keys(bucketPlayers), keys(bucketHands), keys(bucketSessions)
+		n.Schedules, n.RSVPs, n.Results = keys(schedBucketSchedules), keys(schedBucketRSVPs), keys(schedBucketResults)
+		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
+			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
+			n.LedgerEntries += len(es)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+			var t struct{ Hand *struct{} }
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("table %s: %w", k, err)
+			}
+			n.Tables++
+			if t.Hand != nil {
+				n.HandsInProgress++
+			}
+			return nil
+		})
+	})
+	return n, err
+}
