@@ -951,3 +951,6 @@ func (d *DB) Communities(ctx context.Context) ([]bot.Lease, error) {
 	}
 	return out, d.wrap("load communities", rows.Err())
 }
+
+// Pool is the connection pool, for tools and tests that measure the database itself.
+func (d *DB) Pool() *pgxpool.Pool { return d.pool }
