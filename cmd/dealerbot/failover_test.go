@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -448,6 +449,100 @@ func TestFailoverPause(t *testing.T) {
 	}
 	if !strings.Contains(a.log.String(), "stopped serving community") {
 		t.Errorf("A's log does not say it stopped serving w1:\n%s", a.log)
+	}
+	if _, err := db.Balance(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+// ownServer starts a PostgreSQL server of the test's own with .ci/postgres (which the test can stop
+// and start again) and returns its URL and the script's directory.
+func ownServer(t *testing.T) (url string, ctl func(verb string)) {
+	t.Helper()
+	pgtest.ServerURL(t) // skipped, or failed under CI=true, like every PostgreSQL test
+	script, err := filepath.Abs("../../.ci/postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("/tmp", "dealerbot-pgdown-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	out, err := exec.Command(script, "start", dir+"/pg").Output()
+	if err != nil {
+		t.Fatalf("start a PostgreSQL server of the test's own: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	ctl = func(verb string) {
+		if out, err := exec.Command(script, verb, dir+"/pg").CombinedOutput(); err != nil {
+			t.Fatalf(".ci/postgres %s: %v\n%s", verb, err, out)
+		}
+	}
+	t.Cleanup(func() { ctl("stop"); os.RemoveAll(dir) })
+	return lines[len(lines)-1], ctl
+}
+
+// PostgreSQL stopped mid-game: actions are answered with a sentence saying the dealer cannot reach
+// its database and nothing changed; nothing is lost; play resumes once the database is back.
+func TestDatabaseDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: stops and starts a PostgreSQL server")
+	}
+	url, ctl := ownServer(t)
+	const lease = time.Second
+	p := startProc(t, url, "A", lease)
+	for _, line := range []string{"w1 c1 alice start", "w1 c1 alice join", "w1 c1 bob join", "w1 c1 alice deal"} {
+		if rep, o := send(p, line); o != applied {
+			t.Fatalf("%q: %s", line, rep.Text)
+		}
+	}
+	// act has whoever is to act call or check: one of the four lines is the legal action.
+	act := func() (applied_ int, replies []string) {
+		for _, line := range []string{"alice call", "alice check", "bob call", "bob check"} {
+			rep, o := send(p, "w1 c1 "+line)
+			if o == applied {
+				return 1, nil
+			}
+			if !strings.Contains(rep.Text, "turn, not yours") && !strings.Contains(rep.Text, "check instead") && !strings.Contains(rep.Text, "to call") {
+				replies = append(replies, rep.Text) // the legal action's answer
+			}
+		}
+		return 0, replies
+	}
+	before, _ := act()
+	if before != 1 {
+		t.Fatalf("%d of alice and bob could call, want the one to act", before)
+	}
+	ctl("halt")
+	n, replies := act()
+	if n != 0 || len(replies) == 0 {
+		t.Fatalf("with the database down: %d applied, answers %q", n, replies)
+	}
+	for _, r := range replies {
+		if !strings.Contains(r, "nothing changed") || !(strings.Contains(r, "cannot reach its database") || strings.Contains(r, "try again")) {
+			t.Errorf("reply with the database down: %q, want a sentence that the database is out of reach and nothing changed", r)
+		}
+	}
+	time.Sleep(2 * lease) // past the lease: the process stops serving, and claims again when it can
+	ctl("resume")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if n, _ := act(); n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("play did not resume after the database came back:\n%s", p.log)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := storedActions(t, db, nil); got != 2 {
+		t.Errorf("%d actions stored, want the 2 applied", got)
 	}
 	if _, err := db.Balance(context.Background()); err != nil {
 		t.Error(err)
