@@ -607,24 +607,29 @@ func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 
 // Sessions returns every finished session in order.
 func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
-	rows, err := d.pool.Query(ctx, "SELECT rec FROM sessions ORDER BY seq")
+	return jsonRows[bot.SessionRecord](ctx, d, "load sessions", "SELECT rec FROM sessions ORDER BY seq")
+}
+
+// jsonRows runs a query of one JSON column and decodes each row into a T.
+func jsonRows[T any](ctx context.Context, d *DB, what, q string, args ...any) ([]T, error) {
+	rows, err := d.pool.Query(ctx, q, args...)
 	if err != nil {
-		return nil, d.wrap("load sessions", err)
+		return nil, d.wrap(what, err)
 	}
 	defer rows.Close()
-	var out []bot.SessionRecord
+	var out []T
 	for rows.Next() {
 		var rec []byte
 		if err := rows.Scan(&rec); err != nil {
-			return nil, d.wrap("load sessions", err)
+			return nil, d.wrap(what, err)
 		}
-		var s bot.SessionRecord
-		if err := json.Unmarshal(rec, &s); err != nil {
-			return nil, err
+		var v T
+		if err := json.Unmarshal(rec, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
-	return out, d.wrap("load sessions", rows.Err())
+	return out, d.wrap(what, rows.Err())
 }
 
 // Balance reads the chip totals in one snapshot and reports an error when the ledger does not
@@ -756,24 +761,7 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 
 // Schedules returns every schedule, ordered by ID.
 func (d *DB) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
-	rows, err := d.pool.Query(ctx, "SELECT rec FROM schedules ORDER BY id")
-	if err != nil {
-		return nil, d.wrap("load schedules", err)
-	}
-	defer rows.Close()
-	var out []schedule.Schedule
-	for rows.Next() {
-		var rec []byte
-		if err := rows.Scan(&rec); err != nil {
-			return nil, d.wrap("load schedules", err)
-		}
-		var s schedule.Schedule
-		if err := json.Unmarshal(rec, &s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, d.wrap("load schedules", rows.Err())
+	return jsonRows[schedule.Schedule](ctx, d, "load schedules", "SELECT rec FROM schedules ORDER BY id")
 }
 
 // errNoSchedule refuses an RSVP for a schedule that was removed meanwhile.
@@ -808,25 +796,9 @@ func (d *DB) RSVPs(ctx context.Context, id string, game time.Time) ([]schedule.R
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.pool.Query(ctx, "SELECT rec FROM rsvps WHERE schedule = $1 AND game = $2 ORDER BY user_id", n, game.UnixNano())
-	if err != nil {
-		return nil, d.wrap("load rsvps", err)
-	}
-	defer rows.Close()
-	var out []schedule.RSVP
-	for rows.Next() {
-		var rec []byte
-		if err := rows.Scan(&rec); err != nil {
-			return nil, d.wrap("load rsvps", err)
-		}
-		var r schedule.RSVP
-		if err := json.Unmarshal(rec, &r); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
+	out, err := jsonRows[schedule.RSVP](ctx, d, "load rsvps", "SELECT rec FROM rsvps WHERE schedule = $1 AND game = $2 ORDER BY user_id", n, game.UnixNano())
 	slices.SortStableFunc(out, func(a, b schedule.RSVP) int { return a.Time.Compare(b.Time) })
-	return out, d.wrap("load rsvps", rows.Err())
+	return out, err
 }
 
 // PutResult records a game's result and writes s (when it still exists) in the same transaction.
@@ -863,24 +835,7 @@ func (d *DB) Results(ctx context.Context, id string) ([]schedule.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.pool.Query(ctx, "SELECT rec FROM results WHERE schedule = $1 ORDER BY game", n)
-	if err != nil {
-		return nil, d.wrap("load results", err)
-	}
-	defer rows.Close()
-	var out []schedule.Result
-	for rows.Next() {
-		var rec []byte
-		if err := rows.Scan(&rec); err != nil {
-			return nil, d.wrap("load results", err)
-		}
-		var r schedule.Result
-		if err := json.Unmarshal(rec, &r); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, d.wrap("load results", rows.Err())
+	return jsonRows[schedule.Result](ctx, d, "load results", "SELECT rec FROM results WHERE schedule = $1 ORDER BY game", n)
 }
 
 // --- leases ------------------------------------------------------------------------------------
