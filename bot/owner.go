@@ -235,6 +235,15 @@ func (d *Dealer) claim(ctx context.Context, name string) (*community, error) {
 	}
 	close(c.ready)
 	d.log.Info("serving community", "community", name, "epoch", l.Epoch)
+	if m := d.sched.Load(); m != nil {
+		// Schedules of the community that fell due while nobody served it are handled now, as
+		// after a restart, not at the next minute's sweep.
+		go func() {
+			if err := m.Tick(context.Background()); err != nil {
+				d.log.Error("schedule tick after a claim", "community", name, "err", err)
+			}
+		}()
+	}
 	return c, nil
 }
 
