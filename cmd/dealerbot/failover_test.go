@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -34,9 +36,29 @@ func TestMain(m *testing.M) {
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
 		mm := &Main{Args: []string{"--env", os.DevNull}, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: os.Stderr, Lookup: os.LookupEnv}
+		if n, err := strconv.Atoi(os.Getenv("DEALERBOT_TEST_CRASH_AFTER_COMMIT")); err == nil {
+			mm.WrapStore = func(s store) store { return &crashStore{DB: s.(*postgres.DB), after: int64(n)} }
+		}
 		os.Exit(mm.Run(ctx))
 	}
 	os.Exit(m.Run())
+}
+
+// crashStore kills its own process with SIGKILL right after its nth successful commit: the change is
+// in the database, and nothing of it (reply, table message, private cards) was delivered.
+type crashStore struct {
+	*postgres.DB
+	after int64
+	n     atomic.Int64
+}
+
+func (c *crashStore) Commit(ctx context.Context, ch bot.Change) error {
+	err := c.DB.Commit(ctx, ch)
+	if err == nil && c.n.Add(1) == c.after {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
+	return err
 }
 
 // proc is one dealerbot process of a failover test.
@@ -45,6 +67,7 @@ type proc struct {
 	cmd  *exec.Cmd
 	addr string
 	log  *lockedBuffer
+	done chan struct{} // closed when the process has exited
 }
 
 type lockedBuffer struct {
@@ -68,17 +91,18 @@ var servingRE = regexp.MustCompile(`serving lines on (\S+)`)
 
 // startProc starts a dealerbot process named name on the database at url and waits until it
 // serves lines.
-func startProc(t *testing.T, url, name string, lease time.Duration) *proc {
+func startProc(t *testing.T, url, name string, lease time.Duration, env ...string) *proc {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{name: name, log: &lockedBuffer{}}
+	p := &proc{name: name, log: &lockedBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(self)
 	p.cmd.Env = append(os.Environ(), "DEALERBOT_TEST_RUN_MAIN=1", "DEALERBOT_DATABASE_URL="+url, "DEALERBOT_OWNER="+name,
 		"DEALERBOT_LEASE="+lease.String(), "DEALERBOT_LINES_ADDR=127.0.0.1:0", "DEALERBOT_DEAL_DELAY=0", "DEALERBOT_LOG_LEVEL=info",
 		"DISCORD_TOKEN=", "SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=", "DEALERBOT_DB=")
+	p.cmd.Env = append(p.cmd.Env, env...)
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +120,8 @@ func startProc(t *testing.T, url, name string, lease time.Duration) *proc {
 				addr <- m[1]
 			}
 		}
+		p.cmd.Wait()
+		close(p.done)
 	}()
 	select {
 	case p.addr = <-addr:
@@ -105,7 +131,7 @@ func startProc(t *testing.T, url, name string, lease time.Duration) *proc {
 	}
 	t.Cleanup(func() {
 		p.cmd.Process.Kill()
-		p.cmd.Wait()
+		<-p.done
 	})
 	return p
 }
@@ -199,6 +225,22 @@ func TestFailoverKills(t *testing.T) {
 	var mu sync.Mutex
 	procs := []*proc{startProc(t, url, "p1", lease), startProc(t, url, "p2", lease), startProc(t, url, "p3", lease)}
 	next := 4
+	rp := rand.New(rand.NewPCG(3, 3))
+	// fresh starts a process to take a dead one's place; every other one kills itself right after
+	// its few-th commit, before anything of that step is delivered.
+	fresh := func() *proc {
+		mu.Lock()
+		name := fmt.Sprintf("p%d", next)
+		crashy := next%2 == 0
+		after := 3 + rp.IntN(10)
+		next++
+		mu.Unlock()
+		var env []string
+		if crashy {
+			env = append(env, fmt.Sprintf("DEALERBOT_TEST_CRASH_AFTER_COMMIT=%d", after))
+		}
+		return startProc(t, url, name, lease, env...)
+	}
 	live := func() []*proc {
 		mu.Lock()
 		defer mu.Unlock()
@@ -208,7 +250,6 @@ func TestFailoverKills(t *testing.T) {
 		ps := live()
 		return ps[r.IntN(len(ps))]
 	}
-
 	communities := []string{"w1", "w2", "w3", "w4", "w5", "w6"}
 	players := []string{"alice", "bob", "carol"}
 	// Open every table and seat everyone, retrying refusals (a community being claimed).
@@ -263,6 +304,37 @@ func TestFailoverKills(t *testing.T) {
 		}()
 	}
 
+	// A process that died by itself (after a commit, before delivering it) is replaced.
+	var selfCrashes atomic.Int64
+	supervise, stopSupervising := context.WithCancel(context.Background())
+	var supervised sync.WaitGroup
+	supervised.Add(1)
+	go func() {
+		defer supervised.Done()
+		for supervise.Err() == nil {
+			for _, p := range live() {
+				select {
+				case <-p.done:
+					mu.Lock()
+					i := slices.Index(procs, p)
+					if i >= 0 {
+						procs = slices.Delete(procs, i, i+1)
+					}
+					mu.Unlock()
+					if i >= 0 {
+						selfCrashes.Add(1)
+						f := fresh()
+						mu.Lock()
+						procs = append(procs, f)
+						mu.Unlock()
+					}
+				default:
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
 	// Kill the owner of a random community, 20 times, and time each takeover: from the kill to a
 	// new live owner of that community in the database.
 	var takeovers []time.Duration
@@ -288,11 +360,10 @@ func TestFailoverKills(t *testing.T) {
 		}
 		killed := time.Now()
 		victim.cmd.Process.Signal(syscall.SIGKILL)
-		victim.cmd.Wait()
-		fresh := startProc(t, url, fmt.Sprintf("p%d", next), lease)
-		next++
+		<-victim.done
+		f := fresh()
 		mu.Lock()
-		procs = append(procs, fresh)
+		procs = append(procs, f)
 		mu.Unlock()
 		for {
 			now := leaseOwners(t, db)["console/"+w]
@@ -308,6 +379,8 @@ func TestFailoverKills(t *testing.T) {
 	}
 	stopPlay()
 	wg.Wait()
+	stopSupervising()
+	supervised.Wait()
 
 	// Every community has exactly one live owner, a running process.
 	time.Sleep(2 * lease)
@@ -352,8 +425,11 @@ func TestFailoverKills(t *testing.T) {
 	}
 	slices.Sort(takeovers)
 	p50, worst := takeovers[len(takeovers)/2], takeovers[len(takeovers)-1]
-	t.Logf("20 kills: takeover p50 %v, max %v (lease %v); actions: %d applied, %d refused, %d unanswered; %d stored",
-		p50.Round(time.Millisecond), worst.Round(time.Millisecond), lease, counts.applied, counts.refused, counts.unknown, stored)
+	t.Logf("20 kills: takeover p50 %v, max %v (lease %v); %d processes died right after a commit; actions: %d applied, %d refused, %d unanswered; %d stored",
+		p50.Round(time.Millisecond), worst.Round(time.Millisecond), lease, selfCrashes.Load(), counts.applied, counts.refused, counts.unknown, stored)
+	if selfCrashes.Load() < 3 {
+		t.Errorf("only %d processes died between a commit and its delivery, want at least 3", selfCrashes.Load())
+	}
 	if worst > lease+2*time.Second {
 		t.Errorf("slowest takeover %v, want at most the lease plus 2 s (%v)", worst, lease+2*time.Second)
 	}

@@ -42,6 +42,9 @@ type Main struct {
 	// BotConfig, when set, is used for the dealer instead of defaults built from the settings (tests
 	// inject clocks and decks through it).
 	BotConfig *bot.Config
+	// WrapStore, when set, wraps the store the dealer uses (tests make a process die at a chosen
+	// moment, such as right after a commit and before anything is delivered).
+	WrapStore func(store) store
 
 	consoleAdmins []string
 }
@@ -145,6 +148,9 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		return err
 	}
 	defer closeDB()
+	if m.WrapStore != nil {
+		db = m.WrapStore(db)
+	}
 
 	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
 	// Zero means zero here (the settings document it); bot.Config's zero value means its default.
