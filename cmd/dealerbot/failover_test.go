@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -622,5 +623,35 @@ func TestDatabaseDown(t *testing.T) {
 	}
 	if _, err := db.Balance(context.Background()); err != nil {
 		t.Error(err)
+	}
+}
+
+// The database settings at start: both kinds set, a URL that is not PostgreSQL's, and a server that
+// does not answer or refuses the user are each one line on standard error, and nothing starts.
+func TestDatabaseSettingsAtStart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		code int
+		want string
+	}{
+		{"both", map[string]string{"DEALERBOT_DB": "x.db", "DEALERBOT_DATABASE_URL": "postgres://dealer@127.0.0.1:1/x"}, 2, "both set"},
+		{"not postgres", map[string]string{"DEALERBOT_DATABASE_URL": "mysql://dealer@127.0.0.1/x"}, 2, "must be a PostgreSQL URL"},
+		{"nothing answers", map[string]string{"DEALERBOT_DATABASE_URL": "postgres://dealer:hunter2@127.0.0.1:1/x"}, 1, "nothing answers there"},
+		{"bad lease", map[string]string{"DEALERBOT_DATABASE_URL": "postgres://dealer@127.0.0.1:1/x", "DEALERBOT_LEASE": "10ms"}, 2, "DEALERBOT_LEASE must be"},
+	} {
+		code, _, errOut := runMain(t, tc.env, "alice: start\n")
+		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || strings.Contains(errOut, "hunter2") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line with %q", tc.name, code, errOut, tc.code, tc.want)
+		}
+	}
+	if os.Getenv(pgtest.Env) == "" && os.Getenv("CI") != "true" {
+		return
+	}
+	u, _ := neturl.Parse(pgtest.ServerURL(t))
+	u.User = neturl.UserPassword("nobody", "hunter2")
+	code, _, errOut := runMain(t, map[string]string{"DEALERBOT_DATABASE_URL": u.String()}, "alice: start\n")
+	if code != 1 || !strings.Contains(errOut, "user name or password is wrong") || strings.Contains(errOut, "hunter2") {
+		t.Errorf("a user the server refuses: exit %d, stderr %q", code, errOut)
 	}
 }
