@@ -34,6 +34,10 @@ type Command struct {
 	// Message is the ID of the channel message whose button was clicked, when the platform can update
 	// that message through the click's own response: the dealer then answers with Reply.Update.
 	Message string
+	// ID is the platform's ID of this delivery (a Discord interaction, a Slack trigger or event):
+	// the same delivery arriving twice (a retry, a resend, at two processes) changes the table once.
+	// Empty: no such ID.
+	ID string `json:",omitempty"`
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show

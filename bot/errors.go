@@ -33,6 +33,8 @@ func errorReply(log *slog.Logger, err error) Reply {
 	case errors.Is(err, ErrStoreUnreachable):
 		log.Warn("command failed: database out of reach", "err", err)
 		return Reply{Text: "The dealer cannot reach its database, so nothing changed: please try again in a moment.", IsError: true}
+	case errors.Is(err, ErrApplied):
+		return Reply{Text: "That was already done: the same click or command arrived twice, and it counts once.", IsError: true}
 	case errors.Is(err, ErrNotOwner), errors.Is(err, errNotServed):
 		log.Info("command for a community this process does not serve", "err", err)
 		return Reply{Text: "This server's tables are being moved to another dealer process, so nothing changed: please try again in a few seconds.", IsError: true}

@@ -57,3 +57,7 @@ var ErrNotOwner = errors.New("this dealer process no longer owns the community")
 // ErrStoreUnreachable is wrapped by a store's errors when it cannot reach its database (the
 // PostgreSQL server is down or cut off): the player is told that nothing changed.
 var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")
+
+// ErrApplied is returned by Commit for a Change whose Once ID was already applied: the delivery it
+// came from arrived twice, and the second time changes nothing.
+var ErrApplied = errors.New("that was already applied")

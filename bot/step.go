@@ -46,6 +46,7 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, an
 	if err != nil {
 		return Reply{}, err
 	}
+	st.Change.Once = cmd.ID
 	if err := t.apply(ctx, st, ans); err != nil {
 		if st.Short != "" && errors.Is(err, ErrInsufficient) {
 			return Reply{}, userErrorf("%s", st.Short)

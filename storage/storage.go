@@ -28,6 +28,8 @@ var (
 	bucketSessions = []byte("sessions")
 	bucketActions  = []byte("actions")
 	bucketMeta     = []byte("meta")
+	// bucketApplied holds the delivery IDs (Change.Once) already applied, with when (Unix seconds).
+	bucketApplied = []byte("applied")
 
 	// keyHandsFormat in bucketMeta marks a database whose hands are all binary (formatHand).
 	keyHandsFormat = []byte("hands-format")
@@ -300,6 +302,18 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 	if err := checkFence(tx, c.Fence); err != nil {
 		return err
+	}
+	if c.Once != "" {
+		b, err := tx.CreateBucketIfNotExists(bucketApplied)
+		if err != nil {
+			return err
+		}
+		if b.Get([]byte(c.Once)) != nil {
+			return bot.ErrApplied
+		}
+		if err := b.Put([]byte(c.Once), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+			return err
+		}
 	}
 	players := tx.Bucket(bucketPlayers)
 	ledger := tx.Bucket(bucketLedger)

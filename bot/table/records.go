@@ -22,6 +22,11 @@ type Change struct {
 	// processes applies it only while Fence.Owner still holds Fence.Community at Fence.Epoch, checked
 	// in the same transaction as the writes. The shell sets it; the core never does.
 	Fence *Fence `json:",omitempty"`
+	// Once, when set, is the platform's ID of the delivery that caused the change (an interaction
+	// or event ID): the store records it in the same transaction and refuses a second change with
+	// the same ID (ErrApplied), so a delivery that arrives twice, at one process or at two, is
+	// applied once. The shell sets it.
+	Once string `json:",omitempty"`
 }
 
 // Fence names a community's lease at one epoch (a fencing token).

@@ -231,7 +231,7 @@ func (d *DB) wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) {
+	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -246,6 +246,10 @@ func (d *DB) wrap(what string, err error) error {
 			}
 		case "22003":
 			return fmt.Errorf("%s: %w", what, storage.ErrOverflow)
+		case "23505":
+			if pe.ConstraintName == "applied_pkey" {
+				return bot.ErrApplied
+			}
 		case "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004":
 			return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
 		}
@@ -267,6 +271,7 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 		// One round trip: a batch outside a transaction runs as one implicit transaction.
 		var b pgx.Batch
 		queueFence(&b, c.Fence)
+		queueOnce(&b, c.Once)
 		queueLedger(&b, c.Ledger)
 		if err := queueRecords(&b, c); err != nil {
 			return err
@@ -282,6 +287,11 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 	defer tx.Rollback(ctx)
 	if c.Fence != nil {
 		if _, err := tx.Exec(ctx, "SELECT dealerbot_fence($1, $2, $3)", c.Fence.Community, c.Fence.Owner, c.Fence.Epoch); err != nil {
+			return d.wrap("commit", err)
+		}
+	}
+	if c.Once != "" {
+		if _, err := tx.Exec(ctx, "INSERT INTO applied (id) VALUES ($1)", c.Once); err != nil {
 			return d.wrap("commit", err)
 		}
 	}
@@ -323,6 +333,14 @@ const grantWritten = ^uint64(0)
 func queueFence(b *pgx.Batch, f *table.Fence) {
 	if f != nil {
 		b.Queue("SELECT dealerbot_fence($1, $2, $3)", f.Community, f.Owner, f.Epoch)
+	}
+}
+
+// queueOnce queues the record of a delivery ID, which fails the transaction (bot.ErrApplied) when
+// the ID was applied before.
+func queueOnce(b *pgx.Batch, id string) {
+	if id != "" {
+		b.Queue("INSERT INTO applied (id) VALUES ($1)", id)
 	}
 }
 

@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"FencedCommit", fencedCommit},
 		{"FencedScheduleWrites", fencedScheduleWrites},
 		{"Communities", communities},
+		{"AppliedOnce", appliedOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -713,4 +714,37 @@ func communities(t *testing.T, s Store) {
 	if ts, _ := s.CommunityTables(ctx, "discord/g"); len(ts) != 0 {
 		t.Fatal("a community matched by prefix")
 	}
+}
+
+// A change carrying a delivery ID is applied once: the same ID again is refused (bot.ErrApplied) and
+// writes nothing; a change refused for another reason does not use its ID up.
+func appliedOnce(t *testing.T, s Store) {
+	tr := tableRec("t", 100)
+	commit(t, s, bot.Change{Once: "interaction-1", Table: tr, Ledger: []bot.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
+	again := tableRec("t", 100)
+	again.HandNo = 5
+	if err := s.Commit(ctx, bot.Change{Once: "interaction-1", Table: again, Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 7}}}); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("the same delivery again: err %v, want ErrApplied", err)
+	}
+	if ts, _ := s.Tables(ctx); ts[0].HandNo != 0 {
+		t.Fatal("the repeated delivery wrote the table")
+	}
+	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 900 {
+		t.Fatalf("bankroll %d after the repeated delivery, want 900", p.Bankroll)
+	}
+	// Refused for want of chips: the ID is not used up.
+	if err := s.Commit(ctx, bot.Change{Once: "interaction-2", Ledger: []bot.LedgerEntry{buyIn(tr.ID, "u0", 5000)}}); !errors.Is(err, bot.ErrInsufficient) {
+		t.Fatalf("overdrawing: %v", err)
+	}
+	commit(t, s, bot.Change{Once: "interaction-2", Table: again})
+	if err := s.Commit(ctx, bot.Change{Once: "grant-3", Ledger: []bot.LedgerEntry{grant("new", 10)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, bot.Change{Once: "grant-3", Ledger: []bot.LedgerEntry{grant("other", 10)}}); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("a repeated change with grants: err %v, want ErrApplied", err)
+	}
+	if _, ok, _ := s.Player(ctx, "w", "other"); ok {
+		t.Fatal("the repeated grant opened an account")
+	}
+	balance(t, s)
 }
