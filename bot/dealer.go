@@ -83,6 +83,9 @@ type Dealer struct {
 	me      Lease                 // this process's own lease: shows it is alive
 	ownStop chan struct{}
 	ownDone chan struct{}
+	inbox   Inbox // commands for communities other processes own go there; nil without one
+	// inboxStop ends the loop applying forwarded commands.
+	inboxStop context.CancelFunc
 }
 
 // job is one unit of work for a table goroutine.
@@ -266,6 +269,13 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 		return errorReply(d.log, err)
 	}
+	return d.handle(ctx, cmd, true)
+}
+
+// handle runs cmd (Handle without the rate limit). A command for a community another process owns
+// is forwarded to it through the store's inbox when forward is set (an owner applying forwarded
+// commands does not forward them again).
+func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 	verb, args := splitCommand(cmd.Text)
 	v, known := d.verbs[verb]
 	if known && (v.need == needNothing || v.need == needAdmin) {
@@ -288,8 +298,10 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
 		}
 		return errorReply(d.log, unknownVerb(verb))
 	}
-	if err := d.serve(ctx, cmd); err != nil {
-		return errorReply(d.log, err)
+	if fwd, err := d.serve(ctx, cmd, forward); err != nil {
+		return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
+	} else if fwd != nil {
+		return *fwd
 	}
 	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
 	if err != nil {

@@ -61,3 +61,28 @@ var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")
 // ErrApplied is returned by Commit for a Change whose Once ID was already applied: the delivery it
 // came from arrived twice, and the second time changes nothing.
 var ErrApplied = errors.New("that was already applied")
+
+// Inbox is what a shared store offers for commands that reach a process which does not own their
+// community: the receiving process forwards them, the owner applies them in order and answers.
+type Inbox interface {
+	// Forward queues cmd (with an ID) for community's owner and waits for the reply until ctx ends
+	// (ErrNoReply: the command stays queued, and is applied when an owner serves the community).
+	Forward(ctx context.Context, community string, cmd Command) (Reply, error)
+	// Pending returns the unanswered commands of the given communities, oldest first.
+	Pending(ctx context.Context, communities []string) ([]Forwarded, error)
+	// Answer stores the reply to a forwarded command.
+	Answer(ctx context.Context, seq int64, r Reply) error
+	// Doorbell receives when a command was forwarded, until ctx ends.
+	Doorbell(ctx context.Context) <-chan struct{}
+	// Prune forgets answered commands and applied delivery IDs older than keep.
+	Prune(ctx context.Context, keep time.Duration) error
+}
+
+// Forwarded is a command in the inbox.
+type Forwarded struct {
+	Seq int64
+	Cmd Command
+}
+
+// ErrNoReply is returned by Inbox.Forward when the owner did not answer in time.
+var ErrNoReply = errors.New("the owner did not answer in time")

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -74,6 +76,12 @@ func (d *Dealer) startOwning(ctx context.Context) error {
 	d.me = me
 	d.scan(ctx)
 	go d.ownLoop()
+	if in, ok := d.store.(Inbox); ok {
+		d.inbox = in
+		ictx, cancel := context.WithCancel(context.Background())
+		d.inboxStop = cancel
+		go d.inboxLoop(ictx)
+	}
 	return nil
 }
 
@@ -299,17 +307,86 @@ func (d *Dealer) handBack(ctx context.Context, l Lease, why string) {
 	}
 }
 
-// serve makes sure this process serves cmd's community: owned, or free and claimed now. A
-// community another live process owns is refused with errNotServed.
-func (d *Dealer) serve(ctx context.Context, cmd Command) error {
+// serve makes sure this process serves cmd's community: owned, or free and claimed now. A command
+// for a community another live process owns is forwarded to that process through the store's inbox
+// (with forward set and an inbox), and its reply returned; without, it is refused with errNotServed.
+func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, error) {
 	if d.leases == nil {
-		return nil
+		return nil, nil
 	}
-	_, err := d.claim(ctx, table.Community(cmd.Platform, cmd.Workspace))
-	if errors.Is(err, ErrOwned) {
-		return fmt.Errorf("%w: %v", errNotServed, err)
+	name := table.Community(cmd.Platform, cmd.Workspace)
+	_, err := d.claim(ctx, name)
+	if !errors.Is(err, ErrOwned) {
+		return nil, err
 	}
-	return err
+	if !forward || d.inbox == nil {
+		return nil, fmt.Errorf("%w: %v", errNotServed, err)
+	}
+	if cmd.ID == "" {
+		id := make([]byte, 12)
+		if _, err := rand.Read(id); err != nil {
+			return nil, err
+		}
+		cmd.ID = "fwd-" + hex.EncodeToString(id)
+	}
+	// The owner answers within milliseconds; an owner that just died is replaced after its lease.
+	wctx, cancel := context.WithTimeout(ctx, 2*d.cfg.Lease+2*time.Second)
+	defer cancel()
+	r, err := d.inbox.Forward(wctx, name, cmd)
+	if errors.Is(err, ErrNoReply) {
+		return &Reply{Text: "This server's tables are moving to another dealer process: your command is queued and will be carried out when they are back, in a few seconds.", IsError: true}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// inboxLoop applies the commands other processes forward to this one, in order, until ctx ends.
+func (d *Dealer) inboxLoop(ctx context.Context) {
+	bell := d.inbox.Doorbell(ctx)
+	look := time.NewTicker(500 * time.Millisecond) // a ring missed (the listener reconnecting) waits at most this
+	defer look.Stop()
+	prune := time.NewTicker(time.Minute)
+	defer prune.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-prune.C:
+			if err := d.inbox.Prune(ctx, time.Hour); err != nil {
+				d.log.Warn("prune the inbox", "err", err)
+			}
+			continue
+		case <-bell:
+		case <-look.C:
+		}
+		d.mu.Lock()
+		var names []string
+		for name, c := range d.owned {
+			select {
+			case <-c.ready:
+				if c.err == nil {
+					names = append(names, name)
+				}
+			default:
+			}
+		}
+		d.mu.Unlock()
+		fs, err := d.inbox.Pending(ctx, names)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.log.Warn("read the inbox", "err", err)
+			}
+			continue
+		}
+		for _, f := range fs {
+			r := d.handle(ctx, f.Cmd, false)
+			if err := d.inbox.Answer(ctx, f.Seq, r); err != nil && ctx.Err() == nil {
+				d.log.Warn("answer a forwarded command", "err", err)
+			}
+		}
+	}
 }
 
 // fenceLocked is the fence for writes of table id's community; nil when processes do not share the
@@ -363,6 +440,9 @@ func (d *Dealer) stopOwning(ctx context.Context) {
 	}
 	close(d.ownStop)
 	<-d.ownDone
+	if d.inboxStop != nil {
+		d.inboxStop()
+	}
 	d.mu.Lock()
 	held := make([]Lease, 0, len(d.owned))
 	for _, c := range d.owned {

@@ -14,8 +14,9 @@ import (
 )
 
 // ServeLines is the console's headless form, for scripted load and for tests that drive real
-// processes: it accepts connections on ln and reads lines `WORKSPACE CHANNEL USER COMMAND...`, each
-// a console command from USER in that workspace (a community of its own) and channel, and answers
+// processes: it accepts connections on ln and reads lines `[id=ID] WORKSPACE CHANNEL USER COMMAND...`,
+// each a console command from USER in that workspace (a community of its own) and channel (ID, when
+// given, is the delivery's ID, as a platform's interaction ID: the same ID twice counts once), and answers
 // each line with one JSON object {"text": ..., "error": true|false} on the same connection, in
 // order. A line that is not of that form is answered with an error and changes nothing. It returns
 // when ctx ends (closing ln) or ln fails.
@@ -72,6 +73,13 @@ func serveLineConn(ctx context.Context, conn net.Conn, d Handler) {
 
 func parseServedLine(line string) (bot.Command, error) {
 	f := strings.Fields(line)
+	var id string
+	if len(f) > 0 && strings.HasPrefix(f[0], "id=") {
+		id, f = strings.TrimPrefix(f[0], "id="), f[1:]
+		if id == "" || len(id) > 100 {
+			return bot.Command{}, fmt.Errorf("An id= is 1 to 100 characters.")
+		}
+	}
 	if len(f) < 4 {
 		return bot.Command{}, fmt.Errorf("Write WORKSPACE CHANNEL USER COMMAND, such as `w1 c1 alice call`.")
 	}
@@ -81,5 +89,5 @@ func parseServedLine(line string) (bot.Command, error) {
 		}
 	}
 	return bot.Command{Platform: Platform, Workspace: f[0], Channel: f[1], User: f[2], UserName: f[2],
-		Text: strings.Join(f[3:], " ")}, nil
+		Text: strings.Join(f[3:], " "), ID: id}, nil
 }

@@ -254,7 +254,7 @@ func (d *DB) wrap(what string, err error) error {
 			return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
 		}
 		return fmt.Errorf("%s: %w", what, err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	// Anything else from the driver is the network: refused, reset, timed out, closed.
