@@ -59,8 +59,8 @@ func TestAnyProcessAnswers(t *testing.T) {
 	var res struct {
 		sync.Mutex
 		applied, refused, unknown, both, moving, unreachable int
-		local, remote                                 []time.Duration
-		sentences                                     map[string]int
+		local, remote                                        []time.Duration
+		sentences                                            map[string]int
 	}
 	res.sentences = map[string]int{}
 	verbs := []string{"call", "check", "call", "check", "fold", "raise 30"}
