@@ -53,6 +53,9 @@ type actor struct {
 	// fence is the lease of the table's community its writes carry when processes share the store
 	// (nil otherwise): the one under which the table was restored or opened here.
 	fence *Fence
+	// inStep is set while a player's command is applied (step), so metrics tell it from the
+	// dealer's automatic steps.
+	inStep bool
 }
 
 func (t *actor) loop() {

@@ -44,6 +44,8 @@ type Config struct {
 	// Lease is how long a community's lease lasts without renewal, the time after which another
 	// process may take over a community whose owner died; 0 means DefaultLease (10 s).
 	Lease time.Duration
+	// Metrics, when set, records what the dealer does (NewMetrics); nil records nothing.
+	Metrics *Metrics
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -78,12 +80,14 @@ type Dealer struct {
 	sched atomic.Pointer[schedule.Manager]
 
 	// Ownership when processes share the store (Config.Owner; owner.go). leases is nil otherwise.
-	leases  Leases
-	owned   map[string]*community // guarded by mu
-	me      Lease                 // this process's own lease: shows it is alive
-	ownStop chan struct{}
-	ownDone chan struct{}
-	inbox   Inbox // commands for communities other processes own go there; nil without one
+	leases Leases
+	owned  map[string]*community // guarded by mu
+	me     Lease                 // this process's own lease: shows it is alive; guarded by mu
+	// meRenewed is when me was last renewed (local clock); guarded by mu.
+	meRenewed time.Time
+	ownStop   chan struct{}
+	ownDone   chan struct{}
+	inbox     Inbox // commands for communities other processes own go there; nil without one
 	// inboxStop ends the loop applying forwarded commands.
 	inboxStop context.CancelFunc
 }
@@ -265,7 +269,9 @@ func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
 // ones (the table message, notes) are written in the background when the platform's rate limit
 // allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
 // runs.
-func (d *Dealer) Handle(ctx context.Context, cmd Command) Reply {
+func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
+	start := time.Now()
+	defer func() { d.cfg.Metrics.answered(r, start) }()
 	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 		return errorReply(d.log, err)
 	}

@@ -73,7 +73,7 @@ func (d *Dealer) startOwning(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("register this process (%s): %w", d.cfg.Owner, err)
 	}
-	d.me = me
+	d.setMe(me, time.Now())
 	d.scan(ctx)
 	go d.ownLoop()
 	if in, ok := d.store.(Inbox); ok {
@@ -111,12 +111,13 @@ func (d *Dealer) ownLoop() {
 
 // renew renews the process lease and every community lease.
 func (d *Dealer) renew(ctx context.Context) {
+	started := time.Now()
 	if me, err := d.leases.Renew(ctx, d.me, d.cfg.Lease); err == nil {
-		d.me = me
+		d.setMe(me, started)
 	} else if errors.Is(err, ErrNotOwner) {
 		// Our process lease was taken (we were paused for long): take a new one.
 		if me, err := d.leases.Claim(ctx, processPrefix+d.cfg.Owner, d.cfg.Owner, d.cfg.Lease); err == nil {
-			d.me = me
+			d.setMe(me, started)
 		}
 	}
 	d.mu.Lock()
@@ -236,6 +237,9 @@ func (d *Dealer) claim(ctx context.Context, name string) (*community, error) {
 	d.mu.Lock()
 	c.lease, c.renewed = l, time.Now()
 	d.mu.Unlock()
+	if l.Epoch > 1 {
+		d.cfg.Metrics.tookOver() // held before: by a process that died, or handed it over
+	}
 	if err := d.adopt(ctx, c); err != nil {
 		d.lose(l, fmt.Sprintf("its tables could not be restored: %v", err))
 		_ = d.leases.Release(context.Background(), l)
@@ -332,6 +336,7 @@ func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, 
 	// The owner answers within milliseconds; an owner that just died is replaced after its lease.
 	wctx, cancel := context.WithTimeout(ctx, 2*d.cfg.Lease+2*time.Second)
 	defer cancel()
+	d.cfg.Metrics.forward()
 	r, err := d.inbox.Forward(wctx, name, cmd)
 	if errors.Is(err, ErrNoReply) {
 		return &Reply{Text: "This server's tables are moving to another dealer process: your command is queued and will be carried out when they are back, in a few seconds.", IsError: true}, nil
@@ -457,7 +462,30 @@ func (d *Dealer) stopOwning(ctx context.Context) {
 			d.log.Warn("release lease", "community", l.Community, "err", err)
 		}
 	}
-	_ = d.leases.Release(ctx, d.me)
+	d.mu.Lock()
+	me := d.me
+	d.mu.Unlock()
+	_ = d.leases.Release(ctx, me)
+}
+
+func (d *Dealer) setMe(l Lease, at time.Time) {
+	d.mu.Lock()
+	d.me, d.meRenewed = l, at
+	d.mu.Unlock()
+}
+
+// Ready reports whether the dealer is serving: not shutting down and, when processes share the
+// store, holding its process lease (renewed within the lease: it reaches the database).
+func (d *Dealer) Ready() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return errClosed
+	}
+	if d.leases != nil && time.Since(d.meRenewed) > d.cfg.Lease {
+		return fmt.Errorf("this process has not renewed its lease for %v: %w", time.Since(d.meRenewed).Round(time.Second), ErrStoreUnreachable)
+	}
+	return nil
 }
 
 // Owned returns the communities this process serves (for tests, health checks and metrics).

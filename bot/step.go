@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
@@ -47,7 +48,10 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, an
 		return Reply{}, err
 	}
 	st.Change.Once = cmd.ID
-	if err := t.apply(ctx, st, ans); err != nil {
+	t.inStep = true
+	err = t.apply(ctx, st, ans)
+	t.inStep = false
+	if err != nil {
 		if st.Short != "" && errors.Is(err, ErrInsufficient) {
 			return Reply{}, userErrorf("%s", st.Short)
 		}
@@ -81,13 +85,17 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
 		c := st.Change
 		c.Fence = t.fence
-		if err := t.d.store.Commit(ctx, c); err != nil {
+		began := time.Now()
+		err := t.d.store.Commit(ctx, c)
+		t.d.cfg.Metrics.committed(time.Since(began))
+		if err != nil {
 			if errors.Is(err, ErrNotOwner) {
 				t.d.lostFence(t.fence) // another process took the community over
 			}
 			return &commitError{table: t.id, err: err}
 		}
 		t.failures = 0
+		t.d.cfg.Metrics.applied(!t.inStep)
 	}
 	if st.Next != nil && !st.Next.Open {
 		// The session is over: its last posts (the standings) go to the channel it was open in.

@@ -111,7 +111,10 @@ type Settings struct {
 	// LinesAddr (DEALERBOT_LINES_ADDR), with no chat configured, serves the console's line protocol
 	// on this TCP address instead of reading the terminal (console.ServeLines): for scripted load
 	// and for tests that drive real processes.
-	LinesAddr        string
+	LinesAddr string
+	// ListenAddr (DEALERBOT_LISTEN_ADDR) is where dealerbot serves HTTP: /healthz, /readyz,
+	// /metrics, and the platforms' front doors. Empty: no listener.
+	ListenAddr       string
 	StartingBankroll int64
 	DealDelay        time.Duration
 	LogLevel         string
@@ -142,6 +145,7 @@ func readSettings(e *Env) (Settings, error) {
 		s.Lease = d
 	}
 	s.LinesAddr = e.Get("DEALERBOT_LINES_ADDR")
+	s.ListenAddr = e.Get("DEALERBOT_LISTEN_ADDR")
 	s.Owner = e.Get("DEALERBOT_OWNER")
 	if len(s.Owner) > 100 {
 		return s, fmt.Errorf("DEALERBOT_OWNER must be at most 100 characters")

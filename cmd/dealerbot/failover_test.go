@@ -69,6 +69,7 @@ type proc struct {
 	addr string
 	log  *lockedBuffer
 	done chan struct{} // closed when the process has exited
+	http string        // its DEALERBOT_LISTEN_ADDR, when it listens
 }
 
 type lockedBuffer struct {
@@ -88,7 +89,10 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-var servingRE = regexp.MustCompile(`serving lines on (\S+)`)
+var (
+	servingRE   = regexp.MustCompile(`serving lines on (\S+)`)
+	listeningRE = regexp.MustCompile(`dealerbot: listening on (\S+)`)
+)
 
 // startProc starts a dealerbot process named name on the database at url and waits until it
 // serves lines.
@@ -112,6 +116,7 @@ func startProc(t *testing.T, url, name string, lease time.Duration, env ...strin
 		t.Fatal(err)
 	}
 	addr := make(chan string, 1)
+	httpAddr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -120,12 +125,19 @@ func startProc(t *testing.T, url, name string, lease time.Duration, env ...strin
 			if m := servingRE.FindStringSubmatch(line); m != nil {
 				addr <- m[1]
 			}
+			if m := listeningRE.FindStringSubmatch(line); m != nil {
+				httpAddr <- m[1]
+			}
 		}
 		p.cmd.Wait()
 		close(p.done)
 	}()
 	select {
 	case p.addr = <-addr:
+		select {
+		case p.http = <-httpAddr:
+		default: // it listens before it serves lines, or not at all
+		}
 	case <-time.After(30 * time.Second):
 		p.cmd.Process.Kill()
 		t.Fatalf("process %s did not start:\n%s", name, p.log)

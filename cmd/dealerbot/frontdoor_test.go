@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -202,4 +205,139 @@ func TestAnyProcessAnswers(t *testing.T) {
 func firstWords(s string) string {
 	f := strings.Fields(s)
 	return strings.Join(f[:min(4, len(f))], " ")
+}
+
+// scrape reads one process's /metrics and returns the sum of each metric's samples whose line
+// starts with name (labels included in name when given).
+func scrape(t *testing.T, p *proc, names ...string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + p.http + "/metrics")
+	if err != nil {
+		t.Fatalf("scrape %s: %v", p.name, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(body), "\n") {
+		for _, n := range names {
+			if strings.HasPrefix(line, n+" ") {
+				v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(line, n)), 64)
+				if err == nil {
+					out[n] += v
+				}
+			}
+		}
+	}
+	return out
+}
+
+// /metrics and /readyz of three processes agree with what the test did: the players' actions
+// applied (wherever the command arrived), the communities served, and the takeovers after one
+// process is killed.
+func TestMetricsAndReadiness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs real processes")
+	}
+	url := pgtest.URL(t)
+	const lease = time.Second
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var procs []*proc
+	for i := 1; i <= 3; i++ {
+		procs = append(procs, startProc(t, url, fmt.Sprintf("p%d", i), lease, "DEALERBOT_LISTEN_ADDR=127.0.0.1:0"))
+		if procs[i-1].http == "" {
+			t.Fatalf("p%d does not listen:\n%s", i, procs[i-1].log)
+		}
+	}
+	communities := []string{"w1", "w2", "w3", "w4", "w5", "w6"}
+	commands := 0 // commands that changed a table
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, w := range communities {
+		for _, line := range []string{"alice start", "alice join", "bob join", "alice deal"} {
+			if rep, o := send(procs[r.IntN(3)], w+" c1 "+line); o != applied {
+				t.Fatalf("%s %s: %s", w, line, rep.Text)
+			}
+			commands++
+		}
+	}
+	for n := 0; n < 300; n++ {
+		w := communities[r.IntN(len(communities))]
+		verb := []string{"call", "check"}[r.IntN(2)]
+		who := []string{"alice", "bob"}[r.IntN(2)]
+		if _, o := send(procs[r.IntN(3)], fmt.Sprintf("id=m%d %s c1 %s %s", n, w, who, verb)); o == applied {
+			commands++
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	sum := map[string]float64{}
+	takeovers := map[*proc]float64{}
+	for _, p := range procs {
+		m := scrape(t, p, "dealerbot_takeovers_total")
+		takeovers[p] = m["dealerbot_takeovers_total"]
+		for k, v := range scrape(t, p, `dealerbot_actions_applied_total{source="command"}`, "dealerbot_communities_owned", "dealerbot_takeovers_total", "dealerbot_commands_forwarded_total") {
+			sum[k] += v
+		}
+		resp, err := http.Get("http://" + p.http + "/readyz")
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("%s /readyz: %v %v", p.name, resp, err)
+		}
+		resp.Body.Close()
+		if resp, err := http.Get("http://" + p.http + "/healthz"); err != nil || resp.StatusCode != 200 {
+			t.Errorf("%s /healthz: %v", p.name, err)
+		}
+	}
+	if got := sum[`dealerbot_actions_applied_total{source="command"}`]; int(got) != commands {
+		t.Errorf("the processes' metrics count %v applied commands, the test applied %d", got, commands)
+	}
+	if got := sum["dealerbot_communities_owned"]; int(got) != len(communities) {
+		t.Errorf("the processes own %v communities, want %d", got, len(communities))
+	}
+	if sum["dealerbot_commands_forwarded_total"] == 0 {
+		t.Error("no command was forwarded, though each went to a random process")
+	}
+	// Kill the process owning most: the others take its communities over, and count it.
+	owners := leaseOwners(t, db)
+	held := map[string]int{}
+	for _, w := range communities {
+		held[owners["console/"+w].Owner]++
+	}
+	victim := procs[0]
+	for _, p := range procs {
+		if held[p.name] > held[victim.name] {
+			victim = p
+		}
+	}
+	victim.cmd.Process.Signal(syscall.SIGKILL)
+	<-victim.done
+	var survivors []*proc
+	before := 0.0
+	for _, p := range procs {
+		if p != victim {
+			survivors = append(survivors, p)
+			before += takeovers[p]
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		after, owned := 0.0, 0.0
+		for _, p := range survivors {
+			m := scrape(t, p, "dealerbot_takeovers_total", "dealerbot_communities_owned")
+			after += m["dealerbot_takeovers_total"]
+			owned += m["dealerbot_communities_owned"]
+		}
+		if int(owned) == len(communities) {
+			if int(after-before) < held[victim.name] {
+				t.Errorf("takeovers counted %v after killing %s, which held %d communities", after-before, victim.name, held[victim.name])
+			}
+			t.Logf("%s held %d communities; the survivors took them over (takeovers %v -> %v)", victim.name, held[victim.name], before, after)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the survivors own %v communities 10 s after the kill, want %d", owned, len(communities))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

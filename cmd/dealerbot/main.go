@@ -46,6 +46,8 @@ type Main struct {
 	// moment, such as right after a commit and before anything is delivered).
 	WrapStore func(store) store
 
+	ops *ops // health, readiness and metrics of the running dealer
+
 	consoleAdmins []string
 }
 
@@ -151,6 +153,16 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if m.WrapStore != nil {
 		db = m.WrapStore(db)
 	}
+	m.ops = newOps(db)
+	if s.ListenAddr != "" {
+		stopOps, err := serveOps(ctx, s.ListenAddr, m.ops, log, func(addr string) {
+			fmt.Fprintf(m.Stderr, "dealerbot: listening on %s\n", addr)
+		})
+		if err != nil {
+			return err
+		}
+		defer stopOps()
+	}
 
 	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
 	// Zero means zero here (the settings document it); bot.Config's zero value means its default.
@@ -170,6 +182,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		}
 		log.Info("sharing the database with other dealerbot processes", "owner", cfg.Owner, "lease", cfg.Lease)
 	}
+	cfg.Metrics = m.ops.metrics
 	router := &router{chats: map[string]bot.Chat{}}
 	var runners []func(context.Context) error
 	var closers []func(context.Context) error
@@ -208,6 +221,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	if err != nil {
 		return err
 	}
+	m.ops.watch(d)
 	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
 	if err != nil {
 		return err
@@ -249,6 +263,7 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 	if err != nil {
 		return err
 	}
+	m.ops.watch(d)
 	in := m.Stdin
 	if script != "" {
 		f, err := os.Open(script)
@@ -293,6 +308,7 @@ func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, 
 		ln.Close()
 		return err
 	}
+	m.ops.watch(d)
 	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
 	if err == nil {
 		err = sched.Start(ctx)

@@ -1,0 +1,110 @@
+package bot
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the dealer's Prometheus metrics (GET /metrics): what it applied and how fast, what it
+// forwarded and took over, what it serves. Register them once with NewMetrics and give them to New
+// through Config.Metrics; a nil *Metrics records nothing.
+type Metrics struct {
+	actions   *prometheus.CounterVec // by source: command, automatic
+	commit    prometheus.Histogram
+	commands  *prometheus.CounterVec // by result: ok, refused
+	latency   prometheus.Histogram   // a command from arrival to its reply
+	forwarded prometheus.Counter
+	takeovers prometheus.Counter
+	rateWaits *prometheus.CounterVec // by platform
+	rate429   *prometheus.CounterVec // by platform
+}
+
+// NewMetrics makes the dealer's metrics and registers them on reg, with gauges that read d's open
+// tables and owned communities when scraped (d may be set later with Watch).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		actions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dealerbot_actions_applied_total",
+			Help: "Steps committed at the tables: from players' commands, or automatic (timeouts, deals)."}, []string{"source"}),
+		commit: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dealerbot_commit_seconds",
+			Help: "How long a table's commit to the store took.", Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16)}),
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dealerbot_commands_total",
+			Help: "Commands and clicks received and answered, by result (ok or refused)."}, []string{"result"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "dealerbot_command_seconds",
+			Help: "How late a command was answered: from its arrival to its reply.", Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18)}),
+		forwarded: prometheus.NewCounter(prometheus.CounterOpts{Name: "dealerbot_commands_forwarded_total",
+			Help: "Commands handed to the process that owns their community."}),
+		takeovers: prometheus.NewCounter(prometheus.CounterOpts{Name: "dealerbot_takeovers_total",
+			Help: "Communities this process took over from another process (expired or released lease)."}),
+		rateWaits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dealerbot_ratelimit_waits_total",
+			Help: "Times a platform's rate limit made a message wait."}, []string{"platform"}),
+		rate429: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dealerbot_ratelimit_429_total",
+			Help: "429 answers from a platform."}, []string{"platform"}),
+	}
+	reg.MustRegister(m.actions, m.commit, m.commands, m.latency, m.forwarded, m.takeovers, m.rateWaits, m.rate429)
+	return m
+}
+
+// Watch registers on reg the gauges read from d when scraped: open tables and owned communities.
+func (m *Metrics) Watch(reg prometheus.Registerer, d *Dealer) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_open_tables", Help: "Tables with a goroutine in this process."},
+			func() float64 { return float64(d.Tables()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_owned", Help: "Communities this process serves."},
+			func() float64 { return float64(len(d.Owned())) }),
+	)
+}
+
+// RateLimited counts a wait (or, with status429, a 429 answer) imposed by platform's rate limit;
+// adapters call it.
+func (m *Metrics) RateLimited(platform string, status429 bool) {
+	if m == nil {
+		return
+	}
+	if status429 {
+		m.rate429.WithLabelValues(platform).Inc()
+	} else {
+		m.rateWaits.WithLabelValues(platform).Inc()
+	}
+}
+
+func (m *Metrics) applied(automatic bool) {
+	if m == nil {
+		return
+	}
+	if automatic {
+		m.actions.WithLabelValues("automatic").Inc()
+	} else {
+		m.actions.WithLabelValues("command").Inc()
+	}
+}
+
+func (m *Metrics) committed(d time.Duration) {
+	if m != nil {
+		m.commit.Observe(d.Seconds())
+	}
+}
+
+func (m *Metrics) answered(r Reply, since time.Time) {
+	if m == nil {
+		return
+	}
+	if r.IsError {
+		m.commands.WithLabelValues("refused").Inc()
+	} else {
+		m.commands.WithLabelValues("ok").Inc()
+	}
+	m.latency.Observe(time.Since(since).Seconds())
+}
+
+func (m *Metrics) forward() {
+	if m != nil {
+		m.forwarded.Inc()
+	}
+}
+
+func (m *Metrics) tookOver() {
+	if m != nil {
+		m.takeovers.Inc()
+	}
+}

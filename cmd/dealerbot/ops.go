@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dealerbot/dealerbot/bot"
+)
+
+// ops is what a load balancer and a monitoring system read on DEALERBOT_LISTEN_ADDR: GET /healthz
+// (the process is up), GET /readyz (it reaches its database and serves) and GET /metrics
+// (Prometheus text format). Other front doors register their handlers on the same mux.
+type ops struct {
+	reg     *prometheus.Registry
+	metrics *bot.Metrics
+	mux     *http.ServeMux
+	dealer  *bot.Dealer // set once the dealer runs
+	pinger  interface{ Ping(context.Context) error }
+}
+
+func newOps(db store) *ops {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	o := &ops{reg: reg, metrics: bot.NewMetrics(reg), mux: http.NewServeMux()}
+	o.pinger, _ = db.(interface{ Ping(context.Context) error })
+	o.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+	o.mux.HandleFunc("GET /readyz", o.ready)
+	o.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return o
+}
+
+// watch starts reading d's gauges and readiness.
+func (o *ops) watch(d *bot.Dealer) {
+	o.dealer = d
+	o.metrics.Watch(o.reg, d)
+}
+
+func (o *ops) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	var problems []string
+	if o.dealer == nil {
+		problems = append(problems, "the dealer is starting")
+	} else if err := o.dealer.Ready(); err != nil {
+		problems = append(problems, "dealer: "+err.Error())
+	}
+	if o.pinger != nil {
+		if err := o.pinger.Ping(ctx); err != nil {
+			problems = append(problems, "database: "+err.Error())
+		}
+	}
+	if len(problems) > 0 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		for _, p := range problems {
+			fmt.Fprintln(w, p)
+		}
+		return
+	}
+	fmt.Fprintln(w, "ready")
+}
+
+// serveOps serves o's mux on addr until ctx ends; the address it listens on (for a port of 0) is
+// logged and written to stderr.
+func serveOps(ctx context.Context, addr string, o *ops, log *slog.Logger, announce func(string)) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("DEALERBOT_LISTEN_ADDR %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: o.mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("http listener", "err", err)
+		}
+	}()
+	log.Info("listening", "addr", ln.Addr().String())
+	if announce != nil {
+		announce(ln.Addr().String())
+	}
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}, nil
+}
