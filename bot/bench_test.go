@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
@@ -153,8 +154,7 @@ func newBenchDealer(tb testing.TB, kind string) (*bot.Dealer, *turnChat) {
 		bot.Store
 		Close() error
 	}
-	cfg := bot.Config{AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} },
-		RateLimit: bot.RateLimit{Off: true}} // the drivers act far faster than a person
+	var cfg bot.Config
 	switch kind {
 	case "postgres":
 		pg, err := postgres.Open(context.Background(), pgtest.URL(tb))
@@ -170,15 +170,22 @@ func newBenchDealer(tb testing.TB, kind string) (*bot.Dealer, *turnChat) {
 		}
 		db = b
 	}
+	tb.Cleanup(func() { db.Close() }) // after the dealer's Close (cleanups run last first)
+	return newBenchDealerOn(tb, db, cfg)
+}
+
+// newBenchDealerOn starts a dealer on db for a benchmark: timers that never fire and no rate limit
+// (the drivers act far faster than a person). It is closed when tb ends.
+func newBenchDealerOn(tb testing.TB, db bot.Store, cfg bot.Config) (*bot.Dealer, *turnChat) {
+	tb.Helper()
+	cfg.AfterFunc = func(time.Duration, func()) bot.Timer { return noTimer{} }
+	cfg.RateLimit = bot.RateLimit{Off: true}
 	chat := newTurnChat()
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() {
-		d.Close(context.Background())
-		db.Close()
-	})
+	tb.Cleanup(func() { d.Close(context.Background()) })
 	return d, chat
 }
 
@@ -277,4 +284,37 @@ func manyTables(b *testing.B, kind string, rate float64) {
 	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "actions/s")
 	b.ReportMetric(float64(p99)/float64(time.Millisecond), "p99-ms")
 	b.ReportMetric(float64(all[len(all)/2])/float64(time.Millisecond), "p50-ms")
+}
+
+// BenchmarkHistoryManyTables answers `history` in one channel of a store holding 10,000 open
+// tables: the verb reads that channel's table and hands only. Target: at most 1 ms.
+func BenchmarkHistoryManyTables(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "history.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	for i := 0; i < 10000; i++ {
+		id := fmt.Sprintf("t%05d", i)
+		rec := &bot.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1,
+			Settings: table.DefaultSettings()}
+		if err := db.Commit(ctx, bot.Change{Table: rec}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	d, chat := newBenchDealerOn(b, db, bot.Config{})
+	dr := &driver{d: d, chat: chat, ch: "h"}
+	dr.setup(b)
+	dr.deal(b)
+	for dr.live {
+		dr.act(b)
+	}
+	cmd := bot.Command{Platform: "bench", Workspace: "w", Channel: "h", User: "alice", UserName: "alice", Text: "history"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := d.Handle(ctx, cmd); r.IsError {
+			b.Fatal(r.Text)
+		}
+	}
 }

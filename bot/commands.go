@@ -274,15 +274,13 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 		n = v
 	}
 	id := tableID(cmd)
-	recs, err := d.store.Tables(ctx)
+	rec, open, err := d.store.Table(ctx, id)
 	if err != nil {
 		return Reply{}, err
 	}
-	style, open := render.CardStyle{Kind: table.DefaultSettings().Cards}, false
-	for _, r := range recs {
-		if r.ID == id {
-			style, open = cardStyle(d.chat, r), true
-		}
+	style := render.CardStyle{Kind: table.DefaultSettings().Cards}
+	if open {
+		style = cardStyle(d.chat, rec)
 	}
 	hands, err := d.store.Hands(ctx, id, n)
 	if err != nil {

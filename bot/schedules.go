@@ -120,17 +120,12 @@ func schedOptions(opts []string) (string, error) {
 
 // schedTable returns a table's committed record.
 func schedTable(ctx context.Context, d *Dealer, id string) (TableRecord, bool) {
-	recs, err := d.store.Tables(ctx)
+	rec, ok, err := d.store.Table(ctx, id)
 	if err != nil {
-		d.log.Error("load tables for schedule", "err", err)
+		d.log.Error("load table for schedule", "table", id, "err", err)
 		return TableRecord{}, false
 	}
-	for _, r := range recs {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return TableRecord{}, false
+	return rec, ok
 }
 
 // schedHost is the dealer as the scheduler sees it.

@@ -11,6 +11,8 @@ import (
 type Store interface {
 	// Tables returns every open table, as last committed.
 	Tables(ctx context.Context) ([]TableRecord, error)
+	// Table returns one open table, as last committed; ok is false when the channel has none.
+	Table(ctx context.Context, id string) (t TableRecord, ok bool, err error)
 	// Commit applies a change atomically. It returns ErrInsufficient, changing nothing, when a ledger
 	// entry would take a bankroll below zero.
 	Commit(ctx context.Context, c Change) error

@@ -433,26 +433,49 @@ func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
 	var out []bot.TableRecord
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
-			var t bot.TableRecord
-			if err := json.Unmarshal(v, &t); err != nil {
-				return fmt.Errorf("table %s: %w", k, err)
-			}
-			// The action log is written alone on each action; within a hand it only grows, so the
-			// longer of the two copies is the newer.
-			if a := tx.Bucket(bucketActions).Get(k); a != nil && t.Hand != nil {
-				var log bot.ActionLog
-				if err := json.Unmarshal(a, &log); err != nil {
-					return fmt.Errorf("actions of table %s: %w", k, err)
-				}
-				if log.HandNo == t.Hand.No && len(log.Actions) > len(t.Hand.Actions) {
-					t.Hand.Actions, t.Hand.TimedOut, t.Hand.Deadline = log.Actions, log.TimedOut, log.Deadline
-				}
-			}
+			t, err := readTable(tx, k, v)
 			out = append(out, t)
-			return nil
+			return err
 		})
 	})
 	return out, err
+}
+
+// Table returns one open table.
+func (d *DB) Table(ctx context.Context, id string) (bot.TableRecord, bool, error) {
+	var t bot.TableRecord
+	ok := false
+	err := d.view(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketTables).Get([]byte(id))
+		if v == nil {
+			return nil
+		}
+		ok = true
+		var err error
+		t, err = readTable(tx, []byte(id), v)
+		return err
+	})
+	return t, ok, err
+}
+
+// readTable decodes a table record and puts its hand's newest action log back into it.
+func readTable(tx *bolt.Tx, k, v []byte) (bot.TableRecord, error) {
+	var t bot.TableRecord
+	if err := json.Unmarshal(v, &t); err != nil {
+		return t, fmt.Errorf("table %s: %w", k, err)
+	}
+	// The action log is written alone on each action; within a hand it only grows, so the
+	// longer of the two copies is the newer.
+	if a := tx.Bucket(bucketActions).Get(k); a != nil && t.Hand != nil {
+		var log bot.ActionLog
+		if err := json.Unmarshal(a, &log); err != nil {
+			return t, fmt.Errorf("actions of table %s: %w", k, err)
+		}
+		if log.HandNo == t.Hand.No && len(log.Actions) > len(t.Hand.Actions) {
+			t.Hand.Actions, t.Hand.TimedOut, t.Hand.Deadline = log.Actions, log.TimedOut, log.Deadline
+		}
+	}
+	return t, nil
 }
 
 // Player returns one player's record.

@@ -430,20 +430,31 @@ func queueRecords(b *pgx.Batch, c bot.Change) error {
 
 // Tables returns every open table, as last committed.
 func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
-	return d.tables(ctx, "")
+	return d.tables(ctx, "", "")
 }
 
 // CommunityTables returns the open tables of one community.
 func (d *DB) CommunityTables(ctx context.Context, community string) ([]bot.TableRecord, error) {
-	return d.tables(ctx, community)
+	return d.tables(ctx, "t.community", community)
 }
 
-func (d *DB) tables(ctx context.Context, community string) ([]bot.TableRecord, error) {
+// Table returns one open table.
+func (d *DB) Table(ctx context.Context, id string) (bot.TableRecord, bool, error) {
+	ts, err := d.tables(ctx, "t.id", id)
+	if err != nil || len(ts) == 0 {
+		return bot.TableRecord{}, false, err
+	}
+	return ts[0], true, nil
+}
+
+// tables reads the tables whose column col (t.id or t.community) is val; all of them when col is
+// empty.
+func (d *DB) tables(ctx context.Context, col, val string) ([]bot.TableRecord, error) {
 	q := `SELECT t.id, t.rec, a.rec FROM tables t LEFT JOIN actions a ON a.table_id = t.id`
 	var args []any
-	if community != "" {
-		q += " WHERE t.community = $1"
-		args = append(args, community)
+	if col != "" {
+		q += " WHERE " + col + " = $1"
+		args = append(args, val)
 	}
 	rows, err := d.pool.Query(ctx, q+" ORDER BY t.id", args...)
 	if err != nil {

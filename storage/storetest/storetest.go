@@ -354,6 +354,13 @@ func actionLog(t *testing.T, s Store) {
 	if len(ts) != 1 || len(ts[0].Hand.Actions) != 2 {
 		t.Fatalf("tables %+v, want the hand with 2 actions", ts)
 	}
+	one, ok, err := s.Table(ctx, tr.ID)
+	if err != nil || !ok || !reflect.DeepEqual(one, ts[0]) {
+		t.Fatalf("Table(%s) = %+v ok=%v err=%v, want what Tables returns", tr.ID, one, ok, err)
+	}
+	if _, ok, err := s.Table(ctx, tr.ID+"x"); ok || err != nil {
+		t.Fatalf("Table of a channel without one: ok=%v err=%v", ok, err)
+	}
 	tr.Hand = &bot.HandState{No: 3}
 	commit(t, s, bot.Change{Table: tr})
 	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
