@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -33,6 +34,7 @@ type OHHHand struct {
 	BigBlindAmount   int64       `json:"big_blind_amount"`
 	BetLimit         OHHBetLimit `json:"bet_limit"`
 	Tournament       bool        `json:"tournament"`
+	Flags            []string    `json:"flags,omitempty"`
 	DealerSeat       int         `json:"dealer_seat"`
 	HeroPlayerID     *int        `json:"hero_player_id,omitempty"`
 	Players          []OHHPlayer `json:"players"`
@@ -122,12 +124,15 @@ func ToOHH(h *Hand) (OHH, error) {
 	o := OHHHand{SpecVersion: "1.4.6", InternalVersion: "dealerbot 1", NetworkName: "dealerbot", SiteName: "dealerbot",
 		GameType: "Holdem", TableName: tableName(h), TableHandle: h.Table, TableSize: h.maxSeats(),
 		GameNumber: fmt.Sprint(HandID(h.Table, h.No)), StartDateUTC: h.Time.UTC().Format("2006-01-02T15:04:05Z"),
-		Currency: "Chips", AnteAmount: r.Ante, SmallBlindAmount: r.SmallBlind, BigBlindAmount: r.BigBlind,
+		Currency: "Chips", AnteAmount: max(r.Ante, h.Setup.BombPot), SmallBlindAmount: r.SmallBlind, BigBlindAmount: r.BigBlind,
 		BetLimit:   OHHBetLimit{BetType: map[engine.Variant]string{engine.NoLimit: "NL", engine.PotLimit: "PL", engine.FixedLimit: "FL"}[r.Variant]},
 		DealerSeat: h.seat(h.Setup.Button)}
 	if h.Hero >= 0 && h.Hero < n {
 		hero := h.Hero
 		o.HeroPlayerID = &hero
+	}
+	if h.Setup.BombPot > 0 {
+		o.Flags = append(o.Flags, "Bomb_Pot") // everyone posted the bomb pot's ante (ante_amount)
 	}
 	for _, p := range seatOrder(h, n) {
 		o.Players = append(o.Players, OHHPlayer{ID: p, Seat: h.seat(p), Name: h.name(p), Display: h.name(p), StartingStack: h.Setup.Stacks[p]})
@@ -197,7 +202,15 @@ func ToOHH(h *Hand) (OHH, error) {
 				secondHalves++
 			}
 			op.Amount += pot.Amount
+			if ev.Run == 2 && !slices.Contains(o.Flags, "Run_It_Twice") {
+				o.Flags = append(o.Flags, "Run_It_Twice")
+			}
 			for i, wnr := range pot.Winners {
+				// A player who wins a pot on both boards is listed once, with the halves summed.
+				if j := slices.IndexFunc(op.PlayerWins, func(w OHHPlayerWin) bool { return w.PlayerID == wnr }); j >= 0 {
+					op.PlayerWins[j].WinAmount += pot.Shares[i]
+					continue
+				}
 				op.PlayerWins = append(op.PlayerWins, OHHPlayerWin{PlayerID: wnr, WinAmount: pot.Shares[i]})
 			}
 		}

@@ -54,8 +54,7 @@ func PokerStarsHand(h *Hand) (string, error) {
 		}
 		stakes = fmt.Sprintf("%d/%d", small, big)
 	}
-	fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes,
-		h.Time.In(eastern).Format("2006/01/02 15:04:05"))
+	fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes, starsTime(h.Time))
 	fmt.Fprintf(&b, "Table '%s' %d-max (Play Money) Seat #%d is the button\n", tableName(h), h.maxSeats(), h.seat(h.Setup.Button))
 	n := len(h.Setup.Stacks)
 	order := seatOrder(h, n)
@@ -85,8 +84,15 @@ func PokerStarsHand(h *Hand) (string, error) {
 		secondHalves int // second-board awards so far
 		lastPots     []engine.Pot
 		voluntary    = make([]bool, n)
+		posted       = make([]bool, n) // posted a blind or straddle: never "didn't bet"
 		holeCardsW   bool
+		// A hand run twice: what each player showed and collected on each board.
+		showedRun    [3]map[int]*engine.HandValue
+		collectedRun [3][]int64
 	)
+	for r := range showedRun {
+		showedRun[r], collectedRun[r] = map[int]*engine.HandValue{}, make([]int64, n)
+	}
 	holeCards := func() {
 		if holeCardsW {
 			return
@@ -106,12 +112,15 @@ func PokerStarsHand(h *Hand) (string, error) {
 		case engine.EvSmallBlind:
 			fmt.Fprintf(&b, "%s: posts small blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
 			current = max(current, ev.To)
+			posted[p] = true
 		case engine.EvBigBlind:
 			fmt.Fprintf(&b, "%s: posts big blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
 			current = max(current, ev.To)
+			posted[p] = true
 		case engine.EvStraddle:
 			fmt.Fprintf(&b, "%s: posts straddle %d\n", h.name(p), ev.Amount)
 			current = max(current, ev.To)
+			posted[p] = true
 		case engine.EvHoleCards:
 			holeCards()
 		case engine.EvFold:
@@ -162,6 +171,7 @@ func PokerStarsHand(h *Hand) (string, error) {
 				b.WriteString("*** SHOW DOWN ***\n")
 			}
 			showed[p] = ev.Value
+			showedRun[ev.Run][p] = ev.Value
 			fmt.Fprintf(&b, "%s: shows [%s] (%s)\n", h.name(p), cards(ev.Cards), describe(ev.Value))
 		case engine.EvMuck:
 			if !showdown {
@@ -184,6 +194,7 @@ func PokerStarsHand(h *Hand) (string, error) {
 			}
 			for i, wnr := range pot.Winners {
 				collected[wnr] += pot.Shares[i]
+				collectedRun[ev.Run][wnr] += pot.Shares[i]
 				fmt.Fprintf(&b, "%s collected %d from %s\n", h.name(wnr), pot.Shares[i], potLabel(idx, len(lastPots)))
 			}
 		}
@@ -236,11 +247,25 @@ func PokerStarsHand(h *Hand) (string, error) {
 		switch {
 		case folded[p] && foldedOn[p] == engine.Preflop:
 			b.WriteString("folded before Flop")
-			if !voluntary[p] {
+			if !voluntary[p] && !posted[p] {
 				b.WriteString(" (didn't bet)")
 			}
 		case folded[p]:
 			fmt.Fprintf(&b, "folded on the %s", streetName(foldedOn[p]))
+		case board2 != nil && showedRun[1][p] != nil && showedRun[2][p] != nil:
+			// Run twice: one clause per board, as PokerStars writes it.
+			hole := eh.Hole(p)
+			fmt.Fprintf(&b, "showed [%s %s] and ", hole[0], hole[1])
+			for run := 1; run <= 2; run++ {
+				if run == 2 {
+					b.WriteString(", and ")
+				}
+				if won := collectedRun[run][p]; won > 0 {
+					fmt.Fprintf(&b, "won (%d) with %s", won, describe(showedRun[run][p]))
+				} else {
+					fmt.Fprintf(&b, "lost with %s", describe(showedRun[run][p]))
+				}
+			}
 		case showed[p] != nil && collected[p] > 0:
 			hole := eh.Hole(p)
 			fmt.Fprintf(&b, "showed [%s %s] and won (%d) with %s", hole[0], hole[1], collected[p], describe(showed[p]))
@@ -257,6 +282,12 @@ func PokerStarsHand(h *Hand) (string, error) {
 		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// starsTime is t in ET as PokerStars writes it: the hour without a leading zero ("2024/01/15 9:30:00").
+func starsTime(t time.Time) string {
+	et := t.In(eastern)
+	return fmt.Sprintf("%s %d:%s", et.Format("2006/01/02"), et.Hour(), et.Format("04:05"))
 }
 
 // tableName is the table's name without quotes, which would end PokerStars' quoted name early.
