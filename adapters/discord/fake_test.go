@@ -472,6 +472,12 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 50027, "message": "Invalid Webhook Token"})
 			return
 		}
+		if known && !f.answered(parts[2]) {
+			// The token becomes a webhook only once the interaction is answered.
+			f.record(c)
+			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10015, "message": "Unknown Webhook"})
+			return
+		}
 	}
 	if r.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && parts[3] == "callback" {
 		f.mu.Lock()
@@ -749,6 +755,13 @@ func (f *fakeDiscord) updating(token string) bool {
 		}
 	}
 	return false
+}
+
+// answered reports whether the interaction of token has had its first response.
+func (f *fakeDiscord) answered(token string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.acked[token]
 }
 
 // onScreen is what message id shows now.
