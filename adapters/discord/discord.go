@@ -15,6 +15,7 @@ package discord
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,19 +61,24 @@ type Adapter struct {
 
 	mu        sync.Mutex
 	handler   Handler
-	probeWait time.Duration        // probeTimeout; shorter in tests
-	dmChannel map[string]string    // user ID -> DM channel ID
-	dmBlocked map[string]time.Time // user ID -> when a DM last failed with 50007
-	prompts   map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
-	closing   bool
-	inflight  sync.WaitGroup // interactions being handled
-	cleanups  sync.WaitGroup // superseded buttons being removed
-	syncing   sync.WaitGroup // the card emoji sync; stopped by cancel
-	base      context.Context
-	cancel    context.CancelFunc
-	remove    func()
-	emojis    cardEmojis
-	noPics    map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
+	probeWait time.Duration // probeTimeout; shorter in tests
+	// deferAfter is how long an interaction that came to the Interactions Endpoint waits for the
+	// dealer before its HTTP response is a deferral (httpDeferAfter; shorter in tests).
+	deferAfter time.Duration
+	key        ed25519.PublicKey    // DISCORD_PUBLIC_KEY; nil when the endpoint is not served
+	seen       *replayCache         // signatures of the endpoint's recent requests
+	dmChannel  map[string]string    // user ID -> DM channel ID
+	dmBlocked  map[string]time.Time // user ID -> when a DM last failed with 50007
+	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
+	closing    bool
+	inflight   sync.WaitGroup // interactions being handled
+	cleanups   sync.WaitGroup // superseded buttons being removed
+	syncing    sync.WaitGroup // the card emoji sync; stopped by cancel
+	base       context.Context
+	cancel     context.CancelFunc
+	remove     func()
+	emojis     cardEmojis
+	noPics     map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
 }
 
 // pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
@@ -128,17 +134,24 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 	s.StateEnabled = false
 	base, cancel := context.WithCancel(context.Background())
 	a := &Adapter{
-		cfg:       cfg,
-		log:       logger.With("adapter", "discord"),
-		session:   s,
-		now:       time.Now,
-		dmChannel: map[string]string{},
-		dmBlocked: map[string]time.Time{},
-		prompts:   map[string][]prompt{},
-		probeWait: probeTimeout,
-		base:      base,
-		cancel:    cancel,
-		emojis:    cardEmojis{done: make(chan struct{})},
+		cfg:        cfg,
+		log:        logger.With("adapter", "discord"),
+		session:    s,
+		now:        time.Now,
+		dmChannel:  map[string]string{},
+		dmBlocked:  map[string]time.Time{},
+		prompts:    map[string][]prompt{},
+		probeWait:  probeTimeout,
+		deferAfter: httpDeferAfter,
+		base:       base,
+		cancel:     cancel,
+		emojis:     cardEmojis{done: make(chan struct{})},
+	}
+	if cfg.Endpoint() {
+		if a.key = cfg.publicKey(); a.key == nil {
+			return nil, errors.New("discord: DISCORD_PUBLIC_KEY is not a hex Ed25519 public key")
+		}
+		a.seen = newReplayCache(signatureWindow, maxSeenSignatures)
 	}
 	a.remove = s.AddHandler(a.onInteraction)
 	return a, nil
@@ -152,11 +165,14 @@ func (a *Adapter) SetDealer(h Handler) {
 	a.mu.Unlock()
 }
 
-// Open connects to the gateway, registers /poker (on DISCORD_GUILD_ID if set, else globally; only
-// shard 0 registers) and logs the invite URL.
+// Open connects to the gateway (unless DISCORD_GATEWAY=off), registers /poker (on DISCORD_GUILD_ID
+// if set, else globally; only shard 0 registers), logs the invite URL and starts the card emoji sync.
+// The Interactions Endpoint is served apart from it (Routes).
 func (a *Adapter) Open(ctx context.Context) error {
-	if err := a.session.Open(); err != nil {
-		return fmt.Errorf("discord: connect to the gateway: %w", err)
+	if !a.cfg.GatewayOff {
+		if err := a.session.Open(); err != nil {
+			return fmt.Errorf("discord: connect to the gateway: %w", err)
+		}
 	}
 	// First the link: a bot not yet in DISCORD_GUILD_ID's server cannot register its command there.
 	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
@@ -176,8 +192,14 @@ func (a *Adapter) Open(ctx context.Context) error {
 	if a.cfg.GuildID != "" {
 		where = "on server " + a.cfg.GuildID
 	}
-	a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
-		"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
+	switch {
+	case a.cfg.GatewayOff:
+		a.log.Info("connected to Discord without the gateway: interactions arrive at the Interactions Endpoint",
+			"commands", "/"+CommandName+" registered "+where, "endpoint", "POST "+InteractionsPath)
+	default:
+		a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
+			"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount, "endpoint", a.cfg.Endpoint())
+	}
 	if a.cfg.CardEmojis {
 		a.syncing.Add(1)
 		go func() {
