@@ -87,6 +87,7 @@ type fakeDiscord struct {
 	globalHits   int          // global 429s answered by the limit
 	expired      []string     // interaction tokens answered too late (10062)
 	servers      []fakeServer // the servers the bot is in, for the health check
+	portalURL    string       // the Interactions Endpoint URL saved on the Developer Portal ("" for none)
 
 	ep         *endpoint                // where interactions are POSTed instead of the gateway, if set
 	pending    map[string]chan struct{} // interaction token -> closed once the endpoint's answer is read
@@ -606,7 +607,7 @@ func (f *fakeDiscord) serveCheck(w http.ResponseWriter, method string, parts []s
 	case len(parts) == 2 && parts[0] == "users" && parts[1] == "@me":
 		writeJSON(w, 200, map[string]any{"id": fakeBotUser, "username": "dealerbot", "bot": true})
 	case len(parts) == 3 && parts[0] == "oauth2" && parts[1] == "applications" && parts[2] == "@me":
-		writeJSON(w, 200, map[string]any{"id": f.appID, "name": "dealerbot"})
+		writeJSON(w, 200, map[string]any{"id": f.appID, "name": "dealerbot", "verify_key": testPublicKey, "interactions_endpoint_url": f.portalURL})
 	case len(parts) == 3 && parts[0] == "users" && parts[1] == "@me" && parts[2] == "guilds":
 		list := []any{}
 		for _, s := range f.servers {
