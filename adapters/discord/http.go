@@ -115,7 +115,9 @@ func (a *Adapter) serveInteraction(w http.ResponseWriter, req *http.Request) {
 	defer limit.Stop()
 	select {
 	case resp := <-b.resp:
-		b.written <- writeAnswer(w, resp)
+		err := errGone
+		defer func() { b.written <- err }() // even if writing panics: the interaction must not wait forever
+		err = writeAnswer(w, resp)
 	case ok := <-started:
 		// Handled without any answer: the adapter is closing, or the interaction is of a kind the
 		// adapter does not take (it registers no autocomplete).
