@@ -475,6 +475,12 @@ func TestHandOverHTTP(t *testing.T) {
 	if updates != st.actions {
 		t.Errorf("%d clicks updated the table in their HTTP response (type 7), want one for each of the %d actions", updates, st.actions)
 	}
+	// A figure, not a check: from each click to its HTTP response carrying the new table (loopback).
+	waits := slices.Clone(st.waits)
+	slices.Sort(waits)
+	if len(waits) > 0 {
+		t.Logf("a click's response with the updated table came after %v (median), %v (slowest) of %d", waits[len(waits)/2], waits[len(waits)-1], len(waits))
+	}
 }
 
 // checkHand plays a hand on g's table by slash commands and clicks, as the players would, and checks
