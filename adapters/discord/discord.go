@@ -1,13 +1,17 @@
 // Package discord connects dealerbot to Discord: it registers one /poker slash command, turns
 // interactions (commands, button clicks, amount forms) into bot.Commands, and delivers the dealer's
 // messages as channel posts, ephemeral replies and DMs. It only translates; the game is in package bot.
+// Interactions arrive over the gateway or, with DISCORD_PUBLIC_KEY, as signed HTTP requests at the
+// Interactions Endpoint (http.go); both go through the same handling, only the first response
+// travels differently.
 //
 // Use:
 //
 //	a, err := discord.New(cfg, logger)
 //	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
 //	a.SetDealer(d)
-//	err = a.Open(ctx)                      // connect, register /poker, log the invite URL
+//	a.Routes(mux)                          // POST /discord/interactions, when DISCORD_PUBLIC_KEY is set
+//	err = a.Open(ctx)                      // connect (unless DISCORD_GATEWAY=off), register /poker, log the invite URL
 //	...
 //	a.Close(ctx)                           // finish interactions in flight, disconnect
 package discord
