@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -59,11 +61,28 @@ func connectWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bott
 	}
 	a.session.Client = f.client()
 	a.now = clock.Now
+	if cfg.Endpoint() {
+		// The Interactions Endpoint, on a mux as cmd/dealerbot serves it; Discord signs with testKey.
+		mux := http.NewServeMux()
+		a.Routes(mux)
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close) // after the adapter's Close, which waits for the interactions in flight
+		f.useEndpoint(srv.URL+InteractionsPath, testKey, clock.Now)
+	}
 	if err := a.Open(context.Background()); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	<-f.open
+	if !cfg.GatewayOff {
+		<-f.open
+	}
 	return a
+}
+
+// httpConfig is testConfig with the Interactions Endpoint served and the gateway off.
+func httpConfig() Config {
+	c := testConfig()
+	c.PublicKey, c.ListenAddr, c.GatewayOff = testPublicKey, "127.0.0.1:0", true
+	return c
 }
 
 // scripted is a stand-in dealer: it records commands and answers with reply.

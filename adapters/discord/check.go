@@ -2,9 +2,12 @@ package discord
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -42,7 +45,7 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	}
 	out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("DISCORD_TOKEN works: the bot is %s (user %s).", me.Username, me.ID)})
 
-	app, err := s.Application("@me")
+	app, err := readApplication(s, opt)
 	switch {
 	case err != nil:
 		out = append(out, bot.Finding{Text: fmt.Sprintf("The application of the token could not be read (%v), so DISCORD_APP_ID was not checked.", err)})
@@ -51,6 +54,7 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	default:
 		out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("DISCORD_APP_ID %s is the token's application (%s).", app.ID, app.Name)})
 	}
+	out = append(out, checkEndpoint(cfg, app)...)
 	out = append(out, bot.Finding{OK: true, Text: "dealerbot needs no privileged gateway intents (Presence, Server Members, Message Content): they may stay off on the Bot page."})
 
 	var servers []string
@@ -74,6 +78,83 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	}
 	for _, id := range servers {
 		out = append(out, checkServer(ctx, s, me.ID, id)...)
+	}
+	return out
+}
+
+// application is what the check reads of the token's application; discordgo's Application has no
+// field for the Interactions Endpoint URL.
+type application struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	VerifyKey string `json:"verify_key"` // the Public Key, in hex
+	// InteractionsEndpointURL is set on the Developer Portal: Discord then sends every interaction
+	// there and none over the gateway.
+	InteractionsEndpointURL string `json:"interactions_endpoint_url"`
+}
+
+func readApplication(s *discordgo.Session, opt discordgo.RequestOption) (*application, error) {
+	body, err := s.RequestWithBucketID("GET", discordgo.EndpointOAuth2Application("@me"), nil, discordgo.EndpointOAuth2Application(""), opt)
+	if err != nil {
+		return nil, err
+	}
+	var app application
+	if err := json.Unmarshal(body, &app); err != nil {
+		return nil, err
+	}
+	return &app, nil
+}
+
+// checkEndpoint reports how interactions reach the bot: over the gateway, at the Interactions
+// Endpoint, or both; and for the endpoint, whether DISCORD_PUBLIC_KEY is the application's, where
+// it is served and whether the Developer Portal sends interactions there. app is nil when it could
+// not be read.
+func checkEndpoint(cfg Config, app *application) []bot.Finding {
+	portal := ""
+	if app != nil {
+		portal = app.InteractionsEndpointURL
+	}
+	if !cfg.Endpoint() {
+		if portal != "" {
+			return []bot.Finding{{Text: fmt.Sprintf("The Developer Portal sends interactions to %s (General Information > Interactions Endpoint URL), so none arrive over the gateway: "+
+				"set DISCORD_PUBLIC_KEY and DEALERBOT_LISTEN_ADDR to serve that endpoint, or clear the URL.", portal)}}
+		}
+		return []bot.Finding{{OK: true, Text: "Interactions arrive over the gateway (DISCORD_PUBLIC_KEY is not set and the Developer Portal has no Interactions Endpoint URL)."}}
+	}
+	var out []bot.Finding
+	switch {
+	case app == nil:
+		out = append(out, bot.Finding{OK: true, Text: "DISCORD_PUBLIC_KEY is a well-formed Ed25519 public key (the application's could not be read to compare)."})
+	case !strings.EqualFold(app.VerifyKey, cfg.PublicKey):
+		out = append(out, bot.Finding{Text: "DISCORD_PUBLIC_KEY is not the application's Public Key, so every interaction would be refused: " +
+			"copy the Public Key from the Developer Portal > your application > General Information."})
+	default:
+		out = append(out, bot.Finding{OK: true, Text: "DISCORD_PUBLIC_KEY is the application's Public Key."})
+	}
+	served := fmt.Sprintf("dealerbot serves POST %s on DEALERBOT_LISTEN_ADDR %s", InteractionsPath, cfg.ListenAddr)
+	if _, _, err := net.SplitHostPort(cfg.ListenAddr); err != nil {
+		out = append(out, bot.Finding{Text: fmt.Sprintf("DEALERBOT_LISTEN_ADDR %q is not an address to listen on: write host:port or :port, such as :8080.", cfg.ListenAddr)})
+	} else {
+		switch u, err := url.Parse(portal); {
+		case app == nil:
+			out = append(out, bot.Finding{OK: true, Text: served + "; the Developer Portal's Interactions Endpoint URL could not be read."})
+		case portal == "" && cfg.GatewayOff:
+			out = append(out, bot.Finding{Text: served + ", but the Developer Portal has no Interactions Endpoint URL, and the gateway is off, so no interaction arrives: " +
+				"set General Information > Interactions Endpoint URL to https://<this server's public name>" + InteractionsPath + "."})
+		case portal == "":
+			out = append(out, bot.Finding{OK: true, Text: served + "; interactions arrive over the gateway until the Developer Portal's Interactions Endpoint URL " +
+				"(General Information) is set to https://<this server's public name>" + InteractionsPath + "."})
+		case err != nil || u.Path != InteractionsPath:
+			out = append(out, bot.Finding{Text: fmt.Sprintf("The Developer Portal sends interactions to %s, but %s: make the URL's path %s (unless a proxy in front rewrites it).", portal, served, InteractionsPath)})
+		default:
+			out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("The Developer Portal sends interactions to %s; %s, which that URL must reach over HTTPS.", portal, served)})
+		}
+	}
+	if cfg.GatewayOff {
+		out = append(out, bot.Finding{OK: true, Text: "The gateway is off (DISCORD_GATEWAY=off): no websocket is opened; /" + CommandName + " and the card emojis are set up over REST at start."})
+	} else {
+		out = append(out, bot.Finding{OK: true, Text: "The gateway is on as well: it carries the interactions while the Developer Portal has no Interactions Endpoint URL; " +
+			"once it has one, DISCORD_GATEWAY=off saves the connection."})
 	}
 	return out
 }

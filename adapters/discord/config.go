@@ -1,6 +1,8 @@
 package discord
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -21,13 +23,50 @@ type Config struct {
 	// CardEmojis draws cards as pictures: the application's own card emojis, uploaded at start
 	// (DISCORD_CARD_EMOJIS, on unless set to off).
 	CardEmojis bool
+	// PublicKey is the application's Ed25519 public key in hex (DISCORD_PUBLIC_KEY, the Public Key on
+	// General Information). With it the adapter serves Discord's Interactions Endpoint (Routes),
+	// where every request must carry a signature made with the matching private key.
+	PublicKey string
+	// ListenAddr is DEALERBOT_LISTEN_ADDR, the address dealerbot's HTTP front doors are served on
+	// (by cmd/dealerbot); the adapter only needs to know that it is set.
+	ListenAddr string
+	// GatewayOff (DISCORD_GATEWAY=off) opens no gateway websocket: interactions arrive only at the
+	// Interactions Endpoint. Commands and card emojis are still set up over REST at start.
+	GatewayOff bool
+}
+
+// Endpoint reports whether the adapter serves the Interactions Endpoint.
+func (c Config) Endpoint() bool { return c.PublicKey != "" }
+
+// publicKey is the decoded PublicKey; ConfigFromEnv has checked it.
+func (c Config) publicKey() ed25519.PublicKey {
+	k, err := parsePublicKey(c.PublicKey)
+	if err != nil {
+		return nil
+	}
+	return k
+}
+
+// parsePublicKey reads a hex Ed25519 public key as the Developer Portal shows it (64 hex digits).
+func parsePublicKey(s string) (ed25519.PublicKey, error) {
+	b, err := hex.DecodeString(s)
+	if err == nil && len(b) == ed25519.PublicKeySize {
+		return ed25519.PublicKey(b), nil
+	}
+	// The value is not repeated: a token pasted into the wrong line would end up in the log.
+	what := fmt.Sprintf("%d characters", len(s))
+	if err != nil {
+		what += ", not all of them hexadecimal"
+	}
+	return nil, fmt.Errorf("DISCORD_PUBLIC_KEY must be the Public Key from the Developer Portal (your application > General Information), "+
+		"64 characters of 0-9 and a-f; the value set has %s", what)
 }
 
 // Enabled reports whether Discord settings were given at all.
 func (c Config) Enabled() bool { return c.Token != "" }
 
 // ConfigFromEnv reads DISCORD_TOKEN, DISCORD_APP_ID, DISCORD_GUILD_ID, DISCORD_CARD_EMOJIS,
-// DISCORD_SHARD_ID and DISCORD_SHARD_COUNT through getenv (unset reads as ""). With no token it returns a Config that is
+// DISCORD_SHARD_ID, DISCORD_SHARD_COUNT, DISCORD_PUBLIC_KEY, DISCORD_GATEWAY and DEALERBOT_LISTEN_ADDR through getenv (unset reads as ""). With no token it returns a Config that is
 // not Enabled and no error; with a token, every setting must be valid.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
@@ -75,7 +114,37 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.ShardID >= c.ShardCount {
 		return Config{}, fmt.Errorf("DISCORD_SHARD_ID must be less than DISCORD_SHARD_COUNT (%d), not %d: shards are numbered from 0", c.ShardCount, c.ShardID)
 	}
+	if err := c.endpointFromEnv(getenv); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// endpointFromEnv reads the Interactions Endpoint's settings: a well-formed public key, an address
+// to serve it on, and whether the gateway is opened too.
+func (c *Config) endpointFromEnv(getenv func(string) string) error {
+	c.PublicKey = strings.ToLower(strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")))
+	c.ListenAddr = strings.TrimSpace(getenv("DEALERBOT_LISTEN_ADDR"))
+	switch v := strings.ToLower(strings.TrimSpace(getenv("DISCORD_GATEWAY"))); v {
+	case "", "on", "yes", "true", "1":
+	case "off", "no", "false", "0":
+		c.GatewayOff = true
+	default:
+		return fmt.Errorf("DISCORD_GATEWAY must be on or off, not %q", v)
+	}
+	if c.PublicKey != "" {
+		if _, err := parsePublicKey(c.PublicKey); err != nil {
+			return err
+		}
+		if c.ListenAddr == "" {
+			return fmt.Errorf("DISCORD_PUBLIC_KEY is set but DEALERBOT_LISTEN_ADDR is not: set the address to serve %s on, such as :8080 "+
+				"(behind an HTTPS proxy whose public URL is the Interactions Endpoint URL), or remove DISCORD_PUBLIC_KEY to use the gateway alone", InteractionsPath)
+		}
+	}
+	if c.GatewayOff && c.PublicKey == "" {
+		return fmt.Errorf("DISCORD_GATEWAY=off needs DISCORD_PUBLIC_KEY and DEALERBOT_LISTEN_ADDR: without the gateway, interactions arrive only at the Interactions Endpoint URL")
+	}
+	return nil
 }
 
 // isSnowflake reports whether s looks like a Discord ID: decimal digits only.

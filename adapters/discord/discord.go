@@ -1,13 +1,17 @@
 // Package discord connects dealerbot to Discord: it registers one /poker slash command, turns
 // interactions (commands, button clicks, amount forms) into bot.Commands, and delivers the dealer's
 // messages as channel posts, ephemeral replies and DMs. It only translates; the game is in package bot.
+// Interactions arrive over the gateway or, with DISCORD_PUBLIC_KEY, as signed HTTP requests at the
+// Interactions Endpoint (http.go); both go through the same handling, only the first response
+// travels differently.
 //
 // Use:
 //
 //	a, err := discord.New(cfg, logger)
 //	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
 //	a.SetDealer(d)
-//	err = a.Open(ctx)                      // connect, register /poker, log the invite URL
+//	a.Routes(mux)                          // POST /discord/interactions, when DISCORD_PUBLIC_KEY is set
+//	err = a.Open(ctx)                      // connect (unless DISCORD_GATEWAY=off), register /poker, log the invite URL
 //	...
 //	a.Close(ctx)                           // finish interactions in flight, disconnect
 package discord
@@ -15,6 +19,7 @@ package discord
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,19 +65,24 @@ type Adapter struct {
 
 	mu        sync.Mutex
 	handler   Handler
-	probeWait time.Duration        // probeTimeout; shorter in tests
-	dmChannel map[string]string    // user ID -> DM channel ID
-	dmBlocked map[string]time.Time // user ID -> when a DM last failed with 50007
-	prompts   map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
-	closing   bool
-	inflight  sync.WaitGroup // interactions being handled
-	cleanups  sync.WaitGroup // superseded buttons being removed
-	syncing   sync.WaitGroup // the card emoji sync; stopped by cancel
-	base      context.Context
-	cancel    context.CancelFunc
-	remove    func()
-	emojis    cardEmojis
-	noPics    map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
+	probeWait time.Duration // probeTimeout; shorter in tests
+	// deferAfter is how long an interaction that came to the Interactions Endpoint waits for the
+	// dealer before its HTTP response is a deferral (httpDeferAfter; shorter in tests).
+	deferAfter time.Duration
+	key        ed25519.PublicKey    // DISCORD_PUBLIC_KEY; nil when the endpoint is not served
+	seen       *replayCache         // signatures of the endpoint's recent requests
+	dmChannel  map[string]string    // user ID -> DM channel ID
+	dmBlocked  map[string]time.Time // user ID -> when a DM last failed with 50007
+	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
+	closing    bool
+	inflight   sync.WaitGroup // interactions being handled
+	cleanups   sync.WaitGroup // superseded buttons being removed
+	syncing    sync.WaitGroup // the card emoji sync; stopped by cancel
+	base       context.Context
+	cancel     context.CancelFunc
+	remove     func()
+	emojis     cardEmojis
+	noPics     map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
 }
 
 // pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
@@ -128,17 +138,24 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 	s.StateEnabled = false
 	base, cancel := context.WithCancel(context.Background())
 	a := &Adapter{
-		cfg:       cfg,
-		log:       logger.With("adapter", "discord"),
-		session:   s,
-		now:       time.Now,
-		dmChannel: map[string]string{},
-		dmBlocked: map[string]time.Time{},
-		prompts:   map[string][]prompt{},
-		probeWait: probeTimeout,
-		base:      base,
-		cancel:    cancel,
-		emojis:    cardEmojis{done: make(chan struct{})},
+		cfg:        cfg,
+		log:        logger.With("adapter", "discord"),
+		session:    s,
+		now:        time.Now,
+		dmChannel:  map[string]string{},
+		dmBlocked:  map[string]time.Time{},
+		prompts:    map[string][]prompt{},
+		probeWait:  probeTimeout,
+		deferAfter: httpDeferAfter,
+		base:       base,
+		cancel:     cancel,
+		emojis:     cardEmojis{done: make(chan struct{})},
+	}
+	if cfg.Endpoint() {
+		if a.key = cfg.publicKey(); a.key == nil {
+			return nil, errors.New("discord: DISCORD_PUBLIC_KEY is not a hex Ed25519 public key")
+		}
+		a.seen = newReplayCache(signatureWindow, maxSeenSignatures)
 	}
 	a.remove = s.AddHandler(a.onInteraction)
 	return a, nil
@@ -152,11 +169,14 @@ func (a *Adapter) SetDealer(h Handler) {
 	a.mu.Unlock()
 }
 
-// Open connects to the gateway, registers /poker (on DISCORD_GUILD_ID if set, else globally; only
-// shard 0 registers) and logs the invite URL.
+// Open connects to the gateway (unless DISCORD_GATEWAY=off), registers /poker (on DISCORD_GUILD_ID
+// if set, else globally; only shard 0 registers), logs the invite URL and starts the card emoji sync.
+// The Interactions Endpoint is served apart from it (Routes).
 func (a *Adapter) Open(ctx context.Context) error {
-	if err := a.session.Open(); err != nil {
-		return fmt.Errorf("discord: connect to the gateway: %w", err)
+	if !a.cfg.GatewayOff {
+		if err := a.session.Open(); err != nil {
+			return fmt.Errorf("discord: connect to the gateway: %w", err)
+		}
 	}
 	// First the link: a bot not yet in DISCORD_GUILD_ID's server cannot register its command there.
 	a.log.Info("invite the bot to a server with this link", "url", a.cfg.InviteURL())
@@ -176,8 +196,14 @@ func (a *Adapter) Open(ctx context.Context) error {
 	if a.cfg.GuildID != "" {
 		where = "on server " + a.cfg.GuildID
 	}
-	a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
-		"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
+	switch {
+	case a.cfg.GatewayOff:
+		a.log.Info("connected to Discord without the gateway: interactions arrive at the Interactions Endpoint",
+			"commands", "/"+CommandName+" registered "+where, "endpoint", "POST "+InteractionsPath)
+	default:
+		a.log.Info("connected to Discord", "commands", "/"+CommandName+" registered "+where,
+			"shard", a.cfg.ShardID, "shards", a.cfg.ShardCount, "endpoint", a.cfg.Endpoint())
+	}
 	if a.cfg.CardEmojis {
 		a.syncing.Add(1)
 		go func() {
@@ -434,16 +460,32 @@ func (a *Adapter) dmFailed(user string, err error) error {
 	return err
 }
 
-// onInteraction is discordgo's handler. discordgo runs each in its own goroutine without recover, so
-// a panic here would end the process: it is recovered, logged, and the user gets an apology.
+// onInteraction is discordgo's handler for interactions that arrive over the gateway. Their first
+// response is a REST call of its own (callback), made after the event may have waited in the
+// websocket, so the answer is deferred at once (deferAfter 0) and the reply follows over REST.
 func (a *Adapter) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
 	if ev == nil || ev.Interaction == nil {
 		return
 	}
+	a.interact(ev.Interaction, a.callback, 0)
+}
+
+// firstResponse makes an interaction's first response: a REST callback for one that came over the
+// gateway, the HTTP response's body for one that came to the Interactions Endpoint.
+type firstResponse func(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error
+
+// interact handles one interaction, whichever way it arrived: the same translation and the same
+// dealer call compute its responses, and first delivers the first of them. deferAfter is how long the
+// dealer may take before that first response is a deferral (0: at once). It returns false, having
+// done nothing, when the adapter is closing.
+//
+// discordgo runs each handler in its own goroutine without recover, so a panic here would end the
+// process: it is recovered, logged, and the user gets an apology.
+func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferAfter time.Duration) bool {
 	a.mu.Lock()
 	if a.closing {
 		a.mu.Unlock()
-		return
+		return false
 	}
 	a.inflight.Add(1)
 	a.mu.Unlock()
@@ -451,14 +493,15 @@ func (a *Adapter) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionC
 
 	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
 	defer cancel()
-	r := &responder{a: a, ctx: ctx, i: ev.Interaction}
+	r := &responder{a: a, ctx: ctx, i: i, first: first, deferAfter: deferAfter}
 	defer func() {
 		if p := recover(); p != nil {
-			a.logPanic(ev.Interaction, p)
+			a.logPanic(i, p)
 			r.apologise()
 		}
 	}()
 	a.dispatch(r)
+	return true
 }
 
 // logPanic logs a recovered panic with the stack of the goroutine that recovered it.
@@ -509,20 +552,22 @@ func (a *Adapter) userText(err error) string {
 	return text
 }
 
-// run acknowledges the interaction at once (Discord allows 3 s), lets the dealer handle the command,
-// then shows the reply ephemerally in place of the acknowledgement.
+// run lets the dealer handle the command and shows the reply ephemerally: as the first response when
+// the dealer answers within the responder's deferAfter, otherwise in place of a deferral ("thinking…").
 func (a *Adapter) run(r *responder, cmd bot.Command) {
-	if !r.deferReply() {
-		// Discord did not take the acknowledgement: the user was told the interaction failed, so the
-		// command is not run behind their back.
-		return
-	}
 	h := a.dealer(r)
 	if h == nil {
 		return
 	}
 	a.log.Debug("command", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text)
-	r.reply(h.Handle(r.ctx, cmd))
+	rep, ok := r.handle(h, cmd, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
+	})
+	if !ok {
+		return
+	}
+	r.reply(rep)
 }
 
 // dealer is the handler commands go to; until SetDealer, nil, and the user is told to try again.
@@ -537,40 +582,52 @@ func (a *Adapter) dealer(r *responder) Handler {
 }
 
 // runClick runs a click on a button tied to a turn (it has a token) of a message in the channel, or
-// the form such a button opened: the interaction is acknowledged as an update of that message (type
-// 6), and when the dealer answers with the message's new version it is shown through the
-// interaction's own token, which costs none of the channel's rate limit. Anything else the dealer
-// says (an error, cards) follows privately. Other clicks run like commands.
+// the form such a button opened. When the dealer answers with the message's new version, that is the
+// response: an update of the message (type 7) when the dealer answered within deferAfter, otherwise
+// an edit through the interaction's own token after a deferred update (type 6). Neither costs any of
+// the channel's rate limit. Anything else the dealer says (an error, cards) is shown privately. Other
+// clicks run like commands.
 func (a *Adapter) runClick(r *responder, cmd bot.Command) {
 	m := r.i.Message
 	if cmd.Token == "" || m == nil || m.ID == "" || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		a.run(r, cmd)
 		return
 	}
-	if !r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}) {
-		return
-	}
-	r.updating = true
 	h := a.dealer(r)
 	if h == nil {
 		return
 	}
 	cmd.Message = m.ID
 	a.log.Debug("click", "user", cmd.User, "channel", cmd.Channel, "text", cmd.Text, "message", m.ID)
-	rep := h.Handle(r.ctx, cmd)
+	rep, ok := r.handle(h, cmd, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	if !ok {
+		return
+	}
+	// Once deferred as an update, the response is the clicked message itself: replies follow it privately.
+	r.updating = r.answered
 	if rep.Update != nil {
 		send, err := TableMessage(*rep.Update)
 		if err != nil {
 			a.log.Warn("table message sent without some buttons", "err", err)
 		}
-		edit := &discordgo.WebhookEdit{Content: &send.Content, Components: &send.Components, AllowedMentions: send.AllowedMentions}
-		if _, err := a.session.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
-			a.log.Error("update the table through the click", "interaction", r.i.ID, "err", err)
+		if r.answered {
+			edit := &discordgo.WebhookEdit{Content: &send.Content, Components: &send.Components, AllowedMentions: send.AllowedMentions}
+			if _, err := a.session.InteractionResponseEdit(r.i, edit, discordgo.WithContext(r.ctx)); err != nil {
+				a.log.Error("update the table through the click", "interaction", r.i.ID, "err", err)
+			}
+		} else if !r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{Content: send.Content, Components: send.Components, AllowedMentions: send.AllowedMentions}}) {
+			return
 		}
+		r.updating = true
 	}
 	rep.Update = nil
-	if strings.TrimSpace(rep.Text) != "" || rep.IsError || len(rep.Extra) > 0 || len(rep.Files) > 0 || len(rep.Buttons) > 0 {
-		r.followup(rep)
+	switch {
+	case strings.TrimSpace(rep.Text) != "" || rep.IsError || len(rep.Extra) > 0 || len(rep.Files) > 0 || len(rep.Buttons) > 0:
+		r.reply(rep)
+	case !r.answered:
+		// Nothing to show: the click is acknowledged and the message stays as it is.
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	}
 }
 
@@ -625,20 +682,75 @@ func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.Int
 
 // responder answers one interaction, remembering whether the first response has been made.
 type responder struct {
-	a        *Adapter
-	ctx      context.Context
-	i        *discordgo.Interaction
-	answered bool // an initial response (deferral, message or modal) was sent
-	updating bool // the response is an update of the clicked message: replies follow it privately
+	a     *Adapter
+	ctx   context.Context
+	i     *discordgo.Interaction
+	first firstResponse // how the first response travels
+	// deferAfter is how long the dealer may take to answer before the first response is a deferral
+	// and the answer follows over REST; 0 defers at once.
+	deferAfter time.Duration
+	answered   bool // an initial response (deferral, message, update or modal) was sent
+	updating   bool // the response is an update of the clicked message: replies follow it privately
 }
 
 func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
-	if err := r.a.callback(r.ctx, r.i, resp); err != nil {
+	if err := r.first(r.ctx, r.i, resp); err != nil {
 		r.a.log.Error("answer interaction", "interaction", r.i.ID, "err", err)
 		return false
 	}
 	r.answered = true
 	return true
+}
+
+// handle asks the dealer to run cmd. With deferAfter 0 the interaction is answered with deferral
+// first. Otherwise the dealer gets deferAfter to answer, so that its reply can be the first response
+// itself; a slower answer is deferred, and the reply follows the deferral when it comes. ok is false
+// when nothing more can be shown: the deferral was not taken (the user was told the interaction
+// failed) or the dealer panicked (logged and apologised for).
+func (r *responder) handle(h Handler, cmd bot.Command, deferral *discordgo.InteractionResponse) (rep bot.Reply, ok bool) {
+	if r.deferAfter <= 0 {
+		if !r.respond(deferral) {
+			// Discord did not take the acknowledgement: the user was told the interaction failed, so the
+			// command is not run behind their back.
+			return bot.Reply{}, false
+		}
+		return h.Handle(r.ctx, cmd), true
+	}
+	type answer struct {
+		reply    bot.Reply
+		panicked bool
+	}
+	done := make(chan answer, 1) // never blocks, even once nobody waits
+	r.a.inflight.Add(1)          // under this interaction's own count, so Close waits for it too
+	go func() {
+		defer r.a.inflight.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				r.a.logPanic(r.i, p)
+				done <- answer{panicked: true}
+			}
+		}()
+		done <- answer{reply: h.Handle(r.ctx, cmd)}
+	}()
+	timer := time.NewTimer(r.deferAfter)
+	defer timer.Stop()
+	var ans answer
+	select {
+	case ans = <-done:
+	case <-timer.C:
+		if !r.respond(deferral) {
+			// The dealer goes on with the command (it may be applied, as any other); only its answer
+			// cannot be shown through this interaction.
+			r.a.log.Warn("the dealer's answer came too late to be shown", "interaction", r.i.ID, "user", cmd.User, "text", cmd.Text)
+			return bot.Reply{}, false
+		}
+		ans = <-done
+	}
+	if ans.panicked {
+		r.apologise()
+		return bot.Reply{}, false
+	}
+	return ans.reply, true
 }
 
 // callback makes an interaction's first response. Discord wants it within 3 s and does not count it
@@ -674,13 +786,6 @@ func (a *Adapter) callback(ctx context.Context, i *discordgo.Interaction, resp *
 		return re
 	}
 	return nil
-}
-
-func (r *responder) deferReply() bool {
-	return r.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral},
-	})
 }
 
 // apologise tells the user something broke on our side; it is used after a panic, so a second panic

@@ -202,10 +202,15 @@ func (g *game) clickTable(p player, msg string, b button, typed string) clickAns
 	}
 	ans := clickAnswer{callback: cb}
 	switch cb.Body["type"] {
-	case 6.0:
-		// The dealer answers with the new table (a PATCH of @original) and/or private follow-ups.
-		last := f.waitFor(n, "the update or reply to "+tok, func(c call) bool { return strings.HasPrefix(c.Path, "/webhooks/"+testApp+"/"+tok) })
-		ans.latency = last.At.Sub(sent)
+	case 6.0, 7.0:
+		if cb.Body["type"] == 7.0 {
+			// The answer is the new table itself; private follow-ups may come after it.
+			ans.update, ans.latency = &cb, cb.At.Sub(sent)
+		} else {
+			// The dealer answers with the new table (a PATCH of @original) and/or private follow-ups.
+			last := f.waitFor(n, "the update or reply to "+tok, func(c call) bool { return strings.HasPrefix(c.Path, "/webhooks/"+testApp+"/"+tok) })
+			ans.latency = last.At.Sub(sent)
+		}
 		g.flush()
 		time.Sleep(20 * time.Millisecond) // a follow-up after the update
 		for _, c := range f.since(n) {
@@ -232,6 +237,9 @@ func (g *game) clickTable(p player, msg string, b button, typed string) clickAns
 func (g *game) public(c call) bool {
 	if strings.HasPrefix(c.Path, "/channels/"+g.channel+"/") {
 		return true
+	}
+	if strings.HasPrefix(c.Path, "/interactions/") && c.Body["type"] == 7.0 {
+		return true // an update of the clicked message
 	}
 	tok, ok := strings.CutPrefix(c.Path, "/webhooks/"+testApp+"/")
 	tok, ok2 := strings.CutSuffix(tok, "/messages/@original")
@@ -424,6 +432,63 @@ func TestHandOverFakeDiscord(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("deck seed %d", seed)
 	g, db, logs := newGame(t, f, seed)
+	checkHand(t, g, db, logs)
+}
+
+// TestHandOverHTTP plays the hand of TestHandOverFakeDiscord, with the same checks, with the gateway
+// off and every interaction POSTed to the Interactions Endpoint, signed: no websocket is opened,
+// every first response is the HTTP response's body (no REST callback), each click that acts updates
+// the table message through that response (type 7), and hole cards still go by DM over REST.
+func TestHandOverHTTP(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testApp)
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("deck seed %d", seed)
+	g, db, logs := newGameWith(t, f, seed, httpConfig(), "cards", 3, "text")
+	st, from := checkHand(t, g, db, logs)
+
+	f.mu.Lock()
+	gateway := f.gatewayUse
+	f.mu.Unlock()
+	if gateway != 0 {
+		t.Errorf("the gateway was asked for or dialled %d times with DISCORD_GATEWAY=off", gateway)
+	}
+	registered := false
+	for _, c := range f.since(0) {
+		registered = registered || c.Method == "PUT" && c.Path == "/applications/"+testApp+"/guilds/7000/commands"
+		if strings.HasPrefix(c.Path, "/interactions/") && !c.HTTP {
+			t.Errorf("an interaction was answered by a REST callback, not in the HTTP response: %s", c)
+		}
+	}
+	if !registered {
+		t.Errorf("/%s was not registered at start with the gateway off", CommandName)
+	}
+	updates := 0
+	for _, c := range f.since(from) {
+		if strings.HasPrefix(c.Path, "/interactions/") && c.Body["type"] == 7.0 {
+			updates++
+		}
+		if c.Method == "PATCH" && strings.HasSuffix(c.Path, "/messages/@original") {
+			t.Errorf("a click's answer was deferred and edited in over REST: %s", c)
+		}
+	}
+	if updates != st.actions {
+		t.Errorf("%d clicks updated the table in their HTTP response (type 7), want one for each of the %d actions", updates, st.actions)
+	}
+	// A figure, not a check: from each click to its HTTP response carrying the new table (loopback).
+	waits := slices.Clone(st.waits)
+	slices.Sort(waits)
+	if len(waits) > 0 {
+		t.Logf("a click's response with the updated table came after %v (median), %v (slowest) of %d", waits[len(waits)/2], waits[len(waits)-1], len(waits))
+	}
+}
+
+// checkHand plays a hand on g's table by slash commands and clicks, as the players would, and checks
+// what they see: the table message, hole cards by DM (carol's DMs are closed), My cards, refusals of
+// the wrong player, the budget of channel writes, no hole card public before the showdown, every
+// interaction answered in time and chips conserved. It returns the clicks' hand and the first call of it.
+func checkHand(t *testing.T, g *game, db *storage.DB, logs *bottest.Buffer) (handStats, int) {
+	f := g.f
 	alice, bob, carol := g.players[0], g.players[1], g.players[2]
 	f.block(carol.id) // carol does not accept DMs
 
@@ -598,6 +663,7 @@ func TestHandOverFakeDiscord(t *testing.T) {
 		}
 	}
 	checkChips(t, db, 3*10000)
+	return st, before
 }
 
 // TestRestartMidHandOverFakeDiscord: the process stops in the middle of a hand (dealer, adapter and

@@ -2,7 +2,9 @@ package discord
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -13,6 +15,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +33,10 @@ import (
 // postPerWindow message writes (posts, edits, deletes) per window and answers more with 429 and
 // retry_after; an interaction must be answered within 3 s, once; content over 2000 characters and
 // more than 5 rows of 5 buttons are refused with 400. It keeps what each message shows now.
+//
+// With an Interactions Endpoint set (useEndpoint), interactions are not sent over the gateway but
+// POSTed to the endpoint, signed with the application's key as Discord signs them, and the answer in
+// the response body is the interaction's first response, held to the same rules as a callback.
 type fakeDiscord struct {
 	t     testing.TB
 	srv   *httptest.Server
@@ -80,6 +87,11 @@ type fakeDiscord struct {
 	globalHits   int          // global 429s answered by the limit
 	expired      []string     // interaction tokens answered too late (10062)
 	servers      []fakeServer // the servers the bot is in, for the health check
+	portalURL    string       // the Interactions Endpoint URL saved on the Developer Portal ("" for none)
+
+	ep         *endpoint                // where interactions are POSTed instead of the gateway, if set
+	pending    map[string]chan struct{} // interaction token -> closed once the endpoint's answer is read
+	gatewayUse int                      // requests for the gateway's URL and websocket dials
 
 	wmu  sync.Mutex // serialises gateway writes
 	gw   *websocket.Conn
@@ -98,6 +110,9 @@ type call struct {
 	ID     string            // the ID the fake gave the message it created, if any
 	Files  map[string]string // multipart uploads: file name -> content
 	At     time.Time         // when the fake received it
+	// HTTP marks an interaction's first response read from the endpoint's response body; it is
+	// recorded as the callback it stands for (POST /interactions/ID/TOKEN/callback).
+	HTTP bool
 }
 
 func (c call) String() string {
@@ -296,7 +311,7 @@ func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, routes: map[string]*bucket{}, routeWindow: time.Second, asked: map[string]time.Time{},
 		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{},
-		kinds: map[string]int{}, now: time.Now}
+		kinds: map[string]int{}, now: time.Now, pending: map[string]chan struct{}{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -341,6 +356,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/ws") || r.URL.Path == "/api/v9/gateway" {
+		f.mu.Lock()
+		f.gatewayUse++
+		f.mu.Unlock()
+	}
 	if strings.HasPrefix(r.URL.Path, "/ws") {
 		f.serveGateway(w, r)
 		return
@@ -465,11 +485,26 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	if parts[0] == "webhooks" && len(parts) >= 3 {
 		f.mu.Lock()
 		sent, known := f.asked[parts[2]]
+		reading := f.pending[parts[2]]
 		f.mu.Unlock()
+		if reading != nil {
+			// The bot wrote its answer in the response body before it sent this request, so Discord has
+			// it; the fake's client may still be reading it. A request that came first waits in vain.
+			select {
+			case <-reading:
+			case <-time.After(time.Second):
+			}
+		}
 		if known && f.now().Sub(sent) > 15*time.Minute {
 			// An interaction token lives 15 minutes; after that its follow-ups and edits are refused.
 			f.record(c)
 			writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 50027, "message": "Invalid Webhook Token"})
+			return
+		}
+		if known && !f.answered(parts[2]) {
+			// The token becomes a webhook only once the interaction is answered.
+			f.record(c)
+			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10015, "message": "Unknown Webhook"})
 			return
 		}
 	}
@@ -572,7 +607,7 @@ func (f *fakeDiscord) serveCheck(w http.ResponseWriter, method string, parts []s
 	case len(parts) == 2 && parts[0] == "users" && parts[1] == "@me":
 		writeJSON(w, 200, map[string]any{"id": fakeBotUser, "username": "dealerbot", "bot": true})
 	case len(parts) == 3 && parts[0] == "oauth2" && parts[1] == "applications" && parts[2] == "@me":
-		writeJSON(w, 200, map[string]any{"id": f.appID, "name": "dealerbot"})
+		writeJSON(w, 200, map[string]any{"id": f.appID, "name": "dealerbot", "verify_key": testPublicKey, "interactions_endpoint_url": f.portalURL})
 	case len(parts) == 3 && parts[0] == "users" && parts[1] == "@me" && parts[2] == "guilds":
 		list := []any{}
 		for _, s := range f.servers {
@@ -637,6 +672,8 @@ func (f *fakeDiscord) show(c call, parts []string) {
 		id = parts[3]
 	case c.Method == "PATCH" && parts[0] == "webhooks" && len(parts) == 5 && parts[4] == "@original":
 		id = f.onMsg[parts[2]] // only a click's deferred update edits the message it was on
+	case c.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && c.Body["type"] == 7.0:
+		id = f.onMsg[parts[2]] // a click answered with an update of its message
 	}
 	if id == "" {
 		return
@@ -749,6 +786,13 @@ func (f *fakeDiscord) updating(token string) bool {
 		}
 	}
 	return false
+}
+
+// answered reports whether the interaction of token has had its first response.
+func (f *fakeDiscord) answered(token string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.acked[token]
 }
 
 // onScreen is what message id shows now.
@@ -894,6 +938,13 @@ func (f *fakeDiscord) interaction(typ int, p player, guild, channel string, data
 
 // interactionOn sends an interaction from a component of channel message msg (none when "").
 func (f *fakeDiscord) interactionOn(typ int, p player, guild, channel, msg string, data map[string]any, perms string) (id, token string) {
+	id, token, ev := f.event(typ, p, guild, channel, msg, data, perms)
+	f.deliver(id, token, ev)
+	return id, token
+}
+
+// event makes an interaction as Discord sends it, and expects its answer, without sending it.
+func (f *fakeDiscord) event(typ int, p player, guild, channel, msg string, data map[string]any, perms string) (id, token string, ev map[string]any) {
 	interactionSeq.Lock()
 	interactionSeq.n++
 	n := interactionSeq.n
@@ -902,7 +953,7 @@ func (f *fakeDiscord) interactionOn(typ int, p player, guild, channel, msg strin
 	if perms == "" {
 		perms = "0"
 	}
-	ev := map[string]any{
+	ev = map[string]any{
 		"id": id, "application_id": f.appID, "type": typ, "token": token, "version": 1,
 		"guild_id": guild, "channel_id": channel,
 		"member": map[string]any{"user": map[string]any{"id": p.id, "username": p.name}, "nick": nil, "permissions": perms},
@@ -918,8 +969,131 @@ func (f *fakeDiscord) interactionOn(typ int, p player, guild, channel, msg strin
 		f.onMsg[token] = msg
 	}
 	f.mu.Unlock()
-	f.dispatch("INTERACTION_CREATE", ev)
-	return id, token
+	return id, token, ev
+}
+
+// deliver sends an interaction to the bot: over the gateway, or, with an endpoint set, as a signed
+// POST to it, in the background as the gateway's delivery is.
+func (f *fakeDiscord) deliver(id, token string, ev map[string]any) {
+	f.mu.Lock()
+	ep := f.ep
+	read := make(chan struct{})
+	if ep != nil {
+		f.pending[token] = read
+	}
+	f.mu.Unlock()
+	if ep == nil {
+		f.dispatch("INTERACTION_CREATE", ev)
+		return
+	}
+	body, err := json.Marshal(ev)
+	if err != nil {
+		f.t.Fatalf("interaction payload: %v", err)
+	}
+	go func() {
+		defer close(read)
+		f.postInteraction(id, token, body)
+	}()
+}
+
+// endpoint is the application's Interactions Endpoint URL as Discord knows it, and the key it signs
+// with.
+type endpoint struct {
+	url string
+	key ed25519.PrivateKey
+	now func() time.Time // Discord's clock, for the timestamps: in step with the bot's
+}
+
+// The application's key pair in tests: the adapter is configured with testPublicKey.
+var (
+	testKey       = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{42}, ed25519.SeedSize))
+	testPublicKey = hex.EncodeToString(testKey.Public().(ed25519.PublicKey))
+)
+
+// useEndpoint sends every interaction from now on to url, signed with key at now's time.
+func (f *fakeDiscord) useEndpoint(url string, key ed25519.PrivateKey, now func() time.Time) {
+	f.mu.Lock()
+	f.ep = &endpoint{url: url, key: key, now: now}
+	f.mu.Unlock()
+}
+
+// signed is the headers Discord sends with body at time at: the Ed25519 signature of the timestamp
+// (Unix seconds) followed by the body, in hex.
+func signed(key ed25519.PrivateKey, body []byte, at time.Time) http.Header {
+	stamp := strconv.FormatInt(at.Unix(), 10)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", "Discord-Interactions/1.0 (+https://discord.com)")
+	h.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, append([]byte(stamp), body...))))
+	h.Set("X-Signature-Timestamp", stamp)
+	return h
+}
+
+// endpointTimeout is how long Discord waits for the endpoint's answer.
+const endpointTimeout = 3 * time.Second
+
+// post sends one request to the endpoint with headers h and returns its status and body. err is set
+// when no answer came within endpointTimeout.
+func (f *fakeDiscord) post(method string, h http.Header, body []byte) (status int, answer []byte, ctype string, err error) {
+	f.mu.Lock()
+	ep := f.ep
+	f.mu.Unlock()
+	req, err := http.NewRequest(method, ep.url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, "", err
+	}
+	req.Header = h
+	res, err := (&http.Client{Timeout: endpointTimeout}).Do(req)
+	if err != nil {
+		return 0, nil, "", err
+	}
+	defer res.Body.Close()
+	answer, err = io.ReadAll(res.Body)
+	return res.StatusCode, answer, res.Header.Get("Content-Type"), err
+}
+
+// postInteraction POSTs an interaction to the endpoint, signed, and takes the answer as Discord does:
+// 200 with a JSON interaction response within 3 s, held to the rules of a callback. An answer too late
+// fails the interaction (recorded in expired); any other fault is a test error.
+func (f *fakeDiscord) postInteraction(id, token string, body []byte) {
+	f.mu.Lock()
+	ep := f.ep
+	f.mu.Unlock()
+	status, answer, ctype, err := f.post("POST", signed(ep.key, body, ep.now()), body)
+	c := call{Method: "POST", Path: "/interactions/" + id + "/" + token + "/callback", Raw: string(answer), At: time.Now(), HTTP: true}
+	parts := strings.Split(strings.Trim(c.Path, "/"), "/")
+	switch {
+	case err != nil:
+		f.mu.Lock()
+		f.expired = append(f.expired, token)
+		f.mu.Unlock()
+		f.t.Logf("fake Discord: no answer to interaction %s: %v", token, err)
+		return
+	case status != http.StatusOK:
+		f.t.Errorf("fake Discord: the endpoint answered interaction %s with %d %s", token, status, answer)
+		return
+	case ctype != "application/json":
+		f.t.Errorf("fake Discord: the endpoint answered interaction %s with Content-Type %q, want application/json", token, ctype)
+		return
+	}
+	if err := json.Unmarshal(answer, &c.Body); err != nil || c.Body == nil {
+		f.t.Errorf("fake Discord: the endpoint's answer to %s is not a JSON object: %s", token, answer)
+		return
+	}
+	if why := f.refusal("POST", parts, c); why != "" {
+		f.record(c)
+		f.t.Errorf("fake Discord: the answer to %s refused: %s", token, why)
+		return
+	}
+	f.mu.Lock()
+	again := f.acked[token]
+	f.acked[token] = true
+	f.mu.Unlock()
+	if again {
+		f.t.Errorf("fake Discord: interaction %s answered in the body after it was answered over REST", token)
+	}
+	f.show(c, parts)
+	f.record(c)
 }
 
 // slash sends /poker <sub> with options given as name, type, value triples.

@@ -144,6 +144,31 @@ func TestInteractionTokenExpires(t *testing.T) {
 	}
 }
 
+// TestFollowupBeforeTheAnswer: an interaction's token takes follow-ups and edits only once the
+// interaction has been answered; before that the fake refuses them as Discord does (404, 10015).
+func TestFollowupBeforeTheAnswer(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	f.mu.Lock()
+	f.asked["itok-unanswered"] = f.now()
+	f.mu.Unlock()
+	for _, r := range []struct{ method, path string }{
+		{"POST", "/webhooks/" + testApp + "/itok-unanswered"},
+		{"PATCH", "/webhooks/" + testApp + "/itok-unanswered/messages/@original"},
+	} {
+		req, _ := http.NewRequestWithContext(context.Background(), r.method, "https://discord.com/api/v9"+r.path, strings.NewReader(`{"content":"early"}`))
+		req.Header.Set("Authorization", "Bot test-token")
+		req.Header.Set("Content-Type", "application/json")
+		res, err := f.client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s %s before the interaction was answered: %s, want 404 (10015)", r.method, r.path, res.Status)
+		}
+	}
+}
+
 // TestFakeGlobalLimit: the fake holds the bot to Discord's global limit, 50 requests a second across
 // all routes (interaction callbacks and their follow-ups and edits aside), and answers more with a
 // global 429.

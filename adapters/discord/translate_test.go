@@ -40,6 +40,23 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "shard count zero", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_SHARD_COUNT": "0"}, wantErr: "DISCORD_SHARD_COUNT must be a whole number, 1 or more"},
 		{name: "shard id negative", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_SHARD_ID": "-1"}, wantErr: "DISCORD_SHARD_ID must be a whole number, 0 or more"},
 		{name: "shard id out of range", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_SHARD_ID": "2", "DISCORD_SHARD_COUNT": "2"}, wantErr: "shards are numbered from 0"},
+		{name: "interactions endpoint beside the gateway", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1",
+			"DISCORD_PUBLIC_KEY": " " + strings.ToUpper(testPublicKey) + " ", "DEALERBOT_LISTEN_ADDR": ":8080"},
+			want: Config{Token: "t", AppID: "1", ShardCount: 1, CardEmojis: true, PublicKey: testPublicKey, ListenAddr: ":8080"}},
+		{name: "interactions endpoint alone", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1",
+			"DISCORD_PUBLIC_KEY": testPublicKey, "DEALERBOT_LISTEN_ADDR": "127.0.0.1:8080", "DISCORD_GATEWAY": "off"},
+			want: Config{Token: "t", AppID: "1", ShardCount: 1, CardEmojis: true, PublicKey: testPublicKey, ListenAddr: "127.0.0.1:8080", GatewayOff: true}},
+		{name: "a listen address alone leaves the gateway", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DEALERBOT_LISTEN_ADDR": ":8080", "DISCORD_GATEWAY": "on"},
+			want: Config{Token: "t", AppID: "1", ShardCount: 1, CardEmojis: true, ListenAddr: ":8080"}},
+		{name: "public key not hex", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DEALERBOT_LISTEN_ADDR": ":8080",
+			"DISCORD_PUBLIC_KEY": "MTAx.secret-token-pasted-here"}, wantErr: "DISCORD_PUBLIC_KEY must be the Public Key from the Developer Portal (your application > General Information), 64 characters of 0-9 and a-f; the value set has 29 characters, not all of them hexadecimal"},
+		{name: "public key too short", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DEALERBOT_LISTEN_ADDR": ":8080",
+			"DISCORD_PUBLIC_KEY": testPublicKey[:62]}, wantErr: "64 characters of 0-9 and a-f; the value set has 62 characters"},
+		{name: "public key without a listen address", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_PUBLIC_KEY": testPublicKey},
+			wantErr: "DISCORD_PUBLIC_KEY is set but DEALERBOT_LISTEN_ADDR is not: set the address to serve /discord/interactions on"},
+		{name: "gateway off without the endpoint", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_GATEWAY": "off", "DEALERBOT_LISTEN_ADDR": ":8080"},
+			wantErr: "DISCORD_GATEWAY=off needs DISCORD_PUBLIC_KEY and DEALERBOT_LISTEN_ADDR"},
+		{name: "gateway neither on nor off", env: map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "1", "DISCORD_GATEWAY": "http"}, wantErr: "DISCORD_GATEWAY must be on or off"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,6 +64,9 @@ func TestConfigFromEnv(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("ConfigFromEnv() error = %v, want one containing %q", err, tt.wantErr)
+				}
+				if k := tt.env["DISCORD_PUBLIC_KEY"]; k != "" && strings.Contains(err.Error(), k) {
+					t.Errorf("the error repeats the value of DISCORD_PUBLIC_KEY (it may be a pasted token): %v", err)
 				}
 				return
 			}

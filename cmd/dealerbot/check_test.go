@@ -55,3 +55,45 @@ func TestCheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckEndpointSettings: `dealerbot check` refuses Interactions Endpoint settings that cannot
+// work, each with the sentence that says what to set, before asking Discord anything.
+func TestCheckEndpointSettings(t *testing.T) {
+	base := map[string]string{"DISCORD_TOKEN": "t", "DISCORD_APP_ID": "123456789012345678"}
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"a public key that is not one", map[string]string{"DISCORD_PUBLIC_KEY": "not-a-key", "DEALERBOT_LISTEN_ADDR": ":8080"},
+			"✗ DISCORD_PUBLIC_KEY must be the Public Key from the Developer Portal (your application > General Information), 64 characters of 0-9 and a-f"},
+		{"no address to listen on", map[string]string{"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)},
+			"✗ DISCORD_PUBLIC_KEY is set but DEALERBOT_LISTEN_ADDR is not"},
+		{"the gateway off without the endpoint", map[string]string{"DISCORD_GATEWAY": "off"},
+			"✗ DISCORD_GATEWAY=off needs DISCORD_PUBLIC_KEY and DEALERBOT_LISTEN_ADDR"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"DEALERBOT_DB": t.TempDir() + "/x.db"}
+			for k, v := range base {
+				env[k] = v
+			}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			var o, e bytes.Buffer
+			m := &Main{Args: []string{"check"}, Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e, Lookup: envOf(env),
+				HTTPClient: &http.Client{Transport: refuseAll{t}}}
+			if code := m.Run(context.Background()); code != 1 || !strings.Contains(o.String(), "Discord:\n  "+tt.want) {
+				t.Errorf("exit %d, output:\n%s%s\nwant exit 1 and %q", code, o.String(), e.String(), tt.want)
+			}
+		})
+	}
+}
+
+// refuseAll fails the test at any request: the check must not need the network to refuse settings.
+type refuseAll struct{ t *testing.T }
+
+func (r refuseAll) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.t.Errorf("the check made a request: %s %s", req.Method, req.URL)
+	return nil, http.ErrNotSupported
+}

@@ -217,6 +217,11 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		}
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
+	front, err := frontDoors(env.Get("DEALERBOT_LISTEN_ADDR"), router.chats, log) // frontdoors.go
+	if err != nil {
+		return err
+	}
+	runners = append(runners, front...)
 	d, err := bot.New(db, router, cfg)
 	if err != nil {
 		return err
