@@ -31,14 +31,19 @@ const frontDoorShutdown = 5 * time.Second
 // frontDoors listens on addr (DEALERBOT_LISTEN_ADDR) and returns the runner that serves every chat's
 // handlers there until ctx ends; with addr empty, none. It listens at once, so that an address in use
 // stops the start with a sentence instead of going unnoticed in the background.
-func frontDoors(addr string, chats map[string]bot.Chat, log *slog.Logger) ([]func(context.Context) error, error) {
+// extra registers handlers of the dealer's own (health, readiness, metrics). The bound address is
+// returned too (for a port of 0).
+func frontDoors(addr string, chats map[string]bot.Chat, log *slog.Logger, extra ...func(*http.ServeMux)) ([]func(context.Context) error, string, error) {
 	if addr == "" {
-		return nil, nil
+		return nil, "", nil
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, fmt.Errorf("DEALERBOT_LISTEN_ADDR must be an address to listen on, host:port or :port such as :8080, not %q", addr)
+		return nil, "", fmt.Errorf("DEALERBOT_LISTEN_ADDR must be an address to listen on, host:port or :port such as :8080, not %q", addr)
 	}
 	mux := http.NewServeMux()
+	for _, f := range extra {
+		f(mux)
+	}
 	var names []string
 	for _, name := range slices.Sorted(maps.Keys(chats)) {
 		if d, ok := chats[name].(frontDoor); ok {
@@ -48,7 +53,7 @@ func frontDoors(addr string, chats map[string]bot.Chat, log *slog.Logger) ([]fun
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("DEALERBOT_LISTEN_ADDR %s: %w", addr, err)
+		return nil, "", fmt.Errorf("DEALERBOT_LISTEN_ADDR %s: %w", addr, err)
 	}
 	srv := &http.Server{
 		Handler: recovered(mux, log),
@@ -79,7 +84,7 @@ func frontDoors(addr string, chats map[string]bot.Chat, log *slog.Logger) ([]fun
 		}
 		return nil
 	}
-	return []func(context.Context) error{run}, nil
+	return []func(context.Context) error{run}, ln.Addr().String(), nil
 }
 
 // recovered answers a request whose handler panicked with 500 and logs the panic with its stack: one

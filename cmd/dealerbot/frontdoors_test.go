@@ -46,7 +46,7 @@ func TestFrontDoors(t *testing.T) {
 	addr := probe.Addr().String()
 	probe.Close()
 
-	runners, err := frontDoors(addr, chats, log)
+	runners, _, err := frontDoors(addr, chats, log)
 	if err != nil || len(runners) != 1 {
 		t.Fatalf("frontDoors(%s) = %d runners, %v", addr, len(runners), err)
 	}
@@ -83,7 +83,7 @@ func TestFrontDoors(t *testing.T) {
 	}
 
 	// The address is taken now: a second start is refused.
-	if _, err := frontDoors(addr, chats, log); err == nil || !strings.Contains(err.Error(), "DEALERBOT_LISTEN_ADDR "+addr) {
+	if _, _, err := frontDoors(addr, chats, log); err == nil || !strings.Contains(err.Error(), "DEALERBOT_LISTEN_ADDR "+addr) {
 		t.Errorf("listening on an address in use: %v, want an error naming DEALERBOT_LISTEN_ADDR", err)
 	}
 
@@ -105,7 +105,7 @@ func TestFrontDoors(t *testing.T) {
 		{"", ""},
 		{"8080", `DEALERBOT_LISTEN_ADDR must be an address to listen on, host:port or :port such as :8080, not "8080"`},
 	} {
-		runners, err := frontDoors(tt.addr, chats, log)
+		runners, _, err := frontDoors(tt.addr, chats, log)
 		switch {
 		case tt.want == "" && (err != nil || runners != nil):
 			t.Errorf("frontDoors(%q) = %d runners, %v; want none and no error", tt.addr, len(runners), err)

@@ -154,15 +154,6 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		db = m.WrapStore(db)
 	}
 	m.ops = newOps(db)
-	if s.ListenAddr != "" {
-		stopOps, err := serveOps(ctx, s.ListenAddr, m.ops, log, func(addr string) {
-			fmt.Fprintf(m.Stderr, "dealerbot: listening on %s\n", addr)
-		})
-		if err != nil {
-			return err
-		}
-		defer stopOps()
-	}
 
 	cfg := bot.Config{StartingBankroll: s.StartingBankroll, DealDelay: s.DealDelay, Logger: log}
 	// Zero means zero here (the settings document it); bot.Config's zero value means its default.
@@ -207,7 +198,20 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		runners = append(runners, a.Run)
 		closers = append(closers, a.Close)
 	}
+	front, listening, err := frontDoors(s.ListenAddr, router.chats, log, m.ops.routes) // frontdoors.go
+	if err != nil {
+		return err
+	}
+	if listening != "" {
+		fmt.Fprintf(m.Stderr, "dealerbot: listening on %s\n", listening)
+	}
 	if len(router.chats) == 0 {
+		// The console and the line server return by themselves; health and metrics serve beside them.
+		fctx, stopFront := context.WithCancel(ctx)
+		defer stopFront()
+		for _, run := range front {
+			go run(fctx)
+		}
 		if m.BotConfig == nil {
 			cfg.RateLimit.Off = true // one person at the keyboard, or a script: nothing to protect from
 		}
@@ -216,10 +220,6 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 			return m.lines(ctx, db, cfg, s, log)
 		}
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
-	}
-	front, err := frontDoors(env.Get("DEALERBOT_LISTEN_ADDR"), router.chats, log) // frontdoors.go
-	if err != nil {
-		return err
 	}
 	runners = append(runners, front...)
 	d, err := bot.New(db, router, cfg)

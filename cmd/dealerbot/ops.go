@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -22,7 +19,6 @@ import (
 type ops struct {
 	reg     *prometheus.Registry
 	metrics *bot.Metrics
-	mux     *http.ServeMux
 	dealer  *bot.Dealer // set once the dealer runs
 	pinger  interface{ Ping(context.Context) error }
 }
@@ -30,12 +26,16 @@ type ops struct {
 func newOps(db store) *ops {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	o := &ops{reg: reg, metrics: bot.NewMetrics(reg), mux: http.NewServeMux()}
+	o := &ops{reg: reg, metrics: bot.NewMetrics(reg)}
 	o.pinger, _ = db.(interface{ Ping(context.Context) error })
-	o.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
-	o.mux.HandleFunc("GET /readyz", o.ready)
-	o.mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return o
+}
+
+// routes registers /healthz, /readyz and /metrics on the front doors' mux.
+func (o *ops) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", o.ready)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(o.reg, promhttp.HandlerOpts{}))
 }
 
 // watch starts reading d's gauges and readiness.
@@ -66,28 +66,4 @@ func (o *ops) ready(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fmt.Fprintln(w, "ready")
-}
-
-// serveOps serves o's mux on addr until ctx ends; the address it listens on (for a port of 0) is
-// logged and written to stderr.
-func serveOps(ctx context.Context, addr string, o *ops, log *slog.Logger, announce func(string)) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("DEALERBOT_LISTEN_ADDR %s: %w", addr, err)
-	}
-	srv := &http.Server{Handler: o.mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("http listener", "err", err)
-		}
-	}()
-	log.Info("listening", "addr", ln.Addr().String())
-	if announce != nil {
-		announce(ln.Addr().String())
-	}
-	return func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}, nil
 }
