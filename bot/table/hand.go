@@ -12,7 +12,7 @@ import (
 )
 
 // The hand verbs: deal, the betting actions (fold, check, call, bet, raise, allin, runtwice), the
-// clock's timeout and the fold for a player who is leaving or away; cards and show.
+// clock's timeout and the check or fold for a player who is leaving or away; cards and show.
 
 // Random is where a deal's randomness comes from: the shell's shuffler.
 type Random interface {
@@ -298,13 +298,14 @@ func (s State) Timeout(now time.Time) (Step, error) {
 	return s.play(now, (*engine.Hand).Timeout, true)
 }
 
-// Forfeit folds for the player to act, who is leaving or away (a check when nothing is to call).
+// Forfeit acts for the player to act, who is leaving or away, as the clock would (RULES.md section
+// 11): a check when nothing is owed, else a fold. It is not counted as a timeout.
 func (s State) Forfeit(now time.Time) (Step, error) {
-	return s.play(now, (*engine.Hand).Forfeit, false)
+	return s.play(now, (*engine.Hand).Timeout, false)
 }
 
-// Absent reports whether the player to act is leaving, or away at a tournament: their hand is
-// folded for them (Forfeit) rather than waiting for them.
+// Absent reports whether the player to act is leaving, or away at a tournament: the dealer acts for
+// them (Forfeit) rather than waiting for them.
 func (s State) Absent() bool {
 	if s.Hand == nil || s.Hand.Done() {
 		return false

@@ -77,7 +77,8 @@ type Step struct {
 type Timers struct {
 	// Deal arms the pause before the next hand, when the table can deal.
 	Deal bool
-	// Turn asks the player to act again: a player who is leaving or away is folded at once.
+	// Turn asks the player to act again: for a player who is leaving or away the dealer acts at once
+	// (a check when free, else a fold).
 	Turn bool
 }
 
@@ -140,7 +141,7 @@ func (s State) Names() render.Names {
 }
 
 // Playing are the seats dealt into the next hand. In a tournament a player who is away is dealt in
-// too: their blinds are posted and their hand folded.
+// too: their blinds are posted and the dealer checks or folds for them.
 func (s State) Playing() []int {
 	var out []int
 	tourney := s.Rec.Tournament != nil

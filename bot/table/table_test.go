@@ -44,7 +44,7 @@ type game struct {
 	t        *testing.T
 	s        table.State
 	now      time.Time
-	rand     seeded
+	rand     table.Random
 	bankroll map[string]int64
 	granted  int64 // chips brought in by grants
 	onTable  int64 // the ledger's OnTable, summed

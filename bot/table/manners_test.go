@@ -1,0 +1,212 @@
+package table_test
+
+import (
+	"testing"
+
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// Table manners (RULES.md section 11): the clock and the absent check when checking is free, the big
+// blind moves forward one player, a fold when checking is free is never an accident.
+
+// scripted is a table.Random that deals the given decks in order (the first hand's first deck is
+// the draw for the button), then shuffles.
+type scripted struct {
+	decks []engine.Deck
+	rest  seeded
+}
+
+func (s *scripted) Deck() (engine.Deck, error) {
+	if len(s.decks) == 0 {
+		return s.rest.Deck()
+	}
+	d := s.decks[0]
+	s.decks = s.decks[1:]
+	return d, nil
+}
+
+func (s *scripted) Salt() (string, error) { return s.rest.Salt() }
+
+// script makes the game deal these decks, each written as its first cards ("Ac 2d ...").
+func (g *game) script(decks ...string) {
+	g.t.Helper()
+	sc := &scripted{rest: newSeeded(9)}
+	for _, d := range decks {
+		cards, err := engine.ParseCards(d)
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		deck, err := engine.DeckFrom(cards)
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		sc.decks = append(sc.decks, deck)
+	}
+	g.rand = sc
+}
+
+// toAct is the player to act.
+func (g *game) toAct() table.Caller {
+	g.t.Helper()
+	if g.s.Hand == nil || g.s.Hand.Done() {
+		g.t.Fatal("nobody is to act")
+	}
+	st := g.s.Rec.Seats[g.s.Rec.Hand.Seats[g.s.Hand.ToAct()]]
+	return table.Caller{User: st.User, Name: st.Name}
+}
+
+// positions are the names of the running hand's button, small blind and big blind, read from the
+// blinds it posted.
+func (g *game) positions() (button, small, big string) {
+	g.t.Helper()
+	names := g.s.Names()
+	for _, ev := range g.s.Hand.Events() {
+		switch ev.Kind {
+		case engine.EvSmallBlind:
+			small = names.Name(ev.Player)
+		case engine.EvBigBlind:
+			big = names.Name(ev.Player)
+		}
+	}
+	return names.Name(g.s.Hand.Button()), small, big
+}
+
+// clock runs the turn timer out for the player to act.
+func (g *game) clock() table.Step {
+	g.t.Helper()
+	st, err := g.s.Timeout(g.now)
+	if err != nil {
+		g.t.Fatalf("timeout: %v", err)
+	}
+	g.take(st)
+	return st
+}
+
+// lastAction is the kind of the running (or last) hand's last action.
+func lastAction(h *engine.Hand) engine.ActionKind {
+	acts := h.Actions()
+	return acts[len(acts)-1].Kind
+}
+
+// TestR21TimeoutChecks: blinds 5/10, the small blind calls, the big blind's timer runs out: the big
+// blind checks and the flop is dealt. Had the small blind raised to 30, the big blind would fold.
+func TestR21TimeoutChecks(t *testing.T) {
+	g := newGame(t, "blinds=5/10")
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.deal()
+	_, small, big := g.positions()
+	if got := g.toAct().Name; got != small {
+		t.Fatalf("heads-up the small blind acts first pre-flop, not %s", got)
+	}
+	g.do(table.State.Call, g.toAct())
+	if got := g.toAct().Name; got != big {
+		t.Fatalf("%s is to act after the call, want the big blind %s", got, big)
+	}
+	st := g.clock()
+	if got := lastAction(g.s.Hand); got != engine.Check {
+		t.Fatalf("the big blind's timeout with nothing to call was a %v, want a check", got)
+	}
+	if st.View == nil || st.View.RanOut != big {
+		t.Errorf("the step says whose time ran out: %+v", st.View)
+	}
+	if got, want := len(g.s.Hand.Board()), 3; got != want || g.s.Hand.Done() {
+		t.Fatalf("after the check the flop is dealt: board %d cards, done %v", got, g.s.Hand.Done())
+	}
+	g.check("after the check")
+
+	// The next hand: the small blind raises to 30 and the big blind's time runs out: a fold.
+	for g.s.Hand != nil {
+		g.clock()
+	}
+	g.deal()
+	_, small, big = g.positions()
+	stack := func(name string) int64 {
+		return g.s.Rec.Seats[g.s.SeatOf(map[string]string{"Alice": alice.User, "Bob": bob.User}[name])].Stack
+	}
+	smallBefore, bigBefore := stack(small), stack(big) // the seats keep the stacks from before the hand until it ends
+	g.do(table.State.Raise, g.toAct(), "30")
+	g.clock()
+	if g.s.Hand != nil || lastAction(g.s.Last.Hand) != engine.Fold {
+		t.Fatalf("facing a raise the big blind's timeout folds: hand running %v", g.s.Hand != nil)
+	}
+	if got, want := stack(small), smallBefore+10; got != want {
+		t.Errorf("the small blind has %d after the fold, want %d (the big blind's 10 won)", got, want)
+	}
+	if got, want := stack(big), bigBefore-10; got != want {
+		t.Errorf("the big blind has %d after the fold, want %d", got, want)
+	}
+	g.check("after the fold")
+}
+
+// TestR21AbsentChecks: a player who is away but still dealt in is checked for when nothing is owed
+// and folded otherwise, as the clock does: a tournament player who left, blinded out as the big blind
+// after limps, and a cash player who typed `leave` during the hand.
+func TestR21AbsentChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []string
+	}{
+		{"tournament player who left", []string{"tournament", "buyin=1000", "stack=1000", "blinds=5/10"}},
+		{"cash player leaving after the hand", []string{"blinds=5/10"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGame(t, tc.opts...)
+			for _, p := range []table.Caller{alice, bob, carol} {
+				g.do(table.State.Join, p)
+			}
+			g.deal()
+			button, small, big := g.positions()
+			who := map[string]table.Caller{"Alice": alice, "Bob": bob, "Carol": carol}
+			g.do(table.State.Leave, who[big])
+			if g.s.Absent() {
+				t.Fatalf("the big blind is away, but it is %s's turn", g.toAct().Name)
+			}
+			if got := g.toAct().Name; got != button {
+				t.Fatalf("%s acts first pre-flop, want the button %s", got, button)
+			}
+			g.do(table.State.Call, who[button])
+			g.do(table.State.Call, who[small])
+			if !g.s.Absent() || g.toAct().Name != big {
+				t.Fatalf("the big blind %s is to act and away: absent %v", big, g.s.Absent())
+			}
+			st, err := g.s.Forfeit(g.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.take(st)
+			if got := lastAction(g.s.Hand); got != engine.Check {
+				t.Fatalf("the absent big blind with nothing to call: %v, want a check", got)
+			}
+			if got := len(g.s.Hand.Board()); got != 3 {
+				t.Fatalf("after the check the flop is dealt: %d cards", got)
+			}
+			if st.View != nil && st.View.RanOut != "" {
+				t.Errorf("an absent player's check is not a timeout: %q ran out", st.View.RanOut)
+			}
+			g.check("after the check")
+
+			// On the flop the small blind bets: the absent player folds.
+			if got := g.toAct().Name; got != small {
+				t.Fatalf("%s acts first on the flop, want the small blind %s", got, small)
+			}
+			g.do(table.State.Bet, who[small], "10")
+			if !g.s.Absent() {
+				t.Fatalf("%s is to act, want the absent %s", g.toAct().Name, big)
+			}
+			g.take(must(g.s.Forfeit(g.now)))
+			if got := lastAction(g.s.Hand); got != engine.Fold {
+				t.Fatalf("the absent player facing a bet: %v, want a fold", got)
+			}
+			g.check("after the fold")
+		})
+	}
+}
+
+func must(st table.Step, err error) table.Step {
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
