@@ -100,9 +100,10 @@ func TestTournamentAtTheConsole(t *testing.T) {
 	g.refuse("bob: join", "You are out of this tournament (4th place)")
 	g.checkTournamentChips("after the double elimination", 5000)
 
-	// Hand 4, heads-up: dave's button; dave all-in, alice calls with kings against aces.
-	g.rnd.hand(t, 1, []string{"Kc Kd", "Ac Ad"}, "2c 7d 9h 3s 4c")
-	g.must("alice: deal", "dave: allin", "alice: call")
+	// Hand 4, heads-up: alice posted the big blind in hand 3, so dave posts it now and alice has the
+	// button; alice all-in, dave calls with aces against kings.
+	g.rnd.hand(t, 0, []string{"Kc Kd", "Ac Ad"}, "2c 7d 9h 3s 4c")
+	g.must("alice: deal", "alice: allin", "dave: call")
 	g.mustSee("alice is out in 2nd place (in the money).", "Tournament over — results · prize pool 500",
 		"1. dave wins 350 (+150)", "2. alice wins 150 (+50)", "3. carol (-100)", "4. bob (-100)")
 	if g.table().ID != "" {

@@ -149,7 +149,7 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
 	} else {
-		n.Button = NextButton(n.Button, len(n.Seats), seats)
+		n.Button = s.nextButton(seats)
 	}
 	deck, err := in.Rand.Deck()
 	if err != nil {
@@ -173,6 +173,9 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 			hs.Button = i
 		}
 	}
+	// The seat in the big blind, which the next hand's big blind moves on from; in a bomb pot the one
+	// who would have posted it, so the blinds move on as usual.
+	n.BigBlind = seats[engine.BigBlindPlayer(len(seats), hs.Button)] + 1
 	switch {
 	case n.BombPot > 0:
 		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dealerbot/dealerbot/bot/table"
@@ -209,4 +210,90 @@ func must(st table.Step, err error) table.Step {
 		panic(err)
 	}
 	return st
+}
+
+var dan = table.Caller{User: "U4", Name: "Dan"}
+
+// TestR22NoBigBlindTwice: the big blind moves forward one player each hand, and the small blind and
+// the button follow from it, so nobody posts the big blind twice in a row.
+func TestR22NoBigBlindTwice(t *testing.T) {
+	type hand struct{ button, small, big string }
+	pos := func(g *game) hand {
+		b, s, bb := g.positions()
+		return hand{b, s, bb}
+	}
+	// A, B, C in seats 1-3; hand 1: C has the button, A posts the small blind, B the big blind. C
+	// busts. Hand 2 is heads-up: A posts the big blind, B has the button and posts the small blind.
+	t.Run("three to heads-up", func(t *testing.T) {
+		g := newGame(t, "blinds=5/10")
+		for _, p := range []table.Caller{alice, bob, carol} {
+			g.do(table.State.Join, p)
+		}
+		// The draw gives Carol the button; Alice's aces beat Carol's seven-deuce.
+		g.script("2c 3d Ah", "As Kc 7h Ad Qc 2s 3c Kd 9h 4h 5c Jd 6d Jc")
+		g.deal()
+		if got, want := pos(g), (hand{"Carol", "Alice", "Bob"}); got != want {
+			t.Fatalf("hand 1: button, small blind, big blind %v, want %v", got, want)
+		}
+		g.do(table.State.AllIn, carol)
+		g.do(table.State.Call, alice)
+		g.do(table.State.Fold, bob)
+		if g.s.Hand != nil || g.s.Rec.Seats[2].Stack != 0 {
+			t.Fatalf("carol busts in hand 1: stack %d", g.s.Rec.Seats[2].Stack)
+		}
+		g.check("after hand 1")
+		g.deal()
+		if got, want := pos(g), (hand{"Bob", "Bob", "Alice"}); got != want {
+			t.Fatalf("hand 2 heads-up: button, small blind, big blind %v, want %v (Bob posted the big blind last hand)", got, want)
+		}
+		g.check("after the deal of hand 2")
+	})
+	// Four players A, B, C, D: button A, small blind B, big blind C; B leaves; next hand: big blind
+	// D, small blind C, button A. Alice keeps the button and is under the gun for a straddle.
+	t.Run("the small blind leaves", func(t *testing.T) {
+		g := newGame(t, "blinds=5/10", "straddle=on")
+		for _, p := range []table.Caller{alice, bob, carol, dan} {
+			g.do(table.State.Join, p)
+		}
+		g.script("Ah 2c 3d 4s")
+		g.deal()
+		if got, want := pos(g), (hand{"Alice", "Bob", "Carol"}); got != want {
+			t.Fatalf("hand 1: button, small blind, big blind %v, want %v", got, want)
+		}
+		for _, p := range []table.Caller{dan, alice, bob} {
+			g.do(table.State.Fold, p)
+		}
+		g.do(table.State.Leave, bob)
+		if _, err := g.try(table.State.Straddle, dan); err == nil || !strings.Contains(err.Error(), "(Alice is)") {
+			t.Fatalf("dan, the next big blind, straddles: %v", err)
+		}
+		g.do(table.State.Straddle, alice)
+		g.deal()
+		if got, want := pos(g), (hand{"Alice", "Carol", "Dan"}); got != want {
+			t.Fatalf("hand 2: button, small blind, big blind %v, want %v", got, want)
+		}
+		if !g.s.Rec.Hand.Straddle {
+			t.Error("alice, under the gun, straddles hand 2")
+		}
+		g.check("after the deal of hand 2")
+	})
+	// When nobody joins or leaves, the button moves one seat each hand.
+	t.Run("nobody joins or leaves", func(t *testing.T) {
+		g := newGame(t, "blinds=5/10")
+		for _, p := range []table.Caller{alice, bob, carol, dan} {
+			g.do(table.State.Join, p)
+		}
+		g.script("Ah 2c 3d 4s")
+		want := []hand{{"Alice", "Bob", "Carol"}, {"Bob", "Carol", "Dan"}, {"Carol", "Dan", "Alice"}, {"Dan", "Alice", "Bob"}, {"Alice", "Bob", "Carol"}}
+		for i, w := range want {
+			g.deal()
+			if got := pos(g); got != w {
+				t.Fatalf("hand %d: button, small blind, big blind %v, want %v", i+1, got, w)
+			}
+			for g.s.Hand != nil {
+				g.do(table.State.Fold, g.toAct())
+			}
+		}
+		g.check("after five hands")
+	})
 }

@@ -412,7 +412,7 @@ func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, e
 	if len(seats) <= 2 {
 		return Step{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
 	}
-	button := NextButton(s.Rec.Button, len(s.Rec.Seats), seats)
+	button := s.nextButton(seats)
 	utg := seats[engine.UnderTheGun(len(seats), slices.Index(seats, button))]
 	if utg != seat {
 		return Step{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", s.Rec.Seats[utg].Name)

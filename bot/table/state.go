@@ -7,6 +7,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -199,14 +200,42 @@ func (s State) Level(now time.Time) int {
 	return max(s.Rec.Level, s.Rec.Settings.Level(now.Sub(from), s.Rec.HandNo-s.Rec.HandBase))
 }
 
-// NextButton is the seat the button moves to: the next seat clockwise that is dealt in.
-func NextButton(button, size int, dealt []int) int {
-	for i := 1; i <= size; i++ {
-		if s := (button + i) % size; contains(dealt, s) {
-			return s
+// NextButton is the seat of the next hand's button, given the last hand's button and big blind
+// (seats; bigBlind -1 when not known), the table's size and the seats dealt in, in seat order. The big
+// blind moves forward one player (RULES.md section 11, R-22): the next big blind is the first seat
+// dealt in after the last one; with three or more players dealt in the small blind is the player
+// dealt in just before the big blind and the button the one before that; heads-up the other player
+// has the button. So nobody posts the big blind twice in a row, though a player may miss the small
+// blind or keep the button twice when others leave. When nobody joins or leaves, the button moves
+// one seat; without a known big blind it does just that.
+func NextButton(button, bigBlind, size int, dealt []int) int {
+	after := func(seat int) int { // the index in dealt of the first seat dealt in after seat
+		for i := 1; i <= size; i++ {
+			if j := slices.Index(dealt, (seat+i)%size); j >= 0 {
+				return j
+			}
 		}
+		return -1
 	}
-	return -1
+	if bigBlind < 0 {
+		if j := after(button); j >= 0 {
+			return dealt[j]
+		}
+		return -1
+	}
+	bb, n := after(bigBlind), len(dealt)
+	switch {
+	case bb < 0:
+		return -1
+	case n == 2:
+		return dealt[1-bb]
+	}
+	return dealt[(bb-2+n)%n]
+}
+
+// nextButton is the seat of the next hand's button at this table, with these seats dealt in.
+func (s State) nextButton(dealt []int) int {
+	return NextButton(s.Rec.Button, s.Rec.BigBlind-1, len(s.Rec.Seats), dealt)
 }
 
 func contains(s []int, x int) bool {
