@@ -238,7 +238,17 @@ func (s State) MayAct(by Caller) (int, error) {
 }
 
 // Fold, Check, Call, AllIn, Bet, Raise and RunTwice are the betting actions of the player to act.
+// A fold when checking is free is legal but never an accident: the first `fold` of the turn only
+// reminds the player, the second folds (R-23).
 func (s State) Fold(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	if _, err := s.MayAct(by); err != nil {
+		return Step{}, err
+	}
+	if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
+		next := s
+		next.FoldAsked = s.Token()
+		return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
+	}
 	return s.action(now, by, engine.Fold, "fold", args)
 }
 

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -296,4 +297,48 @@ func TestR22NoBigBlindTwice(t *testing.T) {
 		}
 		g.check("after five hands")
 	})
+}
+
+// TestR23FoldWhenFree: the big blind, with nothing to call after limps, types `fold`: nothing changes
+// and the reply says checking is free; `fold` again folds the hand. The reminder is for one turn: a
+// fold on a later turn when checking is free is answered again, and a fold facing a bet folds at once.
+func TestR23FoldWhenFree(t *testing.T) {
+	g := newGame(t, "blinds=5/10")
+	for _, p := range []table.Caller{alice, bob, carol} {
+		g.do(table.State.Join, p)
+	}
+	g.script("2c 3d Ah") // carol has the button, alice the small blind, bob the big blind
+	g.deal()
+	g.do(table.State.Call, carol)
+	g.do(table.State.Call, alice)
+	const reminder = "Nothing to call: you can check. Type fold again to fold anyway."
+	before := snapshot(g.s)
+	st := g.do(table.State.Fold, bob)
+	if st.Reply != reminder {
+		t.Fatalf("bob's first fold with nothing to call: reply %q, want %q", st.Reply, reminder)
+	}
+	if !reflect.DeepEqual(before, snapshot(g.s)) || !st.Change.Empty() || st.View != nil || len(st.Posts) != 0 || st.Timers != (table.Timers{}) {
+		t.Fatalf("the reminder changed the hand or said something to the channel: %+v", st)
+	}
+	if got := g.toAct().Name; got != "Bob" {
+		t.Fatalf("after the reminder it is still bob's turn, not %s's", got)
+	}
+	g.do(table.State.Fold, bob)
+	if p := g.s.PlayerOf(g.s.SeatOf(bob.User)); !g.s.Hand.Folded(p) || len(g.s.Hand.Board()) != 3 {
+		t.Fatalf("bob's second fold folds and the flop comes: folded %v, board %d cards", g.s.Hand.Folded(p), len(g.s.Hand.Board()))
+	}
+	g.check("after bob's fold")
+
+	// On the flop alice may check: her fold is answered again (a new turn), and a check still works.
+	if st := g.do(table.State.Fold, alice); st.Reply != reminder {
+		t.Fatalf("alice's fold on the flop: reply %q", st.Reply)
+	}
+	g.do(table.State.Check, alice)
+	// bob's reminder was for his turn pre-flop; carol's fold facing a bet folds at once.
+	g.do(table.State.Check, carol)
+	g.do(table.State.Bet, alice, "10")
+	if st := g.do(table.State.Fold, carol); st.Reply == reminder || g.s.Hand != nil {
+		t.Fatalf("carol's fold facing a bet: reply %q, hand running %v", st.Reply, g.s.Hand != nil)
+	}
+	g.check("after carol's fold")
 }

@@ -26,6 +26,10 @@ type State struct {
 	// hand was cancelled and it is not dealt automatically, else a deterministic fault would repeat
 	// every few seconds. A player's `deal` lifts it. It is not stored: a restart tries afresh.
 	Quarantined bool
+	// FoldAsked is the turn (Token) in which the player to act typed `fold` when checking was free and
+	// was reminded of it: a second `fold` in that turn folds (RULES.md section 11). It is not stored:
+	// after a restart the reminder comes again.
+	FoldAsked string
 }
 
 // Caller is who runs a verb.

@@ -417,7 +417,9 @@ func TestFoldedCardsNeverShown(t *testing.T) {
 		c := table.Caller{User: by.User, Name: by.Name}
 		var step table.Step
 		if by.User == carol.User {
-			step = g.do(table.State.Fold, c)
+			if step = g.do(table.State.Fold, c); step.View == nil {
+				step = g.do(table.State.Fold, c) // reminded that checking is free: fold anyway
+			}
 		} else if s, err := g.try(table.State.Call, c); err == nil {
 			step = s
 		} else {
