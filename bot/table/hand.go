@@ -293,8 +293,15 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
 		}
 	case engine.Bet, engine.Raise:
-		if len(args) == 0 {
+		// `raise to 60` and `bet to 60` say what `raise 60` says: the total (Discord's option is `to`).
+		if len(args) > 0 && strings.EqualFold(args[0], "to") {
+			args = args[1:]
+		}
+		switch {
+		case len(args) == 0:
 			return Step{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
+		case len(args) > 1:
+			return Step{}, userErrorf("Say one amount: `%s 60` makes your bet 60 in all.", verb)
 		}
 		if a.Amount, _, err = AmountArg(args, verb, verb+" 60"); err != nil {
 			return Step{}, err

@@ -342,3 +342,61 @@ func TestR23FoldWhenFree(t *testing.T) {
 	}
 	g.check("after carol's fold")
 }
+
+// TestRaiseTo: `raise to 40`, `bet to 40` and `raise 40` all name the same total; a raise that names
+// no amount, or more than one, is refused with a sentence and changes nothing.
+func TestRaiseTo(t *testing.T) {
+	deal := func(t *testing.T) *game {
+		g := newGame(t, "blinds=5/10")
+		for _, p := range []table.Caller{alice, bob, carol} {
+			g.do(table.State.Join, p)
+		}
+		g.script("2c 3d Ah") // carol has the button and acts first pre-flop
+		g.deal()
+		return g
+	}
+	total := func(g *game, who table.Caller) int64 {
+		return g.s.Hand.Bets()[g.s.PlayerOf(g.s.SeatOf(who.User))]
+	}
+	for _, typed := range []string{"raise 40", "raise to 40", "raise To 40", "bet to 40", "bet 40"} {
+		t.Run(typed, func(t *testing.T) {
+			g := deal(t)
+			verb, args, _ := strings.Cut(typed, " ")
+			v := map[string]verbFunc{"raise": table.State.Raise, "bet": table.State.Bet}[verb]
+			if verb == "bet" { // a bet opens a street: everyone checks to the flop first
+				g.do(table.State.Call, carol)
+				g.do(table.State.Call, alice)
+				g.do(table.State.Check, bob)
+				if got := g.toAct(); got != alice {
+					t.Fatalf("%s acts first on the flop, want alice", got.Name)
+				}
+				g.do(v, alice, strings.Fields(args)...)
+				if got := total(g, alice); got != 40 {
+					t.Fatalf("%q: alice's bet is %d, want 40", typed, got)
+				}
+			} else {
+				g.do(v, carol, strings.Fields(args)...)
+				if got := total(g, carol); got != 40 {
+					t.Fatalf("%q: carol's bet is %d, want 40 in all", typed, got)
+				}
+			}
+			g.check(typed)
+		})
+	}
+	g := deal(t)
+	for _, r := range []refusal{
+		{"raise to nothing", table.State.Raise, carol, []string{"to"}, "Say how much: `raise 60` makes your bet 60 in all."},
+		{"raise to abc", table.State.Raise, carol, []string{"to", "abc"}, `"abc" is not a number of chips: write it in digits, like ` + "`raise 60`."},
+		{"two amounts", table.State.Raise, carol, []string{"40", "60"}, "Say one amount: `raise 60` makes your bet 60 in all."},
+		{"raise to 40 now", table.State.Raise, carol, []string{"to", "40", "now"}, "Say one amount"},
+	} {
+		before := snapshot(g.s)
+		_, err := r.v(g.s, g.now, r.by, r.args, g.inputs(r.by))
+		if err == nil || !strings.Contains(err.Error(), r.want) {
+			t.Errorf("%s: got %v, want a refusal containing %q", r.name, err, r.want)
+		}
+		if !reflect.DeepEqual(before, snapshot(g.s)) {
+			t.Errorf("%s: the refusal changed the table", r.name)
+		}
+	}
+}
