@@ -26,7 +26,7 @@ sitout / sitin — skip hands without leaving / play again
 rebuy [amount] — add chips from your bankroll between hands (in a tournament: a starting stack for the buy-in, in the rebuy period)
 deal — deal the next hand now
 fold, check, call — act on your turn
-bet N — bet N chips; raise N — raise to N in all; allin — put in every chip
+bet N — bet N chips; raise N (or raise to N) — raise to N in all; allin — put in every chip
 cards — see your hole cards again, privately
 table — the table: seats, stacks, board, pots
 show — show your cards to the table after the hand

@@ -310,7 +310,8 @@ func (h *Hand) raiseTo(p int, to int64) {
 	h.emit(Event{Kind: kind, Player: p, Street: h.street, Amount: add, To: to, AllIn: h.allIn[p]})
 }
 
-// Timeout acts for the player to act when their time runs out: check if free, else fold.
+// Timeout acts for the player to act when their time runs out, or when they are away but still
+// dealt in (leaving, or sat out of a tournament): check if free, else fold; asked to run it twice, no.
 func (h *Hand) Timeout() ([]Event, error) {
 	p := h.toAct
 	if p < 0 {
@@ -321,18 +322,6 @@ func (h *Hand) Timeout() ([]Event, error) {
 	}
 	if h.callTo(p) <= h.bet[p] {
 		return h.Apply(Action{Player: p, Kind: Check})
-	}
-	return h.Apply(Action{Player: p, Kind: Fold})
-}
-
-// Forfeit acts for a player to act who is leaving the table: fold, or, when asked to run it twice, no.
-func (h *Hand) Forfeit() ([]Event, error) {
-	p := h.toAct
-	if p < 0 {
-		return nil, errorf(ErrHandOver, "Nobody is to act.")
-	}
-	if h.asking {
-		return h.Apply(Action{Player: p, Kind: RunOnce})
 	}
 	return h.Apply(Action{Player: p, Kind: Fold})
 }

@@ -183,6 +183,14 @@ func TestTimeoutChecksOrFolds(t *testing.T) {
 	if err != nil || evs[0].Kind != EvCheck || evs[0].Player != 1 {
 		t.Fatalf("timeout with nothing to call: %v %v, want a check", evs, err)
 	}
+	for !h.Done() {
+		if _, err := h.Timeout(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Timeout(); err == nil {
+		t.Fatal("a timeout with nobody to act was accepted")
+	}
 }
 
 func TestAllInRunOutRevealsAndShowsAll(t *testing.T) {

@@ -44,6 +44,15 @@ func UnderTheGun(n, button int) int {
 	return (button + 3) % n
 }
 
+// BigBlindPlayer is the player who posts the big blind among n players with the button at button:
+// left of the small blind, who is left of the button (heads-up, the button posts the small blind).
+func BigBlindPlayer(n, button int) int {
+	if n == 2 {
+		return (button + 1) % n
+	}
+	return (button + 2) % n
+}
+
 // CheckStraddle says whether the player under the gun may straddle: an error, in words for players,
 // when not.
 func (s Setup) CheckStraddle() error {
@@ -188,7 +197,7 @@ func (h *Hand) smallBlindPos() int {
 	return h.left(h.setup.Button, 1)
 }
 
-func (h *Hand) bigBlindPos() int { return h.left(h.smallBlindPos(), 1) }
+func (h *Hand) bigBlindPos() int { return BigBlindPlayer(h.n, h.setup.Button) }
 
 // put moves up to amount from p's stack in front of p (or into the antes) and reports what moved.
 func (h *Hand) put(p int, amount int64) int64 {

@@ -172,19 +172,3 @@ func TestHalves(t *testing.T) {
 		}
 	}
 }
-
-// TestForfeit: a leaving player folds, or, when asked to run it twice, says no.
-func TestForfeit(t *testing.T) {
-	h := mustHand(t, Setup{Rules: nl(1, 2), Stacks: []int64{500, 100, 500}, Button: 0, RunItTwice: true, Deck: ritDeck(t, "Kd 4c 5s 6h Js")})
-	if _, err := h.Forfeit(); err != nil || !h.Folded(0) {
-		t.Fatalf("forfeit before the flop: %v, folded %v", err, h.Folded(0))
-	}
-	h = mustHand(t, Setup{Rules: nl(1, 2), Stacks: []int64{500, 100, 500}, Button: 0, RunItTwice: true, Deck: ritDeck(t, "Kd 4c 5s 6h Js")})
-	do(t, h, "0 allin", "1 fold", "2 call")
-	if _, err := h.Forfeit(); err != nil || !h.Done() || len(h.Board2()) != 0 {
-		t.Fatalf("forfeit when asked to run it twice: %v, done %v, second board %v", err, h.Done(), h.Board2())
-	}
-	if _, err := h.Forfeit(); err == nil {
-		t.Fatal("a forfeit with nobody to act was accepted")
-	}
-}

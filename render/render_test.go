@@ -166,7 +166,7 @@ func TestTurnButtons(t *testing.T) {
 			name: "check or bet",
 			o:    engine.Options{CanCheck: true, CanBet: true, MinTo: 20, MaxTo: 1000, Stack: 1000},
 			text: "Bob to act on the flop — nothing to call. Bet 20–1,000. 60s left.",
-			want: []btn{{"Fold", "fold", Danger, false, 0, 0}, {"Check", "check", Primary, false, 0, 0},
+			want: []btn{{"Check", "check", Primary, false, 0, 0},
 				{"Bet…", "bet", Secondary, true, 20, 1000}, {"All-in 1,000", "allin", Danger, false, 0, 0}},
 		},
 		{
@@ -177,10 +177,11 @@ func TestTurnButtons(t *testing.T) {
 				{"Raise…", "raise", Secondary, true, 80, 1000}, {"All-in 1,000", "allin", Danger, false, 0, 0}},
 		},
 		{
+			// no Fold button when checking is free.
 			name: "big blind's option: check or raise",
 			o:    engine.Options{CanCheck: true, CanRaise: true, MinTo: 20, MaxTo: 500, Bet: 10, Stack: 490},
 			text: "nothing to call. Raise to 20–500.",
-			want: []btn{{"Fold", "fold", Danger, false, 0, 0}, {"Check", "check", Primary, false, 0, 0},
+			want: []btn{{"Check", "check", Primary, false, 0, 0},
 				{"Raise…", "raise", Secondary, true, 20, 500}, {"All-in 490", "allin", Danger, false, 0, 0}},
 		},
 		{
@@ -263,6 +264,9 @@ func TestTurnButtonsAreLegal(t *testing.T) {
 						t.Fatalf("seed %d hand %d: button %q (%s) is refused: %v; options %+v", seed, i, b.Label, a, err, o)
 					}
 				}
+			}
+			if offered[engine.Fold] == o.CanCheck {
+				t.Fatalf("seed %d hand %d: a Fold button %v with checking free %v (R-23: Fold only when something is owed)", seed, i, offered[engine.Fold], o.CanCheck)
 			}
 			for _, k := range []engine.ActionKind{engine.Check, engine.Call} {
 				if err := h.Validate(engine.Action{Player: o.Player, Kind: k}); err == nil && !offered[k] && !offered[engine.AllIn] {

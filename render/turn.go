@@ -25,7 +25,8 @@ type TurnView struct {
 }
 
 // turn is the table message's part for the player to act, with one button per choice in a fixed order:
-// Fold; Check or Call; Bet…/Raise… (asks for an amount) when a raise short of all-in is possible;
+// Fold, only when something is owed (a fold when checking is free is never a click away: RULES.md
+// section 11); Check or Call; Bet…/Raise… (asks for an amount) when a raise short of all-in is possible;
 // All-in when the player may put in every chip. Button labels show the chips the click adds ("Call
 // 40", "All-in 980"); the text and the amount prompt speak of totals ("Raise to 80–1,000"), as the
 // raise command does. In fixed-limit the one legal size needs no prompt: the button runs "raise 40".
@@ -80,7 +81,10 @@ func turn(v TurnView, style CardStyle) Message {
 	b := func(label, command string, st Style) Button {
 		return Button{Label: label, Command: command, Token: v.Token, Style: st}
 	}
-	buttons := []Button{b("Fold", "fold", Danger)}
+	var buttons []Button
+	if !o.CanCheck {
+		buttons = append(buttons, b("Fold", "fold", Danger)) // never a Fold button when checking is free (R-23)
+	}
 	switch {
 	case o.CanCheck:
 		buttons = append(buttons, b("Check", "check", Primary))

@@ -143,18 +143,20 @@ func TestSession(t *testing.T) {
 		}
 	}
 
-	// dave joins; in hand 5 he leaves when it is his turn (folding his small blind) and is cashed out.
+	// dave joins; hand 5's big blind moves on from carol's seat to his: alice has the button, bob
+	// the small blind. Facing alice's raise, dave leaves on his turn (folding his big blind) and is
+	// cashed out.
 	g.must("dave: join 400")
 	g.clock.Advance(3 * time.Second)
 	if tr := g.table(); tr.Hand == nil || len(tr.Hand.Seats) != 3 || contains(tr.Hand.Seats, 2) {
 		t.Fatalf("hand 5 should deal alice, bob and dave, not carol: %+v", tr.Hand)
 	}
-	g.must("bob: raise 60", "dave: leave", "alice: fold")
+	g.must("alice: raise 60", "bob: fold", "dave: leave")
 	if _, seated := g.stacks()["dave"]; seated {
 		t.Fatal("dave is still seated after leaving")
 	}
-	if got, want := g.bankroll("dave"), int64(start-10); got != want {
-		t.Fatalf("dave's bankroll after posting a 10 small blind and leaving is %d, want %d", got, want)
+	if got, want := g.bankroll("dave"), int64(start-20); got != want {
+		t.Fatalf("dave's bankroll after posting a 20 big blind and leaving is %d, want %d", got, want)
 	}
 	g.checkChips("hand 5")
 

@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -353,4 +354,32 @@ func TestProbe(t *testing.T) {
 		t.Fatalf("probes changed something: stacks %v -> %v, %d new messages, hand %+v", before, after, len(g.chat.Messages())-msgs, g.table().Hand)
 	}
 	g.must("alice: raise 40 #1.0")
+}
+
+// TestR23FoldWhenFreeAtTheConsole: the big blind, with nothing to call after a limp, is shown no Fold
+// button; a typed `fold` is answered with a reminder and changes nothing, a second `fold` folds.
+func TestR23FoldWhenFreeAtTheConsole(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd") // alice has the button and the small blind heads-up
+	g.must("alice: start", "alice: join 1000", "bob: join 1000", "alice: deal", "alice: call")
+	box := g.out.String()
+	last := box[strings.LastIndex(box, "▶ bob to act"):]
+	if !strings.Contains(last, "nothing to call") || strings.Contains(last, "[Fold]") || !strings.Contains(last, "[Check] check") {
+		t.Fatalf("bob's turn with nothing to call shows a Fold button or no Check:\n%s", last)
+	}
+	before := g.table()
+	r := g.say("bob: fold")
+	if r.IsError || r.Text != "Nothing to call: you can check. Type fold again to fold anyway." {
+		t.Fatalf("bob's first fold: %q (error %v)", r.Text, r.IsError)
+	}
+	if after := g.table(); !reflect.DeepEqual(before.Hand, after.Hand) {
+		t.Fatal("the reminder changed the hand")
+	}
+	g.must("bob: fold")
+	if g.table().Hand != nil {
+		t.Fatal("bob's second fold did not end the hand")
+	}
+	if st := g.stacks(); st["alice"] != 1010 || st["bob"] != 990 {
+		t.Fatalf("stacks after bob's fold: %v, want alice 1,010 and bob 990", st)
+	}
 }

@@ -66,10 +66,12 @@ func TestHomeGameAtTheConsole(t *testing.T) {
 	// Heads-up, alice's aces against bob's kings all-in; run twice, each wins one board.
 	g.must("carol: leave")
 	tr := g.table()
+	// The big blind moves on to the first of alice (seat 0) and bob (seat 1) after the last hand's big
+	// blind; heads-up the other one has the button.
 	button := -1
 	for i := 1; i <= len(tr.Seats); i++ {
-		if s := (tr.Button + i) % len(tr.Seats); s == 0 || s == 1 {
-			button = s
+		if s := (tr.BigBlind - 1 + i) % len(tr.Seats); s == 0 || s == 1 {
+			button = 1 - s
 			break
 		}
 	}

@@ -2,9 +2,13 @@ package console_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // checkTournamentChips: the ledger balances (bankrolls + chips on tables = chips brought in, and the
@@ -96,9 +100,10 @@ func TestTournamentAtTheConsole(t *testing.T) {
 	g.refuse("bob: join", "You are out of this tournament (4th place)")
 	g.checkTournamentChips("after the double elimination", 5000)
 
-	// Hand 4, heads-up: dave's button; dave all-in, alice calls with kings against aces.
-	g.rnd.hand(t, 1, []string{"Kc Kd", "Ac Ad"}, "2c 7d 9h 3s 4c")
-	g.must("alice: deal", "dave: allin", "alice: call")
+	// Hand 4, heads-up: alice posted the big blind in hand 3, so dave posts it now and alice has the
+	// button; alice all-in, dave calls with aces against kings.
+	g.rnd.hand(t, 0, []string{"Kc Kd", "Ac Ad"}, "2c 7d 9h 3s 4c")
+	g.must("alice: deal", "alice: allin", "dave: call")
 	g.mustSee("alice is out in 2nd place (in the money).", "Tournament over — results · prize pool 500",
 		"1. dave wins 350 (+150)", "2. alice wins 150 (+50)", "3. carol (-100)", "4. bob (-100)")
 	if g.table().ID != "" {
@@ -115,15 +120,16 @@ func TestTournamentAtTheConsole(t *testing.T) {
 	}
 }
 
-// A player who leaves a tournament is blinded out: still dealt in, blinds posted and the hand folded
-// each time, until the stack is gone and they are placed. A restart in the middle changes nothing.
+// A player who leaves a tournament is blinded out: still dealt in, blinds posted, the hand checked
+// when checking is free and folded otherwise, until the stack is gone and they are placed. A
+// restart in the middle changes nothing.
 func TestTournamentLeaverIsBlindedOut(t *testing.T) {
 	g := newGame(t)
 	g.rnd.drawDeck(t, "As Kd Qh") // alice has the button
 	g.must("alice: start tournament buyin=100 stack=1000 blinds=100/200 levels=off timer=off",
 		"alice: join", "bob: join", "carol: join", "alice: deal")
 	g.must("carol: leave")
-	g.mustSee("carol is away: a tournament stack stays in play, posting blinds and folding")
+	g.mustSee("carol is away: a tournament stack stays in play, posting blinds, checking when it is free and folding otherwise")
 	g.refuse("carol: leave", "carol is already away")
 	if g.stacks()["carol"] == 0 {
 		t.Fatal("carol's stack left with her")
@@ -133,22 +139,50 @@ func TestTournamentLeaverIsBlindedOut(t *testing.T) {
 			g.restart()
 		}
 		for i := 0; i < 20 && g.table().Hand != nil; i++ {
+			// While carol is in the hand, alice or bob bets once after the flop: carol, who is checked
+			// for when checking is free, folds to it. Otherwise they check and call.
 			for _, u := range []string{"alice", "bob"} {
-				g.say(u + ": check")
+				if carolIn(g.table()) {
+					g.say(u + ": bet 200")
+				}
 				g.say(u + ": call")
+				g.say(u + ": check")
 			}
 		}
 		g.checkTournamentChips("while carol is blinded out", 3000)
 		g.clock.Advance(3 * time.Second) // the pause before the next hand
 	}
 	g.mustSee("carol is out in 3rd place.")
+	checked := false
 	for _, m := range g.publicTexts() {
-		for _, verb := range []string{"carol checks", "carol calls", "carol bets", "carol raises"} {
+		checked = checked || strings.Contains(m, "carol checks")
+		for _, verb := range []string{"carol calls", "carol bets", "carol raises"} {
 			if strings.Contains(m, verb) {
 				t.Fatalf("carol acted after leaving: %q", m)
 			}
 		}
 	}
+	if !checked {
+		t.Error("carol was never checked for in the big blind after limps")
+	}
+}
+
+// carolIn reports whether carol is in the running hand and has not folded.
+func carolIn(tr bot.TableRecord) bool {
+	hs := tr.Hand
+	if hs == nil {
+		return false
+	}
+	p := slices.IndexFunc(hs.Seats, func(seat int) bool { return tr.Seats[seat].User == "carol" })
+	if p < 0 {
+		return false
+	}
+	for _, a := range hs.Actions {
+		if a.Player == p && a.Kind == engine.Fold {
+			return false
+		}
+	}
+	return true
 }
 
 // The host ends a tournament early: the players still in are placed by their chips and paid by place.

@@ -12,7 +12,7 @@ import (
 )
 
 // The hand verbs: deal, the betting actions (fold, check, call, bet, raise, allin, runtwice), the
-// clock's timeout and the fold for a player who is leaving or away; cards and show.
+// clock's timeout and the check or fold for a player who is leaving or away; cards and show.
 
 // Random is where a deal's randomness comes from: the shell's shuffler.
 type Random interface {
@@ -149,7 +149,7 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
 	} else {
-		n.Button = NextButton(n.Button, len(n.Seats), seats)
+		n.Button = s.nextButton(seats)
 	}
 	deck, err := in.Rand.Deck()
 	if err != nil {
@@ -173,6 +173,9 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 			hs.Button = i
 		}
 	}
+	// The seat in the big blind, which the next hand's big blind moves on from; in a bomb pot the one
+	// who would have posted it, so the blinds move on as usual.
+	n.BigBlind = seats[engine.BigBlindPlayer(len(seats), hs.Button)] + 1
 	switch {
 	case n.BombPot > 0:
 		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
@@ -235,7 +238,17 @@ func (s State) MayAct(by Caller) (int, error) {
 }
 
 // Fold, Check, Call, AllIn, Bet, Raise and RunTwice are the betting actions of the player to act.
+// A fold when checking is free is legal but never an accident: the first `fold` of the turn only
+// reminds the player, the second folds (R-23).
 func (s State) Fold(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	if _, err := s.MayAct(by); err != nil {
+		return Step{}, err
+	}
+	if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
+		next := s
+		next.FoldAsked = s.Token()
+		return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
+	}
 	return s.action(now, by, engine.Fold, "fold", args)
 }
 
@@ -280,8 +293,15 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
 		}
 	case engine.Bet, engine.Raise:
-		if len(args) == 0 {
+		// `raise to 60` and `bet to 60` say what `raise 60` says: the total (Discord's option is `to`).
+		if len(args) > 0 && strings.EqualFold(args[0], "to") {
+			args = args[1:]
+		}
+		switch {
+		case len(args) == 0:
 			return Step{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
+		case len(args) > 1:
+			return Step{}, userErrorf("Say one amount: `%s 60` makes your bet 60 in all.", verb)
 		}
 		if a.Amount, _, err = AmountArg(args, verb, verb+" 60"); err != nil {
 			return Step{}, err
@@ -298,13 +318,14 @@ func (s State) Timeout(now time.Time) (Step, error) {
 	return s.play(now, (*engine.Hand).Timeout, true)
 }
 
-// Forfeit folds for the player to act, who is leaving or away (a check when nothing is to call).
+// Forfeit acts for the player to act, who is leaving or away, as the clock would (RULES.md section
+// 11): a check when nothing is owed, else a fold. It is not counted as a timeout.
 func (s State) Forfeit(now time.Time) (Step, error) {
-	return s.play(now, (*engine.Hand).Forfeit, false)
+	return s.play(now, (*engine.Hand).Timeout, false)
 }
 
-// Absent reports whether the player to act is leaving, or away at a tournament: their hand is
-// folded for them (Forfeit) rather than waiting for them.
+// Absent reports whether the player to act is leaving, or away at a tournament: the dealer acts for
+// them (Forfeit) rather than waiting for them.
 func (s State) Absent() bool {
 	if s.Hand == nil || s.Hand.Done() {
 		return false

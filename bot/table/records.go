@@ -149,8 +149,12 @@ type TableRecord struct {
 	HostName  string
 	Settings  Settings
 	Seats     []SeatRecord
-	Button    int   // seat of the button; -1 before the draw
-	HandNo    int64 // number of the last hand dealt
+	Button    int // seat of the button; -1 before the draw
+	// BigBlind is the seat, counted from 1, of the player in the big blind last hand: the next hand's
+	// big blind is the first player dealt in after it (NextButton). 0 before the first hand, and in
+	// records from before it was kept.
+	BigBlind int   `json:",omitempty"`
+	HandNo   int64 // number of the last hand dealt
 	// HandBase is the number of the channel's last hand before this session: hand numbers go on from
 	// one session to the next, so a hand's number (and the key it is kept under) never repeats in a
 	// channel. HandNo-HandBase hands were dealt this session.

@@ -188,7 +188,7 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 		} else {
 			step.post("%s will leave when this hand ends.", st.Name)
 		}
-		step.Timers.Turn = s.ToAct(seat) // folds for the leaving player
+		step.Timers.Turn = s.ToAct(seat) // acts for the leaving player: a check when free, else a fold
 		return step, nil
 	}
 	var c Change
@@ -203,7 +203,8 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 }
 
 // leaveTournament: before the first hand the buy-in comes back; after it the player is sat out and
-// keeps being dealt in, posting blinds and antes and folding, until the stack is gone or they `sitin`.
+// keeps being dealt in, posting blinds and antes, checked when checking is free and folded otherwise,
+// until the stack is gone or they `sitin`.
 func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) (Step, error) {
 	n := s.Rec.Clone()
 	st := n.Seats[seat]
@@ -227,17 +228,17 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 		return step, nil
 	}
 	if st.SittingOut {
-		return Step{}, refusef(errs.Conflict, "%s is already away: their hands are folded until they type `sitin`.", st.Name)
+		return Step{}, refusef(errs.Conflict, "%s is already away: the dealer checks or folds for them until they type `sitin`.", st.Name)
 	}
 	n.Seats[seat].SittingOut = true
-	step := s.reply(n, Change{}, "%s's chips stay in the tournament and are folded each hand; `sitin` comes back.", st.Name)
-	step.post("%s is away%s: a tournament stack stays in play, posting blinds and folding, until it is gone or %s types `sitin`.", st.Name, because, st.Name)
-	step.Timers.Turn = s.ToAct(seat) // folds for the absent player
+	step := s.reply(n, Change{}, "%s's chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` comes back.", st.Name)
+	step.post("%s is away%s: a tournament stack stays in play, posting blinds, checking when it is free and folding otherwise, until it is gone or %s types `sitin`.", st.Name, because, st.Name)
+	step.Timers.Turn = s.ToAct(seat) // acts for the absent player
 	return step, nil
 }
 
-// SitOut skips the caller's hands from the next one (`sitout`); at a tournament their hands are
-// folded from the next turn.
+// SitOut skips the caller's hands from the next one (`sitout`); at a tournament the dealer acts for
+// them from their next turn (a check when free, else a fold).
 func (s State) SitOut(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
 	return s.sit(by, true)
 }
@@ -263,9 +264,9 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	n.Seats[seat].TimedOut = 0
 	switch {
 	case out && s.Rec.Tournament != nil:
-		step := s.reply(n, Change{}, "You sit out: your hands are folded from the next turn; type `sitin` to play again.")
-		step.post("%s sits out: a tournament stack keeps posting blinds and folding until %s types `sitin`.", by.Name, by.Name)
-		step.Timers.Turn = s.ToAct(seat) // folds for the absent player
+		step := s.reply(n, Change{}, "You sit out: from your next turn the dealer checks for you when checking is free and folds otherwise; type `sitin` to play again.")
+		step.post("%s sits out: a tournament stack keeps posting blinds, checking when it is free and folding otherwise, until %s types `sitin`.", by.Name, by.Name)
+		step.Timers.Turn = s.ToAct(seat) // acts for the absent player
 		return step, nil
 	case out:
 		step := s.reply(n, Change{}, "You sit out from the next hand; type `sitin` to play again.")
@@ -411,7 +412,7 @@ func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, e
 	if len(seats) <= 2 {
 		return Step{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
 	}
-	button := NextButton(s.Rec.Button, len(s.Rec.Seats), seats)
+	button := s.nextButton(seats)
 	utg := seats[engine.UnderTheGun(len(seats), slices.Index(seats, button))]
 	if utg != seat {
 		return Step{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", s.Rec.Seats[utg].Name)

@@ -7,6 +7,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,10 @@ type State struct {
 	// hand was cancelled and it is not dealt automatically, else a deterministic fault would repeat
 	// every few seconds. A player's `deal` lifts it. It is not stored: a restart tries afresh.
 	Quarantined bool
+	// FoldAsked is the turn (Token) in which the player to act typed `fold` when checking was free and
+	// was reminded of it: a second `fold` in that turn folds (RULES.md section 11). It is not stored:
+	// after a restart the reminder comes again.
+	FoldAsked string
 }
 
 // Caller is who runs a verb.
@@ -77,7 +82,8 @@ type Step struct {
 type Timers struct {
 	// Deal arms the pause before the next hand, when the table can deal.
 	Deal bool
-	// Turn asks the player to act again: a player who is leaving or away is folded at once.
+	// Turn asks the player to act again: for a player who is leaving or away the dealer acts at once
+	// (a check when free, else a fold).
 	Turn bool
 }
 
@@ -140,7 +146,7 @@ func (s State) Names() render.Names {
 }
 
 // Playing are the seats dealt into the next hand. In a tournament a player who is away is dealt in
-// too: their blinds are posted and their hand folded.
+// too: their blinds are posted and the dealer checks or folds for them.
 func (s State) Playing() []int {
 	var out []int
 	tourney := s.Rec.Tournament != nil
@@ -198,14 +204,42 @@ func (s State) Level(now time.Time) int {
 	return max(s.Rec.Level, s.Rec.Settings.Level(now.Sub(from), s.Rec.HandNo-s.Rec.HandBase))
 }
 
-// NextButton is the seat the button moves to: the next seat clockwise that is dealt in.
-func NextButton(button, size int, dealt []int) int {
-	for i := 1; i <= size; i++ {
-		if s := (button + i) % size; contains(dealt, s) {
-			return s
+// NextButton is the seat of the next hand's button, given the last hand's button and big blind
+// (seats; bigBlind -1 when not known), the table's size and the seats dealt in, in seat order. The big
+// blind moves forward one player (RULES.md section 11, R-22): the next big blind is the first seat
+// dealt in after the last one; with three or more players dealt in the small blind is the player
+// dealt in just before the big blind and the button the one before that; heads-up the other player
+// has the button. So nobody posts the big blind twice in a row, though a player may miss the small
+// blind or keep the button twice when others leave. When nobody joins or leaves, the button moves
+// one seat; without a known big blind it does just that.
+func NextButton(button, bigBlind, size int, dealt []int) int {
+	after := func(seat int) int { // the index in dealt of the first seat dealt in after seat
+		for i := 1; i <= size; i++ {
+			if j := slices.Index(dealt, (seat+i)%size); j >= 0 {
+				return j
+			}
 		}
+		return -1
 	}
-	return -1
+	if bigBlind < 0 {
+		if j := after(button); j >= 0 {
+			return dealt[j]
+		}
+		return -1
+	}
+	bb, n := after(bigBlind), len(dealt)
+	switch {
+	case bb < 0:
+		return -1
+	case n == 2:
+		return dealt[1-bb]
+	}
+	return dealt[(bb-2+n)%n]
+}
+
+// nextButton is the seat of the next hand's button at this table, with these seats dealt in.
+func (s State) nextButton(dealt []int) int {
+	return NextButton(s.Rec.Button, s.Rec.BigBlind-1, len(s.Rec.Seats), dealt)
 }
 
 func contains(s []int, x int) bool {
