@@ -744,3 +744,21 @@ func contains(s []int, x int) bool {
 	}
 	return false
 }
+
+// Clone returns an independent copy of the hand: acting on the copy leaves h as it was. It is how a
+// caller tries an action without replaying the hand from its setup, and the cost of one allocation.
+func (h *Hand) Clone() *Hand {
+	c := *h
+	c.setup.Stacks = slices.Clone(h.setup.Stacks)
+	// The boards are windows on the hand's own card store: point the copy's at its own.
+	c.board = c.cards[2*MaxPlayers : 2*MaxPlayers+len(h.board) : 2*MaxPlayers+5]
+	if h.board2 != nil {
+		base := 2*MaxPlayers + 5
+		c.board2 = c.cards[base : base+len(h.board2) : base+5]
+	}
+	// Events and actions only grow: clipped, an append by either hand copies instead of writing
+	// into the other's array. Events already made are immutable and stay shared.
+	c.events = slices.Clip(h.events)
+	c.actions = slices.Clip(h.actions)
+	return &c
+}

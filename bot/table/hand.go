@@ -334,17 +334,14 @@ func (s State) Absent() bool {
 	return st.Leaving || st.SittingOut && s.Rec.Tournament != nil
 }
 
-// play applies one step for the player to act (do: an action, a timeout, a forfeit) to the table's
-// own copy of the hand, replayed from its record, so the state it was given is never changed.
-// timeout marks a step the clock took.
+// play applies one step for the player to act (do: an action, a timeout, a forfeit) to a clone of
+// the hand in play, so the state it was given is never changed and nothing is replayed: the step
+// validates and applies one action. timeout marks a step the clock took.
 func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error), timeout bool) (Step, error) {
 	if s.Hand == nil || s.Rec.Hand == nil {
 		return Step{}, userErrorf("No hand is being played: type `deal` to start one.")
 	}
-	h, err := engine.Replay(s.Rec.Hand.Setup(), s.Rec.Hand.Actions)
-	if err != nil {
-		return Step{}, fmt.Errorf("replay hand %d: %w", s.Rec.Hand.No, err)
-	}
+	h := s.Hand.Clone()
 	evs, err := do(h)
 	if err != nil {
 		return Step{}, err
