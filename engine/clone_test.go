@@ -80,8 +80,10 @@ func TestCloneIsIndependent(t *testing.T) {
 
 // BenchmarkStepClone and BenchmarkStepReplay compare what a table's step costs: cloning the hand
 // in play, or replaying it from its setup, before one action.
-func BenchmarkStepClone(b *testing.B)  { benchStep(b, func(h *Hand) *Hand { return h.Clone() }) }
-func BenchmarkStepReplay(b *testing.B) { benchStep(b, func(h *Hand) *Hand { r, _ := Replay(h.Setup(), h.Actions()); return r }) }
+func BenchmarkStepClone(b *testing.B) { benchStep(b, func(h *Hand) *Hand { return h.Clone() }) }
+func BenchmarkStepReplay(b *testing.B) {
+	benchStep(b, func(h *Hand) *Hand { r, _ := Replay(h.Setup(), h.Actions()); return r })
+}
 
 func benchStep(b *testing.B, copyOf func(*Hand) *Hand) {
 	r := rand.New(rand.NewPCG(1, 1))
