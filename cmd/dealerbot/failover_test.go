@@ -174,7 +174,9 @@ func send(p *proc, line string) (console.LineReply, outcome) {
 	if err := json.NewDecoder(conn).Decode(&r); err != nil {
 		return console.LineReply{}, unknown
 	}
-	if r.Error {
+	// The reminder that checking is free changes no chips or cards: the fold waits for a
+	// second one.
+	if r.Error || strings.Contains(r.Text, "Type fold again") {
 		return r, refused
 	}
 	return r, applied
