@@ -304,10 +304,12 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 		}
 		return errorReply(d.log, unknownVerb(verb))
 	}
-	if fwd, err := d.serve(ctx, cmd, forward); err != nil {
-		return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
-	} else if fwd != nil {
-		return *fwd
+	if d.leases != nil { // processes share the store: this one may not serve cmd's community
+		if fwd, err := d.serve(ctx, cmd, forward); err != nil {
+			return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
+		} else if fwd != nil {
+			return *fwd
+		}
 	}
 	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
 	if err != nil {

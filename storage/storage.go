@@ -300,8 +300,10 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 // apply writes c, whose records are already encoded in enc. It only touches tx, so it may run again
 // in a new transaction after a group failed.
 func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
-	if err := checkFence(tx, c.Fence); err != nil {
-		return err
+	if c.Fence != nil {
+		if err := checkFence(tx, c.Fence); err != nil {
+			return err
+		}
 	}
 	if c.Once != "" {
 		b, err := tx.CreateBucketIfNotExists(bucketApplied)

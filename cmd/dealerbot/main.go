@@ -173,7 +173,9 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		}
 		log.Info("sharing the database with other dealerbot processes", "owner", cfg.Owner, "lease", cfg.Lease)
 	}
-	cfg.Metrics = m.ops.metrics
+	if s.ListenAddr != "" {
+		cfg.Metrics = m.ops.metrics // nobody reads them without the listener
+	}
 	router := &router{chats: map[string]bot.Chat{}}
 	var runners []func(context.Context) error
 	var closers []func(context.Context) error
