@@ -25,9 +25,9 @@
 // back and each change is written alone, so a change may be applied twice in rolled-back
 // transactions; apply only writes inside its transaction, so that is harmless.
 //
-// The file is opened with a 256 MiB initial memory map (growing the map blocks every transaction)
-// and without syncing the free list (bbolt rebuilds it when the file is opened, which makes opening a
-// very large file slower).
+// The file is opened with a 256 MiB initial memory map (growing the map blocks every transaction).
+// The free list is synced with every commit: not syncing it would save a little per commit but make
+// every open walk the whole file to rebuild it (1.2 s for a million hands).
 //
 // The ledger balances by construction: Commit refuses a change that would take a bankroll below
 // zero, and only grants and adjustments add chips. Balance checks the invariant over the whole file.
