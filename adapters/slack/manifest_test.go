@@ -26,7 +26,7 @@ var scopeOf = map[string]string{
 // manifest.yml asks for exactly the scopes they need, plus commands for /poker.
 func TestManifestScopesMatchTheCode(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	callRe := regexp.MustCompile(`a\.api\.(\w+?)Context\(`)
+	callRe := regexp.MustCompile(`\bapi\.(\w+?)Context\(`)
 	want := map[string]bool{"commands": true}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
