@@ -126,3 +126,53 @@ func chipsAt(tr bot.TableRecord) int64 {
 	}
 	return n
 }
+
+// TestEndCommunitySharedStore: when processes share the store, only the process that serves a
+// community ends its tables; another process is refused with a sentence and changes nothing.
+func TestEndCommunitySharedStore(t *testing.T) {
+	for _, st := range sharedStores {
+		t.Run(st.name, func(t *testing.T) {
+			db := st.open(t)
+			defer db.Close()
+			ctx := context.Background()
+			start := func(owner string) *bot.Dealer {
+				d, err := bot.New(db, &schedChat{}, bot.Config{Owner: owner, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { d.Close(context.Background()) })
+				return d
+			}
+			a := start("A")
+			do := func(user, text string) {
+				t.Helper()
+				if r := a.Handle(ctx, bot.Command{Platform: "slack", Workspace: "T9", Channel: "c1", User: user, UserName: user, Text: text}); r.IsError {
+					t.Fatalf("%s: %s: %s", user, text, r.Text)
+				}
+			}
+			do("ann", "start timer=off")
+			do("ann", "join 1000")
+			do("ben", "join 1000")
+			do("ann", "deal")
+			b := start("B")
+			err := b.EndCommunity(ctx, "slack", "T9", "dealerbot was removed from this workspace")
+			if err == nil || !strings.Contains(err.Error(), "another dealer process serves this community") {
+				t.Fatalf("B ended A's community: %v", err)
+			}
+			if recs, _ := db.Tables(ctx); len(recs) != 1 || recs[0].Hand == nil {
+				t.Fatalf("B's refused end changed the table: %+v", recs)
+			}
+			if err := a.EndCommunity(ctx, "slack", "T9", "dealerbot was removed from this workspace"); err != nil {
+				t.Fatal(err)
+			}
+			if recs, _ := db.Tables(ctx); len(recs) != 0 {
+				t.Fatalf("tables left after the end: %+v", recs)
+			}
+			for _, u := range []string{"ann", "ben"} {
+				if p, _, _ := db.Player(ctx, "T9", u); p.Bankroll != 10000 || p.OnTable != 0 {
+					t.Errorf("%s after the end: %+v, want every chip back in the bankroll", u, p)
+				}
+			}
+		})
+	}
+}
