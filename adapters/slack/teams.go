@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	slackapi "github.com/slack-go/slack"
 
@@ -158,12 +159,12 @@ func (a *Adapter) forgetLocked(workspace string) {
 	a.gen++
 	prefix := workspace + "/"
 	for k := range a.dms {
-		if len(k) > len(prefix) && k[:len(prefix)] == prefix {
+		if strings.HasPrefix(k, prefix) {
 			delete(a.dms, k)
 		}
 	}
 	for k := range a.users {
-		if len(k) > len(prefix) && k[:len(prefix)] == prefix {
+		if strings.HasPrefix(k, prefix) {
 			delete(a.users, k)
 		}
 	}
