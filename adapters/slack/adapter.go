@@ -1,7 +1,9 @@
 // Package slack connects dealerbot to Slack through slack-go. It only translates: a /poker slash
 // command, a button click or an amount modal becomes a bot.Command, and a bot.Message becomes a
 // Block Kit post, a DM or an ephemeral message. Socket Mode is the default (no public URL); HTTP mode
-// verifies Slack's request signatures.
+// verifies Slack's request signatures. For many workspaces (OAuth mode) each workspace installs the
+// app through /slack/install and is answered with its own bot token, kept sealed in the database
+// (oauth.go, teams.go).
 //
 // Wiring, as cmd/dealerbot does it:
 //
@@ -19,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -48,6 +51,10 @@ type Option func(*Adapter)
 // WithLogger sets the logger (default slog.Default()). Message text is never logged.
 func WithLogger(l *slog.Logger) Option { return func(a *Adapter) { a.log = l } }
 
+// WithInstallations gives the adapter the store of workspace installations, which OAuth mode needs
+// (storage.DB and the PostgreSQL store implement it).
+func WithInstallations(s bot.Installations) Option { return func(a *Adapter) { a.installs = s } }
+
 // The adapter's bounds.
 const (
 	maxRetries   = 3                // retries of one Slack call after a rate limit
@@ -66,8 +73,15 @@ const (
 // Adapter is the Slack side of dealerbot. It implements bot.Chat and bot.Ephemeral.
 type Adapter struct {
 	cfg Config
-	api *slackapi.Client
+	api *slackapi.Client // the one workspace's client (SLACK_BOT_TOKEN); nil in OAuth mode
 	log *slog.Logger
+
+	// OAuth mode: the installations, the key that seals their tokens, and the client of each workspace
+	// served so far (teams.go).
+	installs bot.Installations
+	sealer   *sealer
+	stateKey []byte       // signs the install links' state (oauth.go)
+	oauthWeb *http.Client // reaches oauth.v2.access
 
 	// wait sleeps for a rate limit's Retry-After; tests replace it to record the wait.
 	wait func(ctx context.Context, d time.Duration) error
@@ -87,10 +101,15 @@ type Adapter struct {
 
 	mu     sync.Mutex
 	dealer Dealer
-	dms    map[string]string    // user -> DM channel
+	dms    map[string]string    // workspace/user -> DM channel
 	users  map[string]userEntry // workspace/user -> admin flag and display name
 	seen   map[string]time.Time // HTTP mode: requests already served (replays), until they expire
 	envs   map[string]time.Time // Socket Mode: envelope IDs already handled, until they expire
+	events map[string]time.Time // Events API: event IDs already handled, until they expire
+	states map[string]time.Time // OAuth: install states already used, until they expire
+	teams  map[string]*teamClient
+	gone   map[string]bool // OAuth: workspaces being uninstalled (no client is made for them meanwhile)
+	gen    uint64          // counts changes of teams, so a client loaded during one is not kept
 
 	noFiles atomic.Bool // the workspace has not granted files:write: no showdown pictures (said once)
 }
@@ -129,20 +148,42 @@ func New(cfg Config, opts ...Option) (*Adapter, error) {
 		users:       map[string]userEntry{},
 		seen:        map[string]time.Time{},
 		envs:        map[string]time.Time{},
+		events:      map[string]time.Time{},
+		states:      map[string]time.Time{},
+		teams:       map[string]*teamClient{},
+		gone:        map[string]bool{},
+		oauthWeb:    &http.Client{Timeout: 10 * time.Second},
 	}
 	for _, o := range opts {
 		o(a)
 	}
+	if cfg.Mode() == OAuthMode {
+		if a.installs == nil {
+			return nil, errors.New("slack: SLACK_CLIENT_ID is set, but the database cannot keep the workspaces' installations")
+		}
+		var err error
+		if a.sealer, err = newSealer(cfg.SecretKey); err != nil {
+			return nil, err
+		}
+		a.stateKey = stateKey(cfg.SecretKey)
+	}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
-	apiOpts := []slackapi.Option{}
-	if cfg.AppToken != "" {
-		apiOpts = append(apiOpts, slackapi.OptionAppLevelToken(cfg.AppToken))
+	if cfg.Mode() != OAuthMode {
+		apiOpts := []slackapi.Option{}
+		if cfg.AppToken != "" {
+			apiOpts = append(apiOpts, slackapi.OptionAppLevelToken(cfg.AppToken))
+		}
+		a.api = a.newClient(cfg.BotToken, apiOpts...)
 	}
-	if cfg.APIURL != "" {
-		apiOpts = append(apiOpts, slackapi.OptionAPIURL(cfg.APIURL))
-	}
-	a.api = slackapi.New(cfg.BotToken, apiOpts...)
 	return a, nil
+}
+
+// newClient is a Slack client with token, at the configured API URL.
+func (a *Adapter) newClient(token string, opts ...slackapi.Option) *slackapi.Client {
+	if a.cfg.APIURL != "" {
+		opts = append(opts, slackapi.OptionAPIURL(a.cfg.APIURL))
+	}
+	return slackapi.New(token, opts...)
 }
 
 // SetDealer gives the adapter the dealer that handles its commands. Call it before Run: the dealer
@@ -156,7 +197,7 @@ func (a *Adapter) SetDealer(d Dealer) {
 // Run connects in the configured mode and handles Slack's requests until ctx is cancelled, then
 // returns nil. It returns an error when Slack refuses the tokens or the address cannot be listened on.
 func (a *Adapter) Run(ctx context.Context) error {
-	if a.cfg.Mode() == HTTPMode {
+	if m := a.cfg.Mode(); m == HTTPMode || m == OAuthMode {
 		return a.runHTTP(ctx)
 	}
 	return a.runSocket(ctx)
@@ -182,7 +223,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 // error wrapping bot.ErrDMBlocked so the bot falls back to SendEphemeral.
 func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	if !m.Private {
-		if _, err := a.postAll(ctx, m.Channel, m.Message, m.Channel); err != nil {
+		if _, err := a.postAll(ctx, m.Workspace, m.Channel, m.Message, m.Channel); err != nil {
 			return fmt.Errorf("slack: post to channel %s: %w", m.Channel, err)
 		}
 		return nil
@@ -190,15 +231,15 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 	if m.User == "" {
 		return errors.New("slack: private message without a recipient")
 	}
-	dm, err := a.dmChannel(ctx, m.User)
+	dm, err := a.dmChannel(ctx, m.Workspace, m.User)
 	if err == nil {
-		_, err = a.postAll(ctx, dm, m.Message, m.Channel)
+		_, err = a.postAll(ctx, m.Workspace, dm, m.Message, m.Channel)
 		if err != nil && refused(err) {
-			a.forgetDM(m.User) // the DM may have been closed; open it afresh next time
+			a.forgetDM(m.Workspace, m.User) // the DM may have been closed; open it afresh next time
 		}
 	}
 	if err != nil {
-		if refused(err) {
+		if refused(err) && !errors.Is(err, errTokenRefused) {
 			// Only Slack's error code goes into the error: the message may hold hole cards.
 			return fmt.Errorf("slack: DM to %s: %w (%v)", m.User, bot.ErrDMBlocked, err)
 		}
@@ -210,8 +251,8 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 // SendEphemeral shows a private message to m.User inside m.Channel (chat.postEphemeral).
 func (a *Adapter) SendEphemeral(ctx context.Context, m bot.Message) error {
 	for _, p := range posts(m.Message, m.Channel) {
-		err := a.retry(ctx, "chat.postEphemeral", func() error {
-			_, err := a.api.PostEphemeralContext(ctx, m.Channel, m.User,
+		err := a.call(ctx, m.Workspace, "chat.postEphemeral", func(api *slackapi.Client) error {
+			_, err := api.PostEphemeralContext(ctx, m.Channel, m.User,
 				slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
 			return err
 		})
@@ -222,12 +263,12 @@ func (a *Adapter) SendEphemeral(ctx context.Context, m bot.Message) error {
 	return nil
 }
 
-// postAll posts a message (several posts when it is long) in channel; table is the channel its buttons
-// act on. It returns the timestamp of the last post, the one with the buttons.
-func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message, table string) (ts string, err error) {
+// postAll posts a message (several posts when it is long) in channel of workspace; table is the channel
+// its buttons act on. It returns the timestamp of the last post, the one with the buttons.
+func (a *Adapter) postAll(ctx context.Context, workspace, channel string, m render.Message, table string) (ts string, err error) {
 	for _, p := range posts(m, table) {
-		err := a.retry(ctx, "chat.postMessage", func() (err error) {
-			_, ts, err = a.api.PostMessageContext(ctx, channel,
+		err := a.call(ctx, workspace, "chat.postMessage", func(api *slackapi.Client) (err error) {
+			_, ts, err = api.PostMessageContext(ctx, channel,
 				slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(p.Blocks...))
 			return err
 		})
@@ -243,9 +284,9 @@ func (a *Adapter) postAll(ctx context.Context, channel string, m render.Message,
 func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 	p := tablePost(m.Message, m.Channel)
 	var ts string
-	err := a.withPicture(ctx, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
-		return a.retry(ctx, "chat.postMessage", func() (err error) {
-			_, ts, err = a.api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
+	err := a.withPicture(ctx, m.Workspace, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
+		return a.call(ctx, m.Workspace, "chat.postMessage", func(api *slackapi.Client) (err error) {
+			_, ts, err = api.PostMessageContext(ctx, m.Channel, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
 			return err
 		})
 	})
@@ -262,9 +303,9 @@ func (a *Adapter) Post(ctx context.Context, m bot.Message) (string, error) {
 // timer or a typed command.
 func (a *Adapter) Edit(ctx context.Context, m bot.Message, ts string) error {
 	p := tablePost(m.Message, m.Channel)
-	err := a.withPicture(ctx, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
-		return a.retry(ctx, "chat.update", func() error {
-			_, _, _, err := a.api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
+	err := a.withPicture(ctx, m.Workspace, p.Blocks, m.Picture, func(blocks []slackapi.Block) error {
+		return a.call(ctx, m.Workspace, "chat.update", func(api *slackapi.Client) error {
+			_, _, _, err := api.UpdateMessageContext(ctx, m.Channel, ts, slackapi.MsgOptionText(p.Text, false), slackapi.MsgOptionBlocks(blocks...))
 			return err
 		})
 	})
@@ -298,8 +339,8 @@ const (
 // again once after pictureWait, and then, if still refused, without the picture: the table is always
 // brought up to date. Without files:write (said once in the log) or when the upload fails, the message
 // goes without the picture.
-func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic *render.Picture, send func([]slackapi.Block) error) error {
-	with := a.pictureBlocks(ctx, blocks, pic)
+func (a *Adapter) withPicture(ctx context.Context, workspace string, blocks []slackapi.Block, pic *render.Picture, send func([]slackapi.Block) error) error {
+	with := a.pictureBlocks(ctx, workspace, blocks, pic)
 	if len(with) == len(blocks) {
 		return send(blocks)
 	}
@@ -322,12 +363,16 @@ func (a *Adapter) withPicture(ctx context.Context, blocks []slackapi.Block, pic 
 
 // pictureBlocks uploads pic and returns blocks with its image block, or blocks as they were when there
 // is no picture to show.
-func (a *Adapter) pictureBlocks(ctx context.Context, blocks []slackapi.Block, pic *render.Picture) []slackapi.Block {
+func (a *Adapter) pictureBlocks(ctx context.Context, workspace string, blocks []slackapi.Block, pic *render.Picture) []slackapi.Block {
 	if pic == nil || a.noFiles.Load() || len(blocks) >= maxBlocks {
 		return blocks
 	}
-	f, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Filename: pic.Name, Title: pic.Name,
-		Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: clipRunes(pic.Alt, maxFileAltText)})
+	var f *slackapi.FileSummary
+	err := a.callOnce(ctx, workspace, func(api *slackapi.Client) (err error) {
+		f, err = api.UploadFileContext(ctx, slackapi.UploadFileParameters{Filename: pic.Name, Title: pic.Name,
+			Reader: bytes.NewReader(pic.PNG), FileSize: len(pic.PNG), AltTxt: clipRunes(pic.Alt, maxFileAltText)})
+		return err
+	})
 	if err != nil {
 		var se slackapi.SlackErrorResponse
 		if errors.As(err, &se) && (se.Err == "missing_scope" || se.Err == "not_allowed_token_type") {
@@ -351,8 +396,8 @@ func (a *Adapter) pictureBlocks(ctx context.Context, blocks []slackapi.Block, pi
 
 // Delete removes channel message ts (a turn ping whose turn has passed; chat.delete).
 func (a *Adapter) Delete(ctx context.Context, m bot.Message, ts string) error {
-	err := a.retry(ctx, "chat.delete", func() error {
-		_, _, err := a.api.DeleteMessageContext(ctx, m.Channel, ts)
+	err := a.call(ctx, m.Workspace, "chat.delete", func(api *slackapi.Client) error {
+		_, _, err := api.DeleteMessageContext(ctx, m.Channel, ts)
 		return err
 	})
 	if err != nil {
@@ -375,21 +420,22 @@ func (a *Adapter) replace(ctx context.Context, cmd bot.Command, m render.Message
 		}
 		a.log.Warn("slack: could not update the table through the click; updating it by chat.update", "channel", cmd.Channel, "err", err)
 	}
-	if err := a.Edit(ctx, bot.Message{Channel: cmd.Channel, Message: m}, cmd.Message); err != nil {
+	if err := a.Edit(ctx, bot.Message{Platform: platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Message: m}, cmd.Message); err != nil {
 		a.log.Error("slack: could not update the table", "channel", cmd.Channel, "err", err)
 	}
 }
 
-// dmChannel opens (or remembers) the DM channel with user.
-func (a *Adapter) dmChannel(ctx context.Context, user string) (string, error) {
+// dmChannel opens (or remembers) the DM channel with a user of workspace.
+func (a *Adapter) dmChannel(ctx context.Context, workspace, user string) (string, error) {
+	key := workspace + "/" + user
 	a.mu.Lock()
-	ch, ok := a.dms[user]
+	ch, ok := a.dms[key]
 	a.mu.Unlock()
 	if ok {
 		return ch, nil
 	}
-	err := a.retry(ctx, "conversations.open", func() error {
-		c, _, _, err := a.api.OpenConversationContext(ctx, &slackapi.OpenConversationParameters{Users: []string{user}})
+	err := a.call(ctx, workspace, "conversations.open", func(api *slackapi.Client) error {
+		c, _, _, err := api.OpenConversationContext(ctx, &slackapi.OpenConversationParameters{Users: []string{user}})
 		if err == nil {
 			ch = c.ID
 		}
@@ -402,14 +448,14 @@ func (a *Adapter) dmChannel(ctx context.Context, user string) (string, error) {
 		return "", slackapi.SlackErrorResponse{Err: "no_dm_channel"}
 	}
 	a.mu.Lock()
-	a.dms[user] = ch
+	a.dms[key] = ch
 	a.mu.Unlock()
 	return ch, nil
 }
 
-func (a *Adapter) forgetDM(user string) {
+func (a *Adapter) forgetDM(workspace, user string) {
 	a.mu.Lock()
-	delete(a.dms, user)
+	delete(a.dms, workspace+"/"+user)
 	a.mu.Unlock()
 }
 
@@ -526,12 +572,12 @@ func (a *Adapter) reply(ctx context.Context, cmd bot.Command, r bot.Reply, respo
 // sendFile uploads a private document (an export of the user's hands) into the user's direct
 // messages with the bot: Slack has no private file inside a channel.
 func (a *Adapter) sendFile(ctx context.Context, cmd bot.Command, f render.File) error {
-	dm, err := a.dmChannel(ctx, cmd.User)
+	dm, err := a.dmChannel(ctx, cmd.Workspace, cmd.User)
 	if err != nil {
 		return err
 	}
-	return a.retry(ctx, "files.upload", func() error {
-		_, err := a.api.UploadFileContext(ctx, slackapi.UploadFileParameters{Channel: dm, Filename: f.Name, Title: f.Name,
+	return a.call(ctx, cmd.Workspace, "files.upload", func(api *slackapi.Client) error {
+		_, err := api.UploadFileContext(ctx, slackapi.UploadFileParameters{Channel: dm, Filename: f.Name, Title: f.Name,
 			Reader: bytes.NewReader(f.Data), FileSize: len(f.Data), InitialComment: "Your hands from <#" + cmd.Channel + ">, for your tracker."})
 		return err
 	})
@@ -576,8 +622,8 @@ func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
 	a.mu.Unlock()
 	if !ok || a.now().Sub(e.at) >= userTTL || a.adminMatters(cmd.Text) {
 		var u *slackapi.User
-		err := a.retry(ctx, "users.info", func() (err error) {
-			u, err = a.api.GetUserInfoContext(ctx, cmd.User)
+		err := a.call(ctx, cmd.Workspace, "users.info", func(api *slackapi.Client) (err error) {
+			u, err = api.GetUserInfoContext(ctx, cmd.User)
 			return err
 		})
 		if err != nil {
@@ -695,7 +741,10 @@ func (a *Adapter) probe(ctx context.Context, cmd bot.Command) (r bot.Reply, answ
 // instead.
 func (a *Adapter) openAmount(ctx context.Context, trigger string, c click) {
 	// One try: after a rate limit's Retry-After (a second or more) the trigger would be spent.
-	_, err := a.api.OpenViewContext(ctx, trigger, amountModal(c.Value))
+	err := a.callOnce(ctx, c.Cmd.Workspace, func(api *slackapi.Client) error {
+		_, err := api.OpenViewContext(ctx, trigger, amountModal(c.Value))
+		return err
+	})
 	if err == nil {
 		return
 	}

@@ -478,7 +478,7 @@ func TestPictureAltTextWithinSlackLimits(t *testing.T) {
 	long := strings.Repeat("Ace of spades, ", 300) // 4,500 characters
 	blocks := []slackapi.Block{slackapi.NewSectionBlock(slackapi.NewTextBlockObject("mrkdwn", "table", false, false), nil, nil)}
 	var sent []slackapi.Block
-	err := h.a.withPicture(context.Background(), blocks, &render.Picture{Name: "showdown.png", PNG: []byte("\x89PNG"), Alt: long},
+	err := h.a.withPicture(context.Background(), "T1", blocks, &render.Picture{Name: "showdown.png", PNG: []byte("\x89PNG"), Alt: long},
 		func(b []slackapi.Block) error { sent = b; return nil })
 	if err != nil || len(sent) != 2 {
 		t.Fatalf("sent %d blocks, err %v; want the table and its picture", len(sent), err)

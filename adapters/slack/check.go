@@ -17,7 +17,8 @@ import (
 var Scopes = []string{"commands", "chat:write", "im:write", "users:read", "files:write"}
 
 // Check tells an operator, in sentences, whether the bot can run with cfg: the bot token works and
-// has the scopes dealerbot uses, and, in Socket Mode, the app-level token opens a connection. It reads
+// has the scopes dealerbot uses, and, in Socket Mode, the app-level token opens a connection; for many
+// workspaces, that Slack accepts the app's client ID and secret, and where to point the app. It reads
 // only; client is the HTTP client to reach Slack with (nil: the default).
 func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	if client == nil {
@@ -26,6 +27,9 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	api := cfg.APIURL
 	if api == "" {
 		api = "https://slack.com/api/"
+	}
+	if cfg.Mode() == OAuthMode {
+		return checkOAuth(ctx, cfg, client, api)
 	}
 	var out []bot.Finding
 	var auth struct {
@@ -107,4 +111,38 @@ func callMethod(ctx context.Context, client *http.Client, method, token string, 
 		return nil, fmt.Errorf("%s answered %s", method, res.Status)
 	}
 	return res.Header, nil
+}
+
+// checkOAuth checks the app's credentials without installing anything: oauth.v2.access with a code
+// that does not exist is refused for a wrong client ID or secret before the code is looked at.
+func checkOAuth(ctx context.Context, cfg Config, client *http.Client, api string) []bot.Finding {
+	var out []bot.Finding
+	var resp struct {
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+	}
+	form := url.Values{"client_id": {cfg.ClientID}, "client_secret": {cfg.ClientSecret}, "code": {"dealerbot-check"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, api+"oauth.v2.access", strings.NewReader(form.Encode()))
+	if err == nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		var res *http.Response
+		if res, err = client.Do(req); err == nil {
+			err = json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&resp)
+			res.Body.Close()
+		}
+	}
+	switch {
+	case err != nil:
+		return append(out, bot.Finding{Text: fmt.Sprintf("Slack could not be reached to check SLACK_CLIENT_ID and SLACK_CLIENT_SECRET: %v. Check the machine's network and try again.", err)})
+	case resp.Error == "invalid_client_id":
+		out = append(out, bot.Finding{Text: "Slack does not know SLACK_CLIENT_ID: copy the Client ID from your app's Basic Information > App Credentials."})
+	case resp.Error == "bad_client_secret":
+		out = append(out, bot.Finding{Text: "SLACK_CLIENT_SECRET is not the app's: copy the Client Secret from Basic Information > App Credentials (Show)."})
+	default: // invalid_code: the credentials passed
+		out = append(out, bot.Finding{OK: true, Text: "Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET."})
+	}
+	return append(out, bot.Finding{OK: true, Text: fmt.Sprintf("Many workspaces: Slack must reach this machine on %s over HTTPS. In the app's settings set "+
+		"OAuth & Permissions > Redirect URLs to https://YOUR-HOST/slack/oauth/callback; the Request URL of /poker (Slash Commands), of Interactivity & Shortcuts "+
+		"and of Event Subscriptions (bot events app_uninstalled and tokens_revoked) to https://YOUR-HOST/slack/events; turn Socket Mode off. "+
+		"Workspaces install the app at https://YOUR-HOST/slack/install.", cfg.ListenAddr)})
 }

@@ -80,13 +80,29 @@ type fakeSlack struct {
 
 	limits     bool                  // enforce the rate limits below (on unless a test turns it off)
 	posts      map[string]*tokens    // channel -> chat.postMessage budget
-	updates    tokens                // chat.update budget (Tier 3)
-	ephemerals tokens                // chat.postEphemeral budget (Tier 4)
+	updates    tokens                // chat.update budget (Tier 3), of the one workspace
+	ephemerals tokens                // chat.postEphemeral budget (Tier 4), of the one workspace
+	updatesBy  map[string]*tokens    // with teams: each workspace's chat.update budget
+	ephsBy     map[string]*tokens    // with teams: each workspace's chat.postEphemeral budget
 	hooks      map[string]hook       // response_url path -> the click it belongs to
 	triggers   map[string]time.Time  // trigger_id -> when it was issued
 	screen     map[string]slackShown // message ts -> what it shows
 	limited429 int                   // 429s answered by the limits
 	hookSeq    int
+
+	// Several workspaces (OAuth mode; oauthfake_test.go). With no team added every token is taken, as
+	// one workspace's fake; once a team is added, every Web API call must carry a token Slack issued
+	// (else invalid_auth) and not revoked (token_revoked), and may name only channels, users and
+	// triggers of that token's workspace (else channel_not_found or user_not_found).
+	teams        map[string]*fakeTeam // team ID -> team
+	tokens       map[string]string    // bot token -> team ID
+	revoked      map[string]bool      // bot tokens revoked (uninstalled, or revoked by the workspace)
+	teamOf       map[string]string    // channel, user, DM channel or trigger ID -> team ID
+	uses         []tokenUse           // every Web API call's token, once a team is added
+	codes        map[string]*grant    // OAuth codes issued by the authorize page
+	clientID     string
+	clientSecret string
+	oauthSeq     int
 }
 
 // hook is a click's response_url: the message it was on, when it was issued and how often it was used.
@@ -187,9 +203,9 @@ func (f *fakeSlack) throttle(method, channel string, w http.ResponseWriter) bool
 			f.posts[channel] = b
 		}
 	case "chat.update":
-		b = &f.updates
+		b = f.budget(f.updatesBy, &f.updates, channel, 50, 50.0/60)
 	case "chat.postEphemeral":
-		b = &f.ephemerals
+		b = f.budget(f.ephsBy, &f.ephemerals, channel, 100, 100.0/60)
 	default:
 		return false
 	}
@@ -233,22 +249,30 @@ func newFakeSlack(t testing.TB) *fakeSlack {
 		processing: 150 * time.Millisecond,
 		scopes:     append([]string(nil), Scopes...),
 		now:        time.Now,
+		teams:      map[string]*fakeTeam{},
+		tokens:     map[string]string{},
+		revoked:    map[string]bool{},
+		teamOf:     map[string]string{},
+		codes:      map[string]*grant{},
+		updatesBy:  map[string]*tokens{},
+		ephsBy:     map[string]*tokens{},
 	}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
-		c.Handle("/chat.postMessage", f.record("chat.postMessage"))
-		c.Handle("/chat.postEphemeral", f.ephemeral)
+		c.Handle("/chat.postMessage", f.authed(f.record("chat.postMessage")))
+		c.Handle("/chat.postEphemeral", f.authed(f.ephemeral))
 		c.Handle("/response", f.response)
 		c.Handle("/response/", f.response)
-		c.Handle("/chat.update", f.record("chat.update"))
-		c.Handle("/chat.delete", f.chatDelete)
-		c.Handle("/conversations.open", f.conversationsOpen)
-		c.Handle("/views.open", f.viewsOpen)
-		c.Handle("/users.info", f.usersInfo)
+		c.Handle("/chat.update", f.authed(f.record("chat.update")))
+		c.Handle("/chat.delete", f.authed(f.chatDelete))
+		c.Handle("/conversations.open", f.authed(f.conversationsOpen))
+		c.Handle("/views.open", f.authed(f.viewsOpen))
+		c.Handle("/users.info", f.authed(f.usersInfo))
 		c.Handle("/apps.connections.open", f.connectionsOpen)
-		c.Handle("/auth.test", f.authTest)
-		c.Handle("/files.getUploadURLExternal", f.uploadURL)
+		c.Handle("/auth.test", f.authed(f.authTest))
+		c.Handle("/files.getUploadURLExternal", f.authed(f.uploadURL))
 		c.Handle("/upload/", f.upload)
-		c.Handle("/files.completeUploadExternal", f.completeUpload)
+		c.Handle("/files.completeUploadExternal", f.authed(f.completeUpload))
+		c.Handle("/oauth.v2.access", f.oauthAccess)
 		c.Handle("/socket", slacktest.Websocket(f.socket))
 	})
 	f.srv.Start()
@@ -701,27 +725,37 @@ func (f *fakeSlack) click(channel, user string, b slackapi.ButtonBlockElement) {
 // response_url, returned.
 func (f *fakeSlack) clickOn(channel, user, ts string, b slackapi.ButtonBlockElement) string {
 	f.t.Helper()
+	ic, path := f.clickPayload("T1", channel, user, ts, b)
+	f.send("interactive", ic)
+	return path
+}
+
+// clickPayload is the block_actions payload of a press of button b of message ts in channel of team,
+// with its own trigger_id and response_url (returned).
+func (f *fakeSlack) clickPayload(team, channel, user, ts string, b slackapi.ButtonBlockElement) (*slackapi.InteractionCallback, string) {
 	f.mu.Lock()
 	f.hookSeq++
 	path := fmt.Sprintf("/response/%d", f.hookSeq)
-	trigger := "trig-" + b.ActionID
+	trigger := fmt.Sprintf("trig-%d-%s", f.hookSeq, b.ActionID)
+	if team == "T1" && len(f.teams) == 0 {
+		trigger = "trig-" + b.ActionID // as the one workspace's tests expect
+	}
 	f.hooks[path] = hook{channel: channel, ts: ts, issued: f.now()}
 	f.triggers[trigger] = time.Now()
+	f.teamOf[trigger] = team
 	f.mu.Unlock()
-	ic := &slackapi.InteractionCallback{
+	return &slackapi.InteractionCallback{
 		Type:        slackapi.InteractionTypeBlockActions,
 		TriggerID:   trigger,
 		ResponseURL: "http://" + f.srv.ServerAddr + path,
 		Container:   slackapi.Container{Type: "message", MessageTs: ts, ChannelID: channel},
-		Team:        slackapi.Team{ID: "T1"},
+		Team:        slackapi.Team{ID: team},
 		User:        slackapi.User{ID: user, Name: f.name(user)},
 		Channel:     slackapi.Channel{GroupConversation: slackapi.GroupConversation{Conversation: slackapi.Conversation{ID: channel}}},
 		ActionCallback: slackapi.ActionCallbacks{BlockActions: []*slackapi.BlockAction{
 			{ActionID: b.ActionID, BlockID: "b", Value: b.Value, Type: "button"},
 		}},
-	}
-	f.send("interactive", ic)
-	return path
+	}, path
 }
 
 // onScreen is what channel message ts shows now.
@@ -837,14 +871,15 @@ type harness struct {
 	waits *[]time.Duration
 }
 
-// newHarness builds an adapter against the fake Slack (not yet running); waits records the rate-limit
-// pauses instead of sleeping.
-func newHarness(t testing.TB, cfg Config) *harness {
+// newHarness builds an adapter against the fake Slack (not yet running), with opts; waits records the
+// rate-limit pauses instead of sleeping.
+func newHarness(t testing.TB, cfg Config, opts ...Option) *harness {
 	t.Helper()
 	f := newFakeSlack(t)
 	cfg.APIURL = f.srv.GetAPIURL()
 	logs := &bottest.Buffer{}
-	a, err := New(cfg, WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	opts = append([]Option{WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))}, opts...)
+	a, err := New(cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
@@ -43,20 +44,40 @@ func (a *Adapter) runHTTP(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("slack: cannot listen on SLACK_LISTEN_ADDR %q (use a free address such as :3000): %w", a.cfg.ListenAddr, err)
 	}
-	if err := a.checkAuth(ctx); err != nil {
-		ln.Close()
-		return err
+	if a.cfg.Mode() != OAuthMode { // in OAuth mode each workspace's token is checked by its first call
+		if err := a.checkAuth(ctx); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	return a.serve(ctx, ln)
 }
 
-// serve answers Slack's requests on ln until ctx is cancelled.
+// Mount registers dealerbot's Slack endpoints on mux, for a process that serves several platforms on
+// one listener: /slack/events (slash commands, interactivity and the Events API, each signed by
+// Slack) and, for many workspaces, /slack/install and /slack/oauth/callback.
+func (a *Adapter) Mount(mux *http.ServeMux) {
+	mux.Handle("/slack/events", a)
+	if a.cfg.Mode() == OAuthMode {
+		mux.HandleFunc("/slack/install", a.install)
+		mux.HandleFunc("/slack/oauth/callback", a.callback)
+	}
+}
+
+// serve answers Slack's requests on ln until ctx is cancelled: the endpoints of Mount, and Slack's
+// requests on any other path too (a Request URL set before /slack/events was the rule).
 func (a *Adapter) serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: a, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: a.readTimeout,
+	mux := http.NewServeMux()
+	a.Mount(mux)
+	mux.Handle("/", a)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: a.readTimeout,
 		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	a.log.Info("slack: listening (HTTP mode)", "addr", ln.Addr().String())
+	a.log.Info("slack: listening ("+a.cfg.Mode().String()+")", "addr", ln.Addr().String())
+	if a.cfg.Mode() == OAuthMode {
+		a.log.Info("slack: workspaces install the app at https://YOUR-HOST/slack/install")
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("slack: HTTP server: %w", err)
@@ -68,9 +89,10 @@ func (a *Adapter) serve(ctx context.Context, ln net.Listener) error {
 	}
 }
 
-// ServeHTTP answers Slack's HTTP requests: slash commands and interactivity (buttons, modals), on any
-// path. Every request must carry a valid, fresh signature made with the signing secret; anything else
-// gets 401 and changes nothing. The answer is sent at once; the command is handled afterwards.
+// ServeHTTP answers Slack's HTTP requests: slash commands and interactivity (buttons, modals), and
+// Events API events (JSON; events.go), on any path. Every request must carry a valid, fresh signature
+// made with the signing secret; anything else gets 401 and changes nothing. The answer is sent at
+// once; the command is handled afterwards.
 func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "dealerbot accepts only Slack's POST requests here", http.StatusMethodNotAllowed)
@@ -86,6 +108,10 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "invalid or missing Slack signature", http.StatusUnauthorized)
 		return
 	}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		a.event(w, body)
+		return
+	}
 	// The verifier consumed the body; the parsers below read it again.
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if err := r.ParseForm(); err != nil {
@@ -99,6 +125,10 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "malformed interaction payload", http.StatusBadRequest)
 			return
 		}
+		if why := a.notServed(r, userOf(&ic).Workspace); why != "" {
+			w.WriteHeader(http.StatusOK) // a click has no answer of its own; the log says why
+			return
+		}
 		payload := a.interact(ic)
 		if payload == nil {
 			w.WriteHeader(http.StatusOK)
@@ -110,6 +140,11 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sc, err := slackapi.SlashCommandParse(r)
 		if err != nil {
 			http.Error(w, "malformed slash command", http.StatusBadRequest)
+			return
+		}
+		if why := a.notServed(r, sc.TeamID); why != "" {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]string{"response_type": "ephemeral", "text": why})
 			return
 		}
 		a.dispatch(commandFromSlash(sc), sc.ResponseURL)
@@ -149,4 +184,23 @@ func (a *Adapter) verify(h http.Header, body []byte) error {
 		return errReplay
 	}
 	return nil
+}
+
+// notServed says, for a request from a workspace dealerbot cannot answer in OAuth mode (it has no
+// installation there, or the stored token does not open), why, for the sender; "" when it is served.
+func (a *Adapter) notServed(r *http.Request, team string) string {
+	if a.cfg.Mode() != OAuthMode {
+		return ""
+	}
+	_, err := a.team(r.Context(), team)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errNotInstalled):
+		a.log.Info("slack: a request from a workspace without an installation", "team", team)
+		return "dealerbot is not installed in this workspace (it was removed, or its token revoked): a workspace admin can add it again at https://" +
+			r.Host + "/slack/install"
+	}
+	a.log.Error("slack: cannot answer a workspace", "team", team, "err", err)
+	return "dealerbot cannot use its installation in this workspace right now, and nothing was done; whoever runs dealerbot has been told."
 }

@@ -1,12 +1,17 @@
 package slack
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dealerbot/dealerbot/bot"
 )
 
 // scopeOf is the bot scope each slack-go call of the adapter needs (Slack's method reference).
@@ -26,7 +31,7 @@ var scopeOf = map[string]string{
 // manifest.yml asks for exactly the scopes they need, plus commands for /poker.
 func TestManifestScopesMatchTheCode(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	callRe := regexp.MustCompile(`a\.api\.(\w+?)Context\(`)
+	callRe := regexp.MustCompile(`\bapi\.(\w+?)Context\(`)
 	want := map[string]bool{"commands": true}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -87,3 +92,55 @@ func botScopes(manifest string) []string {
 	}
 	return out
 }
+
+// TestManifestDescribesManyWorkspaces: the commented-out lines of manifest.yml for many workspaces
+// point Slack at the adapter's own endpoints (a request there reaches a handler of Mount), subscribe
+// to the two events that end a workspace's service, and turn Socket Mode off.
+func TestManifestDescribesManyWorkspaces(t *testing.T) {
+	man, err := os.ReadFile("../../manifest.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(man), "# --- Many workspaces (OAuth)")
+	if !ok {
+		t.Fatal("manifest.yml has no section for many workspaces")
+	}
+	var lines []string
+	for _, l := range strings.Split(block, "\n")[1:] {
+		lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(l, "#"), " "))
+	}
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{"url: https://YOUR-HOST/slack/events", "redirect_urls:\n    - https://YOUR-HOST/slack/oauth/callback",
+		"event_subscriptions:\n    request_url: https://YOUR-HOST/slack/events", "bot_events:\n      - app_uninstalled\n      - tokens_revoked",
+		"interactivity:\n    is_enabled: true\n    request_url: https://YOUR-HOST/slack/events", "socket_mode_enabled: false", "should_escape: true"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the section for many workspaces lacks %q:\n%s", want, text)
+		}
+	}
+	a, err := New(Config{ClientID: "1.2", ClientSecret: "s", SigningSecret: "s", ListenAddr: ":0", SecretKey: testKey},
+		WithInstallations(noInstalls{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	a.Mount(mux)
+	for _, u := range regexp.MustCompile(`https://YOUR-HOST(/\S+)`).FindAllStringSubmatch(text, -1) {
+		if _, pattern := mux.Handler(httptest.NewRequest(http.MethodGet, u[1], nil)); pattern != u[1] {
+			t.Errorf("the manifest names %s, which Mount does not serve (pattern %q)", u[1], pattern)
+		}
+	}
+	for _, p := range []string{"/slack/install", "/slack/oauth/callback", "/slack/events"} {
+		if _, pattern := mux.Handler(httptest.NewRequest(http.MethodGet, p, nil)); pattern != p {
+			t.Errorf("Mount does not serve %s", p)
+		}
+	}
+}
+
+// noInstalls is an installation store with nothing in it.
+type noInstalls struct{}
+
+func (noInstalls) PutInstallation(context.Context, bot.Installation) error { return nil }
+func (noInstalls) Installation(context.Context, string, string) (bot.Installation, bool, error) {
+	return bot.Installation{}, false, nil
+}
+func (noInstalls) DeleteInstallation(context.Context, string, string) error { return nil }

@@ -191,7 +191,11 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		runners = append(runners, a.Run)
 	}
 	if scfg.Mode() != slack.Off {
-		a, err := slack.New(scfg, slack.WithLogger(log.With("platform", "slack")))
+		opts := []slack.Option{slack.WithLogger(log.With("platform", "slack"))}
+		if in, ok := db.(bot.Installations); ok { // many workspaces keep their installations there
+			opts = append(opts, slack.WithInstallations(in))
+		}
+		a, err := slack.New(scfg, opts...)
 		if err != nil {
 			return err
 		}

@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"FencedScheduleWrites", fencedScheduleWrites},
 		{"Communities", communities},
 		{"AppliedOnce", appliedOnce},
+		{"Installations", installations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -754,4 +755,78 @@ func appliedOnce(t *testing.T, s Store) {
 		t.Fatal("the repeated grant opened an account")
 	}
 	balance(t, s)
+}
+
+// Installations are kept one per workspace: read back exactly as put (the sealed token's bytes as
+// given, binary included), replaced by an install again, kept apart between workspaces and between
+// platforms, and deleted (deleting one that is not there is no error). One without a workspace is
+// refused and nothing is stored.
+func installations(t *testing.T, s Store) {
+	is, ok := any(s).(bot.Installations)
+	if !ok {
+		t.Fatal("the store does not keep installations (bot.Installations)")
+	}
+	get := func(platform, workspace string) (bot.Installation, bool) {
+		t.Helper()
+		in, ok, err := is.Installation(ctx, platform, workspace)
+		if err != nil {
+			t.Fatalf("installation %s/%s: %v", platform, workspace, err)
+		}
+		return in, ok
+	}
+	same := func(got, want bot.Installation) bool {
+		g, w := got, want
+		g.Installed, w.Installed = time.Time{}, time.Time{}
+		return reflect.DeepEqual(g, w) && got.Installed.Equal(want.Installed)
+	}
+	if _, ok := get("slack", "T1"); ok {
+		t.Fatal("an empty store has an installation")
+	}
+	at := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
+	t1 := bot.Installation{Platform: "slack", Workspace: "T1", Name: "Home game", BotUser: "UBOT1",
+		Scopes: []string{"commands", "chat:write"}, Token: []byte{1, 0, 0xff, 'x', 0}, InstalledBy: "UALICE", Installed: at}
+	t2 := bot.Installation{Platform: "slack", Workspace: "T2", Name: "Office", BotUser: "UBOT2", Token: []byte{1, 2, 3}, Installed: at.Add(time.Hour)}
+	d1 := bot.Installation{Platform: "discord", Workspace: "T1", Token: []byte{9}, Installed: at}
+	for _, in := range []bot.Installation{t1, t2, d1} {
+		if err := is.PutInstallation(ctx, in); err != nil {
+			t.Fatalf("put %s/%s: %v", in.Platform, in.Workspace, err)
+		}
+	}
+	for _, want := range []bot.Installation{t1, t2, d1} {
+		if got, ok := get(want.Platform, want.Workspace); !ok || !same(got, want) {
+			t.Errorf("installation %s/%s read back as %+v (found %v), want %+v", want.Platform, want.Workspace, got, ok, want)
+		}
+	}
+
+	again := t1
+	again.Token, again.Name, again.Scopes, again.Installed = []byte{1, 7, 7}, "Home game (renamed)", []string{"commands"}, at.Add(2*time.Hour)
+	if err := is.PutInstallation(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := get("slack", "T1"); !same(got, again) {
+		t.Errorf("installed again: read back %+v, want %+v", got, again)
+	}
+
+	if err := is.DeleteInstallation(ctx, "slack", "T1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := get("slack", "T1"); ok {
+		t.Error("the deleted installation is still there")
+	}
+	if got, ok := get("slack", "T2"); !ok || !same(got, t2) {
+		t.Errorf("deleting T1 changed T2: %+v (found %v)", got, ok)
+	}
+	if got, ok := get("discord", "T1"); !ok || !same(got, d1) {
+		t.Errorf("deleting slack/T1 changed discord/T1: %+v (found %v)", got, ok)
+	}
+	if err := is.DeleteInstallation(ctx, "slack", "T1"); err != nil {
+		t.Errorf("deleting a missing installation: %v, want no error", err)
+	}
+
+	if err := is.PutInstallation(ctx, bot.Installation{Platform: "slack", Token: []byte{1}}); err == nil {
+		t.Error("an installation without a workspace was stored")
+	}
+	if _, ok := get("slack", ""); ok {
+		t.Error("the refused installation was stored")
+	}
 }
