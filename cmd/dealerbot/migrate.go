@@ -94,6 +94,20 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	if err := dst.Import(ctx, snap); err != nil {
 		return err
 	}
+	// The chat apps' installations (Slack for many workspaces), sealed tokens as they are.
+	installs, err := src.AllInstallations(ctx)
+	if err != nil {
+		return err
+	}
+	for _, in := range installs {
+		if err := dst.PutInstallation(ctx, in); err != nil {
+			return fmt.Errorf("copy the installation of %s/%s: %w", in.Platform, in.Workspace, err)
+		}
+	}
+	dstInstalls, err := dst.CountInstallations(ctx)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "copied %s to %s\n", from, dst)
 
 	// Read both sides anew, each through its own store, and compare.
@@ -119,6 +133,7 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 		{"schedules", int64(srcN.Schedules), int64(dstN.Schedules)},
 		{"RSVPs", int64(srcN.RSVPs), int64(dstN.RSVPs)},
 		{"results", int64(srcN.Results), int64(dstN.Results)},
+		{"installations", int64(len(installs)), int64(dstInstalls)},
 		{"chips brought in", srcTot.BroughtIn, dstTot.BroughtIn},
 		{"chips in bankrolls", srcTot.Bankrolls, dstTot.Bankrolls},
 		{"chips on tables", srcTot.OnTables, dstTot.OnTables},

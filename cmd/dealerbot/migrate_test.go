@@ -98,6 +98,8 @@ func migrateSource(t *testing.T) string {
 		Players: []schedule.Balance{{User: "alice", Name: "alice", Net: 300}, {User: "bob", Name: "bob", Net: -300}}}, &s0))
 	must(db.PutResult(ctx, schedule.Result{Schedule: ids[2], Game: game, Ended: game.Add(time.Hour)}, nil))
 	must(db.DeleteSchedule(ctx, ids[2]))
+	must(db.PutInstallation(ctx, bot.Installation{Platform: "slack", Workspace: "T1", Name: "Home game", BotUser: "U0BOT",
+		Scopes: []string{"commands", "chat:write"}, Token: []byte{1, 0, 0xff, 7}, InstalledBy: "U1", Installed: game.UTC()}))
 	return path
 }
 
@@ -215,6 +217,10 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	}
 	dst := openPostgres(t, url)
 	compareDumps(t, "the copy", dump(t, dst, snap), want)
+	in, ok, err := dst.Installation(ctx, "slack", "T1")
+	if err != nil || !ok || in.Name != "Home game" || string(in.Token) != string([]byte{1, 0, 0xff, 7}) || len(in.Scopes) != 2 {
+		t.Errorf("the copied installation: %+v ok=%v err=%v", in, ok, err)
+	}
 
 	// The source holds what the test means to copy.
 	if n.Tables != 1 || n.HandsInProgress != 1 || n.Sessions != 1 || n.Schedules != 2 || n.RSVPs != 2 || n.Results != 2 || n.Players != 4 {
