@@ -23,6 +23,8 @@ type surfaceChat struct {
 	log    []string
 	frozen map[string]bool // messages Edit refuses with bot.ErrRepost (Discord's 30046)
 	denied bool            // the channel refuses the bot: Post and Edit fail with bot.ErrCannotPost
+	// flush waits for the dealer the chat is given to (liveRigOver sets it).
+	flush func(context.Context) error
 }
 
 func (c *surfaceChat) Post(_ context.Context, m bot.Message) (string, error) {
@@ -84,19 +86,18 @@ func (c *surfaceChat) counts() (posts, edits int) {
 	return c.posts, c.edits
 }
 
-// settle waits until the dealer's writers are idle: the counts stop changing.
+// settle waits until the dealer has run everything queued and written every channel message it
+// caused (Dealer.Flush), and fails the test if that does not happen within 10 s.
 func (c *surfaceChat) settle(t *testing.T) {
 	t.Helper()
-	p, e := c.counts()
-	for i := 0; i < 200; i++ {
-		time.Sleep(5 * time.Millisecond)
-		p2, e2 := c.counts()
-		if p2 == p && e2 == e && i > 4 {
-			return
-		}
-		p, e = p2, e2
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.flush(ctx); err != nil {
+		t.Fatalf("the dealer did not finish its work: %v", err)
 	}
 }
+
+func (c *surfaceChat) flushWith(f func(context.Context) error) { c.flush = f }
 
 // TestLiveTableMessage: with a chat that edits in place, a hand is one table message: posted once,
 // then brought up to date through each click's own response (no channel write), and edited for a
@@ -195,9 +196,11 @@ func liveRig(t *testing.T, opts string) (*rig, *surfaceChat) {
 func liveRigOver(t *testing.T, chat interface {
 	bot.Chat
 	settle(*testing.T)
+	flushWith(func(context.Context) error)
 }, rc *rigChat, opts string) *rig {
 	t.Helper()
 	r := newRig(t, bot.Config{})
+	chat.flushWith(func(ctx context.Context) error { return r.d.Flush(ctx) }) // r.d as it is then (a restart replaces it)
 	r.chat = rc
 	r.close()
 	r.openWith(chat)
