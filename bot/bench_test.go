@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
@@ -84,10 +85,6 @@ func (c *turnChat) turnSince(ch string, mark int) (turn, bool) {
 	t := c.turns[ch]
 	return t, t.seq > mark
 }
-
-type noTimer struct{}
-
-func (noTimer) Stop() bool { return true }
 
 // driver plays heads-up hands at one channel: everyone checks or calls.
 type driver struct {
@@ -178,7 +175,7 @@ func newBenchDealer(tb testing.TB, kind string) (*bot.Dealer, *turnChat) {
 // (the drivers act far faster than a person). It is closed when tb ends.
 func newBenchDealerOn(tb testing.TB, db bot.Store, cfg bot.Config) (*bot.Dealer, *turnChat) {
 	tb.Helper()
-	cfg.AfterFunc = func(time.Duration, func()) bot.Timer { return noTimer{} }
+	cfg.AfterFunc = bottest.NoTimer
 	cfg.RateLimit = bot.RateLimit{Off: true}
 	chat := newTurnChat()
 	d, err := bot.New(db, chat, cfg)

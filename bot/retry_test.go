@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,7 +14,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 )
@@ -58,11 +56,7 @@ func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 // openBolt is a storage.DB on a file in tb.TempDir(); its totals come from DB.Balance.
 func openBolt(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
-	db, err := storage.Open(filepath.Join(tb.TempDir(), "dealerbot.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := bottest.OpenDB(tb)
 	return db, func(tb testing.TB) chipTotals {
 		tb.Helper()
 		tot, err := db.Balance(context.Background())

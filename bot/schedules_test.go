@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -105,12 +106,9 @@ type schedNight struct {
 func newSchedNight(t *testing.T, now time.Time, seed byte) *schedNight {
 	t.Helper()
 	n := &schedNight{chat: &schedChat{}, now: now}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := bottest.OpenDB(t)
 	n.db = db
-	t.Cleanup(func() { db.Close() })
+	var err error
 	n.d, err = bot.New(db, n.chat, bot.Config{Now: n.clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
 		Rand: rand.NewChaCha8([32]byte{seed})})
 	if err != nil {

@@ -17,12 +17,6 @@ import (
 	"github.com/dealerbot/dealerbot/storage"
 )
 
-// noTimer is a timer factory that never fires: the test decides when hands are dealt, and the
-// table runs without a turn timer.
-type noTimer struct{}
-
-func (noTimer) Stop() bool { return true }
-
 // game drives one table through the fake Discord.
 type game struct {
 	t       testing.TB
@@ -109,13 +103,9 @@ func holeCards(t testing.TB, text string) []string {
 // last-in first-out), and a failed test logs every REST call the adapter made.
 func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *bottest.Buffer, clock *bottest.Clock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := bottest.OpenDB(t)
 	cfg.Now = clock.Now
-	cfg.AfterFunc = func(time.Duration, func()) bot.Timer { return noTimer{} }
+	cfg.AfterFunc = bottest.NoTimer
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	d, err := bot.New(db, a, cfg)
 	if err != nil {
@@ -684,7 +674,7 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 			t.Fatal(err)
 		}
 		d, err := bot.New(db, a, bot.Config{StartingBankroll: 10000, DealDelay: time.Hour, Now: clock.Now, Logger: slog.New(slog.NewTextHandler(logs, nil)),
-			AfterFunc: func(time.Duration, func()) bot.Timer { return noTimer{} }})
+			AfterFunc: bottest.NoTimer})
 		if err != nil {
 			t.Fatal(err)
 		}

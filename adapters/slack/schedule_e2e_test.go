@@ -2,7 +2,6 @@ package slack
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +10,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
 // TestScheduledGameOverSocketMode runs a weekly home game through the fake Slack with the real dealer,
@@ -22,11 +21,7 @@ import (
 func TestScheduledGameOverSocketMode(t *testing.T) {
 	t.Parallel() // the fake's rate limits make it wait for seconds
 	h := newHarness(t, socketConfig())
-	db, err := storage.Open(filepath.Join(t.TempDir(), "dealerbot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := bottest.OpenDB(t)
 
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) // a Sunday
