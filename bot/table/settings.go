@@ -147,16 +147,16 @@ func (s Settings) Describe() string {
 	case s.Rebuys == 0:
 		b.WriteString(", no rebuys")
 	default:
-		fmt.Fprintf(&b, ", up to %d rebuys", s.Rebuys)
+		fmt.Fprintf(&b, ", up to %s", count(s.Rebuys, "rebuy", "rebuys"))
 	}
 	if s.RebuyLevels > 0 {
-		fmt.Fprintf(&b, " in the first %d levels", s.RebuyLevels)
+		fmt.Fprintf(&b, " in the first %s", count(s.RebuyLevels, "level", "levels"))
 	}
 	if s.LevelMinutes > 0 {
-		fmt.Fprintf(&b, ", blinds rise every %d minutes", s.LevelMinutes)
+		fmt.Fprintf(&b, ", blinds rise every %s", count(s.LevelMinutes, "minute", "minutes"))
 	}
 	if s.LevelHands > 0 {
-		fmt.Fprintf(&b, ", blinds rise every %d hands", s.LevelHands)
+		fmt.Fprintf(&b, ", blinds rise every %s", count(s.LevelHands, "hand", "hands"))
 	}
 	if s.Timer > 0 {
 		fmt.Fprintf(&b, ", %d s to act", s.Timer)
@@ -164,7 +164,7 @@ func (s Settings) Describe() string {
 		b.WriteString(", no turn timer")
 	}
 	if s.EndMinutes > 0 {
-		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
+		fmt.Fprintf(&b, ", ends after %s", count(s.EndMinutes, "minute", "minutes"))
 	}
 	if s.Straddle {
 		b.WriteString(", straddles allowed")
@@ -198,7 +198,7 @@ func (s *Settings) Apply(opts []string) error {
 		case "variant", "game":
 			n.Variant, err = engine.ParseVariant(val)
 			if err != nil {
-				return userErrorf("%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", val)
+				return userErrorf("%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
 			}
 		case "blinds":
 			sb, bb, ok := strings.Cut(val, "/")

@@ -35,7 +35,7 @@ func TestSettingsApply(t *testing.T) {
 		{"runtwice a number", "runtwice=5", nil, "Write runtwice=on or runtwice=off."},
 		{"no equals", "blinds", nil, "write key=value"},
 		{"unknown key", "speed=fast", nil, "I do not know the option \"speed\""},
-		{"bad variant", "variant=stud", nil, "stud is not a variant"},
+		{"bad variant", "variant=stud", nil, `"stud" is not a variant`},
 		{"blinds without slash", "blinds=10", nil, "small/big"},
 		{"small above big", "blinds=20/10", nil, "must not be larger"},
 		{"zero big blind", "blinds=0/0", nil, "above 0"},
@@ -177,4 +177,37 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// One of a thing is written in the singular: "1 hand", not "1 hands".
+func TestDescribeOneOfEach(t *testing.T) {
+	for _, tc := range []struct {
+		opts string
+		want []string
+	}{
+		{"levels=1hands rebuy=1 rebuylevels=1 end=1m", []string{"blinds rise every 1 hand,", "up to 1 rebuy in the first 1 level,", "ends after 1 minute,"}},
+		{"levels=1m", []string{"blinds rise every 1 minute,"}},
+		{"levels=2hands rebuy=2 rebuylevels=2 end=2m", []string{"blinds rise every 2 hands,", "up to 2 rebuys in the first 2 levels,", "ends after 2 minutes,"}},
+	} {
+		s := table.DefaultSettings()
+		if err := s.Apply(strings.Fields(tc.opts)); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Describe()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.opts, got, w)
+			}
+		}
+		set, tr, err := table.ParseTournament(table.DefaultSettings(), strings.Fields(tc.opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := tr.Describe(set)
+		for _, bad := range []string{" 1 hands", " 1 minutes", " 1 rebuys", " 1 levels"} {
+			if strings.Contains(desc, bad) {
+				t.Errorf("tournament %s: %q says %q", tc.opts, desc, bad)
+			}
+		}
+	}
 }
