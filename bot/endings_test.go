@@ -25,9 +25,11 @@ func TestShortBigBlindNobodyAsked(t *testing.T) {
 		if i%2 == 1 {
 			short, deep = deep, short
 		}
-		r.must(ch, "ann", "start blinds=400/800 min=100 max=5000 timer=off")
+		// No buy-in is under 10 big blinds: they buy in at 4/8, then the blinds go up to 400/800.
+		r.must(ch, "ann", "start blinds=4/8 min=100 max=5000 timer=off")
 		r.must(ch, "ann", "join "+map[bool]string{true: "300", false: "2400"}[short == "ann"])
 		r.must(ch, "ben", "join "+map[bool]string{true: "300", false: "2400"}[short == "ben"])
+		r.must(ch, "ann", "set blinds=400/800 min=8000 max=20000")
 		r.must(ch, deep, "deal")
 		if tr := r.table(ch); tr.Hand != nil {
 			t.Fatalf("%s: a player is asked to act with nothing to decide (hand %+v)", ch, tr.Hand)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
 
 	"github.com/dealerbot/dealerbot/render/hh"
@@ -163,6 +164,6 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 	if format == FormatOHH {
 		f.Name, f.ContentType = strings.TrimSuffix(f.Name, ".txt")+".json", "application/json"
 	}
-	return Reply{Text: fmt.Sprintf("Your %d hands from this table, with your own cards and nobody else's unshown ones: import the file into your tracker.", len(picked)),
+	return Reply{Text: fmt.Sprintf("Your %d %s from this table, with your own cards and nobody else's unshown ones: import the file into your tracker.", len(picked), table.Plural(len(picked), "hand", "hands")),
 		Files: []render.File{f}}, nil
 }

@@ -259,7 +259,7 @@ func TestOverflowRefused(t *testing.T) {
 	r.refused("c2", "alice", "join 9223372036854775807", "at most 1,000,000,000,000 chips")
 	r.must("c2", "alice", "join 500000000000")
 	r.must("c2", "bob", "join 500000000000")
-	r.refused("c2", "admin", "join 400", "A table may hold at most 1,000,000,000,000 chips")
+	r.refused("c2", "admin", "join 80000000000", "A table may hold at most 1,000,000,000,000 chips")
 	before := r.balance()
 	for hand := 0; hand < 6; hand++ {
 		if rep := r.cmd("c2", "alice", "deal"); rep.IsError {

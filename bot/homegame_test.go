@@ -144,10 +144,11 @@ func TestRunItTwiceAtTheTable(t *testing.T) {
 func TestStraddleNeedsChips(t *testing.T) {
 	r := newRig(t, bot.Config{})
 	users := []string{"hal", "ian", "jo"}
-	r.must("c4", "hal", "start straddle=on blinds=100/200 min=400 timer=off")
+	r.must("c4", "hal", "start straddle=on blinds=10/20 min=400 timer=off")
 	for _, u := range users {
 		r.must("c4", u, "join 400")
 	}
+	r.must("c4", "hal", "set blinds=100/200 min=2000") // no buy-in is under 10 big blinds: the blinds rise after
 	r.must("c4", "hal", "deal")
 	for i := 0; i < 10; i++ { // everyone folds to the big blind: the small blind is left with 300
 		for _, u := range users {

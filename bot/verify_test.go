@@ -179,6 +179,9 @@ func TestExportInChat(t *testing.T) {
 	if len(rep.Files) != 1 || strings.Count(string(rep.Files[0].Data), "\n") != 2 || !strings.HasSuffix(rep.Files[0].Name, ".json") {
 		t.Fatalf("export 2 ohh: %+v", rep.Files)
 	}
+	if rep := r.must("c1", "ann", "export 1"); !strings.HasPrefix(rep.Text, "Your 1 hand from this table,") {
+		t.Fatalf("export 1: %q, want one hand in the singular", rep.Text)
+	}
 	if rep := r.must("c1", "ann", "export session"); strings.Count(string(rep.Files[0].Data), "PokerStars Hand #") != 6 {
 		t.Fatal("export session does not hold the session's hands")
 	}

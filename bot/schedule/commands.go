@@ -61,7 +61,7 @@ func (m *Manager) schedule(ctx context.Context, r Request, args []string) (Reply
 	case "skip":
 		return m.skip(ctx, r, args[1:])
 	}
-	return Reply{}, errorf("I do not know `schedule %s`. %s", args[0], usage)
+	return Reply{}, errorf("I do not know `schedule %s`. %s", clip(args[0]), usage)
 }
 
 // parseDuration reads 90m, 3h, 1h30m or 2d.
@@ -109,7 +109,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		}
 		if !isKV {
 			if len(opts) > 0 || len(kv) > 0 {
-				return Reply{}, errorf("Put the time first and the key=value options after it: `%s` came after the options.", a)
+				return Reply{}, errorf("Put the time first and the key=value options after it: `%s` came after the options.", clip(a))
 			}
 			when = append(when, a)
 			continue
@@ -117,7 +117,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		switch k := strings.ToLower(key); k {
 		case "tz", "zone", "timezone", "length", "end", "announce", "remind", "from":
 			if _, dup := kv[k]; dup {
-				return Reply{}, errorf("%s= is given twice: keep one.", k)
+				return Reply{}, errorf("%s= is given twice: keep one.", clip(k))
 			}
 			kv[k] = val
 		default:
@@ -170,7 +170,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 			return Reply{}, errorf("Write from= as a date YYYY-MM-DD, like from=%s.", now.In(loc).AddDate(0, 0, 7).Format("2006-01-02"))
 		}
 		if !from.AddDate(0, 0, 1).After(now) {
-			return Reply{}, errorf("from=%s is in the past: give today's date or a later one.", v)
+			return Reply{}, errorf("from=%s is in the past: give today's date or a later one.", clip(v))
 		}
 		if spec.From.IsZero() || from.After(spec.From) {
 			spec.From = from
@@ -181,7 +181,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		if !spec.Until.IsZero() {
 			return Reply{}, errorf("%s is in the past: give a date and time still to come.", spec.From.Format("2006-01-02"))
 		}
-		return Reply{}, errorf("%q never comes round (check the day and month): write %s.", strings.Join(when, " "), whenHelp)
+		return Reply{}, errorf("%s never comes round (check the day and month): write %s.", errs.Quote(strings.Join(when, " ")), whenHelp)
 	}
 	s := &Schedule{Platform: r.Platform, Workspace: r.Workspace, Channel: r.Channel, Host: r.User, HostName: r.UserName,
 		When: strings.Join(when, " "), Cron: spec.Cron, Zone: loc.String(), From: spec.From, Until: spec.Until,
@@ -445,7 +445,7 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	case "no", "n", "not":
 		a = No
 	default:
-		return Reply{}, errorf("`%s` is not an answer: use `rsvp yes`, `rsvp maybe` or `rsvp no`.", args[0])
+		return Reply{}, errorf("`%s` is not an answer: use `rsvp yes`, `rsvp maybe` or `rsvp no`.", clip(args[0]))
 	}
 	id := r.Token
 	if len(args) == 2 {

@@ -42,7 +42,7 @@ func ParseZone(name string) (*time.Location, error) {
 		zones.Store(name, loc)
 	}
 	if err != nil {
-		return nil, errorf("I do not know the time zone %q: use an IANA name like tz=Europe/Berlin, tz=America/New_York or tz=UTC.", name)
+		return nil, errorf("I do not know the time zone %s: use an IANA name like tz=Europe/Berlin, tz=America/New_York or tz=UTC.", errs.Quote(name))
 	}
 	return loc, nil
 }
@@ -79,11 +79,11 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 				return nil, err
 			}
 			if f[0] == "weekly" && strings.Contains(d, ",") {
-				return nil, errorf("`weekly` takes one day; for several write `every %s %s`.", f[1], f[2])
+				return nil, errorf("`weekly` takes one day; for several write `every %s %s`.", clip(f[1]), clip(f[2]))
 			}
 			days, clock = d, f[2]
 		default:
-			return nil, errorf("I could not read %q: write %s.", when, whenHelp)
+			return nil, errorf("I could not read %s: write %s.", errs.Quote(when), whenHelp)
 		}
 		h, m, err := parseClock(clock)
 		if err != nil {
@@ -96,7 +96,7 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 		}
 		d, err := time.ParseInLocation("2006-01-02", f[1], loc)
 		if err != nil {
-			return nil, errorf("%q is not a date: write it as YYYY-MM-DD, like `on 2026-12-04 20:00`.", f[1])
+			return nil, errorf("%s is not a date: write it as YYYY-MM-DD, like `on 2026-12-04 20:00`.", errs.Quote(f[1]))
 		}
 		h, m, err := parseClock(f[2])
 		if err != nil {
@@ -113,7 +113,7 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 			}
 		}
 		if len(f) != 5 {
-			return nil, errorf("I could not read %q: write %s.", when, whenHelp)
+			return nil, errorf("I could not read %s: write %s.", errs.Quote(when), whenHelp)
 		}
 		spec.Cron = strings.Join(f, " ")
 	}
@@ -129,7 +129,7 @@ func compile(spec Spec, loc *time.Location) (*Spec, error) {
 	// the zone was checked by ParseZone.
 	s, err := cron.ParseStandard("CRON_TZ=UTC " + spec.Cron)
 	if err != nil {
-		return nil, errorf("%q is not a cron schedule I can read (%v): write %s.", spec.Cron, err, whenHelp)
+		return nil, errorf("%s is not a cron schedule I can read (%s): write %s.", errs.Quote(spec.Cron), clip(err.Error()), whenHelp)
 	}
 	spec.Loc = loc
 	spec.sched = s
@@ -150,7 +150,7 @@ func parseDays(s string) (string, error) {
 	for _, d := range strings.Split(s, ",") {
 		n, ok := weekdays[d]
 		if !ok {
-			return "", errorf("%q is not a day: use mon, tue, wed, thu, fri, sat or sun (several as tue,thu).", d)
+			return "", errorf("%s is not a day: use mon, tue, wed, thu, fri, sat or sun (several as tue,thu).", errs.Quote(d))
 		}
 		out = append(out, strconv.Itoa(n))
 	}
@@ -162,7 +162,7 @@ func parseClock(s string) (h, m int, err error) {
 	h, err1 := strconv.Atoi(hs)
 	m, err2 := strconv.Atoi(ms)
 	if !ok || err1 != nil || err2 != nil || h < 0 || h > 23 || m < 0 || m > 59 || len(ms) != 2 {
-		return 0, 0, errorf("%q is not a time of day: write 24-hour HH:MM, like 20:00.", s)
+		return 0, 0, errorf("%s is not a time of day: write 24-hour HH:MM, like 20:00.", errs.Quote(s))
 	}
 	return h, m, nil
 }
@@ -239,3 +239,7 @@ func (s *Spec) NextN(t time.Time, n int) []time.Time {
 type Error = errs.Error
 
 func errorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }
+
+// clip cuts what a user typed to the few dozen characters a refusal may repeat (errs.MaxQuote), for
+// a sentence that shows it in its own quotes, like `schedule xyz`.
+func clip(s string) string { return errs.ClipText(s, errs.MaxQuote) }

@@ -40,12 +40,24 @@ type Settings struct {
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
 // allowed, no rising blinds, a 60-second turn timer, text cards, nine seats.
 func DefaultSettings() Settings {
-	return Settings{
+	s := Settings{
 		Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10,
-		BuyIn: 1000, MinBuyIn: 400, MaxBuyIn: 2000,
 		Rebuys: -1, Timer: 60, Cards: render.CardText, Seats: 9,
 	}
+	s.BuyIn, s.MinBuyIn, s.MaxBuyIn = defaultBuyIns(s.BigBlind)
+	return s
 }
+
+// defaultBuyIns are the buy-in, smallest and largest buy-in of a table whose host names none: 100
+// big blinds, 40 to 200, within the chip ceiling (bigBlind <= engine.MaxChips, so 200 of them fit in
+// an int64).
+func defaultBuyIns(bigBlind int64) (buyIn, least, most int64) {
+	at := func(n int64) int64 { return min(n*bigBlind, engine.MaxChips) }
+	return at(100), at(40), at(200)
+}
+
+// minBuyInBlinds is the fewest big blinds a buy-in may be.
+const minBuyInBlinds = 10
 
 // Limits on the numbers a host types, each named in the sentence that refuses a larger one.
 const (
@@ -135,16 +147,16 @@ func (s Settings) Describe() string {
 	case s.Rebuys == 0:
 		b.WriteString(", no rebuys")
 	default:
-		fmt.Fprintf(&b, ", up to %d rebuys", s.Rebuys)
+		fmt.Fprintf(&b, ", up to %s", count(s.Rebuys, "rebuy", "rebuys"))
 	}
 	if s.RebuyLevels > 0 {
-		fmt.Fprintf(&b, " in the first %d levels", s.RebuyLevels)
+		fmt.Fprintf(&b, " in the first %s", count(s.RebuyLevels, "level", "levels"))
 	}
 	if s.LevelMinutes > 0 {
-		fmt.Fprintf(&b, ", blinds rise every %d minutes", s.LevelMinutes)
+		fmt.Fprintf(&b, ", blinds rise every %s", count(s.LevelMinutes, "minute", "minutes"))
 	}
 	if s.LevelHands > 0 {
-		fmt.Fprintf(&b, ", blinds rise every %d hands", s.LevelHands)
+		fmt.Fprintf(&b, ", blinds rise every %s", count(s.LevelHands, "hand", "hands"))
 	}
 	if s.Timer > 0 {
 		fmt.Fprintf(&b, ", %d s to act", s.Timer)
@@ -152,7 +164,7 @@ func (s Settings) Describe() string {
 		b.WriteString(", no turn timer")
 	}
 	if s.EndMinutes > 0 {
-		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
+		fmt.Fprintf(&b, ", ends after %s", count(s.EndMinutes, "minute", "minutes"))
 	}
 	if s.Straddle {
 		b.WriteString(", straddles allowed")
@@ -168,7 +180,7 @@ func (s Settings) Describe() string {
 const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
 	"straddle=on|off runtwice=on|off " +
-	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
+	"(buy-ins default to 100 big blinds, 40 to 200, and are at least 10; chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
 // Apply reads key=value options into s. On error s is unchanged and the error is a sentence for players.
 func (s *Settings) Apply(opts []string) error {
@@ -186,7 +198,7 @@ func (s *Settings) Apply(opts []string) error {
 		case "variant", "game":
 			n.Variant, err = engine.ParseVariant(val)
 			if err != nil {
-				return userErrorf("%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", val)
+				return userErrorf("%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
 			}
 		case "blinds":
 			sb, bb, ok := strings.Cut(val, "/")
@@ -312,14 +324,42 @@ func (s *Settings) Apply(opts []string) error {
 			return err
 		}
 	}
+	tenBlinds := minBuyInBlinds * n.BigBlind // BigBlind <= MaxChips: no wrap
 	if buyinSet && !minSet && !maxSet {
-		n.MinBuyIn, n.MaxBuyIn = max(1, n.BuyIn*2/5), min(n.BuyIn*2, engine.MaxChips) // BuyIn <= MaxChips: no wrap
+		// BuyIn <= MaxChips: no wrap. The smallest buy-in is 40% of the buy-in, and 10 big blinds at least.
+		n.MinBuyIn, n.MaxBuyIn = min(max(1, n.BuyIn*2/5, tenBlinds), n.BuyIn), min(n.BuyIn*2, engine.MaxChips)
+	} else {
+		// A buy-in, smallest or largest the host never chose (still the old blinds' default) follows
+		// the blinds; a followed buy-in stays within the smallest and largest the host chose.
+		b, lo, hi := defaultBuyIns(s.BigBlind)
+		nb, nlo, nhi := defaultBuyIns(n.BigBlind)
+		if !minSet && s.MinBuyIn == lo {
+			n.MinBuyIn = nlo
+		}
+		if !maxSet && s.MaxBuyIn == hi {
+			n.MaxBuyIn = nhi
+		}
+		if !buyinSet && s.BuyIn == b && n.MinBuyIn <= n.MaxBuyIn {
+			n.BuyIn = min(max(nb, n.MinBuyIn), n.MaxBuyIn)
+		}
+	}
+	if tenBlinds > engine.MaxChips {
+		return userErrorf("Blinds of %s/%s leave no room for a buy-in of %d big blinds (a stack holds at most %s chips): choose smaller blinds.",
+			render.Chips(n.SmallBlind), render.Chips(n.BigBlind), minBuyInBlinds, render.Chips(engine.MaxChips))
 	}
 	if n.MinBuyIn > n.MaxBuyIn {
 		return userErrorf("The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
 	}
 	if n.BuyIn < n.MinBuyIn || n.BuyIn > n.MaxBuyIn {
 		return userErrorf("The buy-in must be between min (%s) and max (%s).", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
+	}
+	if n.MinBuyIn < tenBlinds {
+		what, v := "smallest buy-in", n.MinBuyIn
+		if buyinSet && n.BuyIn < tenBlinds { // name the number the host typed
+			what, v = "buy-in", n.BuyIn
+		}
+		return userErrorf("The %s (%s) is less than %d big blinds at blinds %s/%s: make it at least %s.",
+			what, render.Chips(v), minBuyInBlinds, render.Chips(n.SmallBlind), render.Chips(n.BigBlind), render.Chips(tenBlinds))
 	}
 	*s = n
 	return nil

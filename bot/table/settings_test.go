@@ -35,7 +35,7 @@ func TestSettingsApply(t *testing.T) {
 		{"runtwice a number", "runtwice=5", nil, "Write runtwice=on or runtwice=off."},
 		{"no equals", "blinds", nil, "write key=value"},
 		{"unknown key", "speed=fast", nil, "I do not know the option \"speed\""},
-		{"bad variant", "variant=stud", nil, "stud is not a variant"},
+		{"bad variant", "variant=stud", nil, `"stud" is not a variant`},
 		{"blinds without slash", "blinds=10", nil, "small/big"},
 		{"small above big", "blinds=20/10", nil, "must not be larger"},
 		{"zero big blind", "blinds=0/0", nil, "above 0"},
@@ -51,6 +51,33 @@ func TestSettingsApply(t *testing.T) {
 		{"bad pictures", "pictures=maybe", nil, "Write pictures=on or pictures=off."},
 		{"bad cards", "cards=cartoon", nil, "cards=text, cards=emoji, cards=images"},
 		{"bad levels", "levels=often", nil, "levels=10m"},
+		// Buy-ins follow the blinds: 100 big blinds (40 to 200) unless buyin=, min= or max= say otherwise.
+		{"buy-in follows the blinds", "blinds=500/1000",
+			func(s table.Settings) bool {
+				return s.BuyIn == 100_000 && s.MinBuyIn == 40_000 && s.MaxBuyIn == 200_000
+			}, ""},
+		{"buy-in follows blinds 10/15", "blinds=10/15",
+			func(s table.Settings) bool { return s.BuyIn == 1500 && s.MinBuyIn == 600 && s.MaxBuyIn == 3000 }, ""},
+		{"a buy-in named stays", "blinds=50/100 buyin=5000",
+			func(s table.Settings) bool { return s.BuyIn == 5000 && s.MinBuyIn == 2000 && s.MaxBuyIn == 10000 }, ""},
+		{"a short buy-in's smallest is 10 big blinds", "blinds=50/100 buyin=1500",
+			func(s table.Settings) bool { return s.BuyIn == 1500 && s.MinBuyIn == 1000 && s.MaxBuyIn == 3000 }, ""},
+		{"huge blinds stay within the chip ceiling", "blinds=10000000000/20000000000",
+			func(s table.Settings) bool {
+				return s.BuyIn == engine.MaxChips && s.MinBuyIn == 800_000_000_000 && s.MaxBuyIn == engine.MaxChips
+			}, ""},
+		{"buy-in below 10 big blinds", "blinds=500/1000 buyin=1000", nil,
+			"The buy-in (1,000) is less than 10 big blinds at blinds 500/1,000: make it at least 10,000."},
+		{"smallest buy-in below 10 big blinds", "min=50", nil,
+			"The smallest buy-in (50) is less than 10 big blinds at blinds 5/10: make it at least 100."},
+		{"the buy-in follows the blinds within the host's limits", "blinds=400/800 min=8000 max=50000",
+			func(s table.Settings) bool { return s.BuyIn == 50000 && s.MinBuyIn == 8000 && s.MaxBuyIn == 50000 }, ""},
+		{"the smallest follows the blinds when only the buy-in and largest are named", "blinds=1000/2000 buyin=300000 max=1000000",
+			func(s table.Settings) bool { return s.BuyIn == 300000 && s.MinBuyIn == 80000 && s.MaxBuyIn == 1000000 }, ""},
+		{"a short smallest with big blinds", "blinds=400/800 min=100 max=5000", nil,
+			"The smallest buy-in (100) is less than 10 big blinds at blinds 400/800: make it at least 8,000."},
+		{"no room for 10 big blinds", "blinds=1000000000000/1000000000000", nil,
+			"Blinds of 1,000,000,000,000/1,000,000,000,000 leave no room for a buy-in of 10 big blinds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +99,35 @@ func TestSettingsApply(t *testing.T) {
 				t.Fatalf("Apply(%q) = %+v", tt.opts, s)
 			}
 		})
+	}
+}
+
+// Changing the blinds with `set` moves the buy-ins along when they were the old blinds' defaults,
+// and keeps buy-ins the host chose.
+func TestBuyInsFollowSetBlinds(t *testing.T) {
+	s := table.DefaultSettings()
+	if err := s.Apply([]string{"blinds=25/50"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.BuyIn != 5000 || s.MinBuyIn != 2000 || s.MaxBuyIn != 10000 {
+		t.Fatalf("after blinds=25/50 the buy-ins are %d (%d to %d), want 5,000 (2,000 to 10,000)", s.BuyIn, s.MinBuyIn, s.MaxBuyIn)
+	}
+	if err := s.Apply([]string{"buyin=4000"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply([]string{"blinds=50/100"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.BuyIn != 4000 || s.MinBuyIn != 1600 || s.MaxBuyIn != 8000 {
+		t.Fatalf("a buy-in the host chose moved with the blinds: %d (%d to %d)", s.BuyIn, s.MinBuyIn, s.MaxBuyIn)
+	}
+	before := s
+	err := s.Apply([]string{"blinds=500/1000"})
+	if err == nil || err.Error() != "The smallest buy-in (1,600) is less than 10 big blinds at blinds 500/1,000: make it at least 10,000." {
+		t.Fatalf("blinds that make the chosen buy-ins short: %v", err)
+	}
+	if s != before {
+		t.Fatal("the refused blinds changed the settings")
 	}
 }
 
@@ -121,4 +177,37 @@ func FuzzSettings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// One of a thing is written in the singular: "1 hand", not "1 hands".
+func TestDescribeOneOfEach(t *testing.T) {
+	for _, tc := range []struct {
+		opts string
+		want []string
+	}{
+		{"levels=1hands rebuy=1 rebuylevels=1 end=1m", []string{"blinds rise every 1 hand,", "up to 1 rebuy in the first 1 level,", "ends after 1 minute,"}},
+		{"levels=1m", []string{"blinds rise every 1 minute,"}},
+		{"levels=2hands rebuy=2 rebuylevels=2 end=2m", []string{"blinds rise every 2 hands,", "up to 2 rebuys in the first 2 levels,", "ends after 2 minutes,"}},
+	} {
+		s := table.DefaultSettings()
+		if err := s.Apply(strings.Fields(tc.opts)); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Describe()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.opts, got, w)
+			}
+		}
+		set, tr, err := table.ParseTournament(table.DefaultSettings(), strings.Fields(tc.opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := tr.Describe(set)
+		for _, bad := range []string{" 1 hands", " 1 minutes", " 1 rebuys", " 1 levels"} {
+			if strings.Contains(desc, bad) {
+				t.Errorf("tournament %s: %q says %q", tc.opts, desc, bad)
+			}
+		}
+	}
 }

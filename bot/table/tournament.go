@@ -277,9 +277,9 @@ func (t *Tournament) Describe(s Settings) string {
 	}
 	switch {
 	case s.LevelMinutes > 0:
-		fmt.Fprintf(&b, " rising every %d minutes", s.LevelMinutes)
+		fmt.Fprintf(&b, " rising every %s", count(s.LevelMinutes, "minute", "minutes"))
 	case s.LevelHands > 0:
-		fmt.Fprintf(&b, " rising every %d hands", s.LevelHands)
+		fmt.Fprintf(&b, " rising every %s", count(s.LevelHands, "hand", "hands"))
 	}
 	switch {
 	case s.Rebuys == 0:
@@ -287,7 +287,7 @@ func (t *Tournament) Describe(s Settings) string {
 	case s.Rebuys < 0:
 		b.WriteString(", rebuys allowed")
 	default:
-		fmt.Fprintf(&b, ", up to %d %s", s.Rebuys, Plural(s.Rebuys, "rebuy", "rebuys"))
+		fmt.Fprintf(&b, ", up to %s", count(s.Rebuys, "rebuy", "rebuys"))
 	}
 	if s.Rebuys != 0 && s.RebuyLevels > 0 {
 		fmt.Fprintf(&b, " until level %d ends", s.RebuyLevels)
@@ -296,7 +296,7 @@ func (t *Tournament) Describe(s Settings) string {
 		fmt.Fprintf(&b, ", %d s to act", s.Timer)
 	}
 	if s.EndMinutes > 0 {
-		fmt.Fprintf(&b, ", ends after %d minutes", s.EndMinutes)
+		fmt.Fprintf(&b, ", ends after %s", count(s.EndMinutes, "minute", "minutes"))
 	}
 	fmt.Fprintf(&b, ", %d seats", s.Seats)
 	return b.String()
@@ -413,6 +413,9 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// count is n and the word for n of a thing: "1 hand", "3 hands".
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, Plural(n, one, many)) }
 
 // TournamentView is a tournament's progress line for the table view and level changes; nil for a
 // cash game.

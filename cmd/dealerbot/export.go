@@ -72,7 +72,7 @@ func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr
 		fmt.Fprintln(stderr, "dealerbot export:", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "exported %d hands\n", n)
+	fmt.Fprintf(stderr, "exported %d %s\n", n, map[bool]string{true: "hand", false: "hands"}[n == 1])
 	return 0
 }
 

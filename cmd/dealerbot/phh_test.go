@@ -42,12 +42,12 @@ func TestRunPHH(t *testing.T) {
 		stdoutPart string // a line that must also appear, naming the file
 	}{
 		{name: "all match", args: []string{"check", good}, code: 0,
-			stdout: "checked 1 hands: 1 match, 0 differ, 0 errors, 0 skipped"},
+			stdout: "checked 1 hand: 1 match, 0 differ, 0 errors, 0 skipped"},
 		{name: "one differs", args: []string{"check", bad}, code: 1,
 			stdout:     "checked 2 hands: 1 match, 1 differ, 0 errors, 0 skipped",
 			stdoutPart: filepath.Join(bad, "2.phh") + ": differs: p1 finished with 110, the file says 90; p2 finished with 90, the file says 110\n"},
 		{name: "missing path", args: []string{"check", filepath.Join(dir, "nope")}, code: 1,
-			stdout: "checked 1 hands: 0 match, 0 differ, 1 errors, 0 skipped"},
+			stdout: "checked 1 hand: 0 match, 0 differ, 1 error, 0 skipped"},
 		{name: "no command", args: nil, code: 2, stderrPart: "usage: dealerbot phh check PATH..."},
 		{name: "no path", args: []string{"check"}, code: 2, stderrPart: "name at least one .phh file or folder"},
 		{name: "unknown command", args: []string{"verify", good}, code: 2, stderrPart: `"verify" is not a phh command`},

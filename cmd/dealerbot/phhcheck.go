@@ -26,8 +26,15 @@ type phhSummary struct {
 
 // String is the summary line checkPHH prints last.
 func (s phhSummary) String() string {
-	return fmt.Sprintf("checked %d hands: %d match, %d differ, %d errors, %d skipped",
-		s.Checked, s.Match, s.Differ, s.Errors, s.Skipped)
+	hands, errors := "hands", "errors"
+	if s.Checked == 1 {
+		hands = "hand"
+	}
+	if s.Errors == 1 {
+		errors = "error"
+	}
+	return fmt.Sprintf("checked %d %s: %d match, %d differ, %d %s, %d skipped",
+		s.Checked, hands, s.Match, s.Differ, s.Errors, errors, s.Skipped)
 }
 
 // OK reports whether nothing differed and nothing failed.

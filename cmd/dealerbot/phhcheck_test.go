@@ -65,7 +65,7 @@ func TestCheckPHH(t *testing.T) {
 	if got, want := checkPHH([]string{named}, &out), (phhSummary{Checked: 1, Match: 1}); got != want || !got.OK() {
 		t.Errorf("checkPHH(%s) = %+v, want %+v", named, got, want)
 	}
-	if got, want := out.String(), "checked 1 hands: 1 match, 0 differ, 0 errors, 0 skipped\n"; got != want {
+	if got, want := out.String(), "checked 1 hand: 1 match, 0 differ, 0 errors, 0 skipped\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
