@@ -461,9 +461,6 @@ func (t *actor) forfeit(ctx context.Context, ans *answer) {
 	}
 }
 
-// restartGrace is the least time a player gets to act after the dealer restarts.
-const restartGrace = 15 * time.Second
-
 // showBackstop is how long a turn waits to be shown before its clock starts anyway.
 const showBackstop = 10 * time.Second
 
@@ -477,13 +474,7 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 		t.forfeit(ctx, ans)
 		return
 	}
-	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
-	if dl := t.st.Rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
-		// After a restart the player has the time that was left, but never less than a grace period.
-		if left := dl.Sub(t.d.cfg.Now()); left < wait {
-			wait = max(left, restartGrace)
-		}
-	}
+	wait := t.st.TurnWait(t.d.cfg.Now())
 	l := t.live
 	l.deadline, l.wait = time.Time{}, wait
 	if wait > 0 {

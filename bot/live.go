@@ -435,32 +435,15 @@ func (t *actor) schedulePing() {
 		if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
 			return // acted in time, or the hand is over
 		}
-		o, ok := t.st.Hand.Options()
+		text, ok := t.st.Ping(t.d.cfg.Now(), l.deadline)
 		if !ok {
 			return
 		}
-		seat := t.st.Rec.Seats[t.st.Rec.Hand.Seats[o.Player]]
-		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.st.Rec.Platform, seat.User, seat.Name), l.no)
-		if o.ToCall > 0 {
-			text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))
-		}
-		if !l.deadline.IsZero() {
-			text += fmt.Sprintf(", %d s left", max(int(l.deadline.Sub(t.d.cfg.Now())/time.Second), 0))
-		}
 		m := t.out.where
-		m.Message = render.Message{Text: text + "."}
+		m.Message = render.Message{Text: text}
 		t.out.ping(m)
 		l.pinged = tok
 	})
-}
-
-// mention writes a user mention that notifies them: <@ID> on Discord and Slack, @name elsewhere.
-func mention(platform, user, name string) string {
-	switch platform {
-	case "discord", "slack":
-		return "<@" + user + ">"
-	}
-	return "@" + name
 }
 
 // newLive starts the table message of hand hs, whose deal said notes.
