@@ -42,6 +42,9 @@ type Config struct {
 	AppToken      string // SLACK_APP_TOKEN, xapp-..., Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET, HTTP mode
 	ListenAddr    string // SLACK_LISTEN_ADDR, HTTP mode, such as ":3000"
+	// Shared is set when DEALERBOT_LISTEN_ADDR serves dealerbot's HTTP front doors: with
+	// SLACK_LISTEN_ADDR empty, Slack's endpoints are mounted there (Routes) instead.
+	Shared bool
 
 	// Many workspaces (OAuth mode), instead of BotToken: the app's credentials, and the key that seals
 	// each workspace's bot token in the database.
@@ -63,6 +66,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		AppToken:      strings.TrimSpace(getenv("SLACK_APP_TOKEN")),
 		SigningSecret: strings.TrimSpace(getenv("SLACK_SIGNING_SECRET")),
 		ListenAddr:    strings.TrimSpace(getenv("SLACK_LISTEN_ADDR")),
+		Shared:        strings.TrimSpace(getenv("DEALERBOT_LISTEN_ADDR")) != "",
 		ClientID:      strings.TrimSpace(getenv("SLACK_CLIENT_ID")),
 		ClientSecret:  strings.TrimSpace(getenv("SLACK_CLIENT_SECRET")),
 	}
@@ -152,8 +156,8 @@ func (c Config) Validate() error {
 		if c.SigningSecret == "" {
 			return errors.New("SLACK_LISTEN_ADDR is set but SLACK_SIGNING_SECRET is empty: copy the Signing Secret from Basic Information > App Credentials, or set SLACK_APP_TOKEN to use Socket Mode instead")
 		}
-		if c.ListenAddr == "" {
-			return errors.New("SLACK_SIGNING_SECRET is set but SLACK_LISTEN_ADDR is empty: set the address to listen on, such as :3000, or set SLACK_APP_TOKEN to use Socket Mode instead")
+		if c.ListenAddr == "" && !c.Shared {
+			return errors.New("SLACK_SIGNING_SECRET is set but neither SLACK_LISTEN_ADDR nor DEALERBOT_LISTEN_ADDR is: set the address to listen on, such as :3000, or set SLACK_APP_TOKEN to use Socket Mode instead")
 		}
 	}
 	return nil
@@ -170,8 +174,8 @@ func (c Config) validateOAuth() error {
 		return errors.New("Slack for many workspaces runs over HTTP, not Socket Mode: clear SLACK_APP_TOKEN and turn Socket Mode off in the app's settings")
 	case c.SigningSecret == "":
 		return errors.New("SLACK_SIGNING_SECRET is empty: copy the Signing Secret from Basic Information > App Credentials; dealerbot checks every request from Slack with it")
-	case c.ListenAddr == "":
-		return errors.New("SLACK_LISTEN_ADDR is empty: set the address to listen on, such as :3000, behind the HTTPS address Slack reaches (https://YOUR-HOST/slack/...)")
+	case c.ListenAddr == "" && !c.Shared:
+		return errors.New("SLACK_LISTEN_ADDR (or DEALERBOT_LISTEN_ADDR, shared with dealerbot's other endpoints) is empty: set the address to listen on, such as :3000, behind the HTTPS address Slack reaches (https://YOUR-HOST/slack/...)")
 	case len(c.SecretKey) == 0:
 		return errors.New("DEALERBOT_SECRET_KEY is empty: with SLACK_CLIENT_ID each workspace's bot token is kept in the database sealed with this key; " +
 			"make one with `openssl rand -hex 32`, keep it safe, and never change it (the stored tokens open only with it)")

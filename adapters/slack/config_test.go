@@ -35,7 +35,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{"user token", map[string]string{"SLACK_BOT_TOKEN": "xoxp-1", "SLACK_APP_TOKEN": "xapp-1"}, SocketMode, "starts with xoxb-"},
 		{"both modes", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_LISTEN_ADDR": ":3000"}, SocketMode, "not both"},
 		{"listen address without secret", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_LISTEN_ADDR": ":3000"}, HTTPMode, "SLACK_SIGNING_SECRET is empty"},
-		{"secret without listen address", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}, HTTPMode, "SLACK_LISTEN_ADDR is empty"},
+		{"secret without listen address", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}, HTTPMode, "neither SLACK_LISTEN_ADDR nor DEALERBOT_LISTEN_ADDR"},
+		{"secret on the shared listener", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DEALERBOT_LISTEN_ADDR": ":8080"}, HTTPMode, ""},
 		{"whitespace trimmed", map[string]string{"SLACK_BOT_TOKEN": " xoxb-1 ", "SLACK_APP_TOKEN": "xapp-1\n"}, SocketMode, ""},
 
 		// Many workspaces.
@@ -51,7 +52,8 @@ func TestConfigFromEnv(t *testing.T) {
 		{"client secret without ID", oauth(map[string]string{"SLACK_CLIENT_ID": ""}), OAuthMode, "SLACK_CLIENT_ID is empty"},
 		{"client ID and a bot token", oauth(map[string]string{"SLACK_BOT_TOKEN": "xoxb-1"}), HTTPMode, "not both"},
 		{"many workspaces in Socket Mode", oauth(map[string]string{"SLACK_APP_TOKEN": "xapp-1"}), OAuthMode, "clear SLACK_APP_TOKEN"},
-		{"many workspaces without a listen address", oauth(map[string]string{"SLACK_LISTEN_ADDR": ""}), OAuthMode, "SLACK_LISTEN_ADDR is empty"},
+		{"many workspaces without a listen address", oauth(map[string]string{"SLACK_LISTEN_ADDR": ""}), OAuthMode, "SLACK_LISTEN_ADDR (or DEALERBOT_LISTEN_ADDR"},
+		{"many workspaces on the shared listener", oauth(map[string]string{"SLACK_LISTEN_ADDR": "", "DEALERBOT_LISTEN_ADDR": ":8080"}), OAuthMode, ""},
 		{"many workspaces without a signing secret", oauth(map[string]string{"SLACK_SIGNING_SECRET": ""}), OAuthMode, "SLACK_SIGNING_SECRET is empty"},
 		{"a key without many workspaces is not read", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "DEALERBOT_SECRET_KEY": "x"}, SocketMode, ""},
 	}

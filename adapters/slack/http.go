@@ -38,8 +38,13 @@ const replayWindow = 5 * time.Minute
 
 var errReplay = errors.New("request already served (replayed signature)")
 
-// runHTTP listens on cfg.ListenAddr until ctx is cancelled.
+// runHTTP listens on cfg.ListenAddr until ctx is cancelled; with none, the shared front doors serve
+// the endpoints (Routes) and it only waits.
 func (a *Adapter) runHTTP(ctx context.Context) error {
+	if a.cfg.ListenAddr == "" {
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	ln, err := net.Listen("tcp", a.cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("slack: cannot listen on SLACK_LISTEN_ADDR %q (use a free address such as :3000): %w", a.cfg.ListenAddr, err)
@@ -51,6 +56,14 @@ func (a *Adapter) runHTTP(ctx context.Context) error {
 		}
 	}
 	return a.serve(ctx, ln)
+}
+
+// Routes mounts Slack's endpoints on dealerbot's shared front doors (DEALERBOT_LISTEN_ADDR) when the
+// adapter has no listener of its own (SLACK_LISTEN_ADDR empty).
+func (a *Adapter) Routes(mux *http.ServeMux) {
+	if m := a.cfg.Mode(); (m == HTTPMode || m == OAuthMode) && a.cfg.ListenAddr == "" {
+		a.Mount(mux)
+	}
 }
 
 // Mount registers dealerbot's Slack endpoints on mux, for a process that serves several platforms on

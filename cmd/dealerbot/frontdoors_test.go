@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/adapters/discord"
+	"github.com/dealerbot/dealerbot/adapters/slack"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
 )
@@ -111,6 +112,59 @@ func TestFrontDoors(t *testing.T) {
 			t.Errorf("frontDoors(%q) = %d runners, %v; want none and no error", tt.addr, len(runners), err)
 		case tt.want != "" && (err == nil || err.Error() != tt.want):
 			t.Errorf("frontDoors(%q): %v, want %q", tt.addr, err, tt.want)
+		}
+	}
+}
+
+// One listener for everything: Discord's endpoint, Slack's (with SLACK_LISTEN_ADDR empty and
+// DEALERBOT_LISTEN_ADDR set), and the dealer's health, readiness and metrics.
+func TestOneListenerForEveryDoor(t *testing.T) {
+	d, err := discord.New(discord.Config{Token: "t", AppID: "1", PublicKey: strings.Repeat("ab", 32), ListenAddr: "127.0.0.1:0", GatewayOff: true, ShardCount: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scfg, err := slack.ConfigFromEnv(func(k string) string {
+		return map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DEALERBOT_LISTEN_ADDR": "127.0.0.1:0"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := slack.New(scfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := newOps(nil)
+	runners, addr, err := frontDoors("127.0.0.1:0", map[string]bot.Chat{"discord": d, "slack": s}, slog.New(slog.DiscardHandler), o.routes)
+	if err != nil || len(runners) != 1 {
+		t.Fatalf("frontDoors: %d runners, %v", len(runners), err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go runners[0](ctx)
+	status := func(method, path string) int {
+		t.Helper()
+		req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader("token=x&command=%2Fpoker"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, r := range []struct {
+		method, path string
+		want         int
+	}{
+		{"POST", discord.InteractionsPath, http.StatusUnauthorized}, // unsigned
+		{"POST", "/slack/events", http.StatusUnauthorized},          // unsigned
+		{"GET", "/healthz", http.StatusOK},
+		{"GET", "/readyz", http.StatusServiceUnavailable}, // no dealer yet
+		{"GET", "/metrics", http.StatusOK},
+	} {
+		if got := status(r.method, r.path); got != r.want {
+			t.Errorf("%s %s: %d, want %d", r.method, r.path, got, r.want)
 		}
 	}
 }
