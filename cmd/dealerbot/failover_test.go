@@ -62,6 +62,22 @@ func (c *crashStore) Commit(ctx context.Context, ch bot.Change) error {
 	return err
 }
 
+// processDB is the database of a test that runs real processes: a fresh PostgreSQL database (its URL)
+// and the test's own connection to it. Under -short the test is skipped, saying why.
+func processDB(t *testing.T, why string) (string, *postgres.DB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	url := pgtest.URL(t)
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return url, db
+}
+
 // proc is one dealerbot process of a failover test.
 type proc struct {
 	name string
@@ -227,16 +243,8 @@ func storedActions(t *testing.T, db *postgres.DB, tables []string) int {
 // applied once or refused: the player actions stored are at least those answered as applied and at
 // most those plus the ones whose process died before answering.
 func TestFailoverKills(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the failover test runs real processes for about a minute")
-	}
-	url := pgtest.URL(t)
+	url, db := processDB(t, "-short: the failover test runs real processes for about a minute")
 	const lease = time.Second
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 
 	var mu sync.Mutex
 	procs := []*proc{startProc(t, url, "p1", lease), startProc(t, url, "p2", lease), startProc(t, url, "p3", lease)}
@@ -459,16 +467,8 @@ func TestFailoverKills(t *testing.T) {
 // it stops serving the community (its log says why), and nothing it held in memory reaches the
 // database.
 func TestFailoverPause(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the pause test runs real processes")
-	}
-	url := pgtest.URL(t)
+	url, db := processDB(t, "-short: the pause test runs real processes")
 	const lease = time.Second
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	a := startProc(t, url, "A", lease)
 	for _, line := range []string{"w1 c1 alice start", "w1 c1 alice join", "w1 c1 bob join", "w1 c1 alice deal"} {
 		if rep, o := send(a, line); o != applied {

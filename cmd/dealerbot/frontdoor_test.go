@@ -13,9 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/dealerbot/dealerbot/storage/pgtest"
-	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
 // Any process answers: three processes on one PostgreSQL behind a round robin; every click (a line
@@ -25,16 +22,8 @@ import (
 // or refused with a sentence, none is refused for reaching the wrong process, and chips are
 // conserved. Prints how long a click takes when it reaches the owner and when it reaches another.
 func TestAnyProcessAnswers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: runs real processes")
-	}
-	url := pgtest.URL(t)
+	url, db := processDB(t, "-short: runs real processes")
 	const lease = time.Second
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var mu sync.Mutex
 	procs := []*proc{startProc(t, url, "p1", lease), startProc(t, url, "p2", lease), startProc(t, url, "p3", lease)}
 	next := 4
@@ -235,16 +224,8 @@ func scrape(t *testing.T, p *proc, names ...string) map[string]float64 {
 // applied (wherever the command arrived), the communities served, and the takeovers after one
 // process is killed.
 func TestMetricsAndReadiness(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: runs real processes")
-	}
-	url := pgtest.URL(t)
+	url, db := processDB(t, "-short: runs real processes")
 	const lease = time.Second
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var procs []*proc
 	for i := 1; i <= 3; i++ {
 		procs = append(procs, startProc(t, url, fmt.Sprintf("p%d", i), lease, "DEALERBOT_LISTEN_ADDR=127.0.0.1:0"))
