@@ -252,15 +252,24 @@ func TestMetricsAndReadiness(t *testing.T) {
 			commands++
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
-	sum := map[string]float64{}
+	// Scrape until every community is served: a process hands one back now and then (to spread
+	// them) and another takes it a moment later.
+	var sum map[string]float64
 	takeovers := map[*proc]float64{}
-	for _, p := range procs {
-		m := scrape(t, p, "dealerbot_takeovers_total")
-		takeovers[p] = m["dealerbot_takeovers_total"]
-		for k, v := range scrape(t, p, `dealerbot_actions_applied_total{source="command"}`, "dealerbot_communities_owned", "dealerbot_takeovers_total", "dealerbot_commands_forwarded_total") {
-			sum[k] += v
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		sum = map[string]float64{}
+		for _, p := range procs {
+			m := scrape(t, p, `dealerbot_actions_applied_total{source="command"}`, "dealerbot_communities_owned", "dealerbot_takeovers_total", "dealerbot_commands_forwarded_total")
+			takeovers[p] = m["dealerbot_takeovers_total"]
+			for k, v := range m {
+				sum[k] += v
+			}
 		}
+		if int(sum["dealerbot_communities_owned"]) == len(communities) || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, p := range procs {
 		resp, err := http.Get("http://" + p.http + "/readyz")
 		if err != nil || resp.StatusCode != 200 {
 			t.Errorf("%s /readyz: %v %v", p.name, resp, err)
