@@ -22,7 +22,8 @@ import (
 //   - looks at every community once a second (scan) and claims the free and expired ones up to its
 //     share, ceil(communities / live processes); the live processes are those whose own process
 //     lease ("process/OWNER", renewed with the others) lives. A process holding more than its share
-//     hands one community back per scan (Release) so a process that just started picks it up;
+//     hands one community back per scan (Release), when another live process has room below its
+//     share, so a process that just started picks it up and nothing bounces between full ones;
 //   - claims a free or expired community at once when a command for it arrives;
 //   - restores a community it claims the way a restart does: each table's hand replayed from its
 //     committed actions, timers re-armed from their stored deadlines, the table message re-synced;
@@ -188,7 +189,21 @@ func (d *Dealer) scan(ctx context.Context) {
 			mine++
 		}
 	}
-	if mine > share {
+	// Hand one back only to a process that has room for it (fewer than its share): otherwise it
+	// would come straight back, or bounce between processes, each move a restore.
+	held := map[string]int{}
+	for _, l := range communities {
+		if l.Live {
+			held[l.Owner]++
+		}
+	}
+	room := false
+	for p := range processes {
+		if p != d.cfg.Owner && held[p] < share {
+			room = true
+		}
+	}
+	if mine > share && room {
 		d.mu.Lock()
 		var give *community
 		for _, c := range d.owned {

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -124,6 +125,53 @@ func TestScheduleFiresOnceAcrossProcesses(t *testing.T) {
 			}
 			if got, fromB := count("The game starts"), countIn(b, "The game starts"); got != 1 || fromB != 1 {
 				t.Errorf("%d reminders (%d from B), want 1 from B, the new owner", got, fromB)
+			}
+		})
+	}
+}
+
+// Communities spread over the live processes: A serves four; B starts, and within a few seconds
+// each serves two (A hands back what B has room for), every table still open and each community
+// served by exactly one of them.
+func TestCommunitiesSpread(t *testing.T) {
+	for _, st := range sharedStores {
+		t.Run(st.name, func(t *testing.T) {
+			db := st.open(t)
+			defer db.Close()
+			ctx := context.Background()
+			start := func(owner string) *bot.Dealer {
+				d, err := bot.New(db, &schedChat{}, bot.Config{Owner: owner, Lease: time.Second, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d
+			}
+			a := start("A")
+			defer a.Close(ctx)
+			for _, g := range []string{"g1", "g2", "g3", "g4"} {
+				if r := a.Handle(ctx, bot.Command{Platform: "discord", Workspace: g, Channel: "c", User: "u", UserName: "u", Text: "start"}); r.IsError {
+					t.Fatal(r.Text)
+				}
+			}
+			if got := len(a.Owned()); got != 4 {
+				t.Fatalf("A serves %d communities, want 4", got)
+			}
+			b := start("B")
+			defer b.Close(ctx)
+			deadline := time.Now().Add(15 * time.Second)
+			for len(a.Owned()) != 2 || len(b.Owned()) != 2 {
+				if time.Now().After(deadline) {
+					t.Fatalf("after 15 s A serves %v and B %v, want two each", a.Owned(), b.Owned())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			for _, name := range a.Owned() {
+				if slices.Contains(b.Owned(), name) {
+					t.Errorf("%s is served by both", name)
+				}
+			}
+			if ts, _ := db.Tables(ctx); len(ts) != 4 {
+				t.Errorf("%d open tables after the spread, want 4", len(ts))
 			}
 		})
 	}
