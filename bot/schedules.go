@@ -71,7 +71,10 @@ func (d *Dealer) scheduleVerb(ctx context.Context, cmd Command) (Reply, error) {
 	}
 	req := schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
 		UserName: cmd.UserName, Admin: cmd.Admin, Text: cmd.Text, Token: cmd.Token}
-	r, ok := m.Handle(ctx, req)
+	r, ok, err := m.Handle(ctx, req)
+	if err != nil {
+		return Reply{}, err // the dealer's errorReply words and logs it, as every error
+	}
 	if !ok {
 		verb, _ := splitCommand(cmd.Text)
 		return Reply{}, unknownVerb(verb)

@@ -20,12 +20,13 @@ const usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [lengt
 
 // Handle answers the scheduler's commands: schedule add|list|remove|skip, rsvp yes|maybe|no and
 // leaderboard season. ok is false for any other command, which the caller passes on to the dealer.
-func (m *Manager) Handle(ctx context.Context, r Request) (reply Reply, ok bool) {
+// A refusal or fault is returned as the error, for the caller's one error-to-reply function (the
+// dealer's errorReply) to word and log.
+func (m *Manager) Handle(ctx context.Context, r Request) (reply Reply, ok bool, err error) {
 	f := strings.Fields(r.Text)
 	if len(f) == 0 {
-		return Reply{}, false
+		return Reply{}, false, nil
 	}
-	var err error
 	switch strings.ToLower(f[0]) {
 	case "schedule", "schedules":
 		reply, err = m.schedule(ctx, r, f[1:])
@@ -33,16 +34,13 @@ func (m *Manager) Handle(ctx context.Context, r Request) (reply Reply, ok bool) 
 		reply, err = m.rsvp(ctx, r, f[1:])
 	case "leaderboard":
 		if len(f) < 2 || strings.ToLower(f[1]) != "season" {
-			return Reply{}, false
+			return Reply{}, false, nil
 		}
 		reply, err = m.season(ctx, r, f[2:])
 	default:
-		return Reply{}, false
+		return Reply{}, false, nil
 	}
-	if err != nil {
-		return m.errReply(err), true
-	}
-	return reply, true
+	return reply, true, err
 }
 
 func (m *Manager) schedule(ctx context.Context, r Request, args []string) (Reply, error) {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -115,13 +114,4 @@ func (m *Manager) mention(platform, user, name string) string {
 		return "<@" + user + ">"
 	}
 	return "@" + name
-}
-
-// errReply turns an error into the private reply: player errors as written, others as an apology.
-func (m *Manager) errReply(err error) Reply {
-	text, internal := errs.Reply(err)
-	if internal {
-		m.log().Error("schedule command failed", "err", err)
-	}
-	return Reply{Text: text, IsError: true}
 }

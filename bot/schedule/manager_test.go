@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
@@ -89,9 +90,13 @@ var (
 func do(tb testing.TB, m *schedule.Manager, r schedule.Request, text string) schedule.Reply {
 	tb.Helper()
 	r.Text = text
-	rep, ok := m.Handle(context.Background(), r)
+	rep, ok, err := m.Handle(context.Background(), r)
 	if !ok {
 		tb.Fatalf("%q was not taken as a schedule command", text)
+	}
+	if err != nil { // as the dealer shows it
+		text, _ := errs.Reply(err)
+		return schedule.Reply{Text: text, IsError: true}
 	}
 	return rep
 }
@@ -365,7 +370,7 @@ func TestNotScheduleCommands(t *testing.T) {
 	for _, text := range []string{"raise 60", "leaderboard", "join 1000", ""} {
 		r := bob
 		r.Text = text
-		if _, ok := m.Handle(context.Background(), r); ok {
+		if _, ok, _ := m.Handle(context.Background(), r); ok {
 			t.Errorf("%q was taken as a schedule command", text)
 		}
 	}
