@@ -35,6 +35,8 @@ type Settings struct {
 	EndMinutes   int  // the session ends this many minutes after the start; 0 means no set end
 	Straddle     bool // players may straddle under the gun (`straddle`)
 	RunTwice     bool // all-in players are asked to run the board twice
+	// Money is what the table plays for (value=, currency=...; money.go); zero: chips only.
+	Money Money `json:",omitzero"`
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -118,7 +120,7 @@ func (s Settings) Validate() error {
 	case s.EndMinutes < 0 || s.EndMinutes > maxEndMinutes:
 		return fmt.Errorf("end after %d minutes out of range", s.EndMinutes)
 	}
-	return nil
+	return s.Money.validate()
 }
 
 // Describe is the one-line summary of the settings.
@@ -160,6 +162,7 @@ func (s Settings) Describe() string {
 	if s.RunTwice {
 		b.WriteString(", run it twice offered")
 	}
+	b.WriteString(s.Money.describe())
 	fmt.Fprintf(&b, ", %d seats", s.Seats)
 	return b.String()
 }
@@ -167,7 +170,7 @@ func (s Settings) Describe() string {
 // SettingsHelp lists the options `start` and `set` take.
 const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
-	"straddle=on|off runtwice=on|off " +
+	"straddle=on|off runtwice=on|off " + MoneyHelp + " " +
 	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
 // Apply reads key=value options into s. On error s is unchanged and the error is a sentence for players.
@@ -305,6 +308,8 @@ func (s *Settings) Apply(opts []string) error {
 			default:
 				n.EndMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxEndMinutes, fmt.Sprintf("A session ends 1 to %d minutes after it starts", maxEndMinutes), "end=90m")
 			}
+		case "value", "currency", "remind", "settle": // money.go
+			err = n.Money.apply(key, val)
 		default:
 			return userErrorf("I do not know the option %s: `help` lists the options.", errs.Quote(key))
 		}
@@ -314,6 +319,9 @@ func (s *Settings) Apply(opts []string) error {
 	}
 	if buyinSet && !minSet && !maxSet {
 		n.MinBuyIn, n.MaxBuyIn = max(1, n.BuyIn*2/5), min(n.BuyIn*2, engine.MaxChips) // BuyIn <= MaxChips: no wrap
+	}
+	if err := n.Money.check(); err != nil {
+		return err
 	}
 	if n.MinBuyIn > n.MaxBuyIn {
 		return userErrorf("The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
