@@ -415,6 +415,9 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			return err
 		}
 	}
+	if err := applyMoney(tx, c.Money); err != nil { // money.go
+		return err
+	}
 	if c.Session != nil {
 		b := tx.Bucket(bucketSessions)
 		seq, err := b.NextSequence()

@@ -423,7 +423,7 @@ func queueRecords(b *pgx.Batch, c bot.Change) error {
 		}
 		b.Queue("INSERT INTO sessions (rec) VALUES ($1)", data)
 	}
-	return nil
+	return queueMoney(b, c.Money) // money.go
 }
 
 // --- reads -------------------------------------------------------------------------------------
