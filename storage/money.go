@@ -61,12 +61,12 @@ func appendMoney(tx *bolt.Tx, community string, after uint64, check bool, evs []
 	return heads.Put([]byte(community), binary.BigEndian.AppendUint64(nil, head))
 }
 
-// applyMoney writes a Change's money events after their book's newest, whatever it is.
-func applyMoney(tx *bolt.Tx, evs []money.Event) error {
+// applyMoney writes a Change's money events when their book's newest is still after.
+func applyMoney(tx *bolt.Tx, evs []money.Event, after uint64) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	return appendMoney(tx, evs[0].Community, 0, false, evs)
+	return appendMoney(tx, evs[0].Community, after, true, evs)
 }
 
 // AppendMoney appends evs to community's book when its newest event is after.

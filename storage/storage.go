@@ -415,7 +415,7 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			return err
 		}
 	}
-	if err := applyMoney(tx, c.Money); err != nil { // money.go
+	if err := applyMoney(tx, c.Money, c.MoneyAfter); err != nil { // money.go
 		return err
 	}
 	if c.Session != nil {

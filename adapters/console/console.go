@@ -141,6 +141,9 @@ func ButtonHint(bs []render.Button) string {
 	token := ""
 	for _, b := range bs {
 		p := b.Command
+		if b.URL != "" {
+			p = b.URL // a link button: a chat opens it
+		}
 		if b.Amount {
 			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
 		}

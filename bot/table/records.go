@@ -29,8 +29,11 @@ type Change struct {
 	// applied once. The shell sets it.
 	Once string `json:",omitempty"`
 	// Money are events for the money book of the table's community (a session's results and its
-	// settle-up's debts), appended after the book's newest event in the same transaction.
-	Money []money.Event `json:",omitempty"`
+	// settle-up's debts), appended in the same transaction when the book's newest event is still
+	// MoneyAfter (bot.ErrMoneyMoved otherwise, and nothing is written), so the debts' numbers the
+	// settle-up shows are theirs.
+	Money      []money.Event `json:",omitempty"`
+	MoneyAfter uint64        `json:",omitempty"`
 }
 
 // Fence names a community's lease at one epoch (a fencing token).

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 )
 
@@ -32,8 +31,9 @@ func encodeMoney(community string, evs []money.Event) ([][]byte, error) {
 const insertMoney = `INSERT INTO money_events (community, seq, rec)
 	SELECT $1, h.base + t.ord, t.rec FROM h, unnest($3::bytea[]) WITH ORDINALITY AS t(rec, ord)`
 
-// queueMoney queues a Change's money events after their book's newest, whatever it is.
-func queueMoney(b *pgx.Batch, evs []money.Event) error {
+// queueMoney queues a Change's money events, which fail the transaction (bot.ErrMoneyMoved) unless
+// their book's newest event is still after.
+func queueMoney(b *pgx.Batch, evs []money.Event, after uint64) error {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -42,7 +42,7 @@ func queueMoney(b *pgx.Batch, evs []money.Event) error {
 	if err != nil {
 		return err
 	}
-	b.Queue("INSERT INTO money_heads (community, seq) VALUES ($1, 0) ON CONFLICT DO NOTHING", community)
+	b.Queue("SELECT dealerbot_money_head($1, $2)", community, int64(after))
 	b.Queue(`WITH h AS (UPDATE money_heads SET seq = seq + $2 WHERE community = $1 RETURNING seq - $2 AS base) `+insertMoney,
 		community, int64(len(recs)), recs)
 	return nil
@@ -62,16 +62,16 @@ func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, ev
 		return d.wrap("append money", err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "INSERT INTO money_heads (community, seq) VALUES ($1, 0) ON CONFLICT DO NOTHING", community); err != nil {
+	if _, err := tx.Exec(ctx, "SELECT dealerbot_money_head($1, $2)", community, int64(after)); err != nil {
 		return d.wrap("append money", err)
 	}
-	tag, err := tx.Exec(ctx, `WITH h AS (UPDATE money_heads SET seq = seq + $2 WHERE community = $1 AND seq = $4 RETURNING seq - $2 AS base) `+insertMoney,
-		community, int64(len(recs)), recs, int64(after))
+	tag, err := tx.Exec(ctx, `WITH h AS (UPDATE money_heads SET seq = seq + $2 WHERE community = $1 RETURNING seq - $2 AS base) `+insertMoney,
+		community, int64(len(recs)), recs)
 	if err != nil {
 		return d.wrap("append money", err)
 	}
 	if tag.RowsAffected() != int64(len(recs)) {
-		return bot.ErrMoneyMoved
+		return fmt.Errorf("append money: %d of %d events written", tag.RowsAffected(), len(recs))
 	}
 	return d.wrap("append money", tx.Commit(ctx))
 }

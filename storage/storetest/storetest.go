@@ -830,7 +830,7 @@ func moneyInCommit(t *testing.T, s Store) {
 	err := s.Commit(ctx, bot.Change{
 		Ledger:  []bot.LedgerEntry{buyIn("console/w/t", "u0", 200)},
 		Session: &bot.SessionRecord{Table: "console/w/t"},
-		Money:   []money.Event{moneyEvent("console/w", money.KindSession, 0)},
+		Money:   []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 1,
 	})
 	if !errors.Is(err, bot.ErrInsufficient) {
 		t.Fatalf("overdrawing commit: %v", err)
@@ -838,7 +838,16 @@ func moneyInCommit(t *testing.T, s Store) {
 	if evs := book(t, s, "console/w"); len(evs) != 1 {
 		t.Fatalf("the refused change wrote money events: %+v", evs)
 	}
-	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"},
+	// A settle-up worked out before another event came is refused whole: its debt numbers are stale.
+	err = s.Commit(ctx, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"},
+		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 0})
+	if !errors.Is(err, bot.ErrMoneyMoved) {
+		t.Fatalf("a session's money after a stale head: %v, want ErrMoneyMoved", err)
+	}
+	if sessions, _ := s.Sessions(ctx); len(sessions) != 0 {
+		t.Fatalf("the refused change wrote its session")
+	}
+	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1,
 		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0), moneyEvent("console/w", money.KindDebt, 250)}})
 	evs := book(t, s, "console/w")
 	if len(evs) != 3 || evs[1].Kind != money.KindSession || evs[2].Seq != 3 || evs[2].Amount != 250 {

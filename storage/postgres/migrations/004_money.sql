@@ -22,3 +22,15 @@ CREATE TABLE payment_handles (
 	rec       bytea NOT NULL,
 	PRIMARY KEY (community, user_id)
 );
+
+-- dealerbot_money_head fails the transaction it runs in unless community's book's newest event is
+-- after (creating an empty book first); the row stays locked until the transaction ends, so appends
+-- to one book take turns.
+CREATE FUNCTION dealerbot_money_head(c text, after bigint) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO money_heads (community, seq) VALUES (c, 0) ON CONFLICT DO NOTHING;
+	PERFORM 1 FROM money_heads WHERE community = c AND seq = after FOR UPDATE;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'the money book of % has events after %', c, after USING ERRCODE = 'DBM01';
+	END IF;
+END $$;
