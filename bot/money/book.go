@@ -51,7 +51,9 @@ type Event struct {
 	Note   string  `json:",omitempty"` // what an expense was for
 	// RemindAfter is how long after a debt opens its payer is first reminded; 0: never.
 	RemindAfter time.Duration `json:",omitempty"`
-	Reminded    []uint64      `json:",omitempty"` // the debts a reminder named
+	// Bank, on a session, says its host (By) is the bank: every payment of its nights goes through them.
+	Bank     bool     `json:",omitempty"`
+	Reminded []uint64 `json:",omitempty"` // the debts a reminder named
 }
 
 // Share is one player's part of a session's results or of an expense.
