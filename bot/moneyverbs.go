@@ -493,7 +493,7 @@ func (d *Dealer) servesCommunity(c string) bool {
 }
 
 // moneyHelpLine is help's pointer to the money commands.
-const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats"
+const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"
 
 // addMoneyVerbs puts the money verbs into the command table.
 func addMoneyVerbs(verbs map[string]verb) {

@@ -31,3 +31,52 @@ func TestLinkButtons(t *testing.T) {
 		t.Fatalf("Discord would refuse the settle-up: %s", why)
 	}
 }
+
+// /pokermoney's subcommands become the dealer's typed words, the same as at the console and on Slack.
+func TestMoneyCommandText(t *testing.T) {
+	money := func(o *discordgo.ApplicationCommandInteractionDataOption) discordgo.ApplicationCommandInteractionData {
+		return discordgo.ApplicationCommandInteractionData{Name: MoneyCommandName, Options: []*discordgo.ApplicationCommandInteractionDataOption{o}}
+	}
+	tests := []struct {
+		name string
+		data discordgo.ApplicationCommandInteractionData
+		want string
+	}{
+		{"payment shown", money(sub("payment")), "payment"},
+		{"payment venmo", money(sub("payment", opt("handle", tString, "@alice-w"), opt("app", tString, "venmo"))), "payment venmo @alice-w"},
+		{"payment clear", money(sub("payment", opt("app", tString, "clear"))), "payment clear"},
+		{"debts", money(sub("debts")), "debts"},
+		{"paid a player", money(sub("paid", opt("player", tUser, "80351110224678912"))), "paid <@80351110224678912>"},
+		{"confirm a debt", money(sub("confirm", opt("debt", tInt, 12.0))), "confirm 12"},
+		{"expense", money(sub("expense", opt("what", tString, "pizza"), opt("amount", tString, "30.00"), opt("players", tString, "<@1> <@2>"))), "expense 30.00 pizza <@1> <@2>"},
+		{"export", money(sub("export")), "export money"},
+		{"stats", money(sub("stats", opt("period", tString, "season"))), "stats season"},
+		{"chart", money(sub("chart", opt("period", tString, "2026-01-01..2026-03-31"))), "stats chart 2026-01-01..2026-03-31"},
+		{"help", money(sub("help")), "help money"},
+		{"start for money", discordgo.ApplicationCommandInteractionData{Name: CommandName, Options: []*discordgo.ApplicationCommandInteractionDataOption{
+			sub("start", opt("currency", tString, "USD"), opt("value", tString, "0.01"))}}, "start value=0.01 currency=USD"},
+	}
+	for _, tt := range tests {
+		got, err := CommandText(tt.data)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+	if _, err := CommandText(discordgo.ApplicationCommandInteractionData{Name: "pokerfun"}); err == nil || !isInputError(err) {
+		t.Errorf("an unknown command: %v", err)
+	}
+}
+
+// Both commands pass Discord's registration rules, each within its 8,000 characters.
+func TestMoneyCommandPassesDiscordsRules(t *testing.T) {
+	raw, _ := json.Marshal(Commands())
+	var cmds []map[string]any
+	_ = json.Unmarshal(raw, &cmds)
+	for _, c := range cmds {
+		total := 0
+		if why := checkOption(c, 0, &total); why != "" {
+			t.Fatalf("/%s: %s", c["name"], why)
+		}
+		t.Logf("/%s uses %d of the 8,000 characters a command may have", c["name"], total)
+	}
+}
