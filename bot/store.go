@@ -28,6 +28,8 @@ type Store interface {
 	Sessions(ctx context.Context) ([]SessionRecord, error)
 	// The money books and payment handles (money.go).
 	MoneyStore
+	// The hands stats read (stats.go).
+	StatsStore
 }
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.

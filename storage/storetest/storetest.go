@@ -64,6 +64,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"MoneyInCommit", moneyInCommit},
 		{"ConcurrentMoneyAppends", concurrentMoneyAppends},
 		{"PaymentHandles", paymentHandles},
+		{"HandsOfACommunity", handsOfACommunity},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -933,5 +934,33 @@ func paymentHandles(t *testing.T, s Store) {
 	}
 	if hs, _ := s.Handles(ctx, "console/x"); hs["alice"].Name != "alicex" {
 		t.Fatalf("the other community's handles: %+v", hs)
+	}
+}
+
+// EachHandOf reads the hands of the tables under a prefix, table by table in number order, and no
+// others.
+func handsOfACommunity(t *testing.T, s Store) {
+	for _, tb := range []string{"discord/1/b", "discord/1/a", "discord/12/a", "slack/1/a", "discord/1_/x"} {
+		for no := int64(3); no >= 1; no-- {
+			h := sampleHand()
+			h.Table, h.No = tb, no
+			commit(t, s, bot.Change{Hand: &h})
+		}
+	}
+	var got []string
+	err := s.EachHandOf(ctx, "discord/1/", func(h bot.HandRecord) error {
+		got = append(got, fmt.Sprintf("%s#%d", h.Table, h.No))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[discord/1/a#1 discord/1/a#2 discord/1/a#3 discord/1/b#1 discord/1/b#2 discord/1/b#3]"; fmt.Sprint(got) != want {
+		t.Fatalf("hands of discord/1/: %v, want %s", got, want)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := s.EachHandOf(ctx, "discord/", func(bot.HandRecord) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("fn's error did not stop the walk: %v after %d hands", err, n)
 	}
 }
