@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
@@ -121,6 +122,9 @@ func newVerbs() map[string]verb {
 		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
 			if len(args) > 0 && strings.EqualFold(args[0], "money") {
 				return Reply{Text: moneyHelp}, nil // moneyverbs.go
+			}
+			if len(args) > 0 && strings.EqualFold(args[0], "stats") {
+				return Reply{Text: stats.Definitions}, nil
 			}
 			if d.sched.Load() != nil {
 				return Reply{Text: helpText + "\n" + schedHelp + "\n" + moneyHelpLine}, nil

@@ -25,6 +25,8 @@ debts — the open debts that concern you (an admin or the table's host sees all
 paid NAME|N — you paid NAME (or debt #N); confirm NAME|N / dispute NAME|N — as the receiver, you got it or did not; forgive NAME|N — let the payer off
 expense 30.00 pizza [@name...] — you paid 30.00 for pizza: it is split between tonight's players (or the names given) and added to tonight's settle-up
 export money — a CSV of the money book: sessions, results, expenses, debts and payments, one row per event
+stats [NAME] [session|season|all|2026-01-01..2026-03-31] — hands, net chips and money, bb/100, VPIP, PFR, 3-bet, WTSD, W$SD, AF, biggest pot won ("help stats" defines them)
+stats chart [PERIOD] [NAME...] — a picture of cumulative results over the period's sessions
 dealerbot never moves money: it only records what you say you paid.`
 
 // payment answers `payment`, `payment clear` and `payment APP HANDLE`.
@@ -508,6 +510,9 @@ func addMoneyVerbs(verbs map[string]verb) {
 			return d.markDebt(ctx, cmd, kind, name, args)
 		}}
 	}
+	verbs["stats"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		return d.statsVerb(ctx, cmd, args) // stats.go
+	}}
 	verbs["expense"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.expense(ctx, cmd, args)
 	}}

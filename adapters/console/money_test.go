@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"image/png"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +220,37 @@ func TestMoneyNight(t *testing.T) {
 		t.Errorf("status rows: %s, want %s", got, want)
 	}
 	g.checkChips("after the night")
+
+	// Stats of the night, worked out by hand from moneyHand, with its money; and its chart.
+	r = g.say("alice: stats dave session")
+	for _, want := range []string{"Stats of dave · the last session (1 session)", "Hands 1 · net +185 chips · 1850.0 bb/100",
+		"VPIP 100% · PFR 0% · 3-bet 0% · WTSD 100% · W$SD 100% · AF ∞ · biggest pot won 325", "Money: +18.50 USD"} {
+		if !strings.Contains(r.Text, want) {
+			t.Fatalf("stats of dave do not say %q:\n%s", want, r.Text)
+		}
+	}
+	r = g.say("bob: stats")
+	if !strings.Contains(r.Text, "Stats of bob · all time") || !strings.Contains(r.Text, "VPIP 0% · PFR 0% · 3-bet 0%") {
+		t.Fatalf("bob's own stats: %s", r.Text)
+	}
+	g.refuse("erin: stats", "You played no hand here in all time.")
+	g.refuse("alice: stats 2026-03-01..2026-01-01", "ends before it begins")
+	g.refuse("alice: stats season", "none has been played yet")
+	r = g.say("alice: stats chart all")
+	dir := t.TempDir()
+	out := console.FormatReplyIn("alice", r, dir)
+	_, path, found := strings.Cut(out, "written to ")
+	if r.IsError || !found {
+		t.Fatalf("stats chart: %s", out)
+	}
+	data, err := os.ReadFile(strings.TrimSpace(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil || img.Bounds().Dx() != 960 || img.Bounds().Dy() != 540 {
+		t.Fatalf("the chart at %s: %v, %v", path, err, img)
+	}
 }
 
 func parseCents(t *testing.T, s string) int64 {
