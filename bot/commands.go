@@ -146,7 +146,11 @@ func newVerbs() map[string]verb {
 		}},
 		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			if len(args) > 0 && strings.EqualFold(args[0], "season") {
-				return d.scheduleVerb(ctx, cmd)
+				r, err := d.scheduleVerb(ctx, cmd)
+				if err == nil && !r.IsError {
+					r.Files = d.seasonChart(ctx, cmd) // stats.go
+				}
+				return r, err
 			}
 			return d.leaderboard(ctx, cmd)
 		}},

@@ -502,7 +502,8 @@ func addMoneyVerbs(verbs map[string]verb) {
 	verbs["payment"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.payment(ctx, cmd, args)
 	}}
-	verbs["debts"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	// hostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
+	verbs["debts"] = verb{need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.debts(ctx, cmd, args)
 	}}
 	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {

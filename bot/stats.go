@@ -318,3 +318,25 @@ func cmpAbs(a, b float64) int {
 	}
 	return 0
 }
+
+// seasonChart is the chart of the channel's season for `leaderboard season`, or nothing when there is
+// none to draw (no game of the season finished yet) or it cannot be drawn (logged).
+func (d *Dealer) seasonChart(ctx context.Context, cmd Command) []render.File {
+	per, err := d.period(ctx, cmd, "season")
+	if err != nil {
+		return nil
+	}
+	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
+	if err != nil {
+		d.log.Error("season chart", "err", err)
+		return nil
+	}
+	r, err := d.statsChart(ctx, cmd, per, money.Fold(evs), nil)
+	if err != nil {
+		if errs.CodeOf(err) == errs.Internal {
+			d.log.Error("season chart", "err", err)
+		}
+		return nil
+	}
+	return r.Files
+}

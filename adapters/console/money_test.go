@@ -265,3 +265,25 @@ func parseCents(t *testing.T, s string) int64 {
 	}
 	return whole*100 + frac
 }
+
+// TestMoneyBankAndRounding: a chip worth less than a cent rounds each result to the cent, shows the
+// rounding and still adds up to zero; with settle=bank the host pays the winners and is paid by the
+// losers.
+func TestMoneyBankAndRounding(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh")
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Ac 2d", "Qc Qd"}, "2c 7d 9h 4s Jc")
+	g.must("carol: start value=0.0025 currency=USD settle=bank", "alice: join 1000", "bob: join 800", "carol: join 1200", "alice: deal")
+	g.must(crashHand...) // alice +200, bob -30, carol -170
+	g.must("carol: end")
+	settle := g.lastPublic().Text
+	for _, want := range []string{
+		"1. alice +200 chips = +0.50 USD", "2. bob -30 chips = -0.07 USD", "3. carol -170 chips = -0.43 USD",
+		"Rounded to 0.01 USD, still adding up to zero: bob -0.075 → -0.07 USD; carol -0.425 → -0.43 USD.",
+		"carol is the bank", "#2 bob pays carol 0.07 USD", "#3 carol pays alice 0.50 USD",
+	} {
+		if !strings.Contains(settle, want) {
+			t.Fatalf("the settle-up does not say %q:\n%s", want, settle)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func SettleMessage(v SettleView) render.Message {
 			}
 		}
 		if len(rounded) > 0 {
-			lines = append(lines, fmt.Sprintf("Rounded to the %s's smallest unit, still adding up to zero: %s.", currency, strings.Join(rounded, "; ")))
+			lines = append(lines, fmt.Sprintf("Rounded to %s, still adding up to zero: %s.", Format(1, currency), strings.Join(rounded, "; ")))
 		}
 	}
 	for _, x := range v.Expenses {
