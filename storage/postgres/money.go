@@ -194,3 +194,36 @@ func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(bot.HandReco
 		}
 	}
 }
+
+// copyMoney copies the money books (with each book's newest number) and the payment handles.
+func (d *DB) copyMoney(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+	var rows [][]any
+	heads := map[string]int64{}
+	var order []string
+	for _, m := range s.Money {
+		seq, err := signed("money event", m.Seq)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, []any{m.Community, seq, m.Rec})
+		if _, ok := heads[m.Community]; !ok {
+			order = append(order, m.Community)
+		}
+		heads[m.Community] = max(heads[m.Community], seq)
+	}
+	if err := d.copyRows(ctx, tx, "money_events", []string{"community", "seq", "rec"}, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, c := range order {
+		rows = append(rows, []any{c, heads[c]})
+	}
+	if err := d.copyRows(ctx, tx, "money_heads", []string{"community", "seq"}, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, h := range s.Handles {
+		rows = append(rows, []any{h.Community, h.User, h.Rec})
+	}
+	return d.copyRows(ctx, tx, "payment_handles", []string{"community", "user_id", "rec"}, rows)
+}
