@@ -2,8 +2,10 @@ package chart
 
 import (
 	"bytes"
+	"flag"
 	"image/png"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -34,9 +36,25 @@ func TestPNG(t *testing.T) {
 	}
 }
 
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestData: the chart's data series, against testdata/season.golden (go test -update rewrites it).
 func TestData(t *testing.T) {
-	want := "Season results (net USD)\nalice: 2026-01-02=12.5 2026-01-09=4 2026-01-16=30.25\nbob: 2026-01-02=-12.5 2026-01-09=-4 2026-01-16=-30.25\n"
-	if got := Data(sample()); got != want {
-		t.Fatalf("Data:\n%s\nwant\n%s", got, want)
+	got := Data(sample())
+	path := filepath.Join("testdata", "season.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("chart data differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
