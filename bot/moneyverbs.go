@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -19,7 +20,7 @@ import (
 // are workspace-wide (no table goroutine): each reads the community's money book and appends to it
 // only if nobody else did meanwhile (appendMoney), so two of them never trample each other.
 
-const moneyHelp = `value=0.01 currency=USD at start or set — play for money: the settle-up, debts and stats show money beside chips (remind=2d|48h|off: when unpaid debts are reminded by DM; settle=bank: the host is the bank)
+const moneyHelp = `start or set with ` + table.MoneyHelp + ` — play for money: the settle-up, debts and stats show money beside chips; remind= is when unpaid debts are reminded by DM, settle=bank makes the host the bank
 payment venmo @NAME | cashapp $TAG | paypal NAME | zelle EMAIL-OR-PHONE | other TEXT — how you are paid (shown only in settle-up lines for payments to you); payment — yours; payment clear — remove it
 debts — the open debts that concern you (an admin or the table's host sees all)
 paid NAME|N — you paid NAME (or debt #N); confirm NAME|N / dispute NAME|N — as the receiver, you got it or did not; forgive NAME|N — let the payer off

@@ -170,7 +170,7 @@ func (s Settings) Describe() string {
 // SettingsHelp lists the options `start` and `set` take.
 const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
-	"straddle=on|off runtwice=on|off " + MoneyHelp + " " +
+	"straddle=on|off runtwice=on|off " +
 	"(chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
 
 // Apply reads key=value options into s. On error s is unchanged and the error is a sentence for players.
