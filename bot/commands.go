@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
@@ -118,11 +119,17 @@ const (
 // New builds it once for the Dealer.
 func newVerbs() map[string]verb {
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string, _ *answer) (Reply, error) {
-			if d.sched.Load() != nil {
-				return Reply{Text: helpText + "\n" + schedHelp}, nil
+		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
+			if len(args) > 0 && strings.EqualFold(args[0], "money") {
+				return Reply{Text: moneyHelp}, nil // moneyverbs.go
 			}
-			return Reply{Text: helpText}, nil
+			if len(args) > 0 && strings.EqualFold(args[0], "stats") {
+				return Reply{Text: stats.Definitions}, nil
+			}
+			if d.sched.Load() != nil {
+				return Reply{Text: helpText + "\n" + schedHelp + "\n" + moneyHelpLine}, nil
+			}
+			return Reply{Text: helpText + "\n" + moneyHelpLine}, nil
 		}},
 		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
 		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
@@ -139,7 +146,11 @@ func newVerbs() map[string]verb {
 		}},
 		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			if len(args) > 0 && strings.EqualFold(args[0], "season") {
-				return d.scheduleVerb(ctx, cmd)
+				r, err := d.scheduleVerb(ctx, cmd)
+				if err == nil && !r.IsError {
+					r.Files = d.seasonChart(ctx, cmd) // stats.go
+				}
+				return r, err
 			}
 			return d.leaderboard(ctx, cmd)
 		}},
@@ -147,6 +158,9 @@ func newVerbs() map[string]verb {
 			return d.adjust(ctx, cmd, args)
 		}},
 		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+			if len(args) > 0 && strings.EqualFold(args[0], "money") {
+				return d.exportMoney(ctx, cmd, args[1:]) // moneyverbs.go
+			}
 			return d.exportHands(ctx, cmd, args)
 		}},
 		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
@@ -169,6 +183,7 @@ func newVerbs() map[string]verb {
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
 	}
+	addMoneyVerbs(verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense
 	play := func(core coreVerb) verb { return verb{need: needSeat, refusal: "type `join` to play.", core: core} }
 	verbs["fold"] = play(table.State.Fold)
 	verbs["check"] = play(table.State.Check)

@@ -51,7 +51,7 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 	s := &Scheduler{d: d}
 	s.m = &schedule.Manager{
 		Store: store, Host: schedHost{d: d, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
-		Options: schedOptions, Claim: d.scheduleFence,
+		Options: schedOptions, Claim: d.scheduleFence, Also: d.remindDebts, // moneyverbs.go
 		IsHost: func(ctx context.Context, r schedule.Request) bool {
 			rec, ok := schedTable(ctx, d, r.Platform+"/"+r.Workspace+"/"+r.Channel)
 			return ok && rec.Host == r.User

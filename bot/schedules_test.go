@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -218,9 +219,14 @@ func TestSchedulerGameNight(t *testing.T) {
 	if _, err := db.Balance(ctx); err != nil {
 		t.Errorf("chips not conserved: %v", err)
 	}
-	season := cmd("UB", "Bob", false, "leaderboard season").Text
+	sr := cmd("UB", "Bob", false, "leaderboard season")
+	season := sr.Text
 	if !strings.Contains(season, "1 game") || !(strings.Contains(season, "Bob +5") || strings.Contains(season, "Bob -5")) {
 		t.Errorf("season = %q", season)
+	}
+	// The season's chart comes with it (stats.go), as `stats chart season` draws it.
+	if len(sr.Files) != 1 || sr.Files[0].ContentType != "image/png" || !bytes.HasPrefix(sr.Files[0].Data, []byte("\x89PNG")) {
+		t.Errorf("the season leaderboard has no chart: %d files", len(sr.Files))
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)

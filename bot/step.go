@@ -82,11 +82,13 @@ func (e *commitError) Unwrap() error { return e.err }
 // of it happens: the core changed nothing, so the table is as it was. The session's end is a step of
 // its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
+	var settleUp *render.Message // a money table's session ended: its settle-up (money.go)
 	if !st.Change.Empty() {
 		c := st.Change
 		c.Fence = t.fence
 		began := time.Now()
-		err := t.d.store.Commit(ctx, c)
+		var err error
+		settleUp, err = t.commitSession(ctx, c)
 		t.d.cfg.Metrics.committed(time.Since(began))
 		if err != nil {
 			if errors.Is(err, ErrNotOwner) {
@@ -98,8 +100,12 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		t.d.cfg.Metrics.applied(!t.inStep)
 	}
 	if st.Next != nil && !st.Next.Open {
-		// The session is over: its last posts (the standings) go to the channel it was open in.
+		// The session is over: its last posts (the standings, the settle-up) go to the channel it was
+		// open in.
 		t.public(st.Posts...)
+		if settleUp != nil {
+			t.public(*settleUp)
+		}
 		t.stopTimers()
 		t.st = table.State{}
 		return nil

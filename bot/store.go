@@ -26,6 +26,10 @@ type Store interface {
 	Hand(ctx context.Context, table string, no int64) (h HandRecord, ok bool, err error)
 	// Sessions returns every finished session, oldest first.
 	Sessions(ctx context.Context) ([]SessionRecord, error)
+	// The money books and payment handles (money.go).
+	MoneyStore
+	// The hands stats read (stats.go).
+	StatsStore
 }
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.

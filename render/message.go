@@ -25,6 +25,9 @@ type Button struct {
 	Amount  bool
 	Min     int64
 	Max     int64
+	// URL makes a link button: a click opens the address (a payment app, built by dealerbot itself)
+	// and runs no command.
+	URL string
 }
 
 // Message is one platform-neutral message. A private message goes to one user (by DM where the platform

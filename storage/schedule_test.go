@@ -64,9 +64,9 @@ func (p *schedProcess) stop(tb testing.TB) {
 func (p *schedProcess) do(tb testing.TB, user, name string, admin bool, text string) schedule.Reply {
 	tb.Helper()
 	r := schedule.Request{Platform: "slack", Workspace: "T1", Channel: "C1", User: user, UserName: name, Admin: admin, Text: text}
-	rep, ok := p.m.Handle(context.Background(), r)
-	if !ok || rep.IsError {
-		tb.Fatalf("%q: %q", text, rep.Text)
+	rep, ok, err := p.m.Handle(context.Background(), r)
+	if !ok || err != nil || rep.IsError {
+		tb.Fatalf("%q: %q %v", text, rep.Text, err)
 	}
 	return rep
 }

@@ -30,6 +30,8 @@ type Snapshot struct {
 	Schedules []RawSchedule      // by ID
 	RSVPs     []RawRSVP          // by schedule, game and user
 	Results   []RawResult        // by schedule and game; a removed schedule's results stay
+	Money     []RawMoney         // the money books, by community and number (money.go)
+	Handles   []RawHandle        // payment handles, by community and user
 
 	// The bucket sequences: the last number given to a ledger event, a session and a schedule. They
 	// may be ahead of the last record (a schedule removed), and a copy must not number anew from
@@ -154,6 +156,9 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if err := s.readMoney(tx); err != nil {
 			return err
 		}
 		return s.readSchedules(tx)

@@ -417,6 +417,9 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			return err
 		}
 	}
+	if err := applyMoney(tx, c.Money, c.MoneyAfter); err != nil { // money.go
+		return err
+	}
 	if c.Session != nil {
 		b := tx.Bucket(bucketSessions)
 		seq, err := b.NextSequence()

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -141,6 +143,9 @@ func ButtonHint(bs []render.Button) string {
 	token := ""
 	for _, b := range bs {
 		p := b.Command
+		if b.URL != "" {
+			p = b.URL // a link button: a chat opens it
+		}
 		if b.Amount {
 			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
 		}
@@ -164,6 +169,9 @@ type Options struct {
 	// Flush, when set, waits until the dealer has written the channel messages a command caused
 	// (bot.Dealer.Flush): with a Live chat they are written in the background.
 	Flush func(ctx context.Context) error
+	// FileDir is where pictures sent to a player (a stats chart) are written, their paths printed;
+	// empty: the system's temporary directory.
+	FileDir string
 }
 
 // ParseLine reads `name: command [#token]` into a command from the console's fixed workspace and
@@ -223,7 +231,7 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 		if opts.Flush != nil {
 			_ = opts.Flush(ctx) // the table's redraw comes before the reply, as a player would see it
 		}
-		if out := FormatReply(cmd.User, r); out != "" {
+		if out := FormatReplyIn(cmd.User, r, opts.FileDir); out != "" {
 			chat.Print(out)
 		}
 	}
@@ -232,7 +240,13 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 
 // FormatReply prints a private reply: `[to alice] text`, then its extra messages and button hint.
 // An empty reply (an action at a Live table, where the table changing is the answer) prints nothing.
-func FormatReply(user string, r bot.Reply) string {
+// Pictures are written to the system's temporary directory (FormatReplyIn).
+func FormatReply(user string, r bot.Reply) string { return FormatReplyIn(user, r, "") }
+
+// FormatReplyIn is FormatReply writing the reply's pictures (image/* files, such as a stats chart)
+// as files in dir (the system's temporary directory when empty) and printing their paths, where a
+// chat would show them; text files are printed.
+func FormatReplyIn(user string, r bot.Reply, dir string) string {
 	if r.Text == "" && len(r.Extra) == 0 && len(r.Buttons) == 0 && len(r.Files) == 0 {
 		return ""
 	}
@@ -251,8 +265,35 @@ func FormatReply(user string, r bot.Reply) string {
 		b.WriteString(h)
 	}
 	for _, f := range r.Files {
+		if strings.HasPrefix(f.ContentType, "image/") {
+			path, err := writePicture(dir, f)
+			if err != nil {
+				fmt.Fprintf(&b, "\n[to %s] ! the picture %s could not be written: %v", user, f.Name, err)
+			} else {
+				fmt.Fprintf(&b, "\n[to %s] picture %s (%d bytes) written to %s", user, f.Name, len(f.Data), path)
+			}
+			continue
+		}
 		// The terminal shows a file where a chat would attach it: its name, then its text.
 		fmt.Fprintf(&b, "\n[to %s] file %s (%d bytes):\n%s", user, f.Name, len(f.Data), strings.TrimRight(string(f.Data), "\n"))
 	}
 	return b.String()
+}
+
+// writePicture writes f to a new file in dir named after it ("dealerbot-stats-123.png") and returns
+// its path.
+func writePicture(dir string, f render.File) (string, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	ext := filepath.Ext(f.Name)
+	out, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(f.Name), ext)+"-*"+ext)
+	if err != nil {
+		return "", err
+	}
+	if _, err := out.Write(f.Data); err != nil {
+		out.Close()
+		return "", err
+	}
+	return out.Name(), out.Close()
 }

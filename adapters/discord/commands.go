@@ -76,6 +76,9 @@ var settingOpts = []optSpec{
 	{name: "pictures", desc: "A picture of each showdown on the table message", kind: optChoice, key: "pictures", choices: pictureChoices},
 	{name: "seats", desc: "Seats at the table", kind: optCount, key: "seats", min: 2, max: 10},
 	{name: "more", desc: "Other settings as key=value, e.g. rebuy=no levels=10m end=2h", kind: optWord},
+	// Playing for money (money.go, /pokermoney).
+	{name: "value", desc: "What one chip is worth, e.g. 0.01 (give the currency too)", kind: optWord, key: "value"},
+	{name: "currency", desc: "The chip value's ISO 4217 currency, e.g. USD or EUR", kind: optWord, key: "currency"},
 }
 
 // pokerSubs lists every dealer command. Discord allows 25 options per command: this uses all 25, so
@@ -164,8 +167,9 @@ var pokerSubs = []subSpec{
 	}},
 }
 
-// Commands returns the application commands to register: one /poker command, usable in servers only
-// (a table belongs to a channel), with a subcommand for every dealer command.
+// Commands returns the application commands to register, usable in servers only (a table belongs to
+// a channel): /poker with a subcommand for every game command, and /pokermoney for money and stats
+// (money.go), since /poker holds Discord's maximum of 25.
 func Commands() []*discordgo.ApplicationCommand {
 	contexts := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	noDM := false
@@ -176,6 +180,13 @@ func Commands() []*discordgo.ApplicationCommand {
 		DMPermission: &noDM,
 		Contexts:     &contexts,
 		Options:      subOptions(pokerSubs),
+	}, {
+		Type:         discordgo.ChatApplicationCommand,
+		Name:         MoneyCommandName,
+		Description:  "After the game: payment handles, debts, expenses, money export and stats",
+		DMPermission: &noDM,
+		Contexts:     &contexts,
+		Options:      subOptions(moneySubs),
 	}}
 }
 
@@ -223,13 +234,18 @@ func specOption(spec optSpec) *discordgo.ApplicationCommandOption {
 // such as "raise 60" or "start variant=pot-limit blinds=10/20". Every value is checked here (the
 // client can send anything): a bad one gives an error whose text tells the user what to do instead.
 func CommandText(d discordgo.ApplicationCommandInteractionData) (string, error) {
-	if d.Name != CommandName {
-		return "", inputError(fmt.Sprintf("I only know /%s; type /%s help to see what it can do.", CommandName, CommandName))
+	subs, example := pokerSubs, "join"
+	switch d.Name {
+	case CommandName:
+	case MoneyCommandName:
+		subs, example = moneySubs, "debts"
+	default:
+		return "", inputError(fmt.Sprintf("I only know /%s and /%s; type /%s help to see what they can do.", CommandName, MoneyCommandName, CommandName))
 	}
 	if len(d.Options) != 1 || d.Options[0] == nil {
-		return "", inputError(fmt.Sprintf("Pick one of the /%s subcommands, such as /%s join.", CommandName, CommandName))
+		return "", inputError(fmt.Sprintf("Pick one of the /%s subcommands, such as /%s %s.", d.Name, d.Name, example))
 	}
-	return subText(pokerSubs, d.Options[0], "/"+CommandName)
+	return subText(subs, d.Options[0], "/"+d.Name)
 }
 
 func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOption, path string) (string, error) {

@@ -118,6 +118,14 @@ func Components(buttons []render.Button) ([]discordgo.MessageComponent, error) {
 			problems = append(problems, fmt.Sprintf("%d buttons do not fit (Discord allows %d)", len(buttons)-n, maxRows*maxRowButtons))
 			break
 		}
+		if b.URL != "" { // a link button: no custom_id, nothing comes back
+			row = append(row, discordgo.Button{Label: truncate(b.Label, maxButtonLabel), Style: discordgo.LinkButton, URL: b.URL})
+			if len(row) == maxRowButtons {
+				rows = append(rows, discordgo.ActionsRow{Components: row})
+				row = nil
+			}
+			continue
+		}
 		c := click{kind: 'b', command: b.Command, token: b.Token}
 		if b.Amount {
 			c.kind, c.min, c.max = 'a', b.Min, b.Max

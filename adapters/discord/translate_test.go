@@ -122,8 +122,8 @@ var nameRE = regexp.MustCompile(`^[-_a-z0-9]{1,32}$`)
 // dealer command can be reached.
 func TestCommandsFitDiscord(t *testing.T) {
 	cmds := Commands()
-	if len(cmds) != 1 || cmds[0].Name != "poker" {
-		t.Fatalf("want one /poker command, got %d", len(cmds))
+	if len(cmds) != 2 || cmds[0].Name != "poker" || cmds[1].Name != "pokermoney" {
+		t.Fatalf("want /poker and /pokermoney, got %d commands", len(cmds))
 	}
 	var check func(path string, opts []*discordgo.ApplicationCommandOption)
 	seen := map[string]bool{}
@@ -151,15 +151,17 @@ func TestCommandsFitDiscord(t *testing.T) {
 			}
 			if o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 				optional = false
-				seen[strings.TrimPrefix(p, "/poker ")] = true
+				seen[strings.TrimPrefix(strings.TrimPrefix(p, "/poker "), "/pokermoney ")] = true
 				check(p, o.Options)
 			}
 		}
 	}
 	check("/poker", cmds[0].Options)
+	check("/pokermoney", cmds[1].Options)
 	for _, c := range []string{"start", "join", "leave", "sitout", "sitin", "rebuy", "deal", "fold", "check", "call",
 		"bet", "raise", "allin", "cards", "table", "show", "chips", "leaderboard", "hands history", "hands verify", "hands export", "homegame straddle", "homegame bombpot", "homegame tournament", "end", "kick",
-		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp"} {
+		"help", "set", "schedule add", "schedule list", "schedule remove", "schedule skip", "schedule rsvp",
+		"payment", "debts", "paid", "confirm", "dispute", "forgive", "expense", "export", "stats", "chart"} {
 		if !seen[c] {
 			t.Errorf("no subcommand for %q", c)
 		}

@@ -29,6 +29,7 @@ const (
 	actionPrefix     = "dealerbot/act/"    // a button that runs its command at once; action_id = prefix + index
 	amountPrefix     = "dealerbot/amount/" // a button that asks for an amount first
 	amountCallbackID = "dealerbot/amount"  // the amount modal
+	linkPrefix       = "dealerbot/link/"   // a link button: its click is Slack's to open, not a command
 	amountBlockID    = "amount"
 	amountActionID   = "amount"
 )
@@ -310,6 +311,12 @@ func buttonElement(b render.Button, i int, channel string) *slackapi.ButtonBlock
 	label := clipRunes(b.Label, maxButtonText)
 	if label == "" {
 		label = upperFirst(b.Command)
+	}
+	if b.URL != "" { // a link button: Slack still reports the click, under an action_id not ours
+		el := slackapi.NewButtonBlockElement(linkPrefix+strconv.Itoa(i), "link",
+			slackapi.NewTextBlockObject(slackapi.PlainTextType, label, true, false))
+		el.URL = b.URL
+		return el
 	}
 	el := slackapi.NewButtonBlockElement(id, v.encode(),
 		slackapi.NewTextBlockObject(slackapi.PlainTextType, label, true, false))

@@ -88,6 +88,8 @@ type Manager struct {
 	Changed func(s *Schedule, removed bool)
 	// Logger receives internal errors; default discards.
 	Logger *slog.Logger
+	// Also, when set, runs at every tick before the schedules (the dealer's debt reminders).
+	Also func(ctx context.Context) error
 
 	mu sync.Mutex
 }

@@ -10,6 +10,7 @@ package schedule
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -219,6 +220,20 @@ type Result struct {
 	Game     time.Time
 	Ended    time.Time
 	Players  []Balance
+	// Money: the game was played for money (value=), so the dealer posted its settle-up in money and
+	// the results message leaves it out.
+	Money bool `json:",omitempty"`
+}
+
+// forMoney reports whether game options play for money (value= other than off).
+func forMoney(opts []string) bool {
+	for _, o := range opts {
+		k, v, _ := strings.Cut(strings.ToLower(o), "=")
+		if k == "value" && v != "off" && v != "no" && v != "0" && v != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Balance is a player's net result: positive won, negative lost.

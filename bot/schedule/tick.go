@@ -26,6 +26,12 @@ func (m *Manager) Tick(ctx context.Context) error {
 		return fmt.Errorf("load schedules: %w", err)
 	}
 	var first error
+	if m.Also != nil {
+		if err := m.Also(ctx); err != nil {
+			m.log().Error("tick", "err", err)
+			first = err
+		}
+	}
 	for i := range all {
 		sctx := ctx
 		if m.Claim != nil {
@@ -109,7 +115,7 @@ func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.T
 		if !done || len(players) == 0 {
 			continue // still playing, or it never opened: wait for the end time
 		}
-		if err := m.record(ctx, s, Result{Schedule: s.ID, Game: o.Start, Ended: now, Players: players}, spec.Loc); err != nil {
+		if err := m.record(ctx, s, Result{Schedule: s.ID, Game: o.Start, Ended: now, Players: players, Money: forMoney(s.Options)}, spec.Loc); err != nil {
 			return err
 		}
 	}
@@ -225,7 +231,7 @@ func (m *Manager) settle(ctx context.Context, s *Schedule, e Event, now time.Tim
 	if !done && now.Before(e.End.Add(SettleWait)) {
 		return nil // the last hand is still being played: try again at the next tick
 	}
-	return m.record(ctx, s, Result{Schedule: s.ID, Game: e.At, Ended: now, Players: players}, loc)
+	return m.record(ctx, s, Result{Schedule: s.ID, Game: e.At, Ended: now, Players: players, Money: forMoney(s.Options)}, loc)
 }
 
 // record stores a game's result with the schedule's progress and posts the results and settle-up.

@@ -112,6 +112,11 @@ func ResultMessage(r Result, loc *time.Location) string {
 	for i, p := range ps {
 		lines = append(lines, fmt.Sprintf("%d. %s %s", i+1, p.Name, signed(p.Net)))
 	}
+	if r.Money {
+		// The dealer posted the settle-up in money when the session ended, with its debts.
+		lines = append(lines, "Settle-up: posted in money when the session ended; `debts` lists what is still open.")
+		return strings.Join(lines, "\n")
+	}
 	pay, err := SettleUp(r.Players)
 	if err != nil {
 		lines = append(lines, "Settle-up: "+err.Error()+".")

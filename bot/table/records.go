@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -27,6 +28,12 @@ type Change struct {
 	// the same ID (ErrApplied), so a delivery that arrives twice, at one process or at two, is
 	// applied once. The shell sets it.
 	Once string `json:",omitempty"`
+	// Money are events for the money book of the table's community (a session's results and its
+	// settle-up's debts), appended in the same transaction when the book's newest event is still
+	// MoneyAfter (bot.ErrMoneyMoved otherwise, and nothing is written), so the debts' numbers the
+	// settle-up shows are theirs.
+	Money      []money.Event `json:",omitempty"`
+	MoneyAfter uint64        `json:",omitempty"`
 }
 
 // Fence names a community's lease at one epoch (a fencing token).
@@ -42,7 +49,7 @@ func Community(platform, workspace string) string { return platform + "/" + work
 
 // Empty reports whether the change writes nothing.
 func (c Change) Empty() bool {
-	return c.Table == nil && c.Actions == nil && c.DeleteTable == "" && len(c.Ledger) == 0 && c.Hand == nil && c.Session == nil
+	return c.Table == nil && c.Actions == nil && c.DeleteTable == "" && len(c.Ledger) == 0 && c.Hand == nil && c.Session == nil && len(c.Money) == 0
 }
 
 // Ledger entry kinds.

@@ -35,6 +35,8 @@ type Settings struct {
 	EndMinutes   int  // the session ends this many minutes after the start; 0 means no set end
 	Straddle     bool // players may straddle under the gun (`straddle`)
 	RunTwice     bool // all-in players are asked to run the board twice
+	// Money is what the table plays for (value=, currency=...; money.go); zero: chips only.
+	Money Money `json:",omitzero"`
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -130,7 +132,7 @@ func (s Settings) Validate() error {
 	case s.EndMinutes < 0 || s.EndMinutes > maxEndMinutes:
 		return fmt.Errorf("end after %d minutes out of range", s.EndMinutes)
 	}
-	return nil
+	return s.Money.validate()
 }
 
 // Describe is the one-line summary of the settings.
@@ -172,6 +174,7 @@ func (s Settings) Describe() string {
 	if s.RunTwice {
 		b.WriteString(", run it twice offered")
 	}
+	b.WriteString(s.Money.describe())
 	fmt.Fprintf(&b, ", %d seats", s.Seats)
 	return b.String()
 }
@@ -317,6 +320,8 @@ func (s *Settings) Apply(opts []string) error {
 			default:
 				n.EndMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxEndMinutes, fmt.Sprintf("A session ends 1 to %d minutes after it starts", maxEndMinutes), "end=90m")
 			}
+		case "value", "currency", "remind", "settle": // money.go
+			err = n.Money.apply(key, val)
 		default:
 			return userErrorf("I do not know the option %s: `help` lists the options.", errs.Quote(key))
 		}
@@ -346,6 +351,9 @@ func (s *Settings) Apply(opts []string) error {
 	if tenBlinds > engine.MaxChips {
 		return userErrorf("Blinds of %s/%s leave no room for a buy-in of %d big blinds (a stack holds at most %s chips): choose smaller blinds.",
 			render.Chips(n.SmallBlind), render.Chips(n.BigBlind), minBuyInBlinds, render.Chips(engine.MaxChips))
+	}
+	if err := n.Money.check(); err != nil {
+		return err
 	}
 	if n.MinBuyIn > n.MaxBuyIn {
 		return userErrorf("The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))

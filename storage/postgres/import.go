@@ -32,6 +32,8 @@ var dataTables = []struct{ name, what string }{
 	{"schedules", "schedules"},
 	{"rsvps", "RSVPs"},
 	{"results", "results"},
+	{"money_events", "money events"},
+	{"payment_handles", "payment handles"},
 }
 
 // importBatch is how many hands one COPY writes: the snapshot's hands are read in batches as well,
@@ -81,6 +83,9 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot) error {
 		return fmt.Errorf("%s already holds %s, so nothing was written: %w", d.safe, strings.Join(held, ", "), ErrNotEmpty)
 	}
 	if err := d.copyRecords(ctx, tx, s); err != nil {
+		return err
+	}
+	if err := d.copyMoney(ctx, tx, s); err != nil { // money.go
 		return err
 	}
 	if s.Hands != nil {

@@ -231,7 +231,7 @@ func (d *DB) wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) {
+	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrMoneyMoved) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -240,6 +240,8 @@ func (d *DB) wrap(what string, err error) error {
 		switch pe.Code {
 		case "DBF01":
 			return fmt.Errorf("%s: %w", what, bot.ErrNotOwner)
+		case "DBM01":
+			return bot.ErrMoneyMoved
 		case "23514":
 			if pe.ConstraintName == "players_bankroll_not_negative" {
 				return bot.ErrInsufficient
@@ -423,7 +425,7 @@ func queueRecords(b *pgx.Batch, c bot.Change) error {
 		}
 		b.Queue("INSERT INTO sessions (rec) VALUES ($1)", data)
 	}
-	return nil
+	return queueMoney(b, c.Money, c.MoneyAfter) // money.go
 }
 
 // --- reads -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
@@ -60,6 +61,11 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"Communities", communities},
 		{"AppliedOnce", appliedOnce},
 		{"Installations", installations},
+		{"MoneyBookAppends", moneyBookAppends},
+		{"MoneyInCommit", moneyInCommit},
+		{"ConcurrentMoneyAppends", concurrentMoneyAppends},
+		{"PaymentHandles", paymentHandles},
+		{"HandsOfACommunity", handsOfACommunity},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -828,5 +834,208 @@ func installations(t *testing.T, s Store) {
 	}
 	if _, ok := get("slack", ""); ok {
 		t.Error("the refused installation was stored")
+	}
+}
+
+func moneyEvent(community, kind string, amount int64) money.Event {
+	return money.Event{Time: time.Date(2026, 3, 6, 23, 0, 0, 0, time.UTC), Kind: kind, Community: community,
+		From: "bob", To: "alice", Amount: amount, Currency: "USD"}
+}
+
+func book(t *testing.T, s Store, community string) []money.Event {
+	t.Helper()
+	evs, err := s.MoneyBook(ctx, community)
+	if err != nil {
+		t.Fatalf("money book: %v", err)
+	}
+	return evs
+}
+
+// A book numbers its events from 1 per community; an append that did not see the newest event is
+// refused and writes nothing.
+func moneyBookAppends(t *testing.T, s Store) {
+	if evs := book(t, s, "console/w"); len(evs) != 0 {
+		t.Fatalf("a new store has a book: %v", evs)
+	}
+	if err := s.AppendMoney(ctx, "console/w", 0, []money.Event{moneyEvent("console/w", money.KindDebt, 500), moneyEvent("console/w", money.KindDebt, 700)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMoney(ctx, "console/x", 0, []money.Event{moneyEvent("console/x", money.KindDebt, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.AppendMoney(ctx, "console/w", 1, []money.Event{moneyEvent("console/w", money.KindPaid, 0)})
+	if !errors.Is(err, bot.ErrMoneyMoved) {
+		t.Fatalf("append after a stale head: %v, want ErrMoneyMoved", err)
+	}
+	if err := s.AppendMoney(ctx, "console/w", 2, []money.Event{{Kind: money.KindPaid, Community: "console/w", Debt: 1, By: "bob"}}); err != nil {
+		t.Fatal(err)
+	}
+	evs := book(t, s, "console/w")
+	if len(evs) != 3 {
+		t.Fatalf("book has %d events, want 3: %+v", len(evs), evs)
+	}
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) {
+			t.Errorf("event %d has Seq %d", i, e.Seq)
+		}
+	}
+	if got := evs[1]; got.Amount != 700 || got.From != "bob" || got.Currency != "USD" || !got.Time.Equal(moneyEvent("", "", 0).Time) {
+		t.Errorf("event read back as %+v", got)
+	}
+	if got := evs[2]; got.Kind != money.KindPaid || got.Debt != 1 {
+		t.Errorf("paid event read back as %+v", got)
+	}
+	if evs := book(t, s, "console/x"); len(evs) != 1 || evs[0].Seq != 1 {
+		t.Errorf("the other community's book: %+v", evs)
+	}
+	cs, err := s.MoneyCommunities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(cs) != "[console/w console/x]" {
+		t.Errorf("communities with a book: %v", cs)
+	}
+}
+
+// A Change's money events (a session's settle-up) are appended with it, or not at all.
+func moneyInCommit(t *testing.T, s Store) {
+	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 100)}})
+	if err := s.AppendMoney(ctx, "console/w", 0, []money.Event{moneyEvent("console/w", money.KindExpense, 3000)}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Commit(ctx, bot.Change{
+		Ledger:  []bot.LedgerEntry{buyIn("console/w/t", "u0", 200)},
+		Session: &bot.SessionRecord{Table: "console/w/t"},
+		Money:   []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 1,
+	})
+	if !errors.Is(err, bot.ErrInsufficient) {
+		t.Fatalf("overdrawing commit: %v", err)
+	}
+	if evs := book(t, s, "console/w"); len(evs) != 1 {
+		t.Fatalf("the refused change wrote money events: %+v", evs)
+	}
+	// A settle-up worked out before another event came is refused whole: its debt numbers are stale.
+	err = s.Commit(ctx, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"},
+		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 0})
+	if !errors.Is(err, bot.ErrMoneyMoved) {
+		t.Fatalf("a session's money after a stale head: %v, want ErrMoneyMoved", err)
+	}
+	if sessions, _ := s.Sessions(ctx); len(sessions) != 0 {
+		t.Fatalf("the refused change wrote its session")
+	}
+	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1,
+		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0), moneyEvent("console/w", money.KindDebt, 250)}})
+	evs := book(t, s, "console/w")
+	if len(evs) != 3 || evs[1].Kind != money.KindSession || evs[2].Seq != 3 || evs[2].Amount != 250 {
+		t.Fatalf("book after the session: %+v", evs)
+	}
+	if sessions, _ := s.Sessions(ctx); len(sessions) != 1 {
+		t.Fatalf("%d sessions, want 1", len(sessions))
+	}
+}
+
+// Appends racing for one book each land once, numbered without gaps, when each retries after
+// ErrMoneyMoved.
+func concurrentMoneyAppends(t *testing.T, s Store) {
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				evs, err := s.MoneyBook(ctx, "console/w")
+				if err != nil {
+					errs <- err
+					return
+				}
+				var head uint64
+				if len(evs) > 0 {
+					head = evs[len(evs)-1].Seq
+				}
+				err = s.AppendMoney(ctx, "console/w", head, []money.Event{moneyEvent("console/w", money.KindExpense, int64(i+1))})
+				if errors.Is(err, bot.ErrMoneyMoved) {
+					continue
+				}
+				errs <- err
+				return
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := book(t, s, "console/w")
+	seen := map[int64]bool{}
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) {
+			t.Errorf("event %d has Seq %d", i, e.Seq)
+		}
+		seen[e.Amount] = true
+	}
+	if len(evs) != n || len(seen) != n {
+		t.Fatalf("%d events (%d distinct) after %d appends", len(evs), len(seen), n)
+	}
+}
+
+// Handles are kept per community and user; the zero handle clears one.
+func paymentHandles(t *testing.T, s Store) {
+	set := func(community, user string, h money.Handle) {
+		t.Helper()
+		if err := s.SetHandle(ctx, community, user, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("console/w", "alice", money.Handle{App: "venmo", Name: "@alice-w"})
+	set("console/w", "bob", money.Handle{App: "zelle", Name: "bob@example.com"})
+	set("console/x", "alice", money.Handle{App: "paypal", Name: "alicex"})
+	set("console/w", "alice", money.Handle{App: "cashapp", Name: "$alice"})
+	hs, err := s.Handles(ctx, "console/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 2 || hs["alice"] != (money.Handle{App: "cashapp", Name: "$alice"}) || hs["bob"].Name != "bob@example.com" {
+		t.Fatalf("handles: %+v", hs)
+	}
+	set("console/w", "alice", money.Handle{})
+	hs, _ = s.Handles(ctx, "console/w")
+	if _, ok := hs["alice"]; ok || len(hs) != 1 {
+		t.Fatalf("after clearing alice's: %+v", hs)
+	}
+	if hs, _ := s.Handles(ctx, "console/x"); hs["alice"].Name != "alicex" {
+		t.Fatalf("the other community's handles: %+v", hs)
+	}
+}
+
+// EachHandOf reads the hands of the tables under a prefix, table by table in number order, and no
+// others.
+func handsOfACommunity(t *testing.T, s Store) {
+	for _, tb := range []string{"discord/1/b", "discord/1/a", "discord/12/a", "slack/1/a", "discord/1_/x"} {
+		for no := int64(3); no >= 1; no-- {
+			h := sampleHand()
+			h.Table, h.No = tb, no
+			commit(t, s, bot.Change{Hand: &h})
+		}
+	}
+	var got []string
+	err := s.EachHandOf(ctx, "discord/1/", func(h bot.HandRecord) error {
+		got = append(got, fmt.Sprintf("%s#%d", h.Table, h.No))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[discord/1/a#1 discord/1/a#2 discord/1/a#3 discord/1/b#1 discord/1/b#2 discord/1/b#3]"; fmt.Sprint(got) != want {
+		t.Fatalf("hands of discord/1/: %v, want %s", got, want)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := s.EachHandOf(ctx, "discord/", func(bot.HandRecord) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("fn's error did not stop the walk: %v after %d hands", err, n)
 	}
 }

@@ -1,0 +1,342 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/stats"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/render"
+	"github.com/dealerbot/dealerbot/render/chart"
+)
+
+// StatsStore reads the hands stats are worked out from. Every Store implements it.
+type StatsStore interface {
+	// EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix
+	// ("discord/GUILD/" for a community, a table's ID and "\x00"-free suffix for one table), table by
+	// table in hand-number order; fn's error stops it.
+	EachHandOf(ctx context.Context, prefix string, fn func(HandRecord) error) error
+}
+
+// Limits of `stats`: how many words it reads, and the widest date range.
+const (
+	maxStatsArgs  = 12
+	maxChartLines = 10
+)
+
+// statsPeriod is what a period picks: hands, finished sessions and money nights.
+type statsPeriod struct {
+	label    string
+	prefix   string // the tables whose hands are read
+	hand     func(h *HandRecord) bool
+	sessions []SessionRecord // the period's finished sessions, oldest first
+	night    func(n *money.Night) bool
+}
+
+// isPeriodWord reports whether a stats argument names a period rather than a player.
+func isPeriodWord(a string) bool {
+	a = strings.ToLower(a)
+	return a == "session" || a == "season" || a == "all" || strings.Contains(a, "..")
+}
+
+// period resolves `session`, `season`, `all` or `FROM..TO` for cmd's channel and community.
+func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPeriod, error) {
+	id := tableID(cmd)
+	community := cmd.Platform + "/" + cmd.Workspace + "/"
+	all, err := d.store.Sessions(ctx)
+	if err != nil {
+		return statsPeriod{}, err
+	}
+	sameNight := func(ss []SessionRecord) func(n *money.Night) bool {
+		return func(n *money.Night) bool {
+			return slices.ContainsFunc(ss, func(s SessionRecord) bool { return s.Table == n.Table && s.Started.Equal(n.Started) })
+		}
+	}
+	inRanges := func(ss []SessionRecord) func(h *HandRecord) bool {
+		return func(h *HandRecord) bool {
+			for _, s := range ss {
+				if h.Table == s.Table && (s.HandNo > 0 && h.No > s.HandBase && h.No <= s.HandNo ||
+					s.HandNo == 0 && !h.Time.Before(s.Started) && !h.Time.After(s.Ended)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	switch w := strings.ToLower(word); {
+	case w == "session":
+		rec, open, err := d.store.Table(ctx, id)
+		if err != nil {
+			return statsPeriod{}, err
+		}
+		if open {
+			return statsPeriod{label: "this session", prefix: id, night: func(*money.Night) bool { return false },
+				hand: func(h *HandRecord) bool { return h.Table == id && h.No > rec.HandBase && !h.Time.Before(rec.Started) }}, nil
+		}
+		for i := len(all) - 1; i >= 0; i-- {
+			if all[i].Table == id {
+				ss := all[i : i+1]
+				return statsPeriod{label: "the last session", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
+			}
+		}
+		return statsPeriod{}, refusef(errs.NotFound, "This channel has had no session yet: `stats all` covers every table here.")
+	case w == "season":
+		var ss []SessionRecord
+		for _, s := range all {
+			if s.Table == id && s.Schedule != "" {
+				ss = append(ss, s)
+			}
+		}
+		if len(ss) == 0 {
+			return statsPeriod{}, refusef(errs.NotFound, "This channel's season is its scheduled games, and none has been played yet: try `stats all`.")
+		}
+		return statsPeriod{label: "this season", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
+	case w == "all":
+		var ss []SessionRecord
+		for _, s := range all {
+			if strings.HasPrefix(s.Table, community) {
+				ss = append(ss, s)
+			}
+		}
+		return statsPeriod{label: "all time", prefix: community, hand: func(*HandRecord) bool { return true }, sessions: ss,
+			night: func(n *money.Night) bool { return true }}, nil
+	default:
+		loc := d.exportZone(ctx, cmd)
+		a, b, _ := strings.Cut(w, "..")
+		from, err1 := time.ParseInLocation("2006-01-02", a, loc)
+		to, err2 := time.ParseInLocation("2006-01-02", b, loc)
+		if err1 != nil || err2 != nil || from.Year() < 2000 || to.Year() > 2999 {
+			return statsPeriod{}, userErrorf("Write a period as `session`, `season`, `all` or two dates like 2026-01-01..2026-03-31.")
+		}
+		if to.Before(from) {
+			return statsPeriod{}, userErrorf("The period %s ends before it begins: put the earlier date first.", errs.Quote(word))
+		}
+		end := to.AddDate(0, 0, 1)
+		in := func(t time.Time) bool { return !t.Before(from) && t.Before(end) }
+		var ss []SessionRecord
+		for _, s := range all {
+			if strings.HasPrefix(s.Table, community) && in(s.Ended) {
+				ss = append(ss, s)
+			}
+		}
+		return statsPeriod{label: fmt.Sprintf("%s to %s", a, b), prefix: community, hand: func(h *HandRecord) bool { return in(h.Time) },
+			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) }}, nil
+	}
+}
+
+// statsVerb answers `stats [NAME] [PERIOD]` and `stats chart [PERIOD] [NAME...]`.
+func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Reply, error) {
+	if len(args) > maxStatsArgs {
+		return Reply{}, userErrorf("`stats` takes at most %d words: a period and the players.", maxStatsArgs)
+	}
+	chart := len(args) > 0 && strings.EqualFold(args[0], "chart")
+	if chart {
+		args = args[1:]
+	}
+	word := "all"
+	var names []string
+	for _, a := range args {
+		if len(a) > maxUserRef {
+			return Reply{}, userErrorf("%s is not a player or a period: write `stats`, `stats alice season` or `stats 2026-01-01..2026-03-31`.", errs.Quote(a))
+		}
+		if isPeriodWord(a) {
+			word = a
+		} else {
+			names = append(names, a)
+		}
+	}
+	if !chart && len(names) > 1 {
+		return Reply{}, userErrorf("`stats` shows one player at a time: `stats alice season`. `stats chart season alice bob` draws several.")
+	}
+	per, err := d.period(ctx, cmd, word)
+	if err != nil {
+		return Reply{}, err
+	}
+	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
+	if err != nil {
+		return Reply{}, err
+	}
+	book := money.Fold(evs)
+	if chart {
+		return d.statsChart(ctx, cmd, per, book, names)
+	}
+	tl := stats.NewTally()
+	err = d.store.EachHandOf(ctx, per.prefix, func(h HandRecord) error {
+		if per.hand(&h) {
+			tl.Add(&h, nil)
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	who := ref{user: strings.ToLower(cmd.User)}
+	whoName := cmd.UserName
+	if len(names) == 1 {
+		who = ref{user: strings.ToLower(strings.Trim(names[0], "@<>!"))}
+		whoName = strings.Trim(names[0], "@<>!")
+	}
+	var line *stats.Line
+	for _, u := range tl.Order {
+		if l := tl.Lines[u]; who.names(l.User, l.Name) {
+			line = l
+		}
+	}
+	if line == nil {
+		if len(names) == 1 {
+			return Reply{}, refusef(errs.NotFound, "%s played no hand here in %s.", errs.Quote(whoName), per.label)
+		}
+		return Reply{}, refusef(errs.NotFound, "You played no hand here in %s.", per.label)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Stats of %s · %s", line.Name, per.label)
+	if n := len(per.sessions); n > 0 {
+		fmt.Fprintf(&b, " (%d %s)", n, table.Plural(n, "session", "sessions"))
+	}
+	b.WriteString("\n" + line.Text())
+	won := map[string]int64{}
+	var currencies []string
+	for _, n := range book.Nights {
+		if n.Session == nil || !per.night(n) {
+			continue
+		}
+		for _, s := range n.Session.Shares {
+			if s.User == line.User {
+				if _, ok := won[n.Session.Currency]; !ok {
+					currencies = append(currencies, n.Session.Currency)
+				}
+				won[n.Session.Currency] += s.Amount
+			}
+		}
+	}
+	if len(currencies) > 0 {
+		var parts []string
+		for _, c := range currencies {
+			parts = append(parts, money.Signed(won[c], c))
+		}
+		fmt.Fprintf(&b, "\nMoney: %s (from the games played for money)", strings.Join(parts, ", "))
+	}
+	if tl.Skipped > 0 {
+		fmt.Fprintf(&b, "\n%d %s could not be read and %s left out.", tl.Skipped, table.Plural(tl.Skipped, "hand", "hands"), table.Plural(tl.Skipped, "is", "are"))
+	}
+	b.WriteString("\n`help stats` says how each figure is worked out.")
+	return Reply{Text: b.String()}, nil
+}
+
+// statsChart draws cumulative results over the period's sessions, one line per player: in money
+// when every session of the period was played for money in one currency, else in chips.
+func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, book *money.Book, names []string) (Reply, error) {
+	if len(per.sessions) == 0 {
+		return Reply{}, refusef(errs.NotFound, "No session has finished here in %s: there is nothing to draw yet.", per.label)
+	}
+	currency := ""
+	inMoney := true
+	for _, s := range per.sessions {
+		n := book.Night(s.Table, s.Started)
+		if n == nil || n.Session == nil || currency != "" && n.Session.Currency != currency {
+			inMoney = false
+			break
+		}
+		currency = n.Session.Currency
+	}
+	digits, _ := money.Digits(currency)
+	scale := math.Pow10(digits)
+	type player struct {
+		name   string
+		total  float64
+		points []chart.Point
+	}
+	players := map[string]*player{}
+	var order []string
+	for _, s := range per.sessions {
+		nets := map[string]float64{}
+		if inMoney {
+			for _, sh := range book.Night(s.Table, s.Started).Session.Shares {
+				nets[sh.User] = float64(sh.Amount) / scale
+			}
+		} else {
+			for _, st := range s.Standings {
+				nets[st.User] = float64(st.CashedOut - st.BoughtIn)
+			}
+		}
+		for _, st := range s.Standings {
+			p := players[st.User]
+			if p == nil {
+				p = &player{name: st.Name}
+				players[st.User] = p
+				order = append(order, st.User)
+			}
+			p.total += nets[st.User]
+			p.points = append(p.points, chart.Point{At: s.Ended, Y: p.total})
+		}
+	}
+	if len(names) > 0 {
+		var keep []string
+		for _, n := range names {
+			r := ref{user: strings.ToLower(strings.Trim(n, "@<>!"))}
+			i := slices.IndexFunc(order, func(u string) bool { return r.names(u, players[u].name) })
+			if i < 0 {
+				return Reply{}, refusef(errs.NotFound, "%s played no session here in %s.", errs.Quote(n), per.label)
+			}
+			keep = append(keep, order[i])
+		}
+		order = keep
+	}
+	// The biggest results first; at most maxChartLines lines, so the legend stays readable.
+	slices.SortStableFunc(order, func(a, b string) int { return cmpAbs(players[b].total, players[a].total) })
+	if len(order) > maxChartLines {
+		order = order[:maxChartLines]
+	}
+	c := chart.Chart{Title: fmt.Sprintf("Cumulative results · %s", per.label), YLabel: "net chips"}
+	if inMoney {
+		c.YLabel = "net " + currency
+	}
+	for _, u := range order {
+		c.Series = append(c.Series, chart.Series{Name: players[u].name, Points: players[u].points})
+	}
+	png, err := chart.PNG(c)
+	if err != nil {
+		return Reply{}, fmt.Errorf("draw the stats chart: %w", err)
+	}
+	return Reply{Text: fmt.Sprintf("Cumulative results over %d %s (%s).", len(per.sessions), table.Plural(len(per.sessions), "session", "sessions"), per.label),
+		Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
+}
+
+func cmpAbs(a, b float64) int {
+	a, b = math.Abs(a), math.Abs(b)
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// seasonChart is the chart of the channel's season for `leaderboard season`, or nothing when there is
+// none to draw (no game of the season finished yet) or it cannot be drawn (logged).
+func (d *Dealer) seasonChart(ctx context.Context, cmd Command) []render.File {
+	per, err := d.period(ctx, cmd, "season")
+	if err != nil {
+		return nil
+	}
+	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
+	if err != nil {
+		d.log.Error("season chart", "err", err)
+		return nil
+	}
+	r, err := d.statsChart(ctx, cmd, per, money.Fold(evs), nil)
+	if err != nil {
+		if errs.CodeOf(err) == errs.Internal {
+			d.log.Error("season chart", "err", err)
+		}
+		return nil
+	}
+	return r.Files
+}

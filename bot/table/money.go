@@ -1,0 +1,128 @@
+package table
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/money"
+)
+
+// Money is what a table plays for: the options value=, currency=, remind= and settle=. The zero
+// Money plays for chips only.
+type Money struct {
+	Value    money.Value `json:",omitzero"`
+	Currency string      `json:",omitempty"`
+	// RemindHours is how long after the settle-up an unpaid debt's payer is first reminded by DM:
+	// 0 is the default (DefaultRemind), -1 never.
+	RemindHours int `json:",omitempty"`
+	// Bank: the host is the bank (every loser pays the host, the host pays every winner) instead of
+	// the fewest payments.
+	Bank bool `json:",omitempty"`
+}
+
+// DefaultRemind is how long an open debt waits before its payer is reminded.
+const DefaultRemind = 48 * time.Hour
+
+// maxRemindHours bounds remind=: at most 30 days.
+const maxRemindHours = 30 * 24
+
+// MoneyHelp lists the money options of `start` and `set`.
+const MoneyHelp = "value=0.01 currency=USD (what a chip is worth: the settle-up and debts are then in money) remind=2d|48h|off settle=fewest|bank"
+
+// On reports whether the table plays for money.
+func (m Money) On() bool { return !m.Value.IsZero() }
+
+// RemindAfter is the delay before an open debt is reminded; 0 for never.
+func (m Money) RemindAfter() time.Duration {
+	switch {
+	case m.RemindHours < 0:
+		return 0
+	case m.RemindHours == 0:
+		return DefaultRemind
+	}
+	return time.Duration(m.RemindHours) * time.Hour
+}
+
+// apply reads one money option (key lower-cased, val lower-cased).
+func (m *Money) apply(key, val string) error {
+	var err error
+	switch key {
+	case "value":
+		if val == "off" || val == "no" || val == "0" {
+			*m = Money{}
+			return nil
+		}
+		m.Value, err = money.ParseValue(val)
+	case "currency":
+		m.Currency, err = money.ParseCurrency(val)
+	case "remind":
+		switch {
+		case val == "off" || val == "no" || val == "never":
+			m.RemindHours = -1
+		case strings.HasSuffix(val, "d"):
+			var d int
+			d, err = bounded(strings.TrimSuffix(val, "d"), 1, maxRemindHours/24, fmt.Sprintf("Reminders start 1 to %d days after the settle-up", maxRemindHours/24), "remind=2d")
+			m.RemindHours = 24 * d
+		default:
+			m.RemindHours, err = bounded(strings.TrimSuffix(val, "h"), 1, maxRemindHours, fmt.Sprintf("Reminders start 1 to %d hours after the settle-up", maxRemindHours), "remind=48h")
+		}
+	case "settle":
+		switch val {
+		case "fewest":
+			m.Bank = false
+		case "bank", "host":
+			m.Bank = true
+		default:
+			return userErrorf("Write settle=fewest for the fewest payments or settle=bank for the host as the bank.")
+		}
+	}
+	return err
+}
+
+// check refuses half a money setting, once every option is read.
+func (m Money) check() error {
+	switch {
+	case m.On() && m.Currency == "":
+		return userErrorf("Say which currency a chip's value is in: for example value=%s currency=USD.", m.Value)
+	case !m.On() && m.Currency != "":
+		return userErrorf("Say what a chip is worth too: for example value=0.01 currency=%s.", m.Currency)
+	}
+	return nil
+}
+
+// validate checks money settings read back from the database.
+func (m Money) validate() error {
+	if !m.On() {
+		return nil
+	}
+	if v, err := money.ParseValue(m.Value.String()); err != nil || v != m.Value {
+		return fmt.Errorf("chip value %v out of range", m.Value)
+	}
+	if _, ok := money.Digits(m.Currency); !ok {
+		return fmt.Errorf("currency %q unknown", m.Currency)
+	}
+	if m.RemindHours < -1 || m.RemindHours > maxRemindHours {
+		return fmt.Errorf("remind after %d hours out of range", m.RemindHours)
+	}
+	return nil
+}
+
+// describe is the settings summary's part for money: ", 1 chip = 0.01 USD, host is the bank".
+func (m Money) describe() string {
+	if !m.On() {
+		return ""
+	}
+	s := ", " + m.Value.Describe(m.Currency)
+	if m.Bank {
+		s += ", the host is the bank"
+	}
+	switch d := m.RemindAfter(); {
+	case d == 0:
+		s += ", no debt reminders"
+	case d != DefaultRemind:
+		s += ", debts reminded after " + strconv.Itoa(int(d/time.Hour)) + " h"
+	}
+	return s
+}
