@@ -42,6 +42,7 @@ func (s State) Ping(now, deadline time.Time) (text string, ok bool) {
 		return "", false
 	}
 	seat := s.Rec.Seats[s.Rec.Hand.Seats[o.Player]]
+	// The bell begins every ping: the console tells a ping from a table message by it.
 	text = fmt.Sprintf("🔔 %s, it is your turn in hand #%d", Mention(s.Rec.Platform, seat.User, seat.Name), s.Rec.Hand.No)
 	if o.ToCall > 0 {
 		text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))
