@@ -48,8 +48,10 @@ type TournamentView struct {
 	Pool                 int64
 }
 
+// line is the tournament's progress under the stakes. It does not say "Tournament": the title
+// above it does ("Tournament table", "Tournament · Hand #12").
 func (v TournamentView) line() string {
-	parts := []string{fmt.Sprintf("Tournament · level %d", v.Level)}
+	parts := []string{fmt.Sprintf("Level %d", v.Level)}
 	if v.NextIn != "" {
 		next := "next " + Chips(v.NextSmall) + "/" + Chips(v.NextBig)
 		if v.NextAnte > 0 {

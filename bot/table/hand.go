@@ -178,8 +178,8 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	n.BigBlind = seats[engine.BigBlindPlayer(len(seats), hs.Button)] + 1
 	switch {
 	case n.BombPot > 0:
+		// The hand's table message says it is a bomb pot (HandNotes), from the deal to the end.
 		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
-		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
 	case n.Settings.Straddle && len(seats) > 2:
 		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
 		if n.Seats[utg].Straddle {
