@@ -61,3 +61,55 @@ func TestItem10BombPotLineOnce(t *testing.T) {
 	g.check("after the bomb pot")
 }
 
+// TestItem10RepliesInTheSecondPerson: what the dealer says privately to the player who leaves speaks
+// to them ("you", "your"); the host who removes a player is told about that player by name.
+func TestItem10RepliesInTheSecondPerson(t *testing.T) {
+	cash := func(t *testing.T) *game {
+		g := newGame(t)
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.do(table.State.Join, carol)
+		return g
+	}
+	tourney := func(t *testing.T, deal bool) *game {
+		g := newGame(t, "tournament", "buyin=100", "stack=1000")
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.do(table.State.Join, carol)
+		if deal {
+			g.deal()
+		}
+		return g
+	}
+	tests := []struct {
+		name string
+		g    func(*testing.T) *game
+		deal bool
+		v    verbFunc
+		by   table.Caller
+		args []string
+		want string
+	}{
+		{"leave between hands", cash, false, table.State.Leave, alice, nil, "1,000 chips went back to your bankroll."},
+		{"leave in a hand", cash, true, table.State.Leave, alice, nil, "You leave when this hand ends; your stack goes back to your bankroll."},
+		{"kicked between hands", cash, false, table.State.Kick, host, []string{"Alice"}, "1,000 chips went back to Alice's bankroll."},
+		{"kicked in a hand", cash, true, table.State.Kick, host, []string{"Alice"}, "Alice leaves when this hand ends; the stack goes back to the bankroll."},
+		{"unregister", func(t *testing.T) *game { return tourney(t, false) }, false, table.State.Leave, alice, nil, "Your buy-in of 100 went back to your bankroll."},
+		{"unregistered", func(t *testing.T) *game { return tourney(t, false) }, false, table.State.Kick, host, []string{"Alice"}, "Alice's buy-in of 100 went back to the bankroll."},
+		{"away", func(t *testing.T) *game { return tourney(t, true) }, false, table.State.Leave, alice, nil,
+			"Your chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` brings you back."},
+		{"sent away", func(t *testing.T) *game { return tourney(t, true) }, false, table.State.Kick, host, []string{"Alice"},
+			"Alice's chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` brings Alice back."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := tt.g(t)
+			if tt.deal {
+				g.deal()
+			}
+			if got := g.do(tt.v, tt.by, tt.args...).Reply; got != tt.want {
+				t.Errorf("reply %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
