@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,5 +25,49 @@ func TestItem10TournamentHeaderOnce(t *testing.T) {
 		if !strings.Contains(text, "\nLevel 2 · next 30/60 in 7 min · 3 of 5 left · 2 places paid · prize pool 600\n") {
 			t.Errorf("the %s has no progress line beginning with the level:\n%s", name, text)
 		}
+	}
+}
+
+// TestItem6SayWhyAHandWon: when a kicker or the second pair decides a pot, the award says so; a
+// split pot says "same hand"; hands of different kinds or first ranks say nothing more.
+func TestItem6SayWhyAHandWon(t *testing.T) {
+	// Alice bets the river and shows first; Bob calls and shows (a hand that cannot win is mucked,
+	// and nothing is said of it).
+	actions := []engine.Action{
+		act(0, engine.Call), act(1, engine.Check),
+		act(1, engine.Check), act(0, engine.Check), act(1, engine.Check), act(0, engine.Check),
+		act(1, engine.Check), act(0, engine.Bet, 10), act(1, engine.Call),
+	}
+	tests := []struct {
+		name string
+		deck string // bob, alice, bob, alice, burn, flop, burn, turn, burn, river
+		want string
+	}{
+		{"a kicker decides", "As Qh 3d 4c 5s Ts Th 8c 5h 8d 6s 2c",
+			"bob wins the pot (40) with two pair, tens and eights, ace kicker; alice had a queen kicker"},
+		{"the second pair decides", "8h 7h 3d 4c 5s Ts Th 8c 5h 7d 6s 2c",
+			"bob wins the pot (40) with two pair, tens and eights; alice had tens and sevens"},
+		{"a kicker to a pair", "Ah Kh 3d 4c 5s Ts Tc 8c 5h 7d 6s 2c",
+			"bob wins the pot (40) with a pair of tens, ace kicker; alice had a king kicker"},
+		{"same hand", "Tc Td 2d 3h 5s As Kd Qc 5h Jh 6s 9s",
+			"bob and alice split the pot (40): 20 and 20 with the same hand, a straight, ace high"},
+		{"not close", "Th 9c 6d 7d 5s Ts 9h 4c 5h 3d Ks 2c",
+			"bob wins the pot (40) with a pair of tens"},
+		{"a mucked hand is not told", "As Qh 3d 4c 5s Ts Th 8c 5h 8d 6s 2c",
+			"bob wins the pot (40) with two pair, tens and eights"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := script{title: tt.name, rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, names: Names{"alice", "bob"},
+				stacks: []int64{1000, 1000}, button: 0, deck: tt.deck, actions: actions}
+			if tt.name == "a mucked hand is not told" {
+				// Bob bets the river and shows first: Alice, beaten, mucks.
+				s.actions = append(slices.Clone(actions[:6]), act(1, engine.Bet, 10), act(0, engine.Call))
+			}
+			got := s.transcript(t, 1, TextCards)
+			if !strings.Contains(got, "\n"+tt.want+"\n") {
+				t.Errorf("no line %q in:\n%s", tt.want, got)
+			}
+		})
 	}
 }
