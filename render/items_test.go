@@ -71,3 +71,34 @@ func TestItem6SayWhyAHandWon(t *testing.T) {
 		})
 	}
 }
+
+// TestItem5PotsWhileStreetInPlay: the table message shows the pot collected from the streets before
+// plus the bets in front of the players; side pots appear when the street closes, never a side pot of
+// one player's unmatched bet.
+func TestItem5PotsWhileStreetInPlay(t *testing.T) {
+	// Dave is all-in pre-flop for 50 and the others call; on the flop Bob and Carol check and Alice
+	// bets 600.
+	s := script{title: "a bet on the flop after an all-in", rules: engine.Rules{SmallBlind: 5, BigBlind: 10},
+		names: Names{"Alice", "Bob", "Carol", "Dave"}, stacks: []int64{1000, 1000, 1000, 50}, button: 0,
+		deck: "Ks Qs Js As Kh Qh Jh Ah 2d 2c 7d 9h"}
+	h, err := engine.Replay(s.setup(t), []engine.Action{act(3, engine.AllIn), act(0, engine.Call), act(1, engine.Call), act(2, engine.Call),
+		act(1, engine.Check), act(2, engine.Check), act(0, engine.Bet, 600)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := HandTable(HandView{TableView: s.tableView(h, 1)}, TextCards).Text
+	if !strings.Contains(text, "\nBoard: 2c 7d 9h · pot 200 + bets 600\n") && !strings.Contains(text, "\nBoard: 2♣ 7♦ 9♥ · pot 200 + bets 600\n") {
+		t.Errorf("no board line with the pot and the bets:\n%s", text)
+	}
+	if strings.Contains(text, "Side pot") {
+		t.Errorf("a side pot while the flop is in play:\n%s", text)
+	}
+	h, err = engine.Replay(s.setup(t), append(h.Actions(), act(1, engine.Call), act(2, engine.Fold)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = HandTable(HandView{TableView: s.tableView(h, 1)}, TextCards).Text
+	if !strings.Contains(text, "\nMain pot: 200 (Alice, Bob, Dave)\nSide pot 1: 1,200 (Alice, Bob)\n") {
+		t.Errorf("no side pot when the flop closed:\n%s", text)
+	}
+}

@@ -172,7 +172,7 @@ func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Na
 		v.Title = "Tournament"
 	}
 	if !h.Done() {
-		v.Pots = h.Pots()
+		v.Pots = h.CollectedPots()
 	}
 	bets, stacks := h.Bets(), h.Stacks()
 	for p, st := range hs.Seats {

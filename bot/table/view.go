@@ -27,7 +27,7 @@ func (s State) View(now time.Time) render.TableView {
 	if s.Hand != nil {
 		v.HandNo = s.Rec.Hand.No
 		v.Board = s.Hand.Board()
-		v.Pots = s.Hand.Pots()
+		v.Pots = s.Hand.CollectedPots()
 		v.PotNames = s.Names()
 		v.Board2 = s.Hand.Board2()
 		bets, stacks = s.Hand.Bets(), s.Hand.Stacks()
