@@ -363,7 +363,7 @@ func (t *actor) deal(ctx context.Context) error {
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	st, err := t.core().NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}
@@ -428,7 +428,7 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer,
 	again func(ctx context.Context, t *actor)) error {
 	tok := t.st.Token()
-	st, err := do(t.st, t.d.cfg.Now())
+	st, err := do(t.core(), t.d.cfg.Now())
 	if err == nil {
 		err = t.apply(ctx, st, ans)
 	}
@@ -506,14 +506,37 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	})
 }
 
-// scheduleDeal starts the pause before the automatic next hand when two or more can play.
+// scheduleDeal starts the pause before the automatic next hand when two or more can play. While the
+// last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not begun.
 func (t *actor) scheduleDeal() {
 	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
+		return
+	}
+	if t.live != nil && t.live.dealDue {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
 		t.autoDeal(ctx)
+	})
+}
+
+// dealWhenShown starts the pause before the next deal once the hand's last version, which offers
+// players out of chips a rebuy within the pause (the core's Timers.DealWhenShown), is on screen, so
+// they have all of it to answer: when the outbox reports it (shown), at once when the click's own
+// response showed it, or after showBackstop when the platform does not show it.
+func (t *actor) dealWhenShown(ans *answer) {
+	l := t.live
+	if l == nil || ans != nil && ans.update != nil {
+		t.scheduleDeal()
+		return
+	}
+	l.dealDue, l.dealShown = true, l.version
+	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
+		if t.live == l && l.dealDue {
+			l.dealDue = false
+			t.scheduleDeal()
+		}
 	})
 }
 

@@ -436,12 +436,26 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 	}
 	cash := n.Tournament == nil && !n.Ending
 	over := cash && len(next.Playing()) < 2 && n.Settings.Rebuys == 0 && len(broke) > 0
+	// A player out of chips who may rebuy is offered it. When the next hand comes by itself, the
+	// offer says how long they have: the pause before the deal, which starts when the offer is on
+	// screen (Timers.DealWhenShown), so a `rebuy` in it deals them in.
+	timed := len(next.Playing()) >= 2 && s.DealDelay > 0
+	offered := false
 	switch {
 	case over:
 		notes = append(notes, "One player holds every chip: the session is over.")
 	case cash:
-		for _, name := range broke {
-			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
+		for _, st := range n.Seats {
+			switch {
+			case st.User == "" || st.Stack > 0:
+			case !MayRebuy(n, st):
+				notes = append(notes, fmt.Sprintf("%s is out of chips and cannot rebuy here: `leave` frees the seat.", st.Name))
+			case timed:
+				offered = true
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` within %s to be dealt in next hand, or `leave`.", st.Name, Seconds(s.DealDelay)))
+			default:
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", st.Name))
+			}
 		}
 	}
 	// The hand's last version: the showdown, the awards and what they mean for the table, in the
@@ -450,7 +464,19 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 	view.Names = names
 	view.State = hs
 	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2
-	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends}}
+	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends, DealWhenShown: offered && !ends}}
+}
+
+// MayRebuy reports whether a cash-game seat may rebuy at table n now, as far as the table's rebuy
+// settings go (Rebuy checks the amounts).
+func MayRebuy(n TableRecord, st SeatRecord) bool {
+	set := n.Settings
+	return set.Rebuys != 0 && (set.Rebuys < 0 || st.Rebuys < set.Rebuys) && (set.RebuyLevels == 0 || n.Level < set.RebuyLevels)
+}
+
+// Seconds writes a pause for players, in whole seconds rounded up: "3 s".
+func Seconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", (d+time.Second-1)/time.Second)
 }
 
 // Cards shows the caller their hole cards again, privately (`cards`).

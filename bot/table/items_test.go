@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +113,76 @@ func TestItem10RepliesInTheSecondPerson(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestItem8TimeToRebuyOrStraddle: a player out of chips is offered a rebuy within the deal delay,
+// the pause before the next hand starts only when that offer is on screen (Timers.DealWhenShown), and a
+// `rebuy` (or a `straddle`) typed before the next deal is in that hand. A player who cannot rebuy
+// is told so.
+func TestItem8TimeToRebuyOrStraddle(t *testing.T) {
+	bust := func(t *testing.T, opts ...string) (*game, table.Step) {
+		g := newGame(t, opts...)
+		g.s.DealDelay = 10 * time.Second
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.do(table.State.Join, carol)
+		dave := table.Caller{User: "U4", Name: "Dave"}
+		g.do(table.State.Join, dave)
+		// Alice draws the button; Bob posts the small blind, Carol the big blind, Dave is under the
+		// gun. Carol moves in with 7-2 and Alice calls with kings.
+		g.script("As Kd Qh Jc", "Ac 7c 5d Kc Ad 2d 6d Kh 3h 3s 8h 9d 4h Jh 5h 4c")
+		g.deal()
+		for _, a := range []struct {
+			v  verbFunc
+			by table.Caller
+		}{{table.State.Call, dave}, {table.State.Call, alice}, {table.State.Call, bob}, {table.State.AllIn, carol},
+			{table.State.Fold, dave}, {table.State.Call, alice}} {
+			if got := g.toAct(); got != a.by {
+				t.Fatalf("%s is to act, not %s", got.Name, a.by.Name)
+			}
+			g.do(a.v, a.by)
+		}
+		st := g.do(table.State.Fold, bob)
+		if g.s.Hand != nil || g.s.Rec.Seats[2].Stack != 0 {
+			t.Fatalf("Carol did not bust: %+v", g.s.Rec.Seats)
+		}
+		g.check("after Carol's bust")
+		return g, st
+	}
+	t.Run("rebuy", func(t *testing.T) {
+		g, st := bust(t)
+		want := "Carol is out of chips: `rebuy` within 10 s to be dealt in next hand, or `leave`."
+		if !slices.Contains(st.View.Result, want) {
+			t.Errorf("the hand's result %q does not offer %q", st.View.Result, want)
+		}
+		if !st.Timers.Deal || !st.Timers.DealWhenShown {
+			t.Errorf("timers %+v: the deal's pause starts when the offer is on screen", st.Timers)
+		}
+		if st := g.do(table.State.Rebuy, carol); !st.Timers.Deal {
+			t.Errorf("a rebuy does not ask for the deal: %+v", st.Timers)
+		}
+		g.deal()
+		if g.s.PlayerOf(2) < 0 {
+			t.Errorf("Carol rebought before the deal and is not dealt in")
+		}
+		g.check("after the rebuy")
+	})
+	t.Run("straddle", func(t *testing.T) {
+		g, _ := bust(t, "straddle=on")
+		g.do(table.State.Leave, carol)
+		// Next hand the big blind moves on to Dave, Bob posts the small blind and Alice keeps the
+		// button (R-22): three-handed, she is under the gun.
+		g.do(table.State.Straddle, alice)
+		g.deal()
+		if !g.s.Rec.Hand.Straddle {
+			t.Errorf("Alice's straddle, typed before the deal, is not in the hand")
+		}
+	})
+	t.Run("no rebuys", func(t *testing.T) {
+		_, st := bust(t, "rebuy=0")
+		want := "Carol is out of chips and cannot rebuy here: `leave` frees the seat."
+		if !slices.Contains(st.View.Result, want) || st.Timers.DealWhenShown {
+			t.Errorf("result %q, timers %+v: want %q and the usual pause", st.View.Result, st.Timers, want)
+		}
+	})
 }
