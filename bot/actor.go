@@ -480,9 +480,10 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	}
 	wait := time.Duration(t.st.Rec.Settings.Timer) * time.Second
 	if dl := t.st.Rec.Hand.Deadline; wait > 0 && !dl.IsZero() {
-		// After a restart the player has the time that was left, but never less than a grace period.
+		// After a restart the player has the time that was left, but never less than a grace period
+		// (nor more than the turn's timer: the moments between the step and now are no restart).
 		if left := dl.Sub(t.d.cfg.Now()); left < wait {
-			wait = max(left, restartGrace)
+			wait = max(left, min(restartGrace, wait))
 		}
 	}
 	l := t.live
