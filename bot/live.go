@@ -448,6 +448,7 @@ func (t *actor) schedulePing() {
 			return
 		}
 		seat := t.st.Rec.Seats[t.st.Rec.Hand.Seats[o.Player]]
+		// The bell begins every ping: the console tells a ping from a table message by it.
 		text := fmt.Sprintf("🔔 %s, it is your turn in hand #%d", mention(t.st.Rec.Platform, seat.User, seat.Name), l.no)
 		if o.ToCall > 0 {
 			text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))

@@ -68,19 +68,26 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 var _ bot.Chat = (*Chat)(nil)
 
 // Post draws a new table message and returns its ID. Each hand is one table message, redrawn in full
-// whenever it changes, the way Discord and Slack show it.
+// whenever it changes, the way Discord and Slack show it: in its box even when it has no buttons (a
+// hand that ended without a decision). A turn ping, the one other post, is a line.
 func (c *Chat) Post(_ context.Context, m bot.Message) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.next++
 	id := fmt.Sprintf("msg-%d", c.next)
-	if len(m.Buttons) == 0 { // a turn ping: a line, as a chat shows a short post
+	if isPing(m) {
 		c.log = append(c.log, m)
 		c.printf("%s", m.Text)
 		return id, nil
 	}
 	c.draw(m)
 	return id, nil
+}
+
+// isPing reports whether a post is a turn ping: a short mention post with no buttons, which the
+// dealer begins with a bell (bot's schedulePing).
+func isPing(m bot.Message) bool {
+	return len(m.Buttons) == 0 && strings.HasPrefix(m.Text, "🔔")
 }
 
 // Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.

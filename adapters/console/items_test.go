@@ -11,6 +11,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Issue 28 item 9: the console.
@@ -39,5 +40,29 @@ func TestItem9TimerShowsItsSeconds(t *testing.T) {
 	}
 	if text := out.String(); !strings.Contains(text, " 10s left.") || strings.Contains(text, " 15s left.") {
 		t.Errorf("the turn does not show 10 seconds left:\n%s", text)
+	}
+}
+
+// TestItem9HandWithoutADecisionInTheBox: a hand that ends without a decision (the blinds put both
+// players all-in) is drawn in the table box like every other hand; a turn ping stays a line.
+func TestItem9HandWithoutADecisionInTheBox(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd")
+	g.must("alice: start", "alice: join 400", "bob: join 400", "alice: set blinds=400/800", "alice: deal")
+	if tr := g.table(); tr.Hand != nil || tr.HandNo != 1 {
+		t.Fatalf("hand #1 did not end at once: %+v", tr.Hand)
+	}
+	out := g.out.String()
+	i := strings.Index(out, "Hand #1 · ")
+	if i < 0 || !strings.HasSuffix(out[:i], "┌──────────────────────────────────────────────\n│ ") {
+		t.Errorf("hand #1 is not drawn in the box:\n%s", out)
+	}
+	var ping bytes.Buffer
+	c := console.NewChat(&ping)
+	if _, err := c.Post(context.Background(), bot.Message{Message: render.Message{Text: "🔔 @bob, it is your turn in hand #2."}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ping.String(); got != "🔔 @bob, it is your turn in hand #2.\n" {
+		t.Errorf("a ping is drawn as %q, want a line", got)
 	}
 }
