@@ -66,3 +66,76 @@ func TestItem9HandWithoutADecisionInTheBox(t *testing.T) {
 		t.Errorf("a ping is drawn as %q, want a line", got)
 	}
 }
+
+// TestItem9BoxFitsEightyColumns: the table box and the button hints fit 80 columns: long lines wrap
+// inside the box at spaces, so a number is never split across two lines.
+func TestItem9BoxFitsEightyColumns(t *testing.T) {
+	g := newGame(t)
+	names := []string{"alexandra", "bartholomew", "cassiopeia", "demetrius"}
+	g.must("alexandra: start blinds=10/20 timer=30")
+	for _, n := range names {
+		g.must(n + ": join 1234")
+	}
+	g.must("alexandra: deal")
+	for i := 0; i < 12 && g.table().Hand != nil; i++ {
+		for _, n := range names {
+			g.say(n + ": raise 432")
+			g.say(n + ": call")
+		}
+	}
+	lines := strings.Split(g.out.String(), "\n")
+	boxed, hint := 0, false
+	for i, l := range lines {
+		hint = strings.HasPrefix(l, "  buttons: ") || hint && strings.HasPrefix(l, "    ")
+		if w := console.Columns(l); w > console.Width && (hint || strings.ContainsAny(l[:min(len(l), 3)], "│┌└")) {
+			t.Errorf("line %d is %d columns wide: %q", i+1, w, l)
+		}
+		if !strings.HasPrefix(l, "│ ") {
+			continue
+		}
+		boxed++
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "│   ") {
+			end := strings.TrimRight(l, " ")
+			next := strings.TrimLeft(strings.TrimPrefix(lines[i+1], "│"), " ")
+			if isDigitOrComma(end[len(end)-1]) && len(next) > 0 && isDigitOrComma(next[0]) {
+				t.Errorf("a number split between lines %d and %d:\n%s\n%s", i+1, i+2, l, lines[i+1])
+			}
+		}
+	}
+	if boxed == 0 || !strings.Contains(g.out.String(), "│   ") {
+		t.Fatalf("no wrapped line in the box:\n%s", g.out.String())
+	}
+}
+
+func isDigitOrComma(b byte) bool { return b >= '0' && b <= '9' || b == ',' }
+
+// TestWrap: lines wrap at spaces, continuation lines keep the line's indentation plus the indent,
+// and only a word wider than a line is cut.
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		name  string
+		line  string
+		width int
+		want  []string
+	}{
+		{"fits", "Pot 1,000", 10, []string{"Pot 1,000"}},
+		{"at a space", "Last: alice raises to 1,234,567 · bob calls", 24, []string{"Last: alice raises to", "  1,234,567 · bob calls"}},
+		{"indented", "  buttons: [Fold] fold | [Call 10] call", 20, []string{"  buttons: [Fold]", "    fold | [Call 10]", "    call"}},
+		{"a long word", "deck 0123456789abcdef0123", 10, []string{"deck", "  01234567", "  89abcdef", "  0123"}},
+		{"cards", "Board: 10♠ J♠ Q♠ K♠ A♠", 12, []string{"Board: 10♠", "  J♠ Q♠ K♠", "  A♠"}},
+		{"wide", "🂡🂡🂡🂡 ok", 6, []string{"🂡🂡🂡", "  🂡", "  ok"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := console.Wrap(tt.line, tt.width, "  ")
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("Wrap(%q, %d) = %q, want %q", tt.line, tt.width, got, tt.want)
+			}
+			for _, l := range got {
+				if w := console.Columns(l); w > tt.width {
+					t.Errorf("%q is %d columns", l, w)
+				}
+			}
+		})
+	}
+}
