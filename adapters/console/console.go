@@ -11,6 +11,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/render"
@@ -288,20 +290,32 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	if !found || name == "" || strings.ContainsAny(name, " \t") {
 		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
 	}
+	if strings.IndexFunc(name, unprintable) >= 0 {
+		return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+	}
 	text = strings.TrimSpace(text)
 	token := ""
 	if i := strings.LastIndex(text, " #"); i >= 0 && !strings.Contains(text[i+2:], " ") {
 		token = text[i+2:]
 		text = strings.TrimSpace(text[:i])
 	}
-	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: name, UserName: name,
+	// The name is the player: BOB is bob, so the user ID is the name in lower case; the name shows
+	// as typed.
+	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: strings.ToLower(name), UserName: name,
 		Text: text, Token: token}
 	for _, a := range opts.Admins {
-		if a == name {
+		if strings.EqualFold(a, name) {
 			cmd.Admin = true
 		}
 	}
 	return cmd, true, nil
+}
+
+// unprintable reports the characters a name may not hold: control and formatting characters, among
+// them the marks that turn text right to left (U+202E) and the zero-width ones.
+func unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+		r == utf8.RuneError
 }
 
 // Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.

@@ -139,3 +139,29 @@ func TestWrap(t *testing.T) {
 		})
 	}
 }
+
+// TestItem9NamesWithoutCase: BOB is bob at the console (the name shows as first typed), and a name
+// with control or right-to-left characters is refused with a sentence, changing nothing.
+func TestItem9NamesWithoutCase(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start", "bob: join 1000")
+	g.refuse("BOB: join 1000", "already seated")
+	g.must("Bob: sitout")
+	if st := g.table().Seats[0]; st.User != "bob" || !st.SittingOut || st.Name != "bob" {
+		t.Errorf("Bob's sitout did not reach bob's seat: %+v", st)
+	}
+	cmd, ok, err := console.ParseLine("ADMIN: adjust @bob 5", console.Options{Admins: []string{"admin"}})
+	if err != nil || !ok || !cmd.Admin || cmd.User != "admin" || cmd.UserName != "ADMIN" {
+		t.Errorf("ADMIN parsed to %+v (%v): want the admin, named as typed", cmd, err)
+	}
+	for _, name := range []string{"ev\u202eil", "bo\u0007b", "zero\u200bwidth", "l\u2028ine", "\u2067bob"} {
+		before := g.out.Len()
+		if _, ok, err := console.ParseLine(name+": join", console.Options{}); err == nil || ok ||
+			!strings.Contains(err.Error(), "control or right-to-left characters") {
+			t.Errorf("name %q: ok %v, err %v; want a refusal naming the characters", name, ok, err)
+		}
+		if g.out.Len() != before {
+			t.Errorf("name %q printed something", name)
+		}
+	}
+}
