@@ -118,11 +118,8 @@ const (
 // New builds it once for the Dealer.
 func newVerbs() map[string]verb {
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, _ []string, _ *answer) (Reply, error) {
-			if d.sched.Load() != nil {
-				return Reply{Text: helpText + "\n" + schedHelp}, nil
-			}
-			return Reply{Text: helpText}, nil
+		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
+			return d.help(args) // help.go
 		}},
 		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
 		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {

@@ -105,3 +105,28 @@ func TestItem8DealWaitsForTheRebuyOffer(t *testing.T) {
 	}
 	r.balance()
 }
+
+// TestItem9HelpOneVerb: `help raise` explains raise alone; `help` lists every command; a word that
+// is no command is refused with a sentence.
+func TestItem9HelpOneVerb(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	tests := []struct{ text, want string }{
+		{"help raise", "raise N (or raise to N) — raise to N in all"},
+		{"help call", "fold, check, call — act on your turn"},
+		{"help all-in", "allin — put in every chip"},
+		{"help sitin", "sitout / sitin — skip hands without leaving / play again"},
+		{"help kick", "kick @user — remove a player (host or admin)"},
+	}
+	for _, tt := range tests {
+		if rep := r.must("c1", "ann", tt.text); rep.Text != tt.want {
+			t.Errorf("%s: %q, want %q", tt.text, rep.Text, tt.want)
+		}
+	}
+	if rep := r.must("c1", "ann", "help"); !strings.HasPrefix(rep.Text, "Commands:\n") || !strings.Contains(rep.Text, "\nkick @user") {
+		t.Errorf("help: %q, want every command", rep.Text)
+	}
+	if rep := r.must("c1", "ann", "help tournament"); !strings.HasPrefix(rep.Text, "start tournament buyin=") {
+		t.Errorf("help tournament: %q, want the lines about tournaments", rep.Text)
+	}
+	r.refused("c1", "ann", "help juggle", "There is no command \"juggle\": `help` lists every command.")
+}

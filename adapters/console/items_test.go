@@ -165,3 +165,11 @@ func TestItem9NamesWithoutCase(t *testing.T) {
 		}
 	}
 }
+
+// TestItem9HelpAtTheConsole: `help raise`, typed without a name, explains raise alone.
+func TestItem9HelpAtTheConsole(t *testing.T) {
+	g := newGame(t)
+	if r := g.say("help raise"); r.IsError || r.Text != "raise N (or raise to N) — raise to N in all" {
+		t.Errorf("help raise: %+v", r)
+	}
+}
