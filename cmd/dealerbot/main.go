@@ -68,18 +68,24 @@ Settings come from the environment and .env; see .env.example.
 func (m *Main) Run(ctx context.Context) int {
 	fs := flag.NewFlagSet("dealerbot", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, usage) }
+	fs.Usage = func() {} // printed below: asked for on standard output, after a mistake on standard error
 	envFile := fs.String("env", ".env", "settings file read after the environment")
 	script := fs.String("script", "", "console: read the lines to play from this file instead of the terminal")
 	if err := fs.Parse(m.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0 // asked for: the usage is printed, nothing went wrong
+			fmt.Fprint(m.Stdout, usage)
+			return 0 // asked for: nothing went wrong
 		}
+		fmt.Fprint(m.Stderr, usage)
 		return 2
 	}
 	envSet := false
 	fs.Visit(func(f *flag.Flag) { envSet = envSet || f.Name == "env" })
 	args := fs.Args()
+	if len(args) > 0 && args[0] == "help" {
+		fmt.Fprint(m.Stdout, usage) // `dealerbot help` is `dealerbot --help`
+		return 0
+	}
 	if len(args) > 0 && args[0] == "phh" {
 		return runPHH(args[1:], m.Stdout, m.Stderr)
 	}
