@@ -218,10 +218,10 @@ func (c *Chat) Messages() []bot.Message {
 	return append([]bot.Message(nil), c.log...)
 }
 
-// printf writes one block followed by a newline; c.mu is held.
+// printf writes one block followed by a newline, in one write (a line editor redraws the line being
+// typed after each write); c.mu is held.
 func (c *Chat) printf(format string, args ...any) {
-	fmt.Fprintf(c.out, format, args...)
-	io.WriteString(c.out, "\n")
+	io.WriteString(c.out, fmt.Sprintf(format, args...)+"\n")
 }
 
 // Print writes a block under the same lock as messages, so lines never interleave.

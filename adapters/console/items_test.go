@@ -1,8 +1,10 @@
 package console_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -172,4 +174,60 @@ func TestItem9HelpAtTheConsole(t *testing.T) {
 	if r := g.say("help raise"); r.IsError || r.Text != "raise N (or raise to N) — raise to N in all" {
 		t.Errorf("help raise: %+v", r)
 	}
+}
+
+// syncBuffer is a bytes.Buffer for a writer and a reader on two goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestItem9InputLineIntact: at a terminal, a message printed while a player is typing goes above the
+// line being typed, which is drawn again after it, and the command typed reaches the dealer whole.
+func TestItem9InputLineIntact(t *testing.T) {
+	pr, pw := io.Pipe()
+	screen := &syncBuffer{}
+	e := console.NewEditor(struct {
+		io.Reader
+		io.Writer
+	}{pr, screen})
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(e)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	pw.Write([]byte("alice: ra"))
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(screen.String(), "> alice: ra"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the typed keys are not echoed: %q", screen.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	chat := console.NewChat(e)
+	chat.Print("🔔 @alice, it is your turn in hand #3.")
+	pw.Write([]byte("ise 60\r"))
+	if got := <-lines; got != "alice: raise 60" {
+		t.Errorf("the line read is %q, want alice: raise 60", got)
+	}
+	out := screen.String()
+	ping := strings.Index(out, "🔔 @alice, it is your turn in hand #3.\r\n")
+	if ping < 0 || !strings.Contains(out[ping:], "> alice: ra") {
+		t.Errorf("the ping is not on a line of its own above the line being typed, drawn again:\n%q", out)
+	}
+	pw.Close()
 }
