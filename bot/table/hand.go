@@ -406,12 +406,20 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			CashOut(&n, &c, i, now)
 		}
 	}
-	if n.Tournament != nil {
-		notes = append(notes, Eliminate(&n, hs, final)...)
+	var th *TournamentHand
+	if tr := n.Tournament; tr != nil {
+		out, finishes := Eliminate(&n, hs, final)
+		notes = append(notes, out...)
+		th = &TournamentHand{Began: tr.Began, BuyIn: tr.BuyIn, Stack: tr.Stack, Level: n.Level + 1,
+			LevelMinutes: n.Settings.LevelMinutes, Rebuys: n.Settings.Rebuys != 0, Finishes: finishes}
+		if winner := winnerOf(n, hs, final); winner >= 0 {
+			// The hand ends the tournament: its winner is paid the first place (PayTournament).
+			th.Finishes = append(th.Finishes, Finish{Player: winner, Place: 1, Prize: tr.PrizeList()[0]})
+		}
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
-		Actions: hs.Actions, Final: final}
+		Actions: hs.Actions, Final: final, Tournament: th}
 	n.Hand = nil
 	c.Table = &n
 	last := &LastHand{No: hs.No, Hand: h, Seats: players, Shown: make([]bool, len(hs.Seats))}
@@ -465,6 +473,21 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 	view.State = hs
 	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2
 	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends, DealWhenShown: offered && !ends}}
+}
+
+// winnerOf is the hand index of the tournament's winner when hand hs leaves one player of the
+// tournament holding every chip, else -1. n is the table after the hand (Eliminate emptied the seats
+// of the players out).
+func winnerOf(n TableRecord, hs *HandState, final []int64) int {
+	if n.Tournament.Left() != 1 {
+		return -1
+	}
+	for p := range hs.Seats {
+		if final[p] > 0 {
+			return p
+		}
+	}
+	return -1
 }
 
 // MayRebuy reports whether a cash-game seat may rebuy at table n now, as far as the table's rebuy

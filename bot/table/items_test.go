@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -185,4 +186,45 @@ func TestItem8TimeToRebuyOrStraddle(t *testing.T) {
 			t.Errorf("result %q, timers %+v: want %q and the usual pause", st.View.Result, st.Timers, want)
 		}
 	})
+}
+
+// TestItem11TournamentHandRecord: a tournament hand's record keeps its tournament for the hand
+// histories: the start, buy-in, starting stack, blind level and rebuys, and who finished the
+// tournament in the hand with the prize of their place; a cash-game hand keeps none.
+func TestItem11TournamentHandRecord(t *testing.T) {
+	g := newGame(t, "tournament", "buyin=100", "stack=1000", "payouts=70/30", "levels=20m", "rebuy=1")
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.do(table.State.Join, carol)
+	// Alice draws the button; Bob's aces beat Alice's kings and Carol's 7-2, all in pre-flop.
+	g.script("As Kd Qh", "Ac 7c Kc Ad 2d Kh 6d 3s 8h 9d 5d Jh 6h 4c")
+	g.deal()
+	began := g.s.Rec.Tournament.Began
+	var st table.Step
+	for _, by := range []table.Caller{alice, bob, carol} {
+		st = g.do(table.State.AllIn, by)
+	}
+	hr := st.Change.Hand
+	if hr == nil || hr.Tournament == nil {
+		t.Fatalf("the tournament hand's record keeps no tournament: %+v", hr)
+	}
+	want := table.TournamentHand{Began: began, BuyIn: 100, Stack: 1000, Level: 1, LevelMinutes: 20, Rebuys: true,
+		Finishes: []table.Finish{{Player: 2, Place: 2, Prize: 45}, {Player: 0, Place: 2, Prize: 45}, {Player: 1, Place: 1, Prize: 210}}}
+	if !reflect.DeepEqual(*hr.Tournament, want) {
+		t.Errorf("the hand's tournament\n%+v, want\n%+v", *hr.Tournament, want)
+	}
+	if !st.Ends {
+		t.Errorf("the hand that leaves one player with every chip does not end the tournament")
+	}
+
+	c := newGame(t)
+	c.do(table.State.Join, alice)
+	c.do(table.State.Join, bob)
+	c.deal()
+	for c.s.Hand != nil {
+		st = c.do(table.State.Fold, c.toAct())
+	}
+	if st.Change.Hand == nil || st.Change.Hand.Tournament != nil {
+		t.Errorf("a cash-game hand's record: %+v", st.Change.Hand)
+	}
 }
