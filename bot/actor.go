@@ -363,16 +363,16 @@ func (t *actor) deal(ctx context.Context) error {
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	st, err := t.core().NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}
 	return t.apply(ctx, st, nil)
 }
 
-// Automatic steps (the clock's fold, the fold or check for a player who left or is away, the deal
-// of the next hand) have nobody waiting for them: when the store refuses one (a full disk, a lost
-// connection), nothing else would ever take the table on. So a refused automatic step is tried
+// Automatic steps (the clock's check or fold, the check or fold for a player who left or is away,
+// the deal of the next hand) have nobody waiting for them: when the store refuses one (a full disk,
+// a lost connection), nothing else would ever take the table on. So a refused automatic step is tried
 // again, 1 s after the first refusal, then twice as long each time, at most 30 s apart, for as long
 // as the store refuses it and the step is still due. It never gives up: a table that stopped
 // would wait for the dealer to be restarted.
@@ -423,12 +423,12 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 }
 
 // play runs a step of the running hand the core takes for the player to act (the clock's timeout,
-// a fold for an absent player). Nobody is waiting for an answer: a failure is logged, and a step
-// the store refused is retried (again runs on the turn's timer) while the turn is the same.
+// a check or fold for an absent player). Nobody is waiting for an answer: a failure is logged, and a
+// step the store refused is retried (again runs on the turn's timer) while the turn is the same.
 func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer,
 	again func(ctx context.Context, t *actor)) error {
 	tok := t.st.Token()
-	st, err := do(t.st, t.d.cfg.Now())
+	st, err := do(t.core(), t.d.cfg.Now())
 	if err == nil {
 		err = t.apply(ctx, st, ans)
 	}
@@ -447,9 +447,9 @@ func (t *actor) timeout(ctx context.Context) {
 	t.play(ctx, "timeout", table.State.Timeout, nil, func(ctx context.Context, t *actor) { t.timeout(ctx) })
 }
 
-// forfeit folds (or checks) for the absent player to act. When the store refuses it, the table
-// message shows the hand as it stands, the absent player's turn without a clock, rather than the
-// turn before it, while the fold is tried again.
+// forfeit checks for the absent player to act when checking is free, else folds. When the
+// store refuses it, the table message shows the hand as it stands, the absent player's turn without
+// a clock, rather than the turn before it, while the step is tried again.
 func (t *actor) forfeit(ctx context.Context, ans *answer) {
 	l := t.live
 	l.timerDue, l.deadline, l.wait = false, time.Time{}, 0 // no clock for this turn
@@ -464,7 +464,8 @@ func (t *actor) forfeit(ctx context.Context, ans *answer) {
 // showBackstop is how long a turn waits to be shown before its clock starts anyway.
 const showBackstop = 10 * time.Second
 
-// afterStep prompts the player to act and starts their timer; a leaving player folds at once.
+// afterStep prompts the player to act and starts their timer; for a leaving or absent player the
+// dealer acts at once: a check when checking is free, else a fold.
 func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	t.stopTurn()
 	if t.st.Hand == nil || t.st.Hand.Done() {
@@ -496,14 +497,37 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	})
 }
 
-// scheduleDeal starts the pause before the automatic next hand when two or more can play.
+// scheduleDeal starts the pause before the automatic next hand when two or more can play. While the
+// last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not begun.
 func (t *actor) scheduleDeal() {
 	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
+		return
+	}
+	if t.live != nil && t.live.dealDue {
 		return
 	}
 	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
 		t.autoDeal(ctx)
+	})
+}
+
+// dealWhenShown starts the pause before the next deal once the hand's last version, which offers
+// players out of chips a rebuy within the pause (the core's Timers.DealWhenShown), is on screen, so
+// they have all of it to answer: when the outbox reports it (shown), at once when the click's own
+// response showed it, or after showBackstop when the platform does not show it.
+func (t *actor) dealWhenShown(ans *answer) {
+	l := t.live
+	if l == nil || ans != nil && ans.update != nil {
+		t.scheduleDeal()
+		return
+	}
+	l.dealDue, l.dealShown = true, l.version
+	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
+		if t.live == l && l.dealDue {
+			l.dealDue = false
+			t.scheduleDeal()
+		}
 	})
 }
 

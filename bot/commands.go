@@ -126,10 +126,7 @@ func newVerbs() map[string]verb {
 			if len(args) > 0 && strings.EqualFold(args[0], "stats") {
 				return Reply{Text: stats.Definitions}, nil
 			}
-			if d.sched.Load() != nil {
-				return Reply{Text: helpText + "\n" + schedHelp + "\n" + moneyHelpLine}, nil
-			}
-			return Reply{Text: helpText + "\n" + moneyHelpLine}, nil
+			return d.help(args) // help.go
 		}},
 		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
 		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {

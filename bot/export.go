@@ -54,9 +54,17 @@ func (f ExportFilter) Pick(hr HandRecord) (bool, int) {
 // ExportHand is a stored hand as the hand-history writers take it. hero is the hand index whose own
 // hole cards the export shows, or -1.
 func ExportHand(hr HandRecord, hero int) hh.Hand {
-	return hh.Hand{Table: hr.Table, Name: hr.Table, No: hr.No, Time: hr.Time,
+	h := hh.Hand{Table: hr.Table, Name: hr.Table, No: hr.No, Time: hr.Time,
 		Setup:   hr.Setup(),
 		Actions: hr.Actions, Names: hr.Names, Seats: hr.Seats, MaxSeats: hr.Size, Hero: hero}
+	if t := hr.Tournament; t != nil {
+		h.Tournament = &hh.Tournament{Began: t.Began, BuyIn: t.BuyIn, Stack: t.Stack, Level: t.Level,
+			LevelMinutes: t.LevelMinutes, Rebuys: t.Rebuys}
+		for _, f := range t.Finishes {
+			h.Tournament.Finishes = append(h.Tournament.Finishes, hh.Finish{Player: f.Player, Place: f.Place, Prize: f.Prize})
+		}
+	}
+	return h
 }
 
 // WriteExport writes one hand in a streaming format (pokerstars or ohh) to w.

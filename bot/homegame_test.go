@@ -62,7 +62,7 @@ func TestStraddleAndBombPot(t *testing.T) {
 	r.refused("c1", "ann", "bombpot 9999999999999", "at most 1,000,000,000,000")
 	r.must("c1", "ann", "bombpot 30")
 	r.must("c1", "ann", "deal")
-	if !r.chat.saw("c1", "Bomb pot: everyone puts in 30") {
+	if !r.chat.saw("c1", "Bomb pot: 30 from everyone, no blinds.") {
 		t.Fatal("no bomb pot announced")
 	}
 	r.playOut("c1", users...)

@@ -54,6 +54,10 @@ type liveHand struct {
 	// stalled is the token of a turn shown because the automatic step for it was refused (forfeit):
 	// its retries do not show it again.
 	stalled string
+	// dealDue: the pause before the next deal waits for version dealShown, the finished hand with its
+	// rebuy offer, to be on screen (dealWhenShown).
+	dealDue   bool
+	dealShown uint64
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
@@ -364,6 +368,10 @@ func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen)
 	}
 	if l := t.live; l != nil && l.no == hand && l.timerDue && version >= l.turnShown {
 		t.startTurnTimer(l.wait)
+	}
+	if l := t.live; l != nil && l.no == hand && l.dealDue && version >= l.dealShown {
+		l.dealDue = false
+		t.scheduleDeal()
 	}
 }
 

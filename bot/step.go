@@ -43,7 +43,7 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, an
 	if err != nil {
 		return Reply{}, err
 	}
-	st, err := v.core(t.st, t.d.cfg.Now(), caller(cmd), args, in)
+	st, err := v.core(t.core(), t.d.cfg.Now(), caller(cmd), args, in)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -138,9 +138,20 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		t.afterStep(ctx, ans)
 	}
 	if st.Timers.Deal {
-		t.scheduleDeal()
+		if st.Timers.DealWhenShown {
+			t.dealWhenShown(ans)
+		} else {
+			t.scheduleDeal()
+		}
 	}
 	return nil
+}
+
+// core is the table's state for a step of the core, with the shell's settings the core reads.
+func (t *actor) core() table.State {
+	s := t.st
+	s.DealDelay = t.d.cfg.DealDelay
+	return s
 }
 
 // see puts what a step did to the running hand on its table message: a new message for a new hand,

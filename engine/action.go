@@ -168,6 +168,9 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		return h.bet[p], nil
 	case Check:
 		if owe > 0 {
+			if may, _ := h.mayRaise(p); !may {
+				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", min(owe, h.stack[p]))
+			}
 			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", min(owe, h.stack[p]))
 		}
 		return h.bet[p], nil

@@ -231,3 +231,38 @@ func TestShowdownOrderAndMuck(t *testing.T) {
 		t.Fatalf("showdown %v, want %v", order, want)
 	}
 }
+
+// TestItem10CheckRefusalNamesWhatIsPossible: "Call, raise or fold" only when a raise is possible;
+// a player who cannot raise (short of chips, nobody left to answer, a capped street) is told "Call
+// or fold" (issue 28 item 10).
+func TestItem10CheckRefusalNamesWhatIsPossible(t *testing.T) {
+	deck := func(button int) Deck {
+		return deckFor(t, button, []string{"AsAh", "KsKh", "QsQh"}, "2c7d9h3s4d")
+	}
+	tests := []struct {
+		name    string
+		setup   Setup
+		script  []string
+		check   string
+		message string
+	}{
+		{"a raise is possible", Setup{Rules: nl(5, 10), Stacks: []int64{100, 100, 100}, Button: 2, Deck: deck(2)},
+			nil, "2 check", "You cannot check: it is 10 to call. Call, raise or fold."},
+		{"a raise all-in is possible", Setup{Rules: nl(5, 10), Stacks: []int64{100, 100, 60}, Button: 2, Deck: deck(2)},
+			[]string{"2 call", "0 raise 80"}, "1 check", "You cannot check: it is 70 to call. Call, raise or fold."},
+		{"all-in to call", Setup{Rules: nl(5, 10), Stacks: []int64{100, 100, 60}, Button: 2, Deck: deck(2)},
+			[]string{"2 call", "0 raise 80", "1 call"}, "2 check", "You cannot check: it is 50 to call. Call or fold."},
+		{"nobody left to answer", Setup{Rules: nl(5, 10), Stacks: []int64{100, 300, 300}, Button: 2, Deck: deck(2)},
+			[]string{"2 fold", "0 allin"}, "1 check", "You cannot check: it is 90 to call. Call or fold."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := mustHand(t, tt.setup)
+			do(t, h, tt.script...)
+			e := refuse(t, h, tt.check, ErrCannotCheck)
+			if e.Message != tt.message {
+				t.Fatalf("message %q, want %q", e.Message, tt.message)
+			}
+		})
+	}
+}

@@ -588,17 +588,38 @@ func (h *Hand) finish() {
 	h.emit(Event{Kind: EvEnd, Player: -1, Street: Showdown, Stacks: h.Stacks()})
 }
 
-// Pots returns the main pot and the side pots as they stand, main first, built by contribution level.
+// Pots returns the main pot and the side pots as they stand, main first, built by contribution level,
+// the bets in front of the players included. While a street is in play these are not yet the pots:
+// a player who has not matched the bet is missing from them. CollectedPots are.
 func (h *Hand) Pots() []Pot {
+	return h.potsOf(&h.contrib, &h.allIn)
+}
+
+// CollectedPots returns the pots as the last street that closed left them, main first: the chips
+// collected in the middle, without the bets in front of the players on the street in play (Bets).
+// Side pots appear when a street closes; until then an all-in of this street is one of the bets.
+// Between streets, and once the board is being run out, they are the Pots.
+func (h *Hand) CollectedPots() []Pot {
+	var contrib [MaxPlayers]int64
+	var allIn [MaxPlayers]bool
+	for p := 0; p < h.n; p++ {
+		contrib[p] = h.contrib[p] - h.bet[p]
+		allIn[p] = h.allIn[p] && h.bet[p] == 0 // all-in on an earlier street: a level of its own
+	}
+	return h.potsOf(&contrib, &allIn)
+}
+
+// potsOf builds the pots from each player's contribution (antes apart) and who is all-in.
+func (h *Hand) potsOf(contrib *[MaxPlayers]int64, allIn *[MaxPlayers]bool) []Pot {
 	// Levels: each live all-in player's contribution closes one; the largest contribution tops them.
 	var lv [MaxPlayers + 1]int64
 	levels := lv[:0]
 	var top int64
 	for p := 0; p < h.n; p++ {
-		if !h.folded[p] && h.allIn[p] {
-			levels = append(levels, h.contrib[p])
+		if !h.folded[p] && allIn[p] {
+			levels = append(levels, contrib[p])
 		}
-		top = max(top, h.contrib[p])
+		top = max(top, contrib[p])
 	}
 	levels = append(levels, top)
 	slices.Sort(levels)
@@ -613,11 +634,11 @@ func (h *Hand) Pots() []Pot {
 		lo := max(prev, 0)
 		var amount int64
 		for p := 0; p < h.n; p++ {
-			amount += min(h.contrib[p], l) - min(h.contrib[p], lo)
+			amount += min(contrib[p], l) - min(contrib[p], lo)
 		}
 		from := len(elig)
 		for p := 0; p < h.n; p++ {
-			if !h.folded[p] && h.contrib[p] >= l {
+			if !h.folded[p] && contrib[p] >= l {
 				elig = append(elig, p)
 			}
 		}

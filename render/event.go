@@ -35,6 +35,9 @@ type Narrator struct {
 
 	pots    []engine.Pot // as of the last EvPots
 	awarded []bool       // pots already named by an award
+	// shown are the hands shown at the showdown by board (0, or the run of a hand run twice), so
+	// that an award can say what beat the runner-up when it was close.
+	shown [3]map[int]engine.HandValue
 }
 
 // Event renders one event; see the package function Event.
@@ -190,6 +193,12 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 		s := name + " shows " + Cards(ev.Cards, n.Style)
 		if ev.Value != nil {
 			s += " — " + ev.Value.Description
+			if run := int(ev.Run); run < len(n.shown) {
+				if n.shown[run] == nil {
+					n.shown[run] = map[int]engine.HandValue{}
+				}
+				n.shown[run][ev.Player] = *ev.Value
+			}
 		}
 		if ev.Run == 2 {
 			s = "On the second board " + s
@@ -234,14 +243,14 @@ func (n *Narrator) award(ev engine.Event) string {
 		// A hand run twice: each board wins half of each pot.
 		amount = []string{"", "half on the first board", "half on the second board"}[ev.Run] + " (" + Chips(pot.Amount) + ")"
 	}
-	with := ""
-	if ev.Value != nil {
-		with = " with " + ev.Value.Description
-	}
 	if len(pot.Winners) <= 1 {
 		w := ev.Player
 		if len(pot.Winners) == 1 {
 			w = pot.Winners[0]
+		}
+		with := ""
+		if ev.Value != nil {
+			with = " with " + handPhrase(*ev.Value) + n.decided(ev, w)
 		}
 		return fmt.Sprintf("%s wins %s%s", n.Names.Name(w), amount, with)
 	}
@@ -249,7 +258,86 @@ func (n *Narrator) award(ev engine.Event) string {
 	for i, s := range pot.Shares {
 		shares[i] = Chips(s)
 	}
+	with := ""
+	if ev.Value != nil {
+		with = " with the same hand, " + handPhrase(*ev.Value)
+	}
 	return fmt.Sprintf("%s split %s: %s%s", list(n.Names.of(pot.Winners)), amount, list(shares), with)
+}
+
+// handPhrase is a hand's description inside a sentence: "a pair of tens", "two pair, tens and
+// eights", "a flush, ace high".
+func handPhrase(v engine.HandValue) string {
+	d := v.Description
+	if d == "" {
+		return d
+	}
+	d = strings.ToLower(d[:1]) + d[1:]
+	switch v.Category {
+	case engine.OnePair, engine.Straight, engine.Flush, engine.FullHouse, engine.StraightFlush:
+		return "a " + d
+	}
+	return d
+}
+
+// decided says what decided a pot that winner w won at the showdown when it was close: against the
+// best other hand shown that could win it, of the same kind, a kicker (", ace kicker; alice had a
+// queen kicker") or the second pair or the pair of a full house ("; alice had tens and sevens").
+// It is empty when the hands differ in kind or in their first rank, which the descriptions say.
+func (n *Narrator) decided(ev engine.Event, w int) string {
+	if ev.Street != engine.Showdown || ev.Value == nil || len(ev.Pots) == 0 || int(ev.Run) >= len(n.shown) {
+		return ""
+	}
+	shown := n.shown[ev.Run]
+	win := *ev.Value
+	var next []int // the runners-up
+	var best engine.HandValue
+	for _, p := range ev.Pots[0].Eligible {
+		v, ok := shown[p]
+		switch {
+		case p == w || !ok || v.Rank >= win.Rank:
+		case v.Rank > best.Rank:
+			next, best = []int{p}, v
+		case v.Rank == best.Rank:
+			next = append(next, p)
+		}
+	}
+	if len(next) == 0 || best.Category != win.Category {
+		return ""
+	}
+	a, b := rankOrder(win), rankOrder(best)
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	who := list(n.Names.of(next))
+	switch {
+	case i == 0 || i >= len(a) || i >= len(b):
+		return ""
+	case i == 1 && (win.Category == engine.TwoPair || win.Category == engine.FullHouse):
+		_, rest, _ := strings.Cut(best.Description, ", ")
+		return "; " + who + " had " + rest
+	}
+	return fmt.Sprintf(", %s kicker; %s had %s kicker", a[i].Name(false), who, withArticle(b[i].Name(false)))
+}
+
+// rankOrder is the distinct ranks of a hand as it reads: sets first, then kickers high to low.
+func rankOrder(v engine.HandValue) []engine.Rank {
+	var out []engine.Rank
+	for _, c := range v.Cards {
+		if r := c.Rank(); len(out) == 0 || out[len(out)-1] != r {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// withArticle puts "a" or "an" before a rank's name: "a queen", "an ace", "an eight".
+func withArticle(name string) string {
+	if strings.HasPrefix(name, "a") || strings.HasPrefix(name, "e") {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // potIndex finds which of the last announced pots an award is for: the first not yet awarded with the

@@ -143,7 +143,7 @@ func (s script) tableView(h *engine.Hand, handNo int64) TableView {
 	v := TableView{Title: "Friday game", Variant: s.rules.Variant, SmallBlind: s.rules.SmallBlind,
 		BigBlind: s.rules.BigBlind, Ante: s.rules.Ante, HandNo: handNo, Board: h.Board(), PotNames: s.names}
 	if !h.Done() {
-		v.Pots = h.Pots()
+		v.Pots = h.CollectedPots()
 	}
 	bets := h.Bets()
 	for p, st := range h.Stacks() {

@@ -493,10 +493,10 @@ func TestEventLines(t *testing.T) {
 		{"muck", engine.Event{Kind: engine.EvMuck, Player: 2, Street: engine.Showdown}, "Carol mucks"},
 		{"award without context", engine.Event{Kind: engine.EvAward, Player: -1, Street: engine.Showdown, Amount: 300, Value: aces,
 			Pots: []engine.Pot{{Amount: 300, Eligible: []int{0, 1}, Winners: []int{0}, Shares: []int64{300}}}},
-			"Alice wins 300 with Two pair, aces and eights"},
+			"Alice wins 300 with two pair, aces and eights"},
 		{"three-way split", engine.Event{Kind: engine.EvAward, Player: -1, Street: engine.Showdown, Amount: 35, Value: aces,
 			Pots: []engine.Pot{{Amount: 35, Eligible: []int{0, 1, 2}, Winners: []int{0, 1, 2}, Shares: []int64{12, 12, 11}}}},
-			"Alice, Bob and Carol split 35: 12, 12 and 11 with Two pair, aces and eights"},
+			"Alice, Bob and Carol split 35: 12, 12 and 11 with the same hand, two pair, aces and eights"},
 		{"won by folds", engine.Event{Kind: engine.EvAward, Player: 1, Street: engine.Flop, Amount: 90,
 			Pots: []engine.Pot{{Amount: 90, Eligible: []int{1}, Winners: []int{1}, Shares: []int64{90}}}},
 			"Bob wins 90 — everyone else folded"},
@@ -650,23 +650,25 @@ func TestHoleCardsMessage(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
+	// Alice went all-in before the flop and Bob and Carol bet on: the pots collected then, and Carol's
+	// bet on the flop in front of her.
 	v := TableView{Title: "Friday game", Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10, Ante: 1, HandNo: 12,
 		Board: engine.MustParseCards("7d5h9d"), PotNames: Names{"Alice", "Bob", "Carol"},
 		Pots: []engine.Pot{{Amount: 300, Eligible: []int{0, 1, 2}}, {Amount: 1400, Eligible: []int{1, 2}}},
 		Seats: []SeatView{
-			{Seat: 0, Name: "Alice", Stack: 0, Bet: 100, AllIn: true, Button: true},
-			{Seat: 1, Name: "Bob", Stack: 1250, Bet: 800, ToAct: true},
+			{Seat: 0, Name: "Alice", Stack: 0, AllIn: true, Button: true},
+			{Seat: 1, Name: "Bob", Stack: 1250, ToAct: true},
 			{Seat: 3, Name: "Carol", Stack: 700, Bet: 800},
 			{Seat: 5, Name: "Dave", Stack: 500, Folded: true},
 			{Seat: 6, Name: "Erin", Stack: 1000, SittingOut: true},
 		}}
 	want := `Friday game · hand #12
 No-limit 5/10, ante 1
-Board: 7♦ 5♥ 9♦
+Board: 7♦ 5♥ 9♦ · bets 800
 Main pot: 300 (Alice, Bob, Carol)
 Side pot 1: 1,400 (Bob, Carol)
-• 1. Alice 0 · bet 100 · button · all-in
-▶ 2. Bob 1,250 · bet 800 · to act
+• 1. Alice 0 · button · all-in
+▶ 2. Bob 1,250 · to act
 • 4. Carol 700 · bet 800
 • 6. Dave 500 · folded
 • 7. Erin 1,000 · sitting out`

@@ -48,8 +48,10 @@ type TournamentView struct {
 	Pool                 int64
 }
 
+// line is the tournament's progress under the stakes. It does not say "Tournament": the title
+// above it does ("Tournament table", "Tournament · Hand #12").
 func (v TournamentView) line() string {
-	parts := []string{fmt.Sprintf("Tournament · level %d", v.Level)}
+	parts := []string{fmt.Sprintf("Level %d", v.Level)}
 	if v.NextIn != "" {
 		next := "next " + Chips(v.NextSmall) + "/" + Chips(v.NextBig)
 		if v.NextAnte > 0 {
@@ -120,10 +122,19 @@ func (v TableView) body(style CardStyle, withNames bool) []string {
 	return lines
 }
 
-// middle is the board and pots part of the summary.
+// middle is the board and pots part of the summary. While a street is in play the pots are the
+// chips collected from the streets before it (TableView.Pots), and the bets in front of the players
+// are counted apart ("pot 60 + bets 800"): side pots appear when the street closes.
 func (v TableView) middle(style CardStyle, withNames bool) []string {
 	var lines []string
-	if len(v.Board) > 0 || len(v.Pots) > 0 {
+	var collected, bets int64
+	for _, p := range v.Pots {
+		collected += p.Amount // a hand's chips: at most engine.MaxChips
+	}
+	for _, s := range v.Seats {
+		bets += s.Bet
+	}
+	if len(v.Board) > 0 || collected > 0 || bets > 0 {
 		var parts []string
 		if len(v.Board) > 0 {
 			label := "Board: "
@@ -132,8 +143,15 @@ func (v TableView) middle(style CardStyle, withNames bool) []string {
 			}
 			parts = append(parts, label+Cards(v.Board, style))
 		}
-		if len(v.Pots) == 1 {
-			parts = append(parts, "pot "+Chips(v.Pots[0].Amount))
+		var pot []string
+		if len(v.Pots) == 1 && collected > 0 {
+			pot = append(pot, "pot "+Chips(collected))
+		}
+		if bets > 0 {
+			pot = append(pot, "bets "+Chips(bets))
+		}
+		if len(pot) > 0 {
+			parts = append(parts, strings.Join(pot, " + "))
 		}
 		lines = append(lines, capitalize(strings.Join(parts, " · ")))
 		if len(v.Board2) > 0 {

@@ -26,6 +26,11 @@ const (
 	formatLedgerSet = 0x02 // a binary ledger record of entries that share time, kind, table and hand
 )
 
+// formatHandTournament is a binary hand record of a tournament hand: a formatHand record's fields
+// followed by the tournament's (writeTournament). A cash-game hand is still written as formatHand,
+// byte for byte as before, and every record of either form reads back.
+const formatHandTournament = 0x02
+
 var errCorrupt = errors.New("a stored record cannot be read")
 
 type writer struct{ b []byte }
@@ -92,7 +97,11 @@ func (r *reader) count(each int) int {
 // EncodeHand writes a hand compactly. The table and hand number are in the key (handKey).
 func EncodeHand(h bot.HandRecord) []byte {
 	w := &writer{b: make([]byte, 0, 320)}
-	w.b = append(w.b, formatHand)
+	if h.Tournament != nil {
+		w.b = append(w.b, formatHandTournament)
+	} else {
+		w.b = append(w.b, formatHand)
+	}
 	w.i(h.Time.UnixNano())
 	n := len(h.Stacks)
 	w.u(uint64(n))
@@ -148,7 +157,44 @@ func EncodeHand(h bot.HandRecord) []byte {
 		w.u(uint64(a.Player)<<3 | uint64(a.Kind))
 		w.i(a.Amount)
 	}
+	if t := h.Tournament; t != nil {
+		writeTournament(w, t)
+	}
 	return w.b
+}
+
+// writeTournament writes a tournament hand's tournament fields, after the hand's own.
+func writeTournament(w *writer, t *bot.TournamentHand) {
+	w.i(t.Began.UnixNano())
+	w.i(t.BuyIn)
+	w.i(t.Stack)
+	w.u(uint64(t.Level))
+	w.u(uint64(t.LevelMinutes))
+	rebuys := uint64(0)
+	if t.Rebuys {
+		rebuys = 1
+	}
+	w.u(rebuys)
+	w.u(uint64(len(t.Finishes)))
+	for _, f := range t.Finishes {
+		w.u(uint64(f.Player))
+		w.u(uint64(f.Place))
+		w.i(f.Prize)
+	}
+}
+
+// readTournament reads what writeTournament wrote.
+func readTournament(r *reader) *bot.TournamentHand {
+	t := &bot.TournamentHand{Began: time.Unix(0, r.i()).UTC(), BuyIn: r.i(), Stack: r.i(), Level: int(r.u()), LevelMinutes: int(r.u())}
+	t.Rebuys = r.u() == 1
+	n := r.count(3)
+	if n > 0 {
+		t.Finishes = make([]bot.Finish, n)
+	}
+	for i := range t.Finishes {
+		t.Finishes[i] = bot.Finish{Player: int(r.u()), Place: int(r.u()), Prize: r.i()}
+	}
+	return t
 }
 
 // DecodeHand reads a hand stored by EncodeHand, or as JSON by an earlier version.
@@ -158,7 +204,7 @@ func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 		err := json.Unmarshal(v, &h)
 		return h, err
 	}
-	if len(v) == 0 || v[0] != formatHand {
+	if len(v) == 0 || v[0] != formatHand && v[0] != formatHandTournament {
 		return h, errCorrupt
 	}
 	r := &reader{b: v[1:]}
@@ -198,6 +244,9 @@ func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 	for i := range h.Actions {
 		pk := r.u()
 		h.Actions[i] = engine.Action{Player: int(pk >> 3), Kind: engine.ActionKind(pk & 7), Amount: r.i()}
+	}
+	if v[0] == formatHandTournament {
+		h.Tournament = readTournament(r)
 	}
 	if r.err != nil {
 		return h, fmt.Errorf("hand %d of %s: %w", no, table, r.err)

@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -199,4 +201,54 @@ func FuzzDecode(f *testing.F) {
 		DecodeHand("t", 1, v)
 		DecodeLedger(1, v)
 	})
+}
+
+// oldHand is a hand record as EncodeHand wrote it before tournament hands were kept with their
+// tournament (formatHand): two players, fixed-limit 5/10, a bomb pot of 20, hand 7.
+const oldHand = "01f699a9f39891dcea310208706c6179657220301230343332333038373834343630323436343001ca12a21208706c61796572203112333333343130373338333634303730303337029446bc4602000a140000000000010a250d33072d04231f213226110129171c021e1a2c0a000e05132722310c03161b242b1d282008102e300f0b15182a060919122f1401100123456789abcdef0123456789abcdef0228030c2802000000"
+
+// TestItem11TournamentHandCodec: a tournament hand keeps its tournament (start, buy-in, starting
+// stack, level, speed, rebuys, the finishes of the hand) in a record of its own form, read back
+// exactly and refused when cut short; records written before read as they did, and a cash-game hand
+// is still written byte for byte as before.
+func TestItem11TournamentHandCodec(t *testing.T) {
+	old, err := hex.DecodeString(oldHand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := DecodeHand("console/local/console", 7, old)
+	if err != nil {
+		t.Fatalf("an old record no longer reads: %v", err)
+	}
+	if h.Tournament != nil || h.BombPot != 20 || len(h.Actions) != 3 || h.Final[1] != 4510 {
+		t.Fatalf("the old record reads as %+v", h)
+	}
+	if again := EncodeHand(h); !bytes.Equal(again, old) {
+		t.Fatalf("a cash-game hand is written differently now:\n%x\n%x", again, old)
+	}
+	r := rand.New(rand.NewPCG(11, 28))
+	for i := 0; i < 500; i++ {
+		h := playedHand(r, "discord/1/2", int64(i+1))
+		h.Tournament = &bot.TournamentHand{Began: time.Unix(1795440000, int64(i)).UTC(), BuyIn: 100, Stack: 1500, Level: 1 + i%12,
+			LevelMinutes: i % 20, Rebuys: i%2 == 0}
+		for p := 0; p < i%3 && p < len(h.Stacks); p++ {
+			h.Tournament.Finishes = append(h.Tournament.Finishes, bot.Finish{Player: p, Place: len(h.Stacks) - p, Prize: int64(i * p)})
+		}
+		v := EncodeHand(h)
+		if v[0] != formatHandTournament {
+			t.Fatalf("a tournament hand is written as form %d", v[0])
+		}
+		got, err := DecodeHand(h.Table, h.No, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, h) {
+			t.Fatalf("tournament hand read back differs:\n got %+v\nwant %+v", got.Tournament, h.Tournament)
+		}
+		for cut := 1; cut < len(v); cut++ {
+			if _, err := DecodeHand(h.Table, h.No, v[:cut]); err == nil {
+				t.Fatalf("a tournament hand cut to %d of %d bytes was read without error", cut, len(v))
+			}
+		}
+	}
 }

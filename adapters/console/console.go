@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/render"
@@ -70,19 +72,26 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 var _ bot.Chat = (*Chat)(nil)
 
 // Post draws a new table message and returns its ID. Each hand is one table message, redrawn in full
-// whenever it changes, the way Discord and Slack show it.
+// whenever it changes, the way Discord and Slack show it: in its box even when it has no buttons (a
+// hand that ended without a decision). A turn ping, the one other post, is a line.
 func (c *Chat) Post(_ context.Context, m bot.Message) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.next++
 	id := fmt.Sprintf("msg-%d", c.next)
-	if len(m.Buttons) == 0 { // a turn ping: a line, as a chat shows a short post
+	if isPing(m) {
 		c.log = append(c.log, m)
 		c.printf("%s", m.Text)
 		return id, nil
 	}
 	c.draw(m)
 	return id, nil
+}
+
+// isPing reports whether a post is a turn ping: a short mention post with no buttons, which the
+// dealer begins with a bell (bot's schedulePing).
+func isPing(m bot.Message) bool {
+	return len(m.Buttons) == 0 && strings.HasPrefix(m.Text, "🔔")
 }
 
 // Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.
@@ -96,13 +105,112 @@ func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
 	return nil
 }
 
-// draw prints the table between rules; c.mu is held.
+// Width is the terminal width the console draws for: the table box and the button hints fit in it.
+const Width = 80
+
+// draw prints the table between rules, each line wrapped inside the box; c.mu is held.
 func (c *Chat) draw(m bot.Message) {
 	c.log = append(c.log, m)
-	c.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", m.Text))
-	if h := ButtonHint(m.Buttons); h != "" {
-		c.printf("%s", h)
+	var lines []string
+	for _, l := range strings.Split(m.Text, "\n") {
+		lines = append(lines, Wrap(l, Width-2, "  ")...)
 	}
+	c.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", strings.Join(lines, "\n")))
+	if h := ButtonHint(m.Buttons); h != "" {
+		c.printf("%s", wrapHint(h))
+	}
+}
+
+// wrapHint wraps a button hint to Width, between buttons where it can.
+func wrapHint(h string) string {
+	var lines []string
+	cur := ""
+	for _, part := range strings.SplitAfter(h, " | ") {
+		switch {
+		case cur == "":
+			cur = part
+		case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
+			cur += part
+		default:
+			lines = append(lines, strings.TrimSuffix(cur, " "))
+			cur = "    " + part
+		}
+	}
+	lines = append(lines, cur)
+	var out []string
+	for _, l := range lines {
+		out = append(out, Wrap(l, Width, "    ")...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// Wrap breaks a line into lines at most width columns wide, at spaces only, so a number or a word
+// is never split; the lines after the first begin with the line's own indentation and indent. Only a
+// word wider than a whole line is cut.
+func Wrap(line string, width int, indent string) []string {
+	if Columns(line) <= width {
+		return []string{line}
+	}
+	lead := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	var out []string
+	cur, curW := lead, Columns(lead)
+	for _, w := range strings.Fields(line) {
+		ww := Columns(w)
+		switch {
+		case curW > Columns(lead) && curW+1+ww <= width:
+			cur, curW = cur+" "+w, curW+1+ww
+			continue
+		case curW > Columns(lead):
+			out = append(out, cur)
+			cur, curW = lead+indent, Columns(lead+indent)
+		}
+		for curW+ww > width && width-curW > 0 { // a word wider than a line: cut it
+			head := cut(w, width-curW)
+			out = append(out, cur+head)
+			w = w[len(head):]
+			ww = Columns(w)
+			cur, curW = lead+indent, Columns(lead+indent)
+		}
+		cur, curW = cur+w, curW+ww
+	}
+	return append(out, cur)
+}
+
+// cut is the longest start of s at most n columns wide (at least one rune).
+func cut(s string, n int) string {
+	w := 0
+	for i, r := range s {
+		rw := runeColumns(r)
+		if w+rw > n && i > 0 {
+			return s[:i]
+		}
+		w += rw
+	}
+	return s
+}
+
+// Columns is how many terminal columns s takes: most characters one, emoji and East Asian wide
+// characters two, combining marks and joiners none (an emoji presentation selector widens the
+// character before it).
+func Columns(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeColumns(r)
+	}
+	return n
+}
+
+func runeColumns(r rune) int {
+	switch {
+	case r == 0x200D || r >= 0x0300 && r <= 0x036F || r >= 0xFE00 && r <= 0xFE0E:
+		return 0
+	case r == 0xFE0F: // the emoji form of the character before it (♠️): two columns in all
+		return 1
+	case r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F000:
+		return 2
+	}
+	return 1
 }
 
 // Messages returns a copy of every message sent so far.
@@ -112,10 +220,10 @@ func (c *Chat) Messages() []bot.Message {
 	return append([]bot.Message(nil), c.log...)
 }
 
-// printf writes one block followed by a newline; c.mu is held.
+// printf writes one block followed by a newline, in one write (a line editor redraws the line being
+// typed after each write); c.mu is held.
 func (c *Chat) printf(format string, args ...any) {
-	fmt.Fprintf(c.out, format, args...)
-	io.WriteString(c.out, "\n")
+	io.WriteString(c.out, fmt.Sprintf(format, args...)+"\n")
 }
 
 // Print writes a block under the same lock as messages, so lines never interleave.
@@ -190,20 +298,32 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	if !found || name == "" || strings.ContainsAny(name, " \t") {
 		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
 	}
+	if strings.IndexFunc(name, unprintable) >= 0 {
+		return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+	}
 	text = strings.TrimSpace(text)
 	token := ""
 	if i := strings.LastIndex(text, " #"); i >= 0 && !strings.Contains(text[i+2:], " ") {
 		token = text[i+2:]
 		text = strings.TrimSpace(text[:i])
 	}
-	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: name, UserName: name,
+	// The name is the player: BOB is bob, so the user ID is the name in lower case; the name shows
+	// as typed.
+	cmd = bot.Command{Platform: Platform, Workspace: Workspace, Channel: Channel, User: strings.ToLower(name), UserName: name,
 		Text: text, Token: token}
 	for _, a := range opts.Admins {
-		if a == name {
+		if strings.EqualFold(a, name) {
 			cmd.Admin = true
 		}
 	}
 	return cmd, true, nil
+}
+
+// unprintable reports the characters a name may not hold: control and formatting characters, among
+// them the marks that turn text right to left (U+202E) and the zero-width ones.
+func unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+		r == utf8.RuneError
 }
 
 // Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.

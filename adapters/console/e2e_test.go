@@ -74,7 +74,7 @@ func TestSession(t *testing.T) {
 	if st["bob"] != 3*500 || st["alice"] != 2*(1000-500) || st["carol"] != 2000-1000 {
 		t.Fatalf("after the side pot: %v; want bob to win the main pot (1500) and alice the side pot (1000)", st)
 	}
-	if !g.sawPublic("Side pot") {
+	if !g.sawPublic("alice wins side pot 1 (1,000)") {
 		t.Fatalf("no side pot announced:\n%s", g.out)
 	}
 	if !g.sawPublic("Chances to win") {

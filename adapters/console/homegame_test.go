@@ -57,7 +57,7 @@ func TestHomeGameAtTheConsole(t *testing.T) {
 
 	g.refuse("alice: bombpot lots", `"lots" is not a number of chips`)
 	g.must("alice: bombpot 20", "alice: deal")
-	if missing := g.sawAll("Bomb pot: everyone puts in 20, no blinds, and the flop comes at once."); missing != "" {
+	if missing := g.sawAll("Bomb pot: 20 from everyone, no blinds."); missing != "" {
 		t.Fatalf("no %q in the channel:\n%s", missing, g.out)
 	}
 	g.playOut("alice", "bob", "carol")

@@ -89,7 +89,7 @@ func TestTournamentAtTheConsole(t *testing.T) {
 	g.rnd.hand(t, 2, []string{"8c 6d", "Ks Kh", "Qs Qh", "As Ah"}, "2c 7d 9h 3s 4c")
 	g.must("alice: deal")
 	g.mustSee("Blinds go up: level 2, 20/40; next 30/60 from hand #5.")
-	if r := g.say("bob: table"); !strings.Contains(r.Text, "Tournament · level 2 · next 30/60 from hand #5 · 4 of 4 left · 2 places paid · prize pool 500") {
+	if r := g.say("bob: table"); !strings.Contains(r.Text, "Level 2 · next 30/60 from hand #5 · 4 of 4 left · 2 places paid · prize pool 500") {
 		t.Fatalf("the table does not show the tournament:\n%s", r.Text)
 	}
 	g.must("bob: allin", "carol: allin", "dave: call", "alice: fold")

@@ -178,8 +178,8 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	n.BigBlind = seats[engine.BigBlindPlayer(len(seats), hs.Button)] + 1
 	switch {
 	case n.BombPot > 0:
+		// The hand's table message says it is a bomb pot (HandNotes), from the deal to the end.
 		hs.BombPot, n.BombPot = min(n.BombPot, engine.MaxChips), 0
-		notes = append(notes, fmt.Sprintf("Bomb pot: everyone puts in %s, no blinds, and the flop comes at once.", render.Chips(hs.BombPot)))
 	case n.Settings.Straddle && len(seats) > 2:
 		utg := seats[engine.UnderTheGun(len(seats), hs.Button)]
 		if n.Seats[utg].Straddle {
@@ -406,12 +406,20 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			CashOut(&n, &c, i, now)
 		}
 	}
-	if n.Tournament != nil {
-		notes = append(notes, Eliminate(&n, hs, final)...)
+	var th *TournamentHand
+	if tr := n.Tournament; tr != nil {
+		out, finishes := Eliminate(&n, hs, final)
+		notes = append(notes, out...)
+		th = &TournamentHand{Began: tr.Began, BuyIn: tr.BuyIn, Stack: tr.Stack, Level: n.Level + 1,
+			LevelMinutes: n.Settings.LevelMinutes, Rebuys: n.Settings.Rebuys != 0, Finishes: finishes}
+		if winner := winnerOf(n, hs, final); winner >= 0 {
+			// The hand ends the tournament: its winner is paid the first place (PayTournament).
+			th.Finishes = append(th.Finishes, Finish{Player: winner, Place: 1, Prize: tr.PrizeList()[0]})
+		}
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
 		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
-		Actions: hs.Actions, Final: final}
+		Actions: hs.Actions, Final: final, Tournament: th}
 	n.Hand = nil
 	c.Table = &n
 	last := &LastHand{No: hs.No, Hand: h, Seats: players, Shown: make([]bool, len(hs.Seats))}
@@ -436,12 +444,26 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 	}
 	cash := n.Tournament == nil && !n.Ending
 	over := cash && len(next.Playing()) < 2 && n.Settings.Rebuys == 0 && len(broke) > 0
+	// A player out of chips who may rebuy is offered it. When the next hand comes by itself, the
+	// offer says how long they have: the pause before the deal, which starts when the offer is on
+	// screen (Timers.DealWhenShown), so a `rebuy` in it deals them in.
+	timed := len(next.Playing()) >= 2 && s.DealDelay > 0
+	offered := false
 	switch {
 	case over:
 		notes = append(notes, "One player holds every chip: the session is over.")
 	case cash:
-		for _, name := range broke {
-			notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", name))
+		for _, st := range n.Seats {
+			switch {
+			case st.User == "" || st.Stack > 0:
+			case !MayRebuy(n, st):
+				notes = append(notes, fmt.Sprintf("%s is out of chips and cannot rebuy here: `leave` frees the seat.", st.Name))
+			case timed:
+				offered = true
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` within %s to be dealt in next hand, or `leave`.", st.Name, Seconds(s.DealDelay)))
+			default:
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", st.Name))
+			}
 		}
 	}
 	// The hand's last version: the showdown, the awards and what they mean for the table, in the
@@ -450,7 +472,34 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 	view.Names = names
 	view.State = hs
 	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2
-	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends}}
+	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends, DealWhenShown: offered && !ends}}
+}
+
+// winnerOf is the hand index of the tournament's winner when hand hs leaves one player of the
+// tournament holding every chip, else -1. n is the table after the hand (Eliminate emptied the seats
+// of the players out).
+func winnerOf(n TableRecord, hs *HandState, final []int64) int {
+	if n.Tournament.Left() != 1 {
+		return -1
+	}
+	for p := range hs.Seats {
+		if final[p] > 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+// MayRebuy reports whether a cash-game seat may rebuy at table n now, as far as the table's rebuy
+// settings go (Rebuy checks the amounts).
+func MayRebuy(n TableRecord, st SeatRecord) bool {
+	set := n.Settings
+	return set.Rebuys != 0 && (set.Rebuys < 0 || st.Rebuys < set.Rebuys) && (set.RebuyLevels == 0 || n.Level < set.RebuyLevels)
+}
+
+// Seconds writes a pause for players, in whole seconds rounded up: "3 s".
+func Seconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", (d+time.Second-1)/time.Second)
 }
 
 // Cards shows the caller their hole cards again, privately (`cards`).

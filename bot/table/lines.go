@@ -165,14 +165,14 @@ func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Sh
 func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Names, now, deadline time.Time) render.HandView {
 	r := hs.Rules
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
-		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(s.Notes(), l.Notes...),
+		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(append(HandNotes(hs, names), l.Notes...), s.nextNotes()...),
 		Tournament: TournamentView(s.Rec, now)}, Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: h.Done(),
 		Showdown: l.Showdown}
 	if s.Rec.Tournament != nil {
 		v.Title = "Tournament"
 	}
 	if !h.Done() {
-		v.Pots = h.Pots()
+		v.Pots = h.CollectedPots()
 	}
 	bets, stacks := h.Bets(), h.Stacks()
 	for p, st := range hs.Seats {

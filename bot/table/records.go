@@ -246,6 +246,30 @@ type HandRecord struct {
 	RunTwice bool
 	Actions  []engine.Action
 	Final    []int64
+	// Tournament is set for a tournament hand: what its hand history says of the tournament (nil in
+	// cash games, and in tournament hands stored before it was kept).
+	Tournament *TournamentHand `json:",omitempty"`
+}
+
+// TournamentHand is what a tournament hand's record keeps of its tournament, for hand histories: the
+// tournament (its start names it), the blind level and who finished the tournament in the hand.
+type TournamentHand struct {
+	Began        time.Time // when the tournament's first hand was dealt: with the table, it names the tournament
+	BuyIn        int64     // each entry's buy-in, in bankroll chips
+	Stack        int64     // the starting stack, in tournament chips
+	Level        int       // the hand's blind level, from 1
+	LevelMinutes int       // how long a level lasts; 0 when levels go by hands or blinds never rise
+	Rebuys       bool      // the tournament allows rebuys
+	// Finishes are the players who finished the tournament in this hand: those who lost their last
+	// chip, and the winner when the hand ends the tournament.
+	Finishes []Finish
+}
+
+// Finish is a player's finishing place, by hand index, and the prize it pays.
+type Finish struct {
+	Player int
+	Place  int
+	Prize  int64
 }
 
 // Setup is the engine setup the hand started from.

@@ -182,7 +182,11 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 	// still has to be settled against the seat.
 	if s.InHand(seat) {
 		n.Seats[seat].Leaving = true
-		step := s.reply(n, Change{}, "%s leaves when this hand ends; the stack goes back to the bankroll.", st.Name)
+		reply := "You leave when this hand ends; your stack goes back to your bankroll."
+		if kicked {
+			reply = st.Name + " leaves when this hand ends; the stack goes back to the bankroll."
+		}
+		step := s.reply(n, Change{}, "%s", reply)
 		if kicked {
 			step.post("%s removed %s, who leaves when this hand ends.", by.Name, st.Name)
 		} else {
@@ -193,7 +197,12 @@ func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, err
 	}
 	var c Change
 	CashOut(&n, &c, seat, now)
-	step := s.reply(n, c, "%s chips went back to %s's bankroll.", render.Chips(st.Stack), st.Name)
+	// The reply goes to the caller: the player who left, or the host who removed them.
+	whose := "your"
+	if kicked {
+		whose = st.Name + "'s"
+	}
+	step := s.reply(n, c, "%s chips went back to %s bankroll.", render.Chips(st.Stack), whose)
 	if kicked {
 		step.post("%s removed %s from the table (%s chips back to the bankroll).", by.Name, st.Name, render.Chips(st.Stack))
 	} else {
@@ -209,9 +218,10 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 	n := s.Rec.Clone()
 	st := n.Seats[seat]
 	tr := n.Tournament
-	because := ""
+	// The reply goes to the caller: the player who leaves, or the host who removed them.
+	because, whose, bank, back := "", "Your", "your", "you"
 	if kicked {
-		because = " (removed by " + by.Name + ")"
+		because, whose, bank, back = " (removed by "+by.Name+")", st.Name+"'s", "the", st.Name
 	}
 	if tr.Began.IsZero() {
 		i := tr.Entry(st.User)
@@ -223,7 +233,7 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 			n.Standings = slices.Delete(n.Standings, j, j+1)
 		}
 		n.Seats[seat] = SeatRecord{}
-		step := s.reply(n, c, "%s's buy-in of %s went back to the bankroll.", st.Name, render.Chips(paid))
+		step := s.reply(n, c, "%s buy-in of %s went back to %s bankroll.", whose, render.Chips(paid), bank)
 		step.post("%s unregisters%s: prize pool %s.", st.Name, because, render.Chips(tr.Pool()))
 		return step, nil
 	}
@@ -231,7 +241,7 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 		return Step{}, refusef(errs.Conflict, "%s is already away: the dealer checks or folds for them until they type `sitin`.", st.Name)
 	}
 	n.Seats[seat].SittingOut = true
-	step := s.reply(n, Change{}, "%s's chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` comes back.", st.Name)
+	step := s.reply(n, Change{}, "%s chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` brings %s back.", whose, back)
 	step.post("%s is away%s: a tournament stack stays in play, posting blinds, checking when it is free and folding otherwise, until it is gone or %s types `sitin`.", st.Name, because, st.Name)
 	step.Timers.Turn = s.ToAct(seat) // acts for the absent player
 	return step, nil

@@ -30,6 +30,10 @@ type State struct {
 	// was reminded of it: a second `fold` in that turn folds (RULES.md section 11). It is not stored:
 	// after a restart the reminder comes again.
 	FoldAsked string
+	// DealDelay is the shell's pause before it deals the next hand by itself (0: none), which the core
+	// tells a player out of chips as the time they have to rebuy. It is the shell's setting, not
+	// stored.
+	DealDelay time.Duration
 }
 
 // Caller is who runs a verb.
@@ -82,6 +86,10 @@ type Step struct {
 type Timers struct {
 	// Deal arms the pause before the next hand, when the table can deal.
 	Deal bool
+	// DealWhenShown: the pause starts only when the hand's last version, which offers players out of
+	// chips a rebuy within the pause, is on screen (as a turn's clock starts when the turn is), so
+	// they have all of it to answer; until then no other step arms it.
+	DealWhenShown bool
 	// Turn asks the player to act again: for a player who is leaving or away the dealer acts at once
 	// (a check when free, else a fold).
 	Turn bool

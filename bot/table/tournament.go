@@ -303,23 +303,27 @@ func (t *Tournament) Describe(s Settings) string {
 }
 
 // Eliminate places the tournament players who lost their last chip in the hand that just ended and
-// empties their seats. hs is that hand; final its stacks. It returns the lines to announce.
-func Eliminate(n *TableRecord, hs *HandState, final []int64) []string {
+// empties their seats. hs is that hand; final its stacks. It returns the lines to announce and the
+// places, by hand index, with the prizes they pay as the pool stands (the pool changes only by
+// rebuys, which end before places are paid in practice).
+func Eliminate(n *TableRecord, hs *HandState, final []int64) ([]string, []Finish) {
 	tr := n.Tournament
 	var out []Eliminated
 	seatOf := map[string]int{}
+	playerOf := map[string]int{}
 	np := len(hs.Seats)
 	for p, s := range hs.Seats {
 		if final[p] == 0 {
 			user := n.Seats[s].User
 			out = append(out, Eliminated{User: user, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
-			seatOf[user] = s
+			seatOf[user], playerOf[user] = s, p
 		}
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
-	placings := PlaceEliminated(nil, tr.Left()-len(out)+1, out)
+	placings := PlaceEliminated(tr.PrizeList(), tr.Left()-len(out)+1, out)
+	var finishes []Finish
 	atPlace := map[int]int{} // players sharing each place
 	for _, pl := range placings {
 		atPlace[pl.Place]++
@@ -331,6 +335,7 @@ func Eliminate(n *TableRecord, hs *HandState, final []int64) []string {
 		o := out[slices.IndexFunc(out, func(o Eliminated) bool { return o.User == pl.User })]
 		e.Place, e.OutHand, e.Start, e.Order = pl.Place, hs.No, o.Start, o.Order
 		n.Seats[seatOf[pl.User]] = SeatRecord{}
+		finishes = append(finishes, Finish{Player: playerOf[pl.User], Place: pl.Place, Prize: pl.Prize})
 		line := fmt.Sprintf("%s is out in %s place", e.Name, Ordinal(pl.Place))
 		if atPlace[pl.Place] > 1 {
 			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, Ordinal(pl.Place))
@@ -343,7 +348,7 @@ func Eliminate(n *TableRecord, hs *HandState, final []int64) []string {
 	if left := tr.Left(); left > 1 {
 		lines = append(lines, fmt.Sprintf("%d players left; %d %s paid.", left, paid, Plural(paid, "place", "places")))
 	}
-	return lines
+	return lines, finishes
 }
 
 // PayTournament settles a tournament that is over: the players still in are placed by their chips

@@ -27,7 +27,7 @@ func (s State) View(now time.Time) render.TableView {
 	if s.Hand != nil {
 		v.HandNo = s.Rec.Hand.No
 		v.Board = s.Hand.Board()
-		v.Pots = s.Hand.Pots()
+		v.Pots = s.Hand.CollectedPots()
 		v.PotNames = s.Names()
 		v.Board2 = s.Hand.Board2()
 		bets, stacks = s.Hand.Bets(), s.Hand.Stacks()
@@ -50,14 +50,27 @@ func (s State) View(now time.Time) render.TableView {
 func (s State) Notes() []string {
 	var out []string
 	if hs := s.Rec.Hand; hs != nil && s.Hand != nil {
-		switch {
-		case hs.BombPot > 0:
-			out = append(out, fmt.Sprintf("Bomb pot: %s from everyone, no blinds.", render.Chips(hs.BombPot)))
-		case hs.Straddle:
-			p := engine.UnderTheGun(len(hs.Seats), hs.Button)
-			out = append(out, fmt.Sprintf("Straddle: %s %s.", s.Names().Name(p), render.Chips(hs.Rules.StraddleAmount())))
-		}
+		out = HandNotes(hs, s.Names())
 	}
+	return append(out, s.nextNotes()...)
+}
+
+// HandNotes are the lines about hand hs's home-game options (a bomb pot, a straddle), its players
+// named names. The hand's table message shows them from its deal to its end, once.
+func HandNotes(hs *HandState, names render.Names) []string {
+	switch {
+	case hs.BombPot > 0:
+		return []string{fmt.Sprintf("Bomb pot: %s from everyone, no blinds.", render.Chips(hs.BombPot))}
+	case hs.Straddle:
+		p := engine.UnderTheGun(len(hs.Seats), hs.Button)
+		return []string{fmt.Sprintf("Straddle: %s %s.", names.Name(p), render.Chips(hs.Rules.StraddleAmount()))}
+	}
+	return nil
+}
+
+// nextNotes are the lines about the next hand's home-game options.
+func (s State) nextNotes() []string {
+	var out []string
 	if s.Rec.BombPot > 0 {
 		out = append(out, fmt.Sprintf("Next hand: a bomb pot of %s each.", render.Chips(s.Rec.BombPot)))
 	}

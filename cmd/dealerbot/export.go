@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
@@ -28,7 +30,7 @@ with --player, that player's hands only, with their own hole cards.
 func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dealerbot export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, exportUsage) }
+	fs.Usage = func() {} // printed below: asked for on standard output, after a mistake on standard error
 	format := fs.String("format", bot.FormatPokerStars, "pokerstars, ohh or phh")
 	out := fs.String("out", "", "the file (pokerstars, ohh) or folder (phh) to write")
 	var f bot.ExportFilter
@@ -36,6 +38,11 @@ func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr
 	since := fs.String("since", "", "only hands finished on or after this date (YYYY-MM-DD, UTC)")
 	fs.StringVar(&f.Player, "player", "", "only this player's hands (user ID or name), with their own hole cards")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, exportUsage)
+			return 0
+		}
+		fmt.Fprint(stderr, exportUsage)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -123,7 +130,16 @@ func export(ctx context.Context, db *storage.DB, format, out string, f bot.Expor
 	}
 	bw := bufio.NewWriter(w)
 	n := 0
+	var tables []string // the tables with hands, when --table names none of them
+	tableSeen := false
 	err := db.EachHand(ctx, func(hr bot.HandRecord) error {
+		if f.Table != "" && !tableSeen {
+			if strings.Contains(hr.Table, f.Table) {
+				tableSeen = true
+			} else if !slices.Contains(tables, hr.Table) {
+				tables = append(tables, hr.Table)
+			}
+		}
 		ok, hero := f.Pick(hr)
 		if !ok {
 			return nil
@@ -149,5 +165,19 @@ func export(ctx context.Context, db *storage.DB, format, out string, f bot.Expor
 	if err == nil && file != nil {
 		err = file.Close()
 	}
+	if err == nil && f.Table != "" && !tableSeen {
+		err = noSuchTable(f.Table, tables)
+	}
 	return n, err
+}
+
+// noSuchTable is the error of a --table that names no table with a hand, naming the tables that have.
+func noSuchTable(table string, tables []string) error {
+	switch {
+	case len(tables) == 0:
+		return fmt.Errorf("no table %q: the database holds no finished hand", table)
+	case len(tables) > 5:
+		tables = append(tables[:5], "...")
+	}
+	return fmt.Errorf("no table %q: the tables with hands are %s", table, strings.Join(tables, ", "))
 }

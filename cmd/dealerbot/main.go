@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -47,6 +48,9 @@ type Main struct {
 	WrapStore func(store) store
 
 	ops *ops // health, readiness and metrics of the running dealer
+	// logOut is where the log goes: standard error, or the console's line editor while it has the
+	// terminal in raw mode (where a plain line break would not return the carriage).
+	logOut *switchWriter
 
 	consoleAdmins []string
 }
@@ -68,18 +72,24 @@ Settings come from the environment and .env; see .env.example.
 func (m *Main) Run(ctx context.Context) int {
 	fs := flag.NewFlagSet("dealerbot", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	fs.Usage = func() { fmt.Fprint(m.Stderr, usage) }
+	fs.Usage = func() {} // printed below: asked for on standard output, after a mistake on standard error
 	envFile := fs.String("env", ".env", "settings file read after the environment")
 	script := fs.String("script", "", "console: read the lines to play from this file instead of the terminal")
 	if err := fs.Parse(m.Args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0 // asked for: the usage is printed, nothing went wrong
+			fmt.Fprint(m.Stdout, usage)
+			return 0 // asked for: nothing went wrong
 		}
+		fmt.Fprint(m.Stderr, usage)
 		return 2
 	}
 	envSet := false
 	fs.Visit(func(f *flag.Flag) { envSet = envSet || f.Name == "env" })
 	args := fs.Args()
+	if len(args) > 0 && args[0] == "help" {
+		fmt.Fprint(m.Stdout, usage) // `dealerbot help` is `dealerbot --help`
+		return 0
+	}
 	if len(args) > 0 && args[0] == "phh" {
 		return runPHH(args[1:], m.Stdout, m.Stderr)
 	}
@@ -136,7 +146,8 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 // serve opens the database and runs the dealer on every configured platform until ctx ends (or, at
 // the console, until the input ends).
 func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) error {
-	log := newLogger(m.Stderr, s.LogLevel)
+	m.logOut = &switchWriter{w: m.Stderr}
+	log := newLogger(m.logOut, s.LogLevel)
 	dcfg, err := discord.ConfigFromEnv(env.Get)
 	if err != nil {
 		return err
@@ -267,15 +278,22 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	return firstErr
 }
 
-// console runs the terminal table: lines from the script file or standard input.
+// console runs the terminal table: lines from the script file or standard input. At a terminal the
+// line being typed is kept intact while messages print (console.Editor).
 func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone string, log *slog.Logger, script string) error {
-	chat := console.NewChat(m.Stdout)
+	out, in := m.Stdout, m.Stdin
+	if e, restore, ok := m.terminal(script); ok {
+		defer restore()
+		out, in = e, e
+		m.logOut.set(e)
+		defer m.logOut.set(m.Stderr)
+	}
+	chat := console.NewChat(out)
 	d, err := bot.New(db, chat, cfg)
 	if err != nil {
 		return err
 	}
 	m.ops.watch(d)
-	in := m.Stdin
 	if script != "" {
 		f, err := os.Open(script)
 		if err != nil {
@@ -284,7 +302,7 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		defer f.Close()
 		in = f
 	} else {
-		fmt.Fprintln(m.Stdout, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command (scheduled games too). Ctrl-D quits.")
+		fmt.Fprintln(out, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command (scheduled games too). Ctrl-D quits.")
 	}
 	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: zone, Logger: log})
 	if err != nil {
@@ -306,6 +324,34 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		return nil
 	}
 	return runErr
+}
+
+// terminal is the console's line editor when it reads from a terminal (no script) and prints to one.
+func (m *Main) terminal(script string) (e *console.Editor, restore func(), ok bool) {
+	in, isIn := m.Stdin.(*os.File)
+	out, isOut := m.Stdout.(*os.File)
+	if script != "" || !isIn || !isOut {
+		return nil, nil, false
+	}
+	return console.Terminal(in, out)
+}
+
+// switchWriter is a writer whose destination can change while it is in use (the log's).
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w = w
 }
 
 // lines serves the console's line protocol on s.LinesAddr (console.ServeLines) until ctx ends.

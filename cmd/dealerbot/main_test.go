@@ -134,9 +134,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"half a Slack setup", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "x.db"), "SLACK_BOT_TOKEN": "xoxb-1"}, nil, 1, "only SLACK_BOT_TOKEN is set: add SLACK_APP_TOKEN"},
 		{"phh without a path", nil, []string{"phh", "check"}, 2, ""},
 		{"a missing --env file", nil, []string{"--env", filepath.Join(dir, "missing.env")}, 2, "given with --env does not exist"},
-		{"--help", nil, []string{"--help"}, 0, "Usage:"},
-		{"-h", nil, []string{"-h"}, 0, "dealerbot [--env FILE]"},
-		{"an unknown flag", nil, []string{"--colour"}, 2, "flag provided but not defined"},
+		{"an unknown flag", nil, []string{"--colour"}, 2, "flag provided but not defined: -colour\nUsage:"},
 		{"check with an argument", nil, []string{"check", "discord"}, 2, "dealerbot check takes no arguments"},
 	}
 	for _, tt := range tests {

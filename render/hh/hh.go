@@ -29,6 +29,34 @@ type Hand struct {
 	Seats    []int    // seat numbers from 1, by hand index; nil means 1..n
 	MaxSeats int      // the table's size; 0 means the number of players
 	Hero     int      // the hand index the export is made for, or -1
+	// Tournament is set for a tournament hand; its chips are tournament chips.
+	Tournament *Tournament
+}
+
+// Tournament is what a tournament hand's history says of its tournament.
+type Tournament struct {
+	Began        time.Time // when its first hand was dealt: with the table, it names the tournament (TournamentID)
+	BuyIn        int64     // each entry's buy-in
+	Stack        int64     // the starting stack
+	Level        int       // the hand's blind level, from 1
+	LevelMinutes int       // how long a level lasts; 0 when levels go by hands or blinds never rise
+	Rebuys       bool
+	Finishes     []Finish // who finished the tournament in this hand
+}
+
+// Finish is a player's finishing place, by hand index, and the prize it paid.
+type Finish struct {
+	Player int
+	Place  int
+	Prize  int64
+}
+
+// TournamentID is a tournament's number in exports: stable and unique in practice, from the table's
+// ID and the tournament's start, below 10^10 like PokerStars' own.
+func TournamentID(table string, began time.Time) uint64 {
+	f := fnv.New64a()
+	fmt.Fprintf(f, "%s\x00%d", table, began.UnixNano())
+	return f.Sum64()%9_000_000_000 + 1_000_000_000
 }
 
 // HandID is the hand's number in exports: stable (the same hand always gets it) and unique across

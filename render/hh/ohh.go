@@ -18,28 +18,52 @@ type OHH struct {
 // an action's amount is the chips that action puts in (a raise's too), and uncalled bets are left for
 // the reader to work out from the actions, as the specification has no action for them.
 type OHHHand struct {
-	SpecVersion      string      `json:"spec_version"`
-	InternalVersion  string      `json:"internal_version"`
-	NetworkName      string      `json:"network_name"`
-	SiteName         string      `json:"site_name"`
-	GameType         string      `json:"game_type"`
-	TableName        string      `json:"table_name"`
-	TableHandle      string      `json:"table_handle"`
-	TableSize        int         `json:"table_size"`
-	GameNumber       string      `json:"game_number"`
-	StartDateUTC     string      `json:"start_date_utc"`
-	Currency         string      `json:"currency"`
-	AnteAmount       int64       `json:"ante_amount"`
-	SmallBlindAmount int64       `json:"small_blind_amount"`
-	BigBlindAmount   int64       `json:"big_blind_amount"`
-	BetLimit         OHHBetLimit `json:"bet_limit"`
-	Tournament       bool        `json:"tournament"`
-	Flags            []string    `json:"flags,omitempty"`
-	DealerSeat       int         `json:"dealer_seat"`
-	HeroPlayerID     *int        `json:"hero_player_id,omitempty"`
-	Players          []OHHPlayer `json:"players"`
-	Rounds           []OHHRound  `json:"rounds"`
-	Pots             []OHHPot    `json:"pots"`
+	SpecVersion      string             `json:"spec_version"`
+	InternalVersion  string             `json:"internal_version"`
+	NetworkName      string             `json:"network_name"`
+	SiteName         string             `json:"site_name"`
+	GameType         string             `json:"game_type"`
+	TableName        string             `json:"table_name"`
+	TableHandle      string             `json:"table_handle"`
+	TableSize        int                `json:"table_size"`
+	GameNumber       string             `json:"game_number"`
+	StartDateUTC     string             `json:"start_date_utc"`
+	Currency         string             `json:"currency"`
+	AnteAmount       int64              `json:"ante_amount"`
+	SmallBlindAmount int64              `json:"small_blind_amount"`
+	BigBlindAmount   int64              `json:"big_blind_amount"`
+	BetLimit         OHHBetLimit        `json:"bet_limit"`
+	Tournament       bool               `json:"tournament"`
+	TournamentInfo   *OHHTournamentInfo `json:"tournament_info,omitempty"`
+	Flags            []string           `json:"flags,omitempty"`
+	DealerSeat       int                `json:"dealer_seat"`
+	HeroPlayerID     *int               `json:"hero_player_id,omitempty"`
+	Players          []OHHPlayer        `json:"players"`
+	Rounds           []OHHRound         `json:"rounds"`
+	Pots             []OHHPot           `json:"pots"`
+}
+
+// OHHTournamentInfo is a tournament hand's tournament_info: the tournament, a single-table sit and
+// go played in chips, with its starting stack, how fast the blinds rise, and whether it has rebuys.
+type OHHTournamentInfo struct {
+	TournamentNumber string   `json:"tournament_number"`
+	Name             string   `json:"name"`
+	StartDateUTC     string   `json:"start_date_utc"`
+	Currency         string   `json:"currency"`
+	BuyinAmount      int64    `json:"buyin_amount"`
+	FeeAmount        int64    `json:"fee_amount"`
+	BountyFeeAmount  int64    `json:"bounty_fee_amount"`
+	InitialStack     int64    `json:"initial_stack"`
+	Type             string   `json:"type"`
+	Flags            []string `json:"flags"`
+	Speed            OHHSpeed `json:"speed"`
+}
+
+// OHHSpeed is how fast a tournament's blinds rise: round_time is the seconds a level lasts (0 when
+// levels go by hands).
+type OHHSpeed struct {
+	Type      string `json:"type"`
+	RoundTime int    `json:"round_time"`
 }
 
 // OHHBetLimit is the betting structure: NL, PL or FL.
@@ -133,6 +157,16 @@ func ToOHH(h *Hand) (OHH, error) {
 	}
 	if h.Setup.BombPot > 0 {
 		o.Flags = append(o.Flags, "Bomb_Pot") // everyone posted the bomb pot's ante (ante_amount)
+	}
+	if t := h.Tournament; t != nil {
+		id := fmt.Sprint(TournamentID(h.Table, t.Began))
+		info := &OHHTournamentInfo{TournamentNumber: id, Name: "Tournament #" + id, StartDateUTC: t.Began.UTC().Format("2006-01-02T15:04:05Z"),
+			Currency: "Chips", BuyinAmount: t.BuyIn, InitialStack: t.Stack, Type: "STT", Flags: []string{"SNG"},
+			Speed: OHHSpeed{Type: "Normal", RoundTime: 60 * t.LevelMinutes}}
+		if t.Rebuys {
+			info.Flags = append(info.Flags, "Rebuy")
+		}
+		o.Tournament, o.TournamentInfo = true, info
 	}
 	for _, p := range seatOrder(h, n) {
 		o.Players = append(o.Players, OHHPlayer{ID: p, Seat: h.seat(p), Name: h.name(p), Display: h.name(p), StartingStack: h.Setup.Stacks[p]})

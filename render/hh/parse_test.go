@@ -22,6 +22,10 @@ type parsed struct {
 	Dealt     map[string]string // "Dealt to" lines
 	Shown     map[string]string
 	SummaryOK bool
+	// A tournament hand: its number and level from the header, and the finishing lines.
+	Tournament string
+	Level      string
+	Finishes   []string
 }
 
 type parsedAction struct {
@@ -33,8 +37,11 @@ type parsedAction struct {
 func (p *parsed) final(name string) int64 { return p.Start[name] - p.Put[name] + p.Back[name] }
 
 var (
-	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d ET$`)
+	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
+	psTHeader = regexp.MustCompile(`^PokerStars Hand #(\d+): Tournament #(\d+), \d+\+\d+ Hold'em (No Limit|Pot Limit|Limit) - Level ([IVXLCDM]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
 	psTable   = regexp.MustCompile(`^Table '([^']*)' (\d+)-max \(Play Money\) Seat #(\d+) is the button$`)
+	psTTable  = regexp.MustCompile(`^Table '(\d+) \d+' (\d+)-max Seat #(\d+) is the button$`)
+	psFinish  = regexp.MustCompile(`^.+ (finished the tournament in \d+(st|nd|rd|th) place( and received \d+\.)?|wins the tournament and receives \d+ - congratulations!)$`)
 	psSeat    = regexp.MustCompile(`^Seat (\d+): (.+) \((\d+) in chips\)$`)
 	psPost    = regexp.MustCompile(`^(.+): posts (the ante|small blind|big blind|straddle) (\d+)( and is all-in)?$`)
 	psAct     = regexp.MustCompile(`^(.+): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?$`)
@@ -60,9 +67,16 @@ func parsePokerStars(text string) ([]*parsed, error) {
 		if line == "" {
 			continue
 		}
-		if m := psHeader.FindStringSubmatch(line); m != nil {
-			cur = &parsed{ID: m[1], Start: map[string]int64{}, Put: map[string]int64{}, Back: map[string]int64{},
+		m := psHeader.FindStringSubmatch(line)
+		tm := psTHeader.FindStringSubmatch(line)
+		if m != nil || tm != nil {
+			cur = &parsed{Start: map[string]int64{}, Put: map[string]int64{}, Back: map[string]int64{},
 				Dealt: map[string]string{}, Shown: map[string]string{}}
+			if m != nil {
+				cur.ID = m[1]
+			} else {
+				cur.ID, cur.Tournament, cur.Level = tm[1], tm[2], tm[4]
+			}
 			out = append(out, cur)
 			inSummary = false
 			inThisStreet = map[string]int64{}
@@ -77,9 +91,17 @@ func parsePokerStars(text string) ([]*parsed, error) {
 		}
 		atoi := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
 		switch {
-		case psTable.MatchString(line):
+		case psTable.MatchString(line) && cur.Tournament == "":
 			m := psTable.FindStringSubmatch(line)
 			cur.Button = int(atoi(m[3]))
+		case psTTable.MatchString(line) && cur.Tournament != "":
+			m := psTTable.FindStringSubmatch(line)
+			if m[1] != cur.Tournament {
+				return nil, fail()
+			}
+			cur.Button = int(atoi(m[3]))
+		case psFinish.MatchString(line) && cur.Tournament != "":
+			cur.Finishes = append(cur.Finishes, line)
 		case psSeat.MatchString(line):
 			m := psSeat.FindStringSubmatch(line)
 			cur.Seats = append(cur.Seats, int(atoi(m[1])))

@@ -3,6 +3,7 @@ package hh
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // PokerStars writes its times in ET (America/New_York)
@@ -11,7 +12,9 @@ import (
 )
 
 // PokerStars writes hands as PokerStars hand-history text, play-money style (whole chips, no currency,
-// no thousands separators), each hand followed by two blank lines as in PokerStars' own files.
+// no thousands separators), each hand followed by two blank lines as in PokerStars' own files. A
+// tournament hand is written as PokerStars writes one: the tournament's number, buy-in and level in
+// the header, the table named after the tournament, and who finished the tournament in the hand.
 func PokerStars(w io.Writer, hands []Hand) error {
 	for i := range hands {
 		text, err := PokerStarsHand(&hands[i])
@@ -54,8 +57,15 @@ func PokerStarsHand(h *Hand) (string, error) {
 		}
 		stakes = fmt.Sprintf("%d/%d", small, big)
 	}
-	fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes, starsTime(h.Time))
-	fmt.Fprintf(&b, "Table '%s' %d-max (Play Money) Seat #%d is the button\n", tableName(h), h.maxSeats(), h.seat(h.Setup.Button))
+	if t := h.Tournament; t != nil {
+		id := TournamentID(h.Table, t.Began)
+		fmt.Fprintf(&b, "PokerStars Hand #%d: Tournament #%d, %d+0 Hold'em %s - Level %s (%s) - %s ET\n",
+			HandID(h.Table, h.No), id, t.BuyIn, limit, roman(t.Level), stakes, starsTime(h.Time))
+		fmt.Fprintf(&b, "Table '%d 1' %d-max Seat #%d is the button\n", id, h.maxSeats(), h.seat(h.Setup.Button))
+	} else {
+		fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes, starsTime(h.Time))
+		fmt.Fprintf(&b, "Table '%s' %d-max (Play Money) Seat #%d is the button\n", tableName(h), h.maxSeats(), h.seat(h.Setup.Button))
+	}
 	n := len(h.Setup.Stacks)
 	order := seatOrder(h, n)
 	for _, p := range order {
@@ -206,6 +216,9 @@ func PokerStarsHand(h *Hand) (string, error) {
 			}
 		}
 	}
+	if t := h.Tournament; t != nil {
+		writeFinishes(&b, h, t.Finishes)
+	}
 	b.WriteString("*** SUMMARY ***\n")
 	var total int64
 	for _, a := range pots {
@@ -282,6 +295,56 @@ func PokerStarsHand(h *Hand) (string, error) {
 		b.WriteString("\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// writeFinishes writes who finished the tournament in the hand as PokerStars does, the worst place
+// first: "carol finished the tournament in 3rd place", "alice finished the tournament in 2nd place and
+// received 210.", "bob wins the tournament and receives 390 - congratulations!".
+func writeFinishes(b *strings.Builder, h *Hand, fs []Finish) {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(x, y Finish) int { return y.Place - x.Place })
+	for _, f := range fs {
+		switch {
+		case f.Place == 1:
+			fmt.Fprintf(b, "%s wins the tournament and receives %d - congratulations!\n", h.name(f.Player), f.Prize)
+		case f.Prize > 0:
+			fmt.Fprintf(b, "%s finished the tournament in %s place and received %d.\n", h.name(f.Player), ordinal(f.Place), f.Prize)
+		default:
+			fmt.Fprintf(b, "%s finished the tournament in %s place\n", h.name(f.Player), ordinal(f.Place))
+		}
+	}
+}
+
+// ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// roman writes a level as PokerStars does: I, II, III, IV ... (levels from 1 to 3999).
+func roman(n int) string {
+	if n <= 0 || n >= 4000 {
+		return fmt.Sprint(n)
+	}
+	var b strings.Builder
+	for _, d := range []struct {
+		v int
+		s string
+	}{{1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"}, {90, "XC"}, {50, "L"}, {40, "XL"}, {10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}} {
+		for ; n >= d.v; n -= d.v {
+			b.WriteString(d.s)
+		}
+	}
+	return b.String()
 }
 
 // starsTime is t in ET as PokerStars writes it: the hour without a leading zero ("2024/01/15 9:30:00").

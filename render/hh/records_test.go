@@ -1,6 +1,8 @@
 package hh
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +135,73 @@ func TestItem15HourWithoutLeadingZero(t *testing.T) {
 	text, _ = PokerStarsHand(&h)
 	if first := strings.SplitN(text, "\n", 2)[0]; !strings.HasSuffix(first, "2026/11/20 16:05:09 ET") {
 		t.Errorf("header %q, want 16:05:09", first)
+	}
+}
+
+// Item 11: a tournament hand is written as a tournament hand: in PokerStars text the tournament's
+// number, buy-in and level in roman numerals in the header, the table named after the tournament
+// (not "Play Money"), tournament chips without a currency and the finishing lines; in OHH
+// tournament: true with its tournament_info.
+func TestItem11TournamentHands(t *testing.T) {
+	h := goldenHands(t)["side-pot-showdown"] // alice, bob and carol all-in
+	began := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
+	h.Tournament = &Tournament{Began: began, BuyIn: 100, Stack: 1500, Level: 4, LevelMinutes: 15, Rebuys: true,
+		Finishes: []Finish{{Player: 0, Place: 1, Prize: 600}, {Player: 2, Place: 3, Prize: 150}, {Player: 1, Place: 4}}}
+	id := TournamentID(h.Table, began)
+	if id < 1_000_000_000 || id >= 10_000_000_000 || TournamentID(h.Table, began.Add(time.Second)) == id || TournamentID("other", began) == id {
+		t.Errorf("tournament number %d: want ten digits, another for another tournament", id)
+	}
+	text, err := PokerStarsHand(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(text, "\n")
+	header := fmt.Sprintf("PokerStars Hand #%d: Tournament #%d, 100+0 Hold'em No Limit - Level IV (5/10) - 2026/11/20 16:30:00 ET", HandID(h.Table, h.No), id)
+	if lines[0] != header {
+		t.Errorf("header\n%q, want\n%q", lines[0], header)
+	}
+	if want := fmt.Sprintf("Table '%d 1' 9-max Seat #1 is the button", id); lines[1] != want {
+		t.Errorf("table line %q, want %q", lines[1], want)
+	}
+	summary := strings.Index(text, "*** SUMMARY ***")
+	for _, want := range []string{
+		"bob finished the tournament in 4th place\n",
+		"carol finished the tournament in 3rd place and received 150.\n",
+		"alice wins the tournament and receives 600 - congratulations!\n",
+	} {
+		if i := strings.Index(text, want); i < 0 || i > summary {
+			t.Errorf("no %q before the summary:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Play Money") || strings.Contains(text, "$") {
+		t.Errorf("a tournament hand is written with a currency:\n%s", text)
+	}
+	checkRoundTrip(t, h, text)
+	ps, err := parsePokerStars(text)
+	if err != nil || ps[0].Tournament != fmt.Sprint(id) || ps[0].Level != "IV" || len(ps[0].Finishes) != 3 {
+		t.Errorf("read back as tournament %q level %q finishes %q (%v)", ps[0].Tournament, ps[0].Level, ps[0].Finishes, err)
+	}
+	for n, want := range map[int]string{1: "I", 2: "II", 9: "IX", 14: "XIV", 40: "XL", 1994: "MCMXCIV"} {
+		if got := roman(n); got != want {
+			t.Errorf("level %d written %s, want %s", n, got, want)
+		}
+	}
+
+	o, err := ToOHH(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := o.OHH.TournamentInfo
+	if !o.OHH.Tournament || info == nil {
+		t.Fatalf("OHH tournament %v, tournament_info %+v", o.OHH.Tournament, info)
+	}
+	want := OHHTournamentInfo{TournamentNumber: fmt.Sprint(id), Name: fmt.Sprintf("Tournament #%d", id), StartDateUTC: "2026-11-20T20:00:00Z",
+		Currency: "Chips", BuyinAmount: 100, InitialStack: 1500, Type: "STT", Flags: []string{"SNG", "Rebuy"}, Speed: OHHSpeed{Type: "Normal", RoundTime: 900}}
+	if !reflect.DeepEqual(*info, want) {
+		t.Errorf("tournament_info %+v, want %+v", *info, want)
+	}
+	cash := goldenHands(t)["side-pot-showdown"]
+	if o, _ := ToOHH(&cash); o.OHH.Tournament || o.OHH.TournamentInfo != nil {
+		t.Errorf("a cash-game hand is written as a tournament hand: %+v", o.OHH)
 	}
 }
