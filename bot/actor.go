@@ -56,10 +56,13 @@ type actor struct {
 	// inStep is set while a player's command is applied (step), so metrics tell it from the
 	// dealer's automatic steps.
 	inStep bool
+	// exited is closed when the goroutine has ended (its last queued job done).
+	exited chan struct{}
 }
 
 func (t *actor) loop() {
 	defer t.d.wg.Done()
+	defer close(t.exited)
 	for j := range t.jobs {
 		j.done <- t.runJob(j)
 		if !t.st.Open && t.d.retire(t) {

@@ -47,6 +47,7 @@ type community struct {
 	renewed time.Time
 	ready   chan struct{} // closed once the community's tables are restored
 	err     error         // why restoring failed, once ready is closed
+	claimed time.Time     // when this process claimed it (local clock)
 }
 
 // communityOf returns the community of a table ID (platform/workspace/channel).
@@ -207,7 +208,9 @@ func (d *Dealer) scan(ctx context.Context) {
 		d.mu.Lock()
 		var give *community
 		for _, c := range d.owned {
-			if c.lease.Epoch > 0 && (give == nil || c.lease.Community > give.lease.Community) {
+			// Not one just claimed: a command that claimed it is likely still on its way.
+			if c.lease.Epoch > 0 && time.Since(c.claimed) > handBackAfter &&
+				(give == nil || c.lease.Community > give.lease.Community) {
 				give = c
 			}
 		}
@@ -250,7 +253,7 @@ func (d *Dealer) claim(ctx context.Context, name string) (*community, error) {
 		return fail(err)
 	}
 	d.mu.Lock()
-	c.lease, c.renewed = l, time.Now()
+	c.lease, c.renewed, c.claimed = l, time.Now(), time.Now()
 	d.mu.Unlock()
 	if l.Epoch > 1 {
 		d.cfg.Metrics.tookOver() // held before: by a process that died, or handed it over
@@ -289,14 +292,19 @@ func (d *Dealer) adopt(ctx context.Context, c *community) error {
 	return nil
 }
 
+// handBackAfter is how long a community stays with the process that claimed it before it may be
+// handed back to spread the load.
+const handBackAfter = 5 * time.Second
+
 // lose stops serving a community held at l's epoch: its tables stop without another write (their
 // queued commands are answered by the goroutine as it drains; any commit they try is fenced off).
-func (d *Dealer) lose(l Lease, why string) {
+// It returns the tables' goroutines, which end once drained.
+func (d *Dealer) lose(l Lease, why string) []*actor {
 	d.mu.Lock()
 	c := d.owned[l.Community]
 	if c == nil || c.lease.Epoch != l.Epoch {
 		d.mu.Unlock()
-		return // already dropped, or claimed again since
+		return nil // already dropped, or claimed again since
 	}
 	delete(d.owned, l.Community)
 	var stopping []*actor
@@ -316,11 +324,18 @@ func (d *Dealer) lose(l Lease, why string) {
 		t.sendMu.Unlock()
 	}
 	d.log.Warn("stopped serving community", "community", l.Community, "epoch", l.Epoch, "why", why, "tables", len(stopping))
+	return stopping
 }
 
-// handBack stops serving a community and releases its lease so another process takes it at once.
+// handBack stops serving a community and releases its lease so another process takes it at once:
+// the commands already queued at its tables finish (and commit) first.
 func (d *Dealer) handBack(ctx context.Context, l Lease, why string) {
-	d.lose(l, why)
+	for _, t := range d.lose(l, why) {
+		select {
+		case <-t.exited:
+		case <-ctx.Done():
+		}
+	}
 	if err := d.leases.Release(ctx, l); err != nil {
 		d.log.Warn("release lease", "community", l.Community, "err", err)
 	}
