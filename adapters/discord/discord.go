@@ -26,6 +26,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -83,7 +84,17 @@ type Adapter struct {
 	remove     func()
 	emojis     cardEmojis
 	noPics     map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
+
+	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
+	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
 }
+
+// Option configures an Adapter in New.
+type Option func(*Adapter)
+
+// WithMetrics counts the REST requests that waited for this process's share of the global limit and
+// the 429s Discord answered (discordgo then waits and retries), in the dealer's metrics.
+func WithMetrics(m *bot.Metrics) Option { return func(a *Adapter) { a.metrics = m } }
 
 // pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
 // Permissions) gets none: every 403 counts toward Discord's invalid-request limit (10,000 in ten
@@ -119,7 +130,7 @@ func (a *Adapter) pictureFailed(channel string, err error) {
 var _ bot.Chat = (*Adapter)(nil)
 
 // New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.
-func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
+func New(cfg Config, logger *slog.Logger, opts ...Option) (*Adapter, error) {
 	if !cfg.Enabled() {
 		return nil, errors.New("discord: DISCORD_TOKEN is not set")
 	}
@@ -151,15 +162,35 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 		cancel:     cancel,
 		emojis:     cardEmojis{done: make(chan struct{})},
 	}
+	for _, o := range opts {
+		o(a)
+	}
+	a.rest = &restTransport{next: http.DefaultTransport}
+	if cfg.RESTProxy != "" {
+		if a.rest.proxy, err = url.Parse(cfg.RESTProxy); err != nil {
+			return nil, fmt.Errorf("discord: DISCORD_REST_PROXY: %w", err)
+		}
+	}
+	if n := cfg.globalPerSecond(); n > 0 {
+		a.rest.share = newShare(n, func() { a.metrics.RateLimited("discord", false) })
+	}
+	s.Client = &http.Client{Timeout: restTimeout, Transport: a.rest}
 	if cfg.Endpoint() {
 		if a.key = cfg.publicKey(); a.key == nil {
 			return nil, errors.New("discord: DISCORD_PUBLIC_KEY is not a hex Ed25519 public key")
 		}
 		a.seen = newReplayCache(signatureWindow, maxSeenSignatures)
 	}
-	a.remove = s.AddHandler(a.onInteraction)
+	removeInteractions := s.AddHandler(a.onInteraction)
+	// discordgo emits a RateLimit event when Discord answered 429 and it is about to wait and retry.
+	removeLimits := s.AddHandler(func(_ *discordgo.Session, _ *discordgo.RateLimit) { a.metrics.RateLimited("discord", true) })
+	a.remove = func() { removeInteractions(); removeLimits() }
 	return a, nil
 }
+
+// restTimeout bounds one REST request, a wait for this process's share of the global limit
+// included (discordgo's own default is 20 s).
+const restTimeout = 20 * time.Second
 
 // SetDealer tells the adapter where to send commands. Until it is called, interactions are answered
 // with "not ready".

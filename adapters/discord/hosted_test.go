@@ -1,0 +1,214 @@
+package discord
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/render"
+)
+
+// fakeProxy is a rate-limit proxy in front of the fake Discord, as nirn-proxy is run: it takes
+// Discord's REST paths with the bot's own Authorization header, records them and forwards them.
+type fakeProxy struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	seen map[string]int // "METHOD /path" (without /api/v9) -> requests
+}
+
+func newFakeProxy(t testing.TB, f *fakeDiscord) *fakeProxy {
+	target, _ := url.Parse(f.srv.URL)
+	forward := httputil.NewSingleHostReverseProxy(target)
+	p := &fakeProxy{seen: map[string]int{}}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if got := r.Header.Get("Authorization"); got != "Bot test-token" {
+			t.Errorf("fake proxy: %s %s came with Authorization %q, want the bot's token", r.Method, r.URL.Path, got)
+		}
+		p.mu.Lock()
+		p.seen[r.Method+" "+strings.TrimPrefix(r.URL.Path, "/api/v9")]++
+		p.mu.Unlock()
+		forward.ServeHTTP(w, r)
+	}))
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+// TestRESTProxy: with DISCORD_REST_PROXY every REST request (commands registered at start, the
+// interactions' answers, table posts and edits, hole-card DMs) goes to the proxy, and a hand plays
+// through it as it does straight to Discord.
+func TestRESTProxy(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	p := newFakeProxy(t, f)
+	cfg := testConfig()
+	cfg.RESTProxy = p.srv.URL
+	g, db, _ := newGameWith(t, f, 7, cfg, "cards", 3, "text")
+	g.playHand(t)
+	g.flush()
+	checkChips(t, db, 30000)
+
+	calls := f.since(0)
+	got := map[string]int{}
+	for _, c := range calls {
+		got[c.Method+" "+c.Path]++
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, n := range got {
+		if p.seen[k] < n {
+			t.Errorf("%s reached Discord %d times, through the proxy %d times", k, n, p.seen[k])
+		}
+	}
+	for _, want := range []string{"PUT /applications/" + testApp + "/guilds/7000/commands", "POST /channels/" + g.channel + "/messages",
+		"POST /users/@me/channels", "POST /channels/" + dmPrefix + g.players[1].id + "/messages"} {
+		if p.seen[want] == 0 {
+			t.Errorf("no %s through the proxy", want)
+		}
+	}
+	callbacks := 0
+	for k, n := range p.seen {
+		if strings.HasPrefix(k, "POST /interactions/") {
+			callbacks += n
+		}
+	}
+	if callbacks == 0 {
+		t.Error("no interaction callback through the proxy")
+	}
+	for _, pl := range g.players {
+		if len(g.dms(calls, pl)) == 0 {
+			t.Errorf("%s got no cards", pl.name)
+		}
+	}
+}
+
+// metric is the value of the dealer's counter name for Discord in reg.
+func metric(t testing.TB, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "platform" && l.GetValue() == "discord" {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// TestGlobalShare: two processes on one bot token, each with DISCORD_GLOBAL_SHARE=2, post a burst at
+// once; together they stay within Discord's global limit (50 requests a second: the fake answers
+// more with a global 429), every post arrives, and the waits are counted in the dealer's metrics.
+// The same burst from a process without a share runs into the limit: discordgo waits out the 429s,
+// which the metrics count too, and the posts still arrive.
+func TestGlobalShare(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
+	const posts = 60 // per process, each in a channel of its own: no channel bucket gets in the way
+	burst := func(a *Adapter, name string) {
+		var wg sync.WaitGroup
+		for i := range posts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				m := bot.Message{Channel: fmt.Sprintf("%s-%d", name, i), Message: render.Message{Text: "The table is open."}}
+				if err := a.Send(context.Background(), m); err != nil {
+					t.Errorf("%s: post %d: %v", name, i, err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	globalHits := func() int {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.globalHits
+	}
+
+	cfg := testConfig()
+	cfg.GlobalShare = 2
+	var regs []*prometheus.Registry
+	var procs []*Adapter
+	for range 2 {
+		reg := prometheus.NewRegistry()
+		regs = append(regs, reg)
+		procs = append(procs, openAdapterWith(t, f, logs, clock, cfg, WithMetrics(bot.NewMetrics(reg))))
+	}
+	n := f.count()
+	var wg sync.WaitGroup
+	for i, a := range procs {
+		wg.Add(1)
+		go func() { defer wg.Done(); burst(a, fmt.Sprintf("p%d", i)) }()
+	}
+	wg.Wait()
+	calls := f.since(n)
+	if len(calls) != 2*posts {
+		t.Fatalf("%d posts arrived, want %d", len(calls), 2*posts)
+	}
+	if hits := globalHits(); hits != 0 {
+		t.Errorf("two processes with a share of 2 each ran into the global limit %d times", hits)
+	}
+	for i, reg := range regs {
+		if waits := metric(t, reg, "dealerbot_ratelimit_waits_total"); waits < posts-float64(cfg.globalPerSecond()) {
+			t.Errorf("process %d counted %v rate-limit waits, want at least %d", i, waits, posts-cfg.globalPerSecond())
+		}
+	}
+	t.Logf("%d posts from two processes in %v, at most %d in any second", len(calls), calls[len(calls)-1].At.Sub(calls[0].At), busiest(calls))
+
+	// The same burst from one process with no share of its own.
+	reg := prometheus.NewRegistry()
+	a := openAdapterWith(t, f, logs, clock, testConfig(), WithMetrics(bot.NewMetrics(reg)))
+	time.Sleep(time.Second) // the fake's current second ends
+	n = f.count()
+	burst(a, "greedy")
+	hits := globalHits()
+	if hits == 0 {
+		t.Fatalf("%d posts at once never ran into the fake's global limit", posts)
+	}
+	if got := metric(t, reg, "dealerbot_ratelimit_429_total"); got == 0 {
+		t.Errorf("%d global 429s, none counted in dealerbot_ratelimit_429_total", hits)
+	}
+	delivered := 0
+	for _, c := range f.since(n) {
+		if strings.HasPrefix(c.Path, "/channels/greedy-") {
+			delivered++
+		}
+	}
+	t.Logf("without a share: %d global 429s; %d posts arrived", hits, posts)
+	if delivered < posts {
+		t.Errorf("%d requests reached the fake for %d posts", delivered, posts)
+	}
+}
+
+// busiest is the most calls received within one second.
+func busiest(calls []call) int {
+	most := 0
+	for i := range calls {
+		n := 0
+		for _, c := range calls[i:] {
+			if c.At.Sub(calls[i].At) >= time.Second {
+				break
+			}
+			n++
+		}
+		most = max(most, n)
+	}
+	return most
+}
