@@ -87,6 +87,7 @@ type Adapter struct {
 
 	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
 	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
+	dms     bot.DMChannels // DM channels kept across restarts; nil: kept in memory only
 }
 
 // Option configures an Adapter in New.
@@ -95,6 +96,16 @@ type Option func(*Adapter)
 // WithMetrics counts the REST requests that waited for this process's share of the global limit and
 // the 429s Discord answered (discordgo then waits and retries), in the dealer's metrics.
 func WithMetrics(m *bot.Metrics) Option { return func(a *Adapter) { a.metrics = m } }
+
+// WithStore keeps the users' DM channels in s when it offers bot.DMChannels, so that a restart does
+// not open them again; any other store changes nothing.
+func WithStore(s bot.Store) Option {
+	return func(a *Adapter) {
+		if d, ok := s.(bot.DMChannels); ok {
+			a.dms = d
+		}
+	}
+}
 
 // pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
 // Permissions) gets none: every 403 counts toward Discord's invalid-request limit (10,000 in ten
@@ -449,23 +460,24 @@ func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.Mes
 	}
 	a.mu.Lock()
 	blockedAt, blocked := a.dmBlocked[user]
-	ch := a.dmChannel[user]
 	a.mu.Unlock()
 	if blocked && a.now().Sub(blockedAt) < dmRetryAfter {
 		return bot.ErrDMBlocked
 	}
-	if ch == "" {
-		c, err := a.session.UserChannelCreate(user, discordgo.WithContext(ctx))
-		if err != nil {
-			return a.dmFailed(user, fmt.Errorf("discord: open a DM with user %s: %w", user, err))
-		}
-		ch = c.ID
-		a.mu.Lock()
-		a.dmChannel[user] = ch
-		a.mu.Unlock()
+	ch, opened, err := a.dmChannelOf(ctx, user, false)
+	if err != nil {
+		return err
 	}
-	for _, p := range msgs {
-		if _, err := a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx)); err != nil {
+	for n, p := range msgs {
+		_, err := a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx))
+		if err != nil && n == 0 && !opened && code(err) == discordgo.ErrCodeUnknownChannel {
+			// The channel kept from before is gone: open it again, once.
+			if ch, _, err = a.dmChannelOf(ctx, user, true); err != nil {
+				return err
+			}
+			_, err = a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx))
+		}
+		if err != nil {
 			return a.dmFailed(user, fmt.Errorf("discord: DM user %s: %w", user, err))
 		}
 	}
@@ -475,6 +487,54 @@ func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.Mes
 		a.mu.Unlock()
 	}
 	return nil
+}
+
+// dmChannelOf returns user's DM channel: the one known in memory or kept in the store, or else
+// (or with fresh) a newly opened one, then kept in both; opened reports that it was just opened. A
+// store that cannot be read or written costs only an extra request: it is logged and passed over.
+func (a *Adapter) dmChannelOf(ctx context.Context, user string, fresh bool) (ch string, opened bool, err error) {
+	if !fresh {
+		a.mu.Lock()
+		ch = a.dmChannel[user]
+		a.mu.Unlock()
+		if ch == "" && a.dms != nil {
+			kept, ok, err := a.dms.DMChannel(ctx, "discord", user)
+			if err != nil {
+				a.log.Warn("the DM channels kept in the database could not be read", "user", user, "err", err)
+			}
+			if ok {
+				ch = kept
+			}
+		}
+		if ch != "" {
+			a.mu.Lock()
+			a.dmChannel[user] = ch
+			a.mu.Unlock()
+			return ch, false, nil
+		}
+	}
+	c, err := a.session.UserChannelCreate(user, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", false, a.dmFailed(user, fmt.Errorf("discord: open a DM with user %s: %w", user, err))
+	}
+	a.mu.Lock()
+	a.dmChannel[user] = c.ID
+	a.mu.Unlock()
+	if a.dms != nil {
+		if err := a.dms.PutDMChannel(ctx, "discord", user, c.ID); err != nil {
+			a.log.Warn("a DM channel could not be kept in the database; a restart opens it again", "user", user, "err", err)
+		}
+	}
+	return c.ID, true, nil
+}
+
+// code is Discord's JSON error code in err, 0 when there is none.
+func code(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
 }
 
 // dmFailed turns Discord's "cannot send messages to this user" into bot.ErrDMBlocked and remembers

@@ -65,6 +65,7 @@ type fakeDiscord struct {
 	acked        map[string]bool      // interaction token -> answered
 	onMsg        map[string]string    // interaction token -> the message its component was on
 	screen       map[string]shown     // message ID -> what it shows now
+	gone         map[string]bool      // channels deleted since the bot learnt of them: a message there is 404 10003
 
 	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
 	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
@@ -276,6 +277,8 @@ func (f *fakeDiscord) knobs(method string, parts []string, files bool) (status, 
 		return http.StatusForbidden, 50013, "Missing Permissions"
 	case files && f.refuseFiles:
 		return http.StatusRequestEntityTooLarge, 40005, "Request entity too large"
+	case parts[0] == "channels" && len(parts) >= 2 && f.gone[parts[1]]:
+		return http.StatusNotFound, 10003, "Unknown Channel"
 	case method == "PATCH" && len(parts) == 4 && parts[0] == "channels" && f.frozen[parts[3]]:
 		return http.StatusBadRequest, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
 	case len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]:
@@ -311,7 +314,7 @@ func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, routes: map[string]*bucket{}, routeWindow: time.Second, asked: map[string]time.Time{},
 		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{},
-		kinds: map[string]int{}, now: time.Now, pending: map[string]chan struct{}{}}
+		kinds: map[string]int{}, now: time.Now, pending: map[string]chan struct{}{}, gone: map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f

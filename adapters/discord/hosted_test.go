@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/render"
+	"github.com/dealerbot/dealerbot/storage"
 )
 
 // fakeProxy is a rate-limit proxy in front of the fake Discord, as nirn-proxy is run: it takes
@@ -211,4 +213,73 @@ func busiest(calls []call) int {
 		most = max(most, n)
 	}
 	return most
+}
+
+// TestDMChannelsKeptAcrossRestart: a DM channel opened once is kept in the database, so a restarted
+// adapter DMs the player without opening it again; a kept channel Discord no longer knows is opened
+// anew, once, and the message still arrives.
+func TestDMChannelsKeptAcrossRestart(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	logs, clock := &bottest.Buffer{}, bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
+	path := filepath.Join(t.TempDir(), "dealerbot.db")
+	ctx := context.Background()
+	cards := bot.Message{User: "111", Channel: "5550", Message: render.Message{Text: "Hand #1 — your cards: A♠ K♥", Private: true}}
+	opened := func(calls []call) int {
+		n := 0
+		for _, c := range calls {
+			if c.Method == "POST" && c.Path == "/users/@me/channels" {
+				n++
+			}
+		}
+		return n
+	}
+	run := func(what string, wantOpened int) {
+		t.Helper()
+		db, err := storage.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		a := connectWith(t, f, logs, clock, testConfig(), WithStore(db))
+		defer a.Close(ctx)
+		n := f.count()
+		for range 2 {
+			if err := a.Send(ctx, cards); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		}
+		calls := f.since(n)
+		if got := opened(calls); got != wantOpened {
+			t.Errorf("%s: %d DM channels opened, want %d:\n%s", what, got, wantOpened, f.dump(n))
+		}
+		if got := len(postsTo(calls, "/channels/"+dmPrefix+"111/messages")); got != 2 {
+			t.Errorf("%s: %d DMs arrived, want 2:\n%s", what, got, f.dump(n))
+		}
+	}
+	run("first start", 1)
+	run("after a restart", 0)
+
+	db, err := storage.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutDMChannel(ctx, "discord", "111", "4040"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f.mu.Lock()
+	f.gone["4040"] = true
+	f.mu.Unlock()
+	run("with a kept channel Discord deleted", 1)
+}
+
+// postsTo returns the POSTs to path among calls.
+func postsTo(calls []call, path string) []call {
+	var out []call
+	for _, c := range calls {
+		if c.Method == "POST" && c.Path == path {
+			out = append(out, c)
+		}
+	}
+	return out
 }
