@@ -42,6 +42,10 @@ type Config struct {
 	// (globalBudget). 0: no limit of the adapter's own (ConfigFromEnv's default with RESTProxy; 1
 	// without).
 	GlobalShare int
+	// EphemeralCards (DISCORD_HOLE_CARDS=ephemeral) shows hole cards as an ephemeral follow-up on the
+	// player's own recent interaction in the table's channel, which costs none of the global limit,
+	// and by DM only when the player has none. The default is a DM.
+	EphemeralCards bool
 }
 
 // Endpoint reports whether the adapter serves the Interactions Endpoint.
@@ -76,7 +80,7 @@ func (c Config) Enabled() bool { return c.Token != "" }
 
 // ConfigFromEnv reads DISCORD_TOKEN, DISCORD_APP_ID, DISCORD_GUILD_ID, DISCORD_CARD_EMOJIS,
 // DISCORD_SHARD_ID, DISCORD_SHARD_COUNT, DISCORD_PUBLIC_KEY, DISCORD_GATEWAY, DEALERBOT_LISTEN_ADDR,
-// DISCORD_REST_PROXY and DISCORD_GLOBAL_SHARE through getenv (unset reads as "").
+// DISCORD_REST_PROXY, DISCORD_GLOBAL_SHARE and DISCORD_HOLE_CARDS through getenv (unset reads as "").
 // With no token it returns a Config that is not Enabled and no error; with a token, every setting
 // must be valid.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
@@ -139,7 +143,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 // difference between when a process sends a request and when Discord counts it.
 const globalBudget = 45
 
-// limitsFromEnv reads how this process shares the bot token's REST limits.
+// limitsFromEnv reads how this process shares the bot token's REST limits, and how hole cards travel.
 func (c *Config) limitsFromEnv(getenv func(string) string) error {
 	if v := strings.TrimSpace(getenv("DISCORD_REST_PROXY")); v != "" {
 		u, err := url.Parse(v)
@@ -160,6 +164,14 @@ func (c *Config) limitsFromEnv(getenv func(string) string) error {
 				"(more processes than that need DISCORD_REST_PROXY)", globalBudget, v)
 		}
 		c.GlobalShare = n
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("DISCORD_HOLE_CARDS"))); v {
+	case "", "dm":
+	case "ephemeral":
+		c.EphemeralCards = true
+	default:
+		return fmt.Errorf("DISCORD_HOLE_CARDS must be dm (the default: cards by direct message) or ephemeral "+
+			"(cards shown only to the player in the table's channel, by DM when that cannot be done), not %q", v)
 	}
 	return nil
 }

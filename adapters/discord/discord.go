@@ -88,6 +88,8 @@ type Adapter struct {
 	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
 	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
 	dms     bot.DMChannels // DM channels kept across restarts; nil: kept in memory only
+	tokens  map[seat]live  // the newest answered interaction of each player in each channel
+	swept   time.Time      // when tokens was last cleared of expired ones
 }
 
 // Option configures an Adapter in New.
@@ -172,6 +174,7 @@ func New(cfg Config, logger *slog.Logger, opts ...Option) (*Adapter, error) {
 		base:       base,
 		cancel:     cancel,
 		emojis:     cardEmojis{done: make(chan struct{})},
+		tokens:     map[seat]live{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -298,6 +301,12 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 		a.log.Warn("message sent without some buttons", "err", err)
 	}
 	if m.Private {
+		if a.cfg.EphemeralCards && m.Channel != "" {
+			msgs = msgs[a.sendEphemeral(ctx, m, msgs):]
+			if len(msgs) == 0 {
+				return nil
+			}
+		}
 		return a.sendDM(ctx, m.User, msgs)
 	}
 	if m.Channel == "" {
@@ -584,7 +593,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 
 	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
 	defer cancel()
-	r := &responder{a: a, ctx: ctx, i: i, first: first, deferAfter: deferAfter}
+	r := &responder{a: a, ctx: ctx, i: i, first: first, deferAfter: deferAfter, at: a.now()}
 	defer func() {
 		if p := recover(); p != nil {
 			a.logPanic(i, p)
@@ -592,6 +601,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 		}
 	}()
 	a.dispatch(r)
+	a.remember(r)
 	return true
 }
 
@@ -780,14 +790,19 @@ type responder struct {
 	// deferAfter is how long the dealer may take to answer before the first response is a deferral
 	// and the answer follows over REST; 0 defers at once.
 	deferAfter time.Duration
-	answered   bool // an initial response (deferral, message, update or modal) was sent
-	updating   bool // the response is an update of the clicked message: replies follow it privately
+	answered   bool                              // an initial response (deferral, message, update or modal) was sent
+	updating   bool                              // the response is an update of the clicked message: replies follow it privately
+	kind       discordgo.InteractionResponseType // the initial response's type, once answered
+	at         time.Time                         // when the interaction arrived (its token lives 15 minutes from then)
 }
 
 func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
 	if err := r.first(r.ctx, r.i, resp); err != nil {
 		r.a.log.Error("answer interaction", "interaction", r.i.ID, "err", err)
 		return false
+	}
+	if !r.answered {
+		r.kind = resp.Type
 	}
 	r.answered = true
 	return true

@@ -215,6 +215,135 @@ func busiest(calls []call) int {
 	return most
 }
 
+// cardsOf waits until every player of g has this hand's hole cards (n: the first call of the deal)
+// and returns the call that brought them to each: an ephemeral follow-up or a DM.
+func (g *game) cardsOf(n int) map[string]call {
+	g.t.Helper()
+	got := map[string]call{}
+	for _, p := range g.players {
+		got[p.id] = g.f.waitFor(n, p.name+"'s cards", func(c call) bool {
+			if c.Method != "POST" || c.Refused || !strings.Contains(c.content(), "your cards: ") {
+				return false
+			}
+			if c.Path == "/channels/"+dmPrefix+p.id+"/messages" {
+				return true
+			}
+			tok, ok := strings.CutPrefix(c.Path, "/webhooks/"+testApp+"/")
+			return ok && g.f.who[tok].user == p.id // waitFor holds f.mu
+		})
+	}
+	return got
+}
+
+// newest is p's newest interaction in g's channel answered before call n (and not with a form).
+func (g *game) newest(p player, n int) string {
+	g.t.Helper()
+	tok := ""
+	for _, c := range g.f.since(0)[:n] {
+		t, ok := strings.CutPrefix(c.Path, "/interactions/")
+		if !ok || c.Body["type"] == 9.0 {
+			continue
+		}
+		parts := strings.Split(t, "/")
+		g.f.mu.Lock()
+		who := g.f.who[parts[1]]
+		g.f.mu.Unlock()
+		if who.user == p.id && who.channel == g.channel {
+			tok = parts[1]
+		}
+	}
+	return tok
+}
+
+// deal deals the next hand by alice's /poker deal and returns the call that brought each player's
+// cards, with the first call of the deal.
+func (g *game) deal() (map[string]call, string, int) {
+	g.t.Helper()
+	g.clock.Advance(time.Minute) // the players' own command limits refill between hands
+	n := g.f.count()
+	tok := g.f.slash(g.players[0], g.channel, "deal")
+	if _, final := g.f.answer(n, tok); !strings.Contains(final.content(), "Dealt hand") {
+		g.t.Fatalf("deal answered %q", final.content())
+	}
+	id := g.f.waitFor(n, "the hand's table message", func(c call) bool {
+		return c.Method == "POST" && c.Path == "/channels/"+g.channel+"/messages" && tableHeader.MatchString(c.content())
+	}).ID
+	return g.cardsOf(n), id, n
+}
+
+// TestHoleCardsEphemeral: with DISCORD_HOLE_CARDS=ephemeral, each player's cards come as an
+// ephemeral follow-up on their own newest interaction in the table's channel (the join, then the
+// clicks of the hand before), never in a channel message or the log, and with no DM. A player whose
+// token Discord refuses gets a DM instead, and so does everyone once their tokens are too old.
+func TestHoleCardsEphemeral(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	cfg := testConfig()
+	cfg.EphemeralCards = true
+	g, db, logs := newGameWith(t, f, 7, cfg, "cards", 3, "text")
+	g.calls = true // a raise, then calls and checks: nobody busts, three players every hand
+	ephemeral := func(cards map[string]call, n int, want map[string]bool) {
+		t.Helper()
+		for _, p := range g.players {
+			c := cards[p.id]
+			tok, ok := strings.CutPrefix(c.Path, "/webhooks/"+testApp+"/")
+			switch {
+			case !want[p.id] && c.Path != "/channels/"+dmPrefix+p.id+"/messages":
+				t.Errorf("%s's cards: %s, want a DM", p.name, c)
+			case !want[p.id]:
+			case !ok || c.flags()&64 == 0:
+				t.Errorf("%s's cards: %s, want an ephemeral follow-up", p.name, c)
+			case tok != g.newest(p, n):
+				t.Errorf("%s's cards followed interaction %s, want their newest in the channel, %s", p.name, tok, g.newest(p, n))
+			}
+		}
+	}
+	all := map[string]bool{g.players[0].id: true, g.players[1].id: true, g.players[2].id: true}
+
+	// Hand 1: everyone's newest interaction is their join (alice's deal is still being answered).
+	cards, id, n := g.deal()
+	ephemeral(cards, n, all)
+	for _, c := range f.since(0) {
+		if c.Path == "/users/@me/channels" || strings.HasPrefix(c.Path, "/channels/"+dmPrefix) {
+			t.Errorf("a DM with every player's interaction live: %s", c)
+		}
+	}
+	g.playHandFrom(t, id, n)
+
+	// Hand 2: their clicks in hand 1 are newer.
+	cards, id, n = g.deal()
+	ephemeral(cards, n, all)
+	g.playHandFrom(t, id, n)
+
+	// Hand 3: Discord refuses bob's newest token (expired on its clock): his cards go by DM.
+	bob := g.players[1]
+	refused := g.newest(bob, f.count())
+	f.mu.Lock()
+	f.asked[refused] = f.now().Add(-16 * time.Minute)
+	f.mu.Unlock()
+	cards, id, n = g.deal()
+	ephemeral(cards, n, map[string]bool{g.players[0].id: true, g.players[2].id: true})
+	g.playHandFrom(t, id, n)
+
+	// Hand 4: fifteen minutes later, every token has lived too long: DMs for all.
+	g.clock.Advance(15 * time.Minute)
+	cards, id, n = g.deal()
+	ephemeral(cards, n, map[string]bool{})
+	g.playHandFrom(t, id, n)
+	g.flush()
+	checkChips(t, db, 30000)
+
+	for _, c := range f.since(0) {
+		if g.public(c) && strings.Contains(c.content(), "your cards") {
+			t.Errorf("hole cards in the channel: %s", c)
+		}
+	}
+	for _, c := range f.since(0) {
+		if _, hole, ok := strings.Cut(c.content(), "your cards: "); ok && strings.Contains(logs.String(), hole) {
+			t.Errorf("hole cards %q reached the log", hole)
+		}
+	}
+}
+
 // TestDMChannelsKeptAcrossRestart: a DM channel opened once is kept in the database, so a restarted
 // adapter DMs the player without opening it again; a kept channel Discord no longer knows is opened
 // anew, once, and the message still arrives.
