@@ -68,6 +68,7 @@ type fakeDiscord struct {
 	who          map[string]asker     // interaction token -> who sent the interaction, from which channel
 	deferred     map[string]bool      // interaction token -> answered "thinking…" (type 5), not yet edited
 	gone         map[string]bool      // channels deleted since the bot learnt of them: a message there is 404 10003
+	observe      func(c call)         // when set, called with every call as it is recorded (f.mu not held)
 
 	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
 	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
@@ -116,7 +117,8 @@ type call struct {
 	// HTTP marks an interaction's first response read from the endpoint's response body; it is
 	// recorded as the callback it stands for (POST /interactions/ID/TOKEN/callback).
 	HTTP bool
-	// Refused marks a follow-up or edit refused for its interaction token (expired, or not yet a webhook).
+	// Refused marks a request the fake recorded and refused: a follow-up or edit whose interaction
+	// token has expired or is not yet a webhook, or one over the global or a route's limit.
 	Refused bool
 }
 
@@ -347,7 +349,11 @@ func (f *fakeDiscord) record(c call) {
 	f.calls = append(f.calls, c)
 	close(f.changed)
 	f.changed = make(chan struct{})
+	observe := f.observe
 	f.mu.Unlock()
+	if observe != nil {
+		observe(c)
+	}
 }
 
 // asker is who sent an interaction, and from which channel.
@@ -462,6 +468,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		if f.globalUsed > 50 {
 			f.globalHits++
 			f.mu.Unlock()
+			c.Refused = true
 			f.record(c)
 			after := time.Second - now.Sub(f.globalStart)
 			w.Header().Set("X-RateLimit-Global", "true")
@@ -475,6 +482,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" && global > 0 {
 		// The bot's global limit: discordgo then holds every request of its own until it passes.
+		c.Refused = true
 		f.record(c)
 		w.Header().Set("X-RateLimit-Global", "true")
 		w.Header().Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", global.Seconds()))
@@ -504,6 +512,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Reset-After", secs)
 		w.Header().Set("X-RateLimit-Bucket", fmt.Sprintf("route-%x", key))
 		if !ok {
+			c.Refused = true
 			f.record(c)
 			w.Header().Set("Retry-After", secs)
 			w.Header().Set("X-RateLimit-Scope", "user")
