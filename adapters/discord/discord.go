@@ -3,11 +3,16 @@
 // messages as channel posts, ephemeral replies and DMs. It only translates; the game is in package bot.
 // Interactions arrive over the gateway or, with DISCORD_PUBLIC_KEY, as signed HTTP requests at the
 // Interactions Endpoint (http.go); both go through the same handling, only the first response
-// travels differently.
+// travels differently. Every REST request passes through the adapter's transport (transport.go): to
+// a shared rate-limit proxy (DISCORD_REST_PROXY), within this process's share of the bot token's
+// global limit (DISCORD_GLOBAL_SHARE). Hole cards may follow the player's own interaction instead of
+// a DM (DISCORD_HOLE_CARDS=ephemeral, ephemeral.go).
 //
 // Use:
 //
-//	a, err := discord.New(cfg, logger)
+//	a, err := discord.New(cfg, logger,
+//		discord.WithMetrics(m),      // rate-limit waits and 429s
+//		discord.WithStore(store))    // DM channels kept across restarts
 //	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
 //	a.SetDealer(d)
 //	a.Routes(mux)                          // POST /discord/interactions, when DISCORD_PUBLIC_KEY is set

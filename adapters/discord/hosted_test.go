@@ -412,3 +412,27 @@ func postsTo(calls []call, path string) []call {
 	}
 	return out
 }
+
+// TestCountsGlobally: what counts against the bot's global limit, and so waits for this process's
+// share of it: everything but interaction callbacks and the interaction webhooks (follow-ups, edits
+// of a response), which Discord exempts.
+func TestCountsGlobally(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		want       bool
+	}{
+		{"a channel post", "/api/v9/channels/1/messages", true},
+		{"a DM channel opened", "/api/v9/users/@me/channels", true},
+		{"commands registered", "/api/v9/applications/1/guilds/2/commands", true},
+		{"the gateway's address", "/api/v9/gateway", true},
+		{"an interaction callback", "/api/v9/interactions/1/tok/callback", false},
+		{"a follow-up", "/api/v9/webhooks/1/tok", false},
+		{"an edit of a response", "/api/v9/webhooks/1/tok/messages/@original", false},
+		{"a follow-up without a version", "/api/webhooks/1/tok", false},
+		{"not Discord's API", "/other", true},
+	} {
+		if got := countsGlobally(tc.path); got != tc.want {
+			t.Errorf("%s: countsGlobally(%q) = %v, want %v", tc.name, tc.path, got, tc.want)
+		}
+	}
+}
