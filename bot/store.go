@@ -34,3 +34,14 @@ type Store interface {
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
 var ErrInsufficient = errors.New("not enough chips in the bankroll")
+
+// DMChannels is an optional Store capability for adapters that must open a direct-message channel
+// before they can DM a user (Discord): the channel's ID, kept across restarts, so that a restarted
+// dealer does not open one again for every player (a request each against the platform's limits).
+// It is a cache: a channel it returns may have to be opened anew, and nothing else depends on it.
+type DMChannels interface {
+	// DMChannel returns the DM channel kept for user on platform; ok is false when there is none.
+	DMChannel(ctx context.Context, platform, user string) (channel string, ok bool, err error)
+	// PutDMChannel keeps channel as user's DM channel on platform, replacing any other.
+	PutDMChannel(ctx context.Context, platform, user, channel string) error
+}

@@ -32,10 +32,10 @@ func testConfig() Config {
 	return Config{Token: "test-token", AppID: testApp, GuildID: "7000", ShardCount: 1}
 }
 
-// openAdapterWith connects an adapter with cfg and closes it when the test ends.
-func openAdapterWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config) *Adapter {
+// openAdapterWith connects an adapter with cfg and opts and closes it when the test ends.
+func openAdapterWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config, opts ...Option) *Adapter {
 	t.Helper()
-	a := connectWith(t, f, logs, clock, cfg)
+	a := connectWith(t, f, logs, clock, cfg, opts...)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -52,14 +52,17 @@ func connect(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.
 	return connectWith(t, f, logs, clock, testConfig())
 }
 
-// connectWith connects an adapter with cfg to the fake; the caller closes it.
-func connectWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config) *Adapter {
+// connectWith connects an adapter with cfg and opts to the fake; the caller closes it.
+func connectWith(t testing.TB, f *fakeDiscord, logs *bottest.Buffer, clock *bottest.Clock, cfg Config, opts ...Option) *Adapter {
 	t.Helper()
-	a, err := New(cfg, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	a, err := New(cfg, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.session.Client = f.client()
+	if cfg.RESTProxy == "" {
+		// Under the adapter's own transport (the share of the global limit), every request goes to the fake.
+		a.rest.next = f.client().Transport
+	}
 	a.now = clock.Now
 	if cfg.Endpoint() {
 		// The Interactions Endpoint, on a mux as cmd/dealerbot serves it; Discord signs with testKey.

@@ -23,8 +23,9 @@ const maxNamedChannels = 8
 
 // Check tells an operator, in sentences, whether the bot can run with cfg: the token works, the
 // application ID is the token's, the bot is in its server(s) and may view, post and attach files in
-// their text channels. client is the HTTP client to reach Discord with (nil: the default). It makes
-// read-only REST calls and never connects to the gateway.
+// their text channels. client is the HTTP client to reach Discord with (nil: the default); with
+// DISCORD_REST_PROXY the check goes through the proxy, as the dealer does. It makes read-only REST
+// calls and never connects to the gateway.
 func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {
@@ -33,6 +34,13 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 	if client != nil {
 		s.Client = client
 	}
+	if proxy, err := url.Parse(cfg.RESTProxy); cfg.RESTProxy != "" && err == nil {
+		next := s.Client.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		s.Client = &http.Client{Timeout: s.Client.Timeout, Transport: &restTransport{proxy: proxy, next: next}}
+	}
 	opt := discordgo.WithContext(ctx)
 	var out []bot.Finding
 	me, err := s.User("@me", opt)
@@ -40,6 +48,9 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 		if status(err) == http.StatusUnauthorized {
 			return append(out, bot.Finding{Text: "Discord refuses DISCORD_TOKEN (401 Unauthorized): on the Developer Portal open your application > Bot, " +
 				"click Reset Token and copy the new token into DISCORD_TOKEN."})
+		}
+		if cfg.RESTProxy != "" && status(err) == 0 {
+			return append(out, bot.Finding{Text: fmt.Sprintf("The rate-limit proxy DISCORD_REST_PROXY (%s) could not be reached: %v. Start it, or check the address.", cfg.RESTProxy, err)})
 		}
 		return append(out, bot.Finding{Text: fmt.Sprintf("Discord could not be reached to check DISCORD_TOKEN: %v. Check the machine's network and try again.", err)})
 	}
@@ -55,6 +66,7 @@ func Check(ctx context.Context, cfg Config, client *http.Client) []bot.Finding {
 		out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("DISCORD_APP_ID %s is the token's application (%s).", app.ID, app.Name)})
 	}
 	out = append(out, checkEndpoint(cfg, app)...)
+	out = append(out, checkLimits(cfg)...)
 	out = append(out, bot.Finding{OK: true, Text: "dealerbot needs no privileged gateway intents (Presence, Server Members, Message Content): they may stay off on the Bot page."})
 
 	var servers []string
@@ -155,6 +167,25 @@ func checkEndpoint(cfg Config, app *application) []bot.Finding {
 	} else {
 		out = append(out, bot.Finding{OK: true, Text: "The gateway is on as well: it carries the interactions while the Developer Portal has no Interactions Endpoint URL; " +
 			"once it has one, DISCORD_GATEWAY=off saves the connection."})
+	}
+	return out
+}
+
+// checkLimits says how this process shares the bot token's REST limits and how hole cards travel,
+// when either is not the default (one process, cards by DM): the default says nothing.
+func checkLimits(cfg Config) []bot.Finding {
+	var out []bot.Finding
+	if cfg.RESTProxy != "" {
+		out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("REST requests go through the rate-limit proxy at %s (DISCORD_REST_PROXY), which answered: "+
+			"every process using this bot token must go through it too.", cfg.RESTProxy)})
+	}
+	if cfg.GlobalShare > 1 {
+		out = append(out, bot.Finding{OK: true, Text: fmt.Sprintf("This process keeps itself under %d requests a second of the bot's global limit (DISCORD_GLOBAL_SHARE=%d): "+
+			"run at most %d processes with this bot token.", cfg.globalPerSecond(), cfg.GlobalShare, cfg.GlobalShare)})
+	}
+	if cfg.EphemeralCards {
+		out = append(out, bot.Finding{OK: true, Text: "Hole cards are shown only to their player in the table's channel (DISCORD_HOLE_CARDS=ephemeral), " +
+			"by DM to a player who has not clicked or typed /" + CommandName + " there in the last 14 minutes."})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -25,6 +26,8 @@ func TestCheck(t *testing.T) {
 		c.PublicKey, c.ListenAddr, c.GatewayOff = testPublicKey, addr, gatewayOff
 		return c
 	}
+	hosted := testConfig()
+	hosted.GlobalShare, hosted.EphemeralCards = 3, true
 	otherKey := endpoint(true, ":8080")
 	otherKey.PublicKey = strings.Repeat("ab", 32)
 	const url = "https://poker.example.com/discord/interactions"
@@ -70,6 +73,10 @@ func TestCheck(t *testing.T) {
 		{"a listen address without a port", endpoint(true, "8080"), ours, url,
 			[]string{"DISCORD_TOKEN works", "is the token's application", "is the application's Public Key",
 				"✗ DEALERBOT_LISTEN_ADDR \"8080\" is not an address to listen on: write host:port or :port, such as :8080", "The gateway is off", "no privileged", "may view"}},
+		{"three processes, cards ephemeral", hosted, ours, "",
+			[]string{"DISCORD_TOKEN works", "is the token's application", "over the gateway",
+				"This process keeps itself under 15 requests a second of the bot's global limit (DISCORD_GLOBAL_SHARE=3): run at most 3 processes",
+				"Hole cards are shown only to their player in the table's channel (DISCORD_HOLE_CARDS=ephemeral)", "no privileged", "may view"}},
 		{"a URL on the portal but no endpoint served", testConfig(), ours, url,
 			[]string{"DISCORD_TOKEN works", "is the token's application",
 				"✗ The Developer Portal sends interactions to " + url + " (General Information > Interactions Endpoint URL), so none arrive over the gateway: set DISCORD_PUBLIC_KEY and DEALERBOT_LISTEN_ADDR to serve that endpoint, or clear the URL",
@@ -91,4 +98,29 @@ func TestCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckThroughProxy: with DISCORD_REST_PROXY the check reaches Discord through the proxy, as the
+// dealer does, and says so; a proxy that is not running is named as what to fix.
+func TestCheckThroughProxy(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	f.mu.Lock()
+	f.servers = []fakeServer{{id: "7000", name: "Home game", botRole: discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionAttachFiles,
+		channels: []fakeChannel{{id: "1", name: "poker"}}}}
+	f.mu.Unlock()
+	p := newFakeProxy(t, f)
+	cfg := testConfig()
+	cfg.RESTProxy = p.srv.URL
+	got := Check(context.Background(), cfg, &http.Client{})
+	bottest.CheckFindings(t, got, []string{"DISCORD_TOKEN works", "is the token's application", "over the gateway",
+		"REST requests go through the rate-limit proxy at " + p.srv.URL + " (DISCORD_REST_PROXY), which answered", "no privileged", "may view"})
+	p.mu.Lock()
+	if p.seen["GET /users/@me"] == 0 {
+		t.Errorf("the check did not go through the proxy: %v", p.seen)
+	}
+	p.mu.Unlock()
+
+	p.srv.Close()
+	got = Check(context.Background(), cfg, &http.Client{})
+	bottest.CheckFindings(t, got, []string{"✗ The rate-limit proxy DISCORD_REST_PROXY (" + p.srv.URL + ") could not be reached"})
 }

@@ -33,6 +33,19 @@ type Config struct {
 	// GatewayOff (DISCORD_GATEWAY=off) opens no gateway websocket: interactions arrive only at the
 	// Interactions Endpoint. Commands and card emojis are still set up over REST at start.
 	GatewayOff bool
+	// RESTProxy is DISCORD_REST_PROXY: the base URL of a rate-limit proxy (nirn-proxy, or any proxy
+	// that takes Discord's REST paths as they are) that every REST request goes through instead of
+	// https://discord.com, so that processes sharing one bot token share one view of its limits.
+	RESTProxy string
+	// GlobalShare is DISCORD_GLOBAL_SHARE: how many processes share the bot token's global limit of
+	// 50 requests a second without a proxy. This process keeps itself to its share of 45 a second
+	// (globalBudget). 0: no limit of the adapter's own (ConfigFromEnv's default with RESTProxy; 1
+	// without).
+	GlobalShare int
+	// EphemeralCards (DISCORD_HOLE_CARDS=ephemeral) shows hole cards as an ephemeral follow-up on the
+	// player's own recent interaction in the table's channel, which costs none of the global limit,
+	// and by DM only when the player has none. The default is a DM.
+	EphemeralCards bool
 }
 
 // Endpoint reports whether the adapter serves the Interactions Endpoint.
@@ -66,8 +79,10 @@ func parsePublicKey(s string) (ed25519.PublicKey, error) {
 func (c Config) Enabled() bool { return c.Token != "" }
 
 // ConfigFromEnv reads DISCORD_TOKEN, DISCORD_APP_ID, DISCORD_GUILD_ID, DISCORD_CARD_EMOJIS,
-// DISCORD_SHARD_ID, DISCORD_SHARD_COUNT, DISCORD_PUBLIC_KEY, DISCORD_GATEWAY and DEALERBOT_LISTEN_ADDR through getenv (unset reads as ""). With no token it returns a Config that is
-// not Enabled and no error; with a token, every setting must be valid.
+// DISCORD_SHARD_ID, DISCORD_SHARD_COUNT, DISCORD_PUBLIC_KEY, DISCORD_GATEWAY, DEALERBOT_LISTEN_ADDR,
+// DISCORD_REST_PROXY, DISCORD_GLOBAL_SHARE and DISCORD_HOLE_CARDS through getenv (unset reads as "").
+// With no token it returns a Config that is not Enabled and no error; with a token, every setting
+// must be valid.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
 		Token:      strings.TrimSpace(getenv("DISCORD_TOKEN")),
@@ -117,7 +132,57 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if err := c.endpointFromEnv(getenv); err != nil {
 		return Config{}, err
 	}
+	if err := c.limitsFromEnv(getenv); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// globalBudget is how many requests a second the processes sharing a bot token allow themselves
+// together without a proxy: Discord's global limit is 50, and the tenth left over absorbs the
+// difference between when a process sends a request and when Discord counts it.
+const globalBudget = 45
+
+// limitsFromEnv reads how this process shares the bot token's REST limits, and how hole cards travel.
+func (c *Config) limitsFromEnv(getenv func(string) string) error {
+	if v := strings.TrimSpace(getenv("DISCORD_REST_PROXY")); v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.User != nil {
+			return fmt.Errorf("DISCORD_REST_PROXY must be the base URL of the rate-limit proxy, such as http://nirn-proxy:8080, "+
+				"with no path, query or password, not %q", v)
+		}
+		c.RESTProxy = u.Scheme + "://" + u.Host
+	}
+	c.GlobalShare = 1
+	if c.RESTProxy != "" {
+		c.GlobalShare = 0 // the proxy keeps every process within the limits
+	}
+	if v := strings.TrimSpace(getenv("DISCORD_GLOBAL_SHARE")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > globalBudget {
+			return fmt.Errorf("DISCORD_GLOBAL_SHARE must be the number of dealerbot processes sharing the bot token, 1 to %d, not %q "+
+				"(more processes than that need DISCORD_REST_PROXY)", globalBudget, v)
+		}
+		c.GlobalShare = n
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("DISCORD_HOLE_CARDS"))); v {
+	case "", "dm":
+	case "ephemeral":
+		c.EphemeralCards = true
+	default:
+		return fmt.Errorf("DISCORD_HOLE_CARDS must be dm (the default: cards by direct message) or ephemeral "+
+			"(cards shown only to the player in the table's channel, by DM when that cannot be done), not %q", v)
+	}
+	return nil
+}
+
+// globalPerSecond is how many requests counted against the bot's global limit this process allows
+// itself each second; 0 for no limit of its own.
+func (c Config) globalPerSecond() int {
+	if c.GlobalShare <= 0 {
+		return 0
+	}
+	return max(globalBudget/c.GlobalShare, 1)
 }
 
 // endpointFromEnv reads the Interactions Endpoint's settings: a well-formed public key, an address

@@ -3,11 +3,16 @@
 // messages as channel posts, ephemeral replies and DMs. It only translates; the game is in package bot.
 // Interactions arrive over the gateway or, with DISCORD_PUBLIC_KEY, as signed HTTP requests at the
 // Interactions Endpoint (http.go); both go through the same handling, only the first response
-// travels differently.
+// travels differently. Every REST request passes through the adapter's transport (transport.go): to
+// a shared rate-limit proxy (DISCORD_REST_PROXY), within this process's share of the bot token's
+// global limit (DISCORD_GLOBAL_SHARE). Hole cards may follow the player's own interaction instead of
+// a DM (DISCORD_HOLE_CARDS=ephemeral, ephemeral.go).
 //
 // Use:
 //
-//	a, err := discord.New(cfg, logger)
+//	a, err := discord.New(cfg, logger,
+//		discord.WithMetrics(m),      // rate-limit waits and 429s
+//		discord.WithStore(store))    // DM channels kept across restarts
 //	d, err := bot.New(store, a, botConfig) // the adapter is the dealer's Chat
 //	a.SetDealer(d)
 //	a.Routes(mux)                          // POST /discord/interactions, when DISCORD_PUBLIC_KEY is set
@@ -26,6 +31,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -83,6 +89,29 @@ type Adapter struct {
 	remove     func()
 	emojis     cardEmojis
 	noPics     map[string]time.Time // channel ID -> until when pictures are not tried there (403: no Attach Files)
+
+	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
+	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
+	dms     bot.DMChannels // DM channels kept across restarts; nil: kept in memory only
+	tokens  map[seat]live  // the newest answered interaction of each player in each channel
+	swept   time.Time      // when tokens was last cleared of expired ones
+}
+
+// Option configures an Adapter in New.
+type Option func(*Adapter)
+
+// WithMetrics counts the REST requests that waited for this process's share of the global limit and
+// the 429s Discord answered (discordgo then waits and retries), in the dealer's metrics.
+func WithMetrics(m *bot.Metrics) Option { return func(a *Adapter) { a.metrics = m } }
+
+// WithStore keeps the users' DM channels in s when it offers bot.DMChannels, so that a restart does
+// not open them again; any other store changes nothing.
+func WithStore(s bot.Store) Option {
+	return func(a *Adapter) {
+		if d, ok := s.(bot.DMChannels); ok {
+			a.dms = d
+		}
+	}
 }
 
 // pictureBackoff is how long a channel that refused a picture for lack of permission (403, Missing
@@ -119,7 +148,7 @@ func (a *Adapter) pictureFailed(channel string, err error) {
 var _ bot.Chat = (*Adapter)(nil)
 
 // New makes an adapter for cfg; it does not connect yet. A nil logger logs through slog.Default.
-func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
+func New(cfg Config, logger *slog.Logger, opts ...Option) (*Adapter, error) {
 	if !cfg.Enabled() {
 		return nil, errors.New("discord: DISCORD_TOKEN is not set")
 	}
@@ -150,16 +179,37 @@ func New(cfg Config, logger *slog.Logger) (*Adapter, error) {
 		base:       base,
 		cancel:     cancel,
 		emojis:     cardEmojis{done: make(chan struct{})},
+		tokens:     map[seat]live{},
 	}
+	for _, o := range opts {
+		o(a)
+	}
+	a.rest = &restTransport{next: http.DefaultTransport}
+	if cfg.RESTProxy != "" {
+		if a.rest.proxy, err = url.Parse(cfg.RESTProxy); err != nil {
+			return nil, fmt.Errorf("discord: DISCORD_REST_PROXY: %w", err)
+		}
+	}
+	if n := cfg.globalPerSecond(); n > 0 {
+		a.rest.share = newShare(n, func() { a.metrics.RateLimited("discord", false) })
+	}
+	s.Client = &http.Client{Timeout: restTimeout, Transport: a.rest}
 	if cfg.Endpoint() {
 		if a.key = cfg.publicKey(); a.key == nil {
 			return nil, errors.New("discord: DISCORD_PUBLIC_KEY is not a hex Ed25519 public key")
 		}
 		a.seen = newReplayCache(signatureWindow, maxSeenSignatures)
 	}
-	a.remove = s.AddHandler(a.onInteraction)
+	removeInteractions := s.AddHandler(a.onInteraction)
+	// discordgo emits a RateLimit event when Discord answered 429 and it is about to wait and retry.
+	removeLimits := s.AddHandler(func(_ *discordgo.Session, _ *discordgo.RateLimit) { a.metrics.RateLimited("discord", true) })
+	a.remove = func() { removeInteractions(); removeLimits() }
 	return a, nil
 }
+
+// restTimeout bounds one REST request, a wait for this process's share of the global limit
+// included (discordgo's own default is 20 s).
+const restTimeout = 20 * time.Second
 
 // SetDealer tells the adapter where to send commands. Until it is called, interactions are answered
 // with "not ready".
@@ -256,6 +306,12 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 		a.log.Warn("message sent without some buttons", "err", err)
 	}
 	if m.Private {
+		if a.cfg.EphemeralCards && m.Channel != "" {
+			msgs = msgs[a.sendEphemeral(ctx, m, msgs):]
+			if len(msgs) == 0 {
+				return nil
+			}
+		}
 		return a.sendDM(ctx, m.User, msgs)
 	}
 	if m.Channel == "" {
@@ -418,23 +474,24 @@ func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.Mes
 	}
 	a.mu.Lock()
 	blockedAt, blocked := a.dmBlocked[user]
-	ch := a.dmChannel[user]
 	a.mu.Unlock()
 	if blocked && a.now().Sub(blockedAt) < dmRetryAfter {
 		return bot.ErrDMBlocked
 	}
-	if ch == "" {
-		c, err := a.session.UserChannelCreate(user, discordgo.WithContext(ctx))
-		if err != nil {
-			return a.dmFailed(user, fmt.Errorf("discord: open a DM with user %s: %w", user, err))
-		}
-		ch = c.ID
-		a.mu.Lock()
-		a.dmChannel[user] = ch
-		a.mu.Unlock()
+	ch, opened, err := a.dmChannelOf(ctx, user, false)
+	if err != nil {
+		return err
 	}
-	for _, p := range msgs {
-		if _, err := a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx)); err != nil {
+	for n, p := range msgs {
+		_, err := a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx))
+		if err != nil && n == 0 && !opened && code(err) == discordgo.ErrCodeUnknownChannel {
+			// The channel kept from before is gone: open it again, once.
+			if ch, _, err = a.dmChannelOf(ctx, user, true); err != nil {
+				return err
+			}
+			_, err = a.session.ChannelMessageSendComplex(ch, p, discordgo.WithContext(ctx))
+		}
+		if err != nil {
 			return a.dmFailed(user, fmt.Errorf("discord: DM user %s: %w", user, err))
 		}
 	}
@@ -444,6 +501,54 @@ func (a *Adapter) sendDM(ctx context.Context, user string, msgs []*discordgo.Mes
 		a.mu.Unlock()
 	}
 	return nil
+}
+
+// dmChannelOf returns user's DM channel: the one known in memory or kept in the store, or else
+// (or with fresh) a newly opened one, then kept in both; opened reports that it was just opened. A
+// store that cannot be read or written costs only an extra request: it is logged and passed over.
+func (a *Adapter) dmChannelOf(ctx context.Context, user string, fresh bool) (ch string, opened bool, err error) {
+	if !fresh {
+		a.mu.Lock()
+		ch = a.dmChannel[user]
+		a.mu.Unlock()
+		if ch == "" && a.dms != nil {
+			kept, ok, err := a.dms.DMChannel(ctx, "discord", user)
+			if err != nil {
+				a.log.Warn("the DM channels kept in the database could not be read", "user", user, "err", err)
+			}
+			if ok {
+				ch = kept
+			}
+		}
+		if ch != "" {
+			a.mu.Lock()
+			a.dmChannel[user] = ch
+			a.mu.Unlock()
+			return ch, false, nil
+		}
+	}
+	c, err := a.session.UserChannelCreate(user, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", false, a.dmFailed(user, fmt.Errorf("discord: open a DM with user %s: %w", user, err))
+	}
+	a.mu.Lock()
+	a.dmChannel[user] = c.ID
+	a.mu.Unlock()
+	if a.dms != nil {
+		if err := a.dms.PutDMChannel(ctx, "discord", user, c.ID); err != nil {
+			a.log.Warn("a DM channel could not be kept in the database; a restart opens it again", "user", user, "err", err)
+		}
+	}
+	return c.ID, true, nil
+}
+
+// code is Discord's JSON error code in err, 0 when there is none.
+func code(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
 }
 
 // dmFailed turns Discord's "cannot send messages to this user" into bot.ErrDMBlocked and remembers
@@ -493,7 +598,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 
 	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
 	defer cancel()
-	r := &responder{a: a, ctx: ctx, i: i, first: first, deferAfter: deferAfter}
+	r := &responder{a: a, ctx: ctx, i: i, first: first, deferAfter: deferAfter, at: a.now()}
 	defer func() {
 		if p := recover(); p != nil {
 			a.logPanic(i, p)
@@ -501,6 +606,7 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 		}
 	}()
 	a.dispatch(r)
+	a.remember(r)
 	return true
 }
 
@@ -689,14 +795,19 @@ type responder struct {
 	// deferAfter is how long the dealer may take to answer before the first response is a deferral
 	// and the answer follows over REST; 0 defers at once.
 	deferAfter time.Duration
-	answered   bool // an initial response (deferral, message, update or modal) was sent
-	updating   bool // the response is an update of the clicked message: replies follow it privately
+	answered   bool                              // an initial response (deferral, message, update or modal) was sent
+	updating   bool                              // the response is an update of the clicked message: replies follow it privately
+	kind       discordgo.InteractionResponseType // the initial response's type, once answered
+	at         time.Time                         // when the interaction arrived (its token lives 15 minutes from then)
 }
 
 func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
 	if err := r.first(r.ctx, r.i, resp); err != nil {
 		r.a.log.Error("answer interaction", "interaction", r.i.ID, "err", err)
 		return false
+	}
+	if !r.answered {
+		r.kind = resp.Type
 	}
 	r.answered = true
 	return true

@@ -65,6 +65,10 @@ type fakeDiscord struct {
 	acked        map[string]bool      // interaction token -> answered
 	onMsg        map[string]string    // interaction token -> the message its component was on
 	screen       map[string]shown     // message ID -> what it shows now
+	who          map[string]asker     // interaction token -> who sent the interaction, from which channel
+	deferred     map[string]bool      // interaction token -> answered "thinking…" (type 5), not yet edited
+	gone         map[string]bool      // channels deleted since the bot learnt of them: a message there is 404 10003
+	observe      func(c call)         // when set, called with every call as it is recorded (f.mu not held)
 
 	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
 	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
@@ -113,6 +117,9 @@ type call struct {
 	// HTTP marks an interaction's first response read from the endpoint's response body; it is
 	// recorded as the callback it stands for (POST /interactions/ID/TOKEN/callback).
 	HTTP bool
+	// Refused marks a request the fake recorded and refused: a follow-up or edit whose interaction
+	// token has expired or is not yet a webhook, or one over the global or a route's limit.
+	Refused bool
 }
 
 func (c call) String() string {
@@ -276,6 +283,8 @@ func (f *fakeDiscord) knobs(method string, parts []string, files bool) (status, 
 		return http.StatusForbidden, 50013, "Missing Permissions"
 	case files && f.refuseFiles:
 		return http.StatusRequestEntityTooLarge, 40005, "Request entity too large"
+	case parts[0] == "channels" && len(parts) >= 2 && f.gone[parts[1]]:
+		return http.StatusNotFound, 10003, "Unknown Channel"
 	case method == "PATCH" && len(parts) == 4 && parts[0] == "channels" && f.frozen[parts[3]]:
 		return http.StatusBadRequest, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
 	case len(parts) >= 4 && parts[0] == "applications" && parts[2] == "guilds" && f.notIn[parts[3]]:
@@ -311,7 +320,8 @@ func newFakeDiscord(t testing.TB, appID string) *fakeDiscord {
 	f := &fakeDiscord{t: t, appID: appID, changed: make(chan struct{}), blocked: map[string]bool{}, open: make(chan struct{}),
 		limits: true, window: 5 * time.Second, buckets: map[string]*bucket{}, routes: map[string]*bucket{}, routeWindow: time.Second, asked: map[string]time.Time{},
 		acked: map[string]bool{}, onMsg: map[string]string{}, screen: map[string]shown{}, emojis: map[string]fakeEmoji{},
-		kinds: map[string]int{}, now: time.Now, pending: map[string]chan struct{}{}}
+		kinds: map[string]int{}, now: time.Now, pending: map[string]chan struct{}{}, who: map[string]asker{}, deferred: map[string]bool{},
+		gone: map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -339,7 +349,32 @@ func (f *fakeDiscord) record(c call) {
 	f.calls = append(f.calls, c)
 	close(f.changed)
 	f.changed = make(chan struct{})
+	observe := f.observe
 	f.mu.Unlock()
+	if observe != nil {
+		observe(c)
+	}
+}
+
+// asker is who sent an interaction, and from which channel.
+type asker struct{ user, channel string }
+
+// track follows the state of an interaction's original response: a deferral (type 5) shows
+// "thinking…" until the response is edited. Discord turns a follow-up sent in that state into the
+// edit of the "thinking…" message, ignoring its ephemeral flag ("Create Followup Message", kept for
+// backwards compatibility): the adapter must never rely on that, so the fake fails the test.
+func (f *fakeDiscord) track(c call, parts []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case c.Method == "POST" && parts[0] == "interactions" && len(parts) == 4 && c.Body["type"] == 5.0:
+		f.deferred[parts[2]] = true
+	case c.Method == "PATCH" && parts[0] == "webhooks" && len(parts) == 5 && parts[4] == "@original":
+		delete(f.deferred, parts[2])
+	case c.Method == "POST" && parts[0] == "webhooks" && len(parts) == 3 && f.deferred[parts[2]]:
+		f.t.Errorf("fake Discord: a follow-up on %s before its deferred response was edited: Discord makes it the edit of the "+
+			"\"thinking…\" message, not an ephemeral message of its own", parts[2])
+	}
 }
 
 func (f *fakeDiscord) id() string {
@@ -433,6 +468,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		if f.globalUsed > 50 {
 			f.globalHits++
 			f.mu.Unlock()
+			c.Refused = true
 			f.record(c)
 			after := time.Second - now.Sub(f.globalStart)
 			w.Header().Set("X-RateLimit-Global", "true")
@@ -446,6 +482,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	if parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" && global > 0 {
 		// The bot's global limit: discordgo then holds every request of its own until it passes.
+		c.Refused = true
 		f.record(c)
 		w.Header().Set("X-RateLimit-Global", "true")
 		w.Header().Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", global.Seconds()))
@@ -475,6 +512,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Reset-After", secs)
 		w.Header().Set("X-RateLimit-Bucket", fmt.Sprintf("route-%x", key))
 		if !ok {
+			c.Refused = true
 			f.record(c)
 			w.Header().Set("Retry-After", secs)
 			w.Header().Set("X-RateLimit-Scope", "user")
@@ -497,12 +535,14 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if known && f.now().Sub(sent) > 15*time.Minute {
 			// An interaction token lives 15 minutes; after that its follow-ups and edits are refused.
+			c.Refused = true
 			f.record(c)
 			writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 50027, "message": "Invalid Webhook Token"})
 			return
 		}
 		if known && !f.answered(parts[2]) {
 			// The token becomes a webhook only once the interaction is answered.
+			c.Refused = true
 			f.record(c)
 			writeJSON(w, http.StatusNotFound, map[string]any{"code": 10015, "message": "Unknown Webhook"})
 			return
@@ -529,6 +569,7 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.show(c, parts)
+	f.track(c, parts)
 	if path != "/gateway" {
 		f.record(c)
 	}
@@ -965,6 +1006,7 @@ func (f *fakeDiscord) event(typ int, p player, guild, channel, msg string, data 
 	f.mu.Lock()
 	f.asked[token] = f.now()
 	f.kinds[token] = typ
+	f.who[token] = asker{user: p.id, channel: channel}
 	if msg != "" {
 		f.onMsg[token] = msg
 	}
@@ -1093,6 +1135,7 @@ func (f *fakeDiscord) postInteraction(id, token string, body []byte) {
 		f.t.Errorf("fake Discord: interaction %s answered in the body after it was answered over REST", token)
 	}
 	f.show(c, parts)
+	f.track(c, parts)
 	f.record(c)
 }
 

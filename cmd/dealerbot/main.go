@@ -193,7 +193,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 	var setDealer []func(handler)
 
 	if dcfg.Enabled() {
-		a, err := discord.New(dcfg, log.With("platform", "discord"))
+		a, err := discord.New(dcfg, log.With("platform", "discord"), discord.WithMetrics(cfg.Metrics), discord.WithStore(db))
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,7 @@ import (
 type Store interface {
 	bot.Store
 	bot.Leases
+	bot.DMChannels
 	schedule.Store
 	Ledger(ctx context.Context) ([]bot.LedgerEntry, error)
 	Balance(ctx context.Context) (storage.Totals, error)
@@ -66,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"ConcurrentMoneyAppends", concurrentMoneyAppends},
 		{"PaymentHandles", paymentHandles},
 		{"HandsOfACommunity", handsOfACommunity},
+		{"DMChannels", dmChannels},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1037,5 +1039,27 @@ func handsOfACommunity(t *testing.T, s Store) {
 	n := 0
 	if err := s.EachHandOf(ctx, "discord/", func(bot.HandRecord) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Fatalf("fn's error did not stop the walk: %v after %d hands", err, n)
+	}
+}
+
+// DM channels are kept per platform and user; a newer one replaces the older.
+func dmChannels(t *testing.T, s Store) {
+	if ch, ok, err := s.DMChannel(ctx, "discord", "111"); err != nil || ok || ch != "" {
+		t.Fatalf("a user never seen: %q, %v, %v; want none", ch, ok, err)
+	}
+	for _, p := range []struct{ platform, user, channel string }{
+		{"discord", "111", "dm-1"}, {"discord", "222", "dm-2"}, {"slack", "111", "D111"}, {"discord", "111", "dm-1b"},
+	} {
+		if err := s.PutDMChannel(ctx, p.platform, p.user, p.channel); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range []struct{ platform, user, want string }{
+		{"discord", "111", "dm-1b"}, {"discord", "222", "dm-2"}, {"slack", "111", "D111"}, {"slack", "222", ""}, {"discord", "11", ""},
+	} {
+		ch, ok, err := s.DMChannel(ctx, w.platform, w.user)
+		if err != nil || ch != w.want || ok != (w.want != "") {
+			t.Errorf("DMChannel(%s, %s) = %q, %v, %v; want %q", w.platform, w.user, ch, ok, err, w.want)
+		}
 	}
 }
