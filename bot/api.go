@@ -38,6 +38,10 @@ type Command struct {
 	// the same delivery arriving twice (a retry, a resend, at two processes) changes the table once.
 	// Empty: no such ID.
 	ID string `json:",omitempty"`
+	// EndCommunity, set only by the dealer itself (never by an adapter), asks the process that owns
+	// the command's community to end every table there (Dealer.EndCommunity), for the reason given:
+	// it travels through the inbox like a player's command when another process owns the community.
+	EndCommunity string `json:",omitempty"`
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show

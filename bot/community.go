@@ -21,14 +21,26 @@ import (
 // standings recorded, in one commit per table: nothing is lost, and a crash between tables leaves
 // each table either open as it was or closed with every chip returned.
 //
-// When processes share the store (Config.Owner), the community is claimed first if it is free, and a
-// community another live process serves is refused (that process must end it). why says what
-// happened, for the channel and the log.
+// When processes share the store (Config.Owner), the community is claimed first if it is free, and
+// for a community another live process serves the request is handed to that process through the
+// inbox (it ends the tables and answers). why says what happened, for the channel and the log.
 func (d *Dealer) EndCommunity(ctx context.Context, platform, workspace, why string) error {
+	return d.endCommunity(ctx, platform, workspace, why, true)
+}
+
+func (d *Dealer) endCommunity(ctx context.Context, platform, workspace, why string, forward bool) error {
 	name := table.Community(platform, workspace)
 	if d.leases != nil {
-		if _, err := d.serve(ctx, Command{Platform: platform, Workspace: workspace}, false); err != nil {
+		cmd := Command{Platform: platform, Workspace: workspace, EndCommunity: why}
+		fwd, err := d.serve(ctx, cmd, forward)
+		if err != nil {
 			return fmt.Errorf("end the tables of %s: %w", name, err)
+		}
+		if fwd != nil { // the owner ended them
+			if fwd.IsError {
+				return fmt.Errorf("end the tables of %s at the process that serves it: %s", name, fwd.Text)
+			}
+			return nil
 		}
 	}
 	d.mu.Lock()

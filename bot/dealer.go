@@ -283,6 +283,12 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 // is forwarded to it through the store's inbox when forward is set (an owner applying forwarded
 // commands does not forward them again).
 func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
+	if cmd.EndCommunity != "" { // the dealer's own request, forwarded by another process
+		if err := d.endCommunity(ctx, cmd.Platform, cmd.Workspace, cmd.EndCommunity, forward); err != nil {
+			return errorReply(d.log, err)
+		}
+		return Reply{Text: "The community's tables are closed."}
+	}
 	verb, args := splitCommand(cmd.Text)
 	v, known := d.verbs[verb]
 	if known && (v.need == needNothing || v.need == needAdmin) {
