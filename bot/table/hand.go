@@ -103,7 +103,7 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 			tr.Began = now
 			var ps []string
 			for i, p := range tr.PrizeList() {
-				ps = append(ps, fmt.Sprintf("%s %s", Ordinal(i+1), render.Chips(p)))
+				ps = append(ps, fmt.Sprintf("%s %s", render.Ordinal(i+1), render.Chips(p)))
 			}
 			line := fmt.Sprintf("The tournament begins: %d entrants, prize pool %s; prizes %s", len(tr.Entries), render.Chips(tr.Pool()), strings.Join(ps, ", "))
 			if n.Settings.Rebuys != 0 {

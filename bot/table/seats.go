@@ -106,7 +106,7 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	tr := s.Rec.Tournament
 	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Place > 0 {
-		return Step{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", Ordinal(tr.Entries[i].Place))
+		return Step{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", render.Ordinal(tr.Entries[i].Place))
 	}
 	if s.SeatOf(by.User) >= 0 {
 		return Step{}, refusef(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")

@@ -240,21 +240,6 @@ func (t *Tournament) Left() int {
 // PlacesPaid is the number of places that win a prize.
 func (t *Tournament) PlacesPaid() int { return min(len(t.Percents()), max(len(t.Entries), 1)) }
 
-// Ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 22nd.
-func Ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
-}
-
 // Describe is the tournament's one-line summary.
 func (t *Tournament) Describe(s Settings) string {
 	var b strings.Builder
@@ -336,9 +321,9 @@ func Eliminate(n *TableRecord, hs *HandState, final []int64) ([]string, []Finish
 		e.Place, e.OutHand, e.Start, e.Order = pl.Place, hs.No, o.Start, o.Order
 		n.Seats[seatOf[pl.User]] = SeatRecord{}
 		finishes = append(finishes, Finish{Player: playerOf[pl.User], Place: pl.Place, Prize: pl.Prize})
-		line := fmt.Sprintf("%s is out in %s place", e.Name, Ordinal(pl.Place))
+		line := fmt.Sprintf("%s is out in %s place", e.Name, render.Ordinal(pl.Place))
 		if atPlace[pl.Place] > 1 {
-			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, Ordinal(pl.Place))
+			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, render.Ordinal(pl.Place))
 		}
 		if pl.Place <= paid {
 			line += " (in the money)"

@@ -9,6 +9,7 @@ import (
 	_ "time/tzdata" // PokerStars writes its times in ET (America/New_York)
 
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // PokerStars writes hands as PokerStars hand-history text, play-money style (whole chips, no currency,
@@ -308,26 +309,11 @@ func writeFinishes(b *strings.Builder, h *Hand, fs []Finish) {
 		case f.Place == 1:
 			fmt.Fprintf(b, "%s wins the tournament and receives %d - congratulations!\n", h.name(f.Player), f.Prize)
 		case f.Prize > 0:
-			fmt.Fprintf(b, "%s finished the tournament in %s place and received %d.\n", h.name(f.Player), ordinal(f.Place), f.Prize)
+			fmt.Fprintf(b, "%s finished the tournament in %s place and received %d.\n", h.name(f.Player), render.Ordinal(f.Place), f.Prize)
 		default:
-			fmt.Fprintf(b, "%s finished the tournament in %s place\n", h.name(f.Player), ordinal(f.Place))
+			fmt.Fprintf(b, "%s finished the tournament in %s place\n", h.name(f.Player), render.Ordinal(f.Place))
 		}
 	}
-}
-
-// ordinal writes a place: 1st, 2nd, 3rd, 4th, 11th, 22nd.
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // roman writes a level as PokerStars does: I, II, III, IV ... (levels from 1 to 3999).
