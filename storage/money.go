@@ -157,28 +157,9 @@ func (d *DB) Handles(ctx context.Context, community string) (map[string]money.Ha
 }
 
 // EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix, in key
-// order (table, then hand number), in one read transaction.
+// order (table, then hand number), in batches (see EachHand).
 func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
-	return d.view(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketHands).Cursor()
-		p := []byte(prefix)
-		n := 0
-		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-			if n++; n%1024 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			h, err := decodeHandKV(k, v)
-			if err != nil {
-				return err
-			}
-			if err := fn(h); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return d.eachHand(ctx, []byte(prefix), fn)
 }
 
 // RawMoney is a money book's event (JSON money.Event) under its community and number.

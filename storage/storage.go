@@ -568,19 +568,25 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 // EachHand calls fn with every finished hand, table by table and in hand order, reading them in
 // batches so that any number of hands is exported in little memory. fn's error stops the walk.
 func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+	return d.eachHand(ctx, nil, fn)
+}
+
+// eachHand is EachHand for the tables whose ID starts with prefix (all for nil). Each batch is read
+// in a transaction of its own, and fn runs outside it.
+func (d *DB) eachHand(ctx context.Context, prefix []byte, fn func(bot.HandRecord) error) error {
 	var after []byte
 	for {
 		var batch []bot.HandRecord
 		err := d.view(func(tx *bolt.Tx) error {
 			c := tx.Bucket(bucketHands).Cursor()
-			k, v := c.First()
+			k, v := c.Seek(prefix)
 			if after != nil {
 				k, v = c.Seek(after)
 				if k != nil && bytes.Equal(k, after) {
 					k, v = c.Next()
 				}
 			}
-			for ; k != nil && len(batch) < 1000; k, v = c.Next() {
+			for ; k != nil && bytes.HasPrefix(k, prefix) && len(batch) < 1000; k, v = c.Next() {
 				h, err := decodeHandKV(k, v)
 				if err != nil {
 					return err

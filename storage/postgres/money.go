@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -154,45 +153,7 @@ func (d *DB) Handles(ctx context.Context, community string) (map[string]money.Ha
 // EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix, table by
 // table in hand order, read in batches.
 func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
-	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
-	after := struct {
-		table    string
-		no, kept int64
-	}{"", -1 << 62, 0}
-	for {
-		rows, err := d.pool.Query(ctx, `SELECT table_id, no, kept, rec FROM hands
-			WHERE table_id LIKE $4 AND (table_id, no, kept) > ($1, $2, $3) ORDER BY table_id, no, kept LIMIT 5000`,
-			after.table, after.no, after.kept, like)
-		if err != nil {
-			return d.wrap("load hands", err)
-		}
-		var batch []bot.HandRecord
-		for rows.Next() {
-			var rec []byte
-			if err := rows.Scan(&after.table, &after.no, &after.kept, &rec); err != nil {
-				rows.Close()
-				return d.wrap("load hands", err)
-			}
-			h, err := storage.DecodeHand(after.table, after.no, rec)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, h)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return d.wrap("load hands", err)
-		}
-		for _, h := range batch {
-			if err := fn(h); err != nil {
-				return err
-			}
-		}
-		if len(batch) < 5000 {
-			return nil
-		}
-	}
+	return d.eachHand(ctx, prefix, fn)
 }
 
 // copyMoney copies the money books (with each book's newest number) and the payment handles.

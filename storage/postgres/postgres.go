@@ -571,13 +571,22 @@ func (d *DB) Hand(ctx context.Context, tableID string, no int64) (bot.HandRecord
 
 // EachHand calls fn with every finished hand, table by table and in hand order, in batches.
 func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+	return d.eachHand(ctx, "", fn)
+}
+
+// eachHand walks the finished hands of the tables whose ID starts with prefix (all for ""), table
+// by table in hand order, in batches read by key.
+func (d *DB) eachHand(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
+	const batchSize = 5000
+	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
 	after := struct {
 		table    string
 		no, kept int64
 	}{"", -1 << 62, 0}
 	for {
 		rows, err := d.pool.Query(ctx, `SELECT table_id, no, kept, rec FROM hands
-			WHERE (table_id, no, kept) > ($1, $2, $3) ORDER BY table_id, no, kept LIMIT 1000`, after.table, after.no, after.kept)
+			WHERE table_id LIKE $4 AND (table_id, no, kept) > ($1, $2, $3) ORDER BY table_id, no, kept LIMIT $5`,
+			after.table, after.no, after.kept, like, batchSize)
 		if err != nil {
 			return d.wrap("load hands", err)
 		}
@@ -607,7 +616,7 @@ func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error 
 				return err
 			}
 		}
-		if len(batch) < 1000 {
+		if len(batch) < batchSize {
 			return nil
 		}
 	}
