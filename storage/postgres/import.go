@@ -255,29 +255,18 @@ func (d *DB) Counts(ctx context.Context) (storage.Counts, error) {
 	if err != nil {
 		return n, d.wrap("count records", err)
 	}
-	rows, err := tx.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	recs, err := d.ledgerRecords(ctx, tx)
 	if err != nil {
-		return n, d.wrap("count ledger entries", err)
+		return n, err
 	}
-	for rows.Next() {
-		var seq int64
-		var rec []byte
-		if err := rows.Scan(&seq, &rec); err != nil {
-			rows.Close()
-			return n, d.wrap("count ledger entries", err)
-		}
-		es, err := storage.DecodeLedger(uint64(seq), rec)
+	for _, r := range recs {
+		es, err := storage.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
-			rows.Close()
 			return n, err
 		}
 		n.LedgerEntries += len(es)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return n, d.wrap("count ledger entries", err)
-	}
-	rows, err = tx.Query(ctx, "SELECT id, rec FROM tables")
+	rows, err := tx.Query(ctx, "SELECT id, rec FROM tables")
 	if err != nil {
 		return n, d.wrap("count tables", err)
 	}

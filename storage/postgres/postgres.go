@@ -624,25 +624,39 @@ func (d *DB) eachHand(ctx context.Context, prefix string, fn func(bot.HandRecord
 
 // Ledger returns every ledger entry in order.
 func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
-	rows, err := d.pool.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	recs, err := d.ledgerRecords(ctx, d.pool)
 	if err != nil {
-		return nil, d.wrap("load the ledger", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []bot.LedgerEntry
-	for rows.Next() {
-		var seq int64
-		var rec []byte
-		if err := rows.Scan(&seq, &rec); err != nil {
-			return nil, d.wrap("load the ledger", err)
-		}
-		es, err := storage.DecodeLedger(uint64(seq), rec)
+	for _, r := range recs {
+		es, err := storage.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, es...)
 	}
-	return out, d.wrap("load the ledger", rows.Err())
+	return out, nil
+}
+
+// querier is the pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// ledgerRecords reads the stored ledger records (one per event) in order.
+func (d *DB) ledgerRecords(ctx context.Context, q querier) ([]storage.LedgerRecord, error) {
+	rows, err := q.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	if err != nil {
+		return nil, d.wrap("load the ledger", err)
+	}
+	recs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storage.LedgerRecord, error) {
+		var seq int64
+		var rec []byte
+		err := r.Scan(&seq, &rec)
+		return storage.LedgerRecord{Seq: uint64(seq), Rec: rec}, err
+	})
+	return recs, d.wrap("load the ledger", err)
 }
 
 // Sessions returns every finished session in order.
@@ -652,7 +666,12 @@ func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
 
 // jsonRows runs a query of one JSON column and decodes each row into a T.
 func jsonRows[T any](ctx context.Context, d *DB, what, q string, args ...any) ([]T, error) {
-	rows, err := d.pool.Query(ctx, q, args...)
+	return jsonRowsOn[T](ctx, d, d.pool, what, q, args...)
+}
+
+// jsonRowsOn is jsonRows in a transaction (or on the pool).
+func jsonRowsOn[T any](ctx context.Context, d *DB, on querier, what, q string, args ...any) ([]T, error) {
+	rows, err := on.Query(ctx, q, args...)
 	if err != nil {
 		return nil, d.wrap(what, err)
 	}
@@ -681,56 +700,21 @@ func (d *DB) Balance(ctx context.Context) (storage.Totals, error) {
 		return t, d.wrap("begin", err)
 	}
 	defer tx.Rollback(ctx)
-	var ledger []storage.LedgerRecord
-	rows, err := tx.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
+	ledger, err := d.ledgerRecords(ctx, tx)
 	if err != nil {
-		return t, d.wrap("load the ledger", err)
+		return t, err
 	}
-	for rows.Next() {
-		var seq int64
-		var rec []byte
-		if err := rows.Scan(&seq, &rec); err != nil {
-			rows.Close()
-			return t, d.wrap("load the ledger", err)
-		}
-		ledger = append(ledger, storage.LedgerRecord{Seq: uint64(seq), Rec: rec})
-	}
-	rows.Close()
-	var players []bot.PlayerRecord
 	prows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players")
 	if err != nil {
 		return t, d.wrap("load players", err)
 	}
-	for prows.Next() {
-		p, err := scanPlayer(prows)
-		if err != nil {
-			prows.Close()
-			return t, d.wrap("load players", err)
-		}
-		players = append(players, p)
-	}
-	prows.Close()
-	var tables []bot.TableRecord
-	trows, err := tx.Query(ctx, "SELECT rec FROM tables")
+	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (bot.PlayerRecord, error) { return scanPlayer(r) })
 	if err != nil {
-		return t, d.wrap("load tables", err)
+		return t, d.wrap("load players", err)
 	}
-	for trows.Next() {
-		var rec []byte
-		if err := trows.Scan(&rec); err != nil {
-			trows.Close()
-			return t, d.wrap("load tables", err)
-		}
-		var tr bot.TableRecord
-		if err := json.Unmarshal(rec, &tr); err != nil {
-			trows.Close()
-			return t, err
-		}
-		tables = append(tables, tr)
-	}
-	trows.Close()
-	if err := trows.Err(); err != nil {
-		return t, d.wrap("load tables", err)
+	tables, err := jsonRowsOn[bot.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
+	if err != nil {
+		return t, err
 	}
 	return storage.Tally(ledger, players, tables)
 }
