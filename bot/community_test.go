@@ -137,14 +137,7 @@ func TestEndCommunitySharedStore(t *testing.T) {
 			db := st.open(t)
 			defer db.Close()
 			ctx := context.Background()
-			start := func(owner string) *bot.Dealer {
-				d, err := bot.New(db, &schedChat{}, bot.Config{Owner: owner, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { d.Close(context.Background()) })
-				return d
-			}
+			start := func(owner string) *bot.Dealer { return startShared(t, db, owner, &schedChat{}, nil) }
 			a := start("A")
 			do := func(user, text string) {
 				t.Helper()

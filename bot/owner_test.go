@@ -24,6 +24,18 @@ type sharedStore interface {
 	Close() error
 }
 
+// startShared starts a dealer named owner on a store it shares with others (a 1 s lease, no
+// automatic deal, no rate limit), closed when t ends.
+func startShared(t *testing.T, db sharedStore, owner string, chat bot.Chat, now func() time.Time) *bot.Dealer {
+	t.Helper()
+	d, err := bot.New(db, chat, bot.Config{Owner: owner, Lease: time.Second, Now: now, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close(context.Background()) })
+	return d
+}
+
 // sharedStores are the stores two dealers can share in one test: one PostgreSQL database, or one
 // bbolt file opened once (its leases work the same in one process).
 var sharedStores = []struct {
@@ -65,11 +77,7 @@ func TestScheduleFiresOnceAcrossProcesses(t *testing.T) {
 			}
 			start := func(owner string) proc {
 				chat := &schedChat{}
-				d, err := bot.New(db, chat, bot.Config{Owner: owner, Lease: time.Second, Now: clock, DealDelay: -1,
-					RateLimit: bot.RateLimit{Off: true}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				d := startShared(t, db, owner, chat, clock)
 				s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{Now: clock})
 				if err != nil {
 					t.Fatal(err)
@@ -139,15 +147,8 @@ func TestCommunitiesSpread(t *testing.T) {
 			db := st.open(t)
 			defer db.Close()
 			ctx := context.Background()
-			start := func(owner string) *bot.Dealer {
-				d, err := bot.New(db, &schedChat{}, bot.Config{Owner: owner, Lease: time.Second, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return d
-			}
+			start := func(owner string) *bot.Dealer { return startShared(t, db, owner, &schedChat{}, nil) }
 			a := start("A")
-			defer a.Close(ctx)
 			for _, g := range []string{"g1", "g2", "g3", "g4"} {
 				if r := a.Handle(ctx, bot.Command{Platform: "discord", Workspace: g, Channel: "c", User: "u", UserName: "u", Text: "start"}); r.IsError {
 					t.Fatal(r.Text)
@@ -157,7 +158,6 @@ func TestCommunitiesSpread(t *testing.T) {
 				t.Fatalf("A serves %d communities, want 4", got)
 			}
 			b := start("B")
-			defer b.Close(ctx)
 			deadline := time.Now().Add(15 * time.Second)
 			for len(a.Owned()) != 2 || len(b.Owned()) != 2 {
 				if time.Now().After(deadline) {

@@ -14,6 +14,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 )
@@ -35,7 +36,7 @@ type chipTotals struct{ granted, bankrolls, onTables int64 }
 var storeKinds = []storeKind{{"bbolt", openBolt}, {"postgres", openPostgres}}
 
 // openPostgres is a postgres.DB on a fresh database of the test server (pgtest: skipped without
-// DEALERBOT_TEST_POSTGRES, failed under CI=true); its totals come from DB.Balance.
+// DEALERBOT_TEST_POSTGRES, failed under CI=true).
 func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
 	db, err := postgres.Open(context.Background(), pgtest.URL(tb))
@@ -43,21 +44,21 @@ func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	return db, func(tb testing.TB) chipTotals {
-		tb.Helper()
-		tot, err := db.Balance(context.Background())
-		if err != nil {
-			tb.Fatalf("chips: %v", err)
-		}
-		return chipTotals{granted: tot.BroughtIn, bankrolls: tot.Bankrolls, onTables: tot.OnTables}
-	}
+	return db, totalsOf(db)
 }
 
-// openBolt is a storage.DB on a file in tb.TempDir(); its totals come from DB.Balance.
+// openBolt is a storage.DB on a file in tb.TempDir().
 func openBolt(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
 	db := bottest.OpenDB(tb)
-	return db, func(tb testing.TB) chipTotals {
+	return db, totalsOf(db)
+}
+
+// totalsOf reads a store's chips with its Balance, which also checks that its ledger balances.
+func totalsOf(db interface {
+	Balance(context.Context) (storage.Totals, error)
+}) func(tb testing.TB) chipTotals {
+	return func(tb testing.TB) chipTotals {
 		tb.Helper()
 		tot, err := db.Balance(context.Background())
 		if err != nil {
