@@ -271,8 +271,10 @@ func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
 // allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
 // runs.
 func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
-	start := time.Now()
-	defer func() { d.cfg.Metrics.answered(r, start) }()
+	if m := d.cfg.Metrics; m != nil {
+		start := time.Now()
+		defer func() { m.answered(r, start) }()
+	}
 	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 		return errorReply(d.log, err)
 	}

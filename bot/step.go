@@ -97,7 +97,9 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			return &commitError{table: t.id, err: err}
 		}
 		t.failures = 0
-		t.d.cfg.Metrics.applied(!t.inStep)
+		if m := t.d.cfg.Metrics; m != nil {
+			m.applied(!t.inStep)
+		}
 	}
 	if st.Next != nil && !st.Next.Open {
 		// The session is over: its last posts (the standings, the settle-up) go to the channel it was

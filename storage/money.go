@@ -61,14 +61,6 @@ func appendMoney(tx *bolt.Tx, community string, after uint64, check bool, evs []
 	return heads.Put([]byte(community), binary.BigEndian.AppendUint64(nil, head))
 }
 
-// applyMoney writes a Change's money events when their book's newest is still after.
-func applyMoney(tx *bolt.Tx, evs []money.Event, after uint64) error {
-	if len(evs) == 0 {
-		return nil
-	}
-	return appendMoney(tx, evs[0].Community, after, true, evs)
-}
-
 // AppendMoney appends evs to community's book when its newest event is after.
 func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, evs []money.Event) error {
 	if err := ctx.Err(); err != nil {

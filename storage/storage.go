@@ -417,8 +417,10 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			return err
 		}
 	}
-	if err := applyMoney(tx, c.Money, c.MoneyAfter); err != nil { // money.go
-		return err
+	if len(c.Money) > 0 { // a session's money events, in its community's book (money.go)
+		if err := appendMoney(tx, c.Money[0].Community, c.MoneyAfter, true, c.Money); err != nil {
+			return err
+		}
 	}
 	if c.Session != nil {
 		b := tx.Bucket(bucketSessions)
