@@ -114,7 +114,7 @@ func (t *actor) afterPanic(ctx context.Context) {
 // cancelAndQuarantine makes rec the open table without a hand in progress (the seats still hold the
 // stacks from before it, so every chip is back) and stops automatic deals. It returns the number of
 // the cancelled hand, 0 when none was in progress.
-func (t *actor) cancelAndQuarantine(ctx context.Context, rec TableRecord) (int64, error) {
+func (t *actor) cancelAndQuarantine(ctx context.Context, rec table.TableRecord) (int64, error) {
 	t.stopTimers()
 	t.st = table.State{Open: true, Rec: rec, Quarantined: true}
 	if rec.Hand == nil {
@@ -162,7 +162,7 @@ func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.st.Rec) 
 
 // cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
-func cardStyle(chat Chat, rec TableRecord) render.CardStyle {
+func cardStyle(chat Chat, rec table.TableRecord) render.CardStyle {
 	k := rec.Settings.Cards
 	switch k {
 	case render.CardText, render.CardEmoji:
@@ -279,7 +279,7 @@ func (t *actor) lastHandNo(ctx context.Context) (int64, error) {
 // restore loads a table on start-up. It runs before the table gets any job. A table whose restore
 // panics, or whose stored settings are out of range, is quarantined instead of crashing the start:
 // its hand is cancelled with every chip returned and it is not dealt automatically.
-func (t *actor) restore(ctx context.Context, rec TableRecord) error {
+func (t *actor) restore(ctx context.Context, rec table.TableRecord) error {
 	done := make(chan error, 1)
 	t.jobs <- job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *actor) {
 		var err error
@@ -297,7 +297,7 @@ func (t *actor) restore(ctx context.Context, rec TableRecord) error {
 
 // quarantine opens a restored table without dealing: the hand in progress is cancelled, chips
 // returned, and the channel told what the host can do.
-func (t *actor) quarantine(ctx context.Context, rec TableRecord, why string) error {
+func (t *actor) quarantine(ctx context.Context, rec table.TableRecord, why string) error {
 	if _, err := t.cancelAndQuarantine(ctx, rec); err != nil {
 		return err
 	}
@@ -306,7 +306,7 @@ func (t *actor) quarantine(ctx context.Context, rec TableRecord, why string) err
 	return nil
 }
 
-func (t *actor) restoreNow(ctx context.Context, rec TableRecord) error {
+func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 	if err := rec.Settings.Validate(); err != nil {
 		t.d.log.Error("stored settings out of range: quarantined", "table", t.id, "err", err)
 		return t.quarantine(ctx, rec, "has settings out of range")

@@ -294,9 +294,9 @@ func BenchmarkHistoryManyTables(b *testing.B) {
 	ctx := context.Background()
 	for i := 0; i < 10000; i++ {
 		id := fmt.Sprintf("t%05d", i)
-		rec := &bot.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1,
+		rec := &table.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1,
 			Settings: table.DefaultSettings()}
-		if err := db.Commit(ctx, bot.Change{Table: rec}); err != nil {
+		if err := db.Commit(ctx, table.Change{Table: rec}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -381,8 +381,8 @@ func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply,
 		return Reply{}, userErrorf("An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
-	e := LedgerEntry{Time: d.cfg.Now(), Kind: KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
-	if err := d.store.Commit(ctx, Change{Ledger: []LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
+	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
+	if err := d.store.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
 		return Reply{}, userErrorf("%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
 	} else if err != nil {
 		return Reply{}, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // in runs a command in channel ch of workspace ws and fails the test when it is refused.
@@ -119,7 +120,7 @@ func TestEndCommunity(t *testing.T) {
 	}
 }
 
-func chipsAt(tr bot.TableRecord) int64 {
+func chipsAt(tr table.TableRecord) int64 {
 	var n int64
 	for _, s := range tr.Seats {
 		n += s.Stack

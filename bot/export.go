@@ -33,7 +33,7 @@ type ExportFilter struct {
 
 // Pick reports whether a hand belongs in the export, and the hand index of the player the export is
 // for (-1 when none).
-func (f ExportFilter) Pick(hr HandRecord) (bool, int) {
+func (f ExportFilter) Pick(hr table.HandRecord) (bool, int) {
 	if f.Table != "" && !strings.Contains(hr.Table, f.Table) {
 		return false, -1
 	}
@@ -53,7 +53,7 @@ func (f ExportFilter) Pick(hr HandRecord) (bool, int) {
 
 // ExportHand is a stored hand as the hand-history writers take it. hero is the hand index whose own
 // hole cards the export shows, or -1.
-func ExportHand(hr HandRecord, hero int) hh.Hand {
+func ExportHand(hr table.HandRecord, hero int) hh.Hand {
 	h := hh.Hand{Table: hr.Table, Name: hr.Table, No: hr.No, Time: hr.Time,
 		Setup:   hr.Setup(),
 		Actions: hr.Actions, Names: hr.Names, Seats: hr.Seats, MaxSeats: hr.Size, Hero: hero}
@@ -80,7 +80,7 @@ func WriteExport(w io.Writer, format string, h hh.Hand) error {
 
 // sessionHands returns which of the channel's hands belong to its running session, or, when none is
 // running, to its last one.
-func (d *Dealer) sessionHands(ctx context.Context, id string) (func(HandRecord) bool, error) {
+func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRecord) bool, error) {
 	recs, err := d.store.Tables(ctx)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(HandRecord) 
 		if r.ID == id {
 			// A table opened before hand numbers went on across sessions has no HandBase: its
 			// session's hands are those since it started.
-			return func(h HandRecord) bool { return h.No > r.HandBase && !h.Time.Before(r.Started) }, nil
+			return func(h table.HandRecord) bool { return h.No > r.HandBase && !h.Time.Before(r.Started) }, nil
 		}
 	}
 	sessions, err := d.store.Sessions(ctx)
@@ -101,9 +101,9 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(HandRecord) 
 		switch {
 		case s.Table != id:
 		case s.HandNo > 0:
-			return func(h HandRecord) bool { return h.No > s.HandBase && h.No <= s.HandNo }, nil
+			return func(h table.HandRecord) bool { return h.No > s.HandBase && h.No <= s.HandNo }, nil
 		default: // kept before sessions recorded their hand numbers
-			return func(h HandRecord) bool { return !h.Time.Before(s.Started) && !h.Time.After(s.Ended) }, nil
+			return func(h table.HandRecord) bool { return !h.Time.Before(s.Started) && !h.Time.After(s.Ended) }, nil
 		}
 	}
 	return nil, refusef(errs.NotFound, "This channel has had no session yet: `export 50` sends your last 50 hands here.")
@@ -133,7 +133,7 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		}
 	}
 	id := tableID(cmd)
-	in := func(HandRecord) bool { return true }
+	in := func(table.HandRecord) bool { return true }
 	if session {
 		var err error
 		if in, err = d.sessionHands(ctx, id); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -204,7 +205,7 @@ func TestHugeLevelsRefused(t *testing.T) {
 	r.must("c1", "host", "start levels=1440m")
 	r.refused("c1", "host", "set levels=9007199254740992m", "Blinds rise every 1 to 1440 minutes")
 
-	for _, s := range []bot.Settings{
+	for _, s := range []table.Settings{
 		{LevelMinutes: 9007199254740992 / 60, LevelHands: 1 << 62, BigBlind: 2, SmallBlind: 1},
 		{LevelMinutes: 1, LevelHands: 1, BigBlind: engine.MaxChips, SmallBlind: engine.MaxChips, Ante: engine.MaxChips},
 		{LevelMinutes: -5, LevelHands: -5, BigBlind: 10, SmallBlind: 5, Ante: 1},
@@ -303,7 +304,7 @@ type faultStore struct {
 	panicHands atomic.Pointer[string] // reading this table's hands panics
 }
 
-func (f *faultStore) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, error) {
+func (f *faultStore) Hands(ctx context.Context, table string, n int) ([]table.HandRecord, error) {
 	if id := f.panicHands.Load(); id != nil && table == *id {
 		f.panicHands.Store(nil)
 		panic("injected fault on restore")
@@ -311,7 +312,7 @@ func (f *faultStore) Hands(ctx context.Context, table string, n int) ([]bot.Hand
 	return f.DB.Hands(ctx, table, n)
 }
 
-func (f *faultStore) Commit(ctx context.Context, c bot.Change) error {
+func (f *faultStore) Commit(ctx context.Context, c table.Change) error {
 	if id := f.panicAt.Load(); id != nil && c.Actions != nil && c.Actions.Table == *id {
 		f.panicAt.Store(nil)
 		panic("injected fault")
@@ -451,7 +452,7 @@ func TestRestorePanicQuarantines(t *testing.T) {
 	}
 	bad := tables[0]
 	bad.Settings.LevelMinutes = 9007199254740992 / 60
-	if err := r.db.Commit(context.Background(), bot.Change{Table: &bad}); err != nil {
+	if err := r.db.Commit(context.Background(), table.Change{Table: &bad}); err != nil {
 		t.Fatal(err)
 	}
 	r.restart()

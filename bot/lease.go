@@ -44,7 +44,7 @@ type Leases interface {
 	// lease), with its lease, ordered by name.
 	Communities(ctx context.Context) ([]Lease, error)
 	// CommunityTables returns the open tables of one community, as Tables does.
-	CommunityTables(ctx context.Context, community string) ([]TableRecord, error)
+	CommunityTables(ctx context.Context, community string) ([]table.TableRecord, error)
 }
 
 // ErrOwned is returned by Leases.Claim when another process owns the community.

@@ -75,12 +75,12 @@ type outbox struct {
 	pingDrop bool
 	pingID   string
 	busy     bool
-	quiet    *sync.Cond // broadcast when the writer stops (busy turns false); on mu
-	shown    Screen     // the message on screen
-	done     uint64     // the newest version on screen (of shown.Hand)
+	quiet    *sync.Cond   // broadcast when the writer stops (busy turns false); on mu
+	shown    table.Screen // the message on screen
+	done     uint64       // the newest version on screen (of shown.Hand)
 	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
 	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
-	report func(hand int64, version uint64, shown Screen)
+	report func(hand int64, version uint64, shown table.Screen)
 	denied func() // told, on the writer's goroutine, that the platform refused the bot the channel
 	now    func() time.Time
 	pinged func(id string)
@@ -159,7 +159,7 @@ func (o *outbox) deliveredBy(hand int64, version uint64, id string) {
 		if o.shown.Message != id {
 			posted = time.Time{}
 		}
-		o.shown, o.done = Screen{Hand: hand, Message: id, Posted: posted}, version
+		o.shown, o.done = table.Screen{Hand: hand, Message: id, Posted: posted}, version
 	}
 	if o.next != nil && o.next.hand == hand && o.next.version <= version {
 		o.next = nil
@@ -250,9 +250,9 @@ func (o *outbox) run() {
 			continue // a newer version, if any, tries again; the table goes on either way
 		}
 		o.mu.Lock()
-		var shown Screen
+		var shown table.Screen
 		if o.shown.Hand != v.hand || v.version > o.done {
-			o.shown, o.done = Screen{Hand: v.hand, Message: id, Posted: posted}, v.version
+			o.shown, o.done = table.Screen{Hand: v.hand, Message: id, Posted: posted}, v.version
 		}
 		shown = o.shown
 		o.mu.Unlock()
@@ -320,7 +320,7 @@ func (t *actor) initOutbox() {
 	t.out.pinged = func(id string) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }})
 	}
-	t.out.report = func(hand int64, version uint64, shown Screen) {
+	t.out.report = func(hand int64, version uint64, shown table.Screen) {
 		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.shown(ctx, hand, version, shown) }})
 	}
 	t.out.now = t.d.cfg.Now
@@ -359,9 +359,9 @@ func (t *actor) storePing(ctx context.Context, id string) {
 
 // shown runs on the table goroutine when a version is on screen: a new message ID is stored with the
 // table, and a turn whose version is now visible starts its timer.
-func (t *actor) shown(ctx context.Context, hand int64, version uint64, s Screen) {
+func (t *actor) shown(ctx context.Context, hand int64, version uint64, s table.Screen) {
 	if t.st.Open && (t.st.Rec.Screen.Hand != s.Hand || t.st.Rec.Screen.Message != s.Message) && (t.st.Rec.Hand == nil || t.st.Rec.Hand.No == hand) {
-		sc := Screen{Hand: s.Hand, Message: s.Message, Ping: t.st.Rec.Screen.Ping, Posted: s.Posted}
+		sc := table.Screen{Hand: s.Hand, Message: s.Message, Ping: t.st.Rec.Screen.Ping, Posted: s.Posted}
 		if err := t.apply(ctx, t.st.OnScreen(sc), nil); err != nil {
 			t.d.log.Error("store the table message", "table", t.id, "err", err)
 		}
@@ -385,7 +385,7 @@ func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
 
 // showLive renders the hand's table message and delivers it: through the click being answered when the
 // click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
-func (t *actor) showLive(h *engine.Hand, hs *HandState, names render.Names, ans *answer) {
+func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names, ans *answer) {
 	if t.live == nil {
 		return // no hand on screen
 	}
@@ -455,6 +455,6 @@ func (t *actor) schedulePing() {
 }
 
 // newLive starts the table message of hand hs, whose deal said notes.
-func (t *actor) newLive(hs *HandState, notes []string) {
+func (t *actor) newLive(hs *table.HandState, notes []string) {
 	t.live = &liveHand{no: hs.No, lines: table.NewLines(hs, notes)}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -214,7 +215,7 @@ func liveRigOver(t *testing.T, chat interface {
 }
 
 // firstToAct is the hand index of the player to act in a stored table's hand.
-func firstToAct(t *testing.T, tr bot.TableRecord) int {
+func firstToAct(t *testing.T, tr table.TableRecord) int {
 	t.Helper()
 	h, err := engine.Replay(tr.Hand.Setup(), tr.Hand.Actions)
 	if err != nil {
@@ -241,7 +242,7 @@ func (r *rig) openWith(chat bot.Chat) {
 }
 
 // table is channel ch's stored table record.
-func (r *rig) table(ch string) bot.TableRecord {
+func (r *rig) table(ch string) table.TableRecord {
 	r.tb.Helper()
 	recs, err := r.db.Tables(context.Background())
 	if err != nil {
@@ -252,7 +253,7 @@ func (r *rig) table(ch string) bot.TableRecord {
 			return tr
 		}
 	}
-	return bot.TableRecord{}
+	return table.TableRecord{}
 }
 
 // TestTurnPing: a player who has not acted 10 s after their turn was shown is pinged by a short

@@ -72,7 +72,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 // commitSession commits a step's Change; when it ends a session at a table that plays for money,
 // the Change also carries the night's results in money and its settle-up's debts, worked out again
 // when the money book moved meanwhile. It returns the settle-up for the channel (nil when none).
-func (t *actor) commitSession(ctx context.Context, c Change) (*render.Message, error) {
+func (t *actor) commitSession(ctx context.Context, c table.Change) (*render.Message, error) {
 	rec := t.st.Rec
 	if c.Session == nil || !t.st.Open || !rec.Settings.Money.On() || rec.Tournament != nil {
 		return nil, t.d.store.Commit(ctx, c)
@@ -97,7 +97,7 @@ func (t *actor) commitSession(ctx context.Context, c Change) (*render.Message, e
 // settleNight works out a session's money events: its results in money (rounded so that they still
 // add up to zero) and one debt per payment of the settle-up, which squares the results and the
 // night's expenses. after is the book's newest event they go after.
-func (d *Dealer) settleNight(ctx context.Context, rec TableRecord, s SessionRecord) ([]money.Event, uint64, *render.Message, error) {
+func (d *Dealer) settleNight(ctx context.Context, rec table.TableRecord, s table.SessionRecord) ([]money.Event, uint64, *render.Message, error) {
 	m := rec.Settings.Money
 	community := table.Community(rec.Platform, rec.Workspace)
 	evs, err := d.store.MoneyBook(ctx, community)

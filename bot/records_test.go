@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -124,7 +125,7 @@ func TestCollidedHandKeysMigrated(t *testing.T) {
 	for no := int64(2); no <= 5; no++ {
 		h := old
 		h.No, h.Time = no, old.Time.Add(-time.Hour)
-		if err := r.db.Commit(context.Background(), bot.Change{Hand: &h}); err != nil {
+		if err := r.db.Commit(context.Background(), table.Change{Hand: &h}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -147,7 +148,7 @@ func TestCollidedHandKeysMigrated(t *testing.T) {
 	}
 }
 
-func (r *rig) mustHand(ch string, no int64) bot.HandRecord {
+func (r *rig) mustHand(ch string, no int64) table.HandRecord {
 	r.tb.Helper()
 	h, ok, err := r.db.Hand(context.Background(), "test/w/"+ch, no)
 	if err != nil || !ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
@@ -83,13 +84,13 @@ var errDiskFull = fmt.Errorf("write dealerbot.db: %w", syscall.ENOSPC)
 type flakyStore struct {
 	bot.Store
 	mu      sync.Mutex
-	match   func(bot.Change) bool
+	match   func(table.Change) bool
 	left    int // how many more matching commits are refused
 	refused int // commits refused so far
 }
 
 // failNext refuses the next n commits that match.
-func (f *flakyStore) failNext(n int, match func(bot.Change) bool) {
+func (f *flakyStore) failNext(n int, match func(table.Change) bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.left, f.match = n, match
@@ -102,7 +103,7 @@ func (f *flakyStore) refusals() int {
 	return f.refused
 }
 
-func (f *flakyStore) Commit(ctx context.Context, c bot.Change) error {
+func (f *flakyStore) Commit(ctx context.Context, c table.Change) error {
 	f.mu.Lock()
 	fail := f.left > 0 && f.match(c)
 	if fail {
@@ -118,8 +119,8 @@ func (f *flakyStore) Commit(ctx context.Context, c bot.Change) error {
 
 // actionBy matches the commit of an action of the running hand by player p (a hand index): the
 // action log of a hand that goes on, or the record of a hand the action ends.
-func actionBy(p int) func(bot.Change) bool {
-	return func(c bot.Change) bool {
+func actionBy(p int) func(table.Change) bool {
+	return func(c table.Change) bool {
 		var acts []engine.Action
 		switch {
 		case c.Actions != nil:
@@ -132,7 +133,7 @@ func actionBy(p int) func(bot.Change) bool {
 }
 
 // deals matches the commit that deals a new hand: a table holding a hand the store does not hold yet.
-func (f *flakyStore) deals(c bot.Change) bool {
+func (f *flakyStore) deals(c table.Change) bool {
 	if c.Table == nil || c.Table.Hand == nil || c.Actions != nil || c.Hand != nil {
 		return false
 	}
@@ -205,7 +206,7 @@ func (r *autoRig) must(user, text string) {
 func (r *autoRig) advance(d time.Duration) { r.clk.Advance(d) }
 
 // table is c1's table as stored.
-func (r *autoRig) table() bot.TableRecord {
+func (r *autoRig) table() table.TableRecord {
 	r.t.Helper()
 	tables, err := r.store.Tables(context.Background())
 	if err != nil {
@@ -217,7 +218,7 @@ func (r *autoRig) table() bot.TableRecord {
 		}
 	}
 	r.t.Fatal("no table in c1")
-	return bot.TableRecord{}
+	return table.TableRecord{}
 }
 
 // actions are the stored actions of c1's running hand; it fails the test when there is none.
@@ -520,7 +521,7 @@ func TestSessionEndSurvivesFailedWrite(t *testing.T) {
 	onEachStore(t, func(t *testing.T, kind storeKind) {
 		r := newAutoRig(t, kind, "timer=off", "ann", "ben")
 		r.must("ann", "end")
-		r.store.failNext(1, func(c bot.Change) bool { return c.DeleteTable != "" })
+		r.store.failNext(1, func(c table.Change) bool { return c.DeleteTable != "" })
 		r.foldHand()
 		r.wantRefusals(1)
 		standings := func() int {

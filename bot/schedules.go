@@ -122,11 +122,11 @@ func schedOptions(opts []string) (string, error) {
 }
 
 // schedTable returns a table's committed record.
-func schedTable(ctx context.Context, d *Dealer, id string) (TableRecord, bool) {
+func schedTable(ctx context.Context, d *Dealer, id string) (table.TableRecord, bool) {
 	rec, ok, err := d.store.Table(ctx, id)
 	if err != nil {
 		d.log.Error("load table for schedule", "table", id, "err", err)
-		return TableRecord{}, false
+		return table.TableRecord{}, false
 	}
 	return rec, ok
 }

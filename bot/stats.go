@@ -21,7 +21,7 @@ type StatsStore interface {
 	// EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix
 	// ("discord/GUILD/" for a community, a table's ID and "\x00"-free suffix for one table), table by
 	// table in hand-number order; fn's error stops it.
-	EachHandOf(ctx context.Context, prefix string, fn func(HandRecord) error) error
+	EachHandOf(ctx context.Context, prefix string, fn func(table.HandRecord) error) error
 }
 
 // Limits of `stats`: how many words it reads, and the widest date range.
@@ -34,8 +34,8 @@ const (
 type statsPeriod struct {
 	label    string
 	prefix   string // the tables whose hands are read
-	hand     func(h *HandRecord) bool
-	sessions []SessionRecord // the period's finished sessions, oldest first
+	hand     func(h *table.HandRecord) bool
+	sessions []table.SessionRecord // the period's finished sessions, oldest first
 	night    func(n *money.Night) bool
 }
 
@@ -53,13 +53,13 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 	if err != nil {
 		return statsPeriod{}, err
 	}
-	sameNight := func(ss []SessionRecord) func(n *money.Night) bool {
+	sameNight := func(ss []table.SessionRecord) func(n *money.Night) bool {
 		return func(n *money.Night) bool {
-			return slices.ContainsFunc(ss, func(s SessionRecord) bool { return s.Table == n.Table && s.Started.Equal(n.Started) })
+			return slices.ContainsFunc(ss, func(s table.SessionRecord) bool { return s.Table == n.Table && s.Started.Equal(n.Started) })
 		}
 	}
-	inRanges := func(ss []SessionRecord) func(h *HandRecord) bool {
-		return func(h *HandRecord) bool {
+	inRanges := func(ss []table.SessionRecord) func(h *table.HandRecord) bool {
+		return func(h *table.HandRecord) bool {
 			for _, s := range ss {
 				if h.Table == s.Table && (s.HandNo > 0 && h.No > s.HandBase && h.No <= s.HandNo ||
 					s.HandNo == 0 && !h.Time.Before(s.Started) && !h.Time.After(s.Ended)) {
@@ -77,7 +77,9 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		}
 		if open {
 			return statsPeriod{label: "this session", prefix: id, night: func(*money.Night) bool { return false },
-				hand: func(h *HandRecord) bool { return h.Table == id && h.No > rec.HandBase && !h.Time.Before(rec.Started) }}, nil
+				hand: func(h *table.HandRecord) bool {
+					return h.Table == id && h.No > rec.HandBase && !h.Time.Before(rec.Started)
+				}}, nil
 		}
 		for i := len(all) - 1; i >= 0; i-- {
 			if all[i].Table == id {
@@ -87,7 +89,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		}
 		return statsPeriod{}, refusef(errs.NotFound, "This channel has had no session yet: `stats all` covers every table here.")
 	case w == "season":
-		var ss []SessionRecord
+		var ss []table.SessionRecord
 		for _, s := range all {
 			if s.Table == id && s.Schedule != "" {
 				ss = append(ss, s)
@@ -98,13 +100,13 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		}
 		return statsPeriod{label: "this season", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
 	case w == "all":
-		var ss []SessionRecord
+		var ss []table.SessionRecord
 		for _, s := range all {
 			if strings.HasPrefix(s.Table, community) {
 				ss = append(ss, s)
 			}
 		}
-		return statsPeriod{label: "all time", prefix: community, hand: func(*HandRecord) bool { return true }, sessions: ss,
+		return statsPeriod{label: "all time", prefix: community, hand: func(*table.HandRecord) bool { return true }, sessions: ss,
 			night: func(n *money.Night) bool { return true }}, nil
 	default:
 		loc := d.exportZone(ctx, cmd)
@@ -119,13 +121,13 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		}
 		end := to.AddDate(0, 0, 1)
 		in := func(t time.Time) bool { return !t.Before(from) && t.Before(end) }
-		var ss []SessionRecord
+		var ss []table.SessionRecord
 		for _, s := range all {
 			if strings.HasPrefix(s.Table, community) && in(s.Ended) {
 				ss = append(ss, s)
 			}
 		}
-		return statsPeriod{label: fmt.Sprintf("%s to %s", a, b), prefix: community, hand: func(h *HandRecord) bool { return in(h.Time) },
+		return statsPeriod{label: fmt.Sprintf("%s to %s", a, b), prefix: community, hand: func(h *table.HandRecord) bool { return in(h.Time) },
 			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) }}, nil
 	}
 }
@@ -167,7 +169,7 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 		return d.statsChart(ctx, cmd, per, book, names)
 	}
 	tl := stats.NewTally()
-	err = d.store.EachHandOf(ctx, per.prefix, func(h HandRecord) error {
+	err = d.store.EachHandOf(ctx, per.prefix, func(h table.HandRecord) error {
 		if per.hand(&h) {
 			tl.Add(&h, nil)
 		}

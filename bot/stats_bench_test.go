@@ -11,13 +11,14 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
 // playedHands plays n hands between some of players with random legal actions, for stores to hold.
-func playedHands(r *rand.Rand, n int, players []string) []bot.HandRecord {
-	var out []bot.HandRecord
+func playedHands(r *rand.Rand, n int, players []string) []table.HandRecord {
+	var out []table.HandRecord
 	for len(out) < n {
 		k := 2 + r.IntN(len(players)-1)
 		perm := r.Perm(len(players))[:k]
@@ -62,7 +63,7 @@ func playedHands(r *rand.Rand, n int, players []string) []bot.HandRecord {
 		if !h.Done() {
 			continue
 		}
-		out = append(out, bot.HandRecord{Names: users, Users: users, Rules: s.Rules, Stacks: s.Stacks, Button: s.Button,
+		out = append(out, table.HandRecord{Names: users, Users: users, Rules: s.Rules, Stacks: s.Stacks, Button: s.Button,
 			Deck: s.Deck, Actions: acts, Final: h.Stacks(), Size: 10})
 	}
 	return out
@@ -97,7 +98,7 @@ func BenchmarkStatsSeason(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				if err := db.Commit(ctx, bot.Change{Hand: &h}); err != nil {
+				if err := db.Commit(ctx, table.Change{Hand: &h}); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -115,7 +116,7 @@ func BenchmarkStatsSeason(b *testing.B) {
 	// The sessions, each with its standings and its results in money.
 	for s := 0; s < sessions; s++ {
 		began := start.AddDate(0, 0, 7*s)
-		sess := bot.SessionRecord{Table: id, Schedule: "1", Started: began, Ended: began.Add(3 * time.Hour),
+		sess := table.SessionRecord{Table: id, Schedule: "1", Started: began, Ended: began.Add(3 * time.Hour),
 			HandBase: int64(s * perSession), HandNo: int64((s + 1) * perSession)}
 		ev := money.Event{Time: sess.Ended, Kind: money.KindSession, Community: "bench/w", Table: id, Started: began,
 			Currency: "USD", Value: money.Value{Units: 1, Scale: 2}}
@@ -124,10 +125,10 @@ func BenchmarkStatsSeason(b *testing.B) {
 			if s%2 == 1 {
 				net = -net
 			}
-			sess.Standings = append(sess.Standings, bot.Standing{User: p, Name: p, BoughtIn: 1000, CashedOut: 1000 + net})
+			sess.Standings = append(sess.Standings, table.Standing{User: p, Name: p, BoughtIn: 1000, CashedOut: 1000 + net})
 			ev.Shares = append(ev.Shares, money.Share{User: p, Name: p, Chips: net, Amount: net})
 		}
-		if err := db.Commit(ctx, bot.Change{Session: &sess, Money: []money.Event{ev}, MoneyAfter: uint64(s)}); err != nil {
+		if err := db.Commit(ctx, table.Change{Session: &sess, Money: []money.Event{ev}, MoneyAfter: uint64(s)}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,7 +18,7 @@ func caller(cmd Command) table.Caller {
 // inputs reads what a core verb needs besides the table's state.
 func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs, error) {
 	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, CardPictures: t.hasCardPictures(cmd.Platform),
-		Where: TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel},
+		Where: table.TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel},
 		Style: t.style()}
 	var err error
 	if r&readsPlayer != 0 {

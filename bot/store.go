@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // Store keeps everything the dealer must not lose. Each method is one transaction: Commit applies a
@@ -10,22 +12,22 @@ import (
 // storage.DB is the implementation; the interface lives here, where it is used.
 type Store interface {
 	// Tables returns every open table, as last committed.
-	Tables(ctx context.Context) ([]TableRecord, error)
+	Tables(ctx context.Context) ([]table.TableRecord, error)
 	// Table returns one open table, as last committed; ok is false when the channel has none.
-	Table(ctx context.Context, id string) (t TableRecord, ok bool, err error)
+	Table(ctx context.Context, id string) (t table.TableRecord, ok bool, err error)
 	// Commit applies a change atomically. It returns ErrInsufficient, changing nothing, when a ledger
 	// entry would take a bankroll below zero.
-	Commit(ctx context.Context, c Change) error
+	Commit(ctx context.Context, c table.Change) error
 	// Player returns a player's record in a workspace; ok is false for a player never seen.
-	Player(ctx context.Context, workspace, user string) (p PlayerRecord, ok bool, err error)
+	Player(ctx context.Context, workspace, user string) (p table.PlayerRecord, ok bool, err error)
 	// Players returns every player of a workspace.
-	Players(ctx context.Context, workspace string) ([]PlayerRecord, error)
+	Players(ctx context.Context, workspace string) ([]table.PlayerRecord, error)
 	// Hands returns up to n finished hands of a table, the most recent first.
-	Hands(ctx context.Context, table string, n int) ([]HandRecord, error)
+	Hands(ctx context.Context, table string, n int) ([]table.HandRecord, error)
 	// Hand returns hand number no of a table; ok is false when there is none.
-	Hand(ctx context.Context, table string, no int64) (h HandRecord, ok bool, err error)
+	Hand(ctx context.Context, table string, no int64) (h table.HandRecord, ok bool, err error)
 	// Sessions returns every finished session, oldest first.
-	Sessions(ctx context.Context) ([]SessionRecord, error)
+	Sessions(ctx context.Context) ([]table.SessionRecord, error)
 	// The money books and payment handles (money.go).
 	MoneyStore
 	// The hands stats read (stats.go).

@@ -10,7 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -95,7 +95,7 @@ func (r *reader) count(each int) int {
 }
 
 // EncodeHand writes a hand compactly. The table and hand number are in the key (handKey).
-func EncodeHand(h bot.HandRecord) []byte {
+func EncodeHand(h table.HandRecord) []byte {
 	w := &writer{b: make([]byte, 0, 320)}
 	if h.Tournament != nil {
 		w.b = append(w.b, formatHandTournament)
@@ -164,7 +164,7 @@ func EncodeHand(h bot.HandRecord) []byte {
 }
 
 // writeTournament writes a tournament hand's tournament fields, after the hand's own.
-func writeTournament(w *writer, t *bot.TournamentHand) {
+func writeTournament(w *writer, t *table.TournamentHand) {
 	w.i(t.Began.UnixNano())
 	w.i(t.BuyIn)
 	w.i(t.Stack)
@@ -184,22 +184,22 @@ func writeTournament(w *writer, t *bot.TournamentHand) {
 }
 
 // readTournament reads what writeTournament wrote.
-func readTournament(r *reader) *bot.TournamentHand {
-	t := &bot.TournamentHand{Began: time.Unix(0, r.i()).UTC(), BuyIn: r.i(), Stack: r.i(), Level: int(r.u()), LevelMinutes: int(r.u())}
+func readTournament(r *reader) *table.TournamentHand {
+	t := &table.TournamentHand{Began: time.Unix(0, r.i()).UTC(), BuyIn: r.i(), Stack: r.i(), Level: int(r.u()), LevelMinutes: int(r.u())}
 	t.Rebuys = r.u() == 1
 	n := r.count(3)
 	if n > 0 {
-		t.Finishes = make([]bot.Finish, n)
+		t.Finishes = make([]table.Finish, n)
 	}
 	for i := range t.Finishes {
-		t.Finishes[i] = bot.Finish{Player: int(r.u()), Place: int(r.u()), Prize: r.i()}
+		t.Finishes[i] = table.Finish{Player: int(r.u()), Place: int(r.u()), Prize: r.i()}
 	}
 	return t
 }
 
 // DecodeHand reads a hand stored by EncodeHand, or as JSON by an earlier version.
-func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
-	var h bot.HandRecord
+func DecodeHand(tableID string, no int64, v []byte) (table.HandRecord, error) {
+	var h table.HandRecord
 	if len(v) > 0 && v[0] == '{' {
 		err := json.Unmarshal(v, &h)
 		return h, err
@@ -208,7 +208,7 @@ func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 		return h, errCorrupt
 	}
 	r := &reader{b: v[1:]}
-	h.Table, h.No = table, no
+	h.Table, h.No = tableID, no
 	h.Time = time.Unix(0, r.i()).UTC()
 	n := r.count(5)
 	if n > engine.MaxPlayers {
@@ -249,13 +249,13 @@ func DecodeHand(table string, no int64, v []byte) (bot.HandRecord, error) {
 		h.Tournament = readTournament(r)
 	}
 	if r.err != nil {
-		return h, fmt.Errorf("hand %d of %s: %w", no, table, r.err)
+		return h, fmt.Errorf("hand %d of %s: %w", no, tableID, r.err)
 	}
 	return h, nil
 }
 
 // ledger kinds by number, for the binary form.
-var ledgerKinds = []string{bot.KindGrant, bot.KindAdjust, bot.KindBuyIn, bot.KindRebuy, bot.KindResult, bot.KindCashOut}
+var ledgerKinds = []string{table.KindGrant, table.KindAdjust, table.KindBuyIn, table.KindRebuy, table.KindResult, table.KindCashOut}
 
 func kindNo(k string) uint64 {
 	for i, name := range ledgerKinds {
@@ -267,12 +267,12 @@ func kindNo(k string) uint64 {
 }
 
 // SameEvent reports whether two entries can share a ledger record.
-func SameEvent(a, b bot.LedgerEntry) bool {
+func SameEvent(a, b table.LedgerEntry) bool {
 	return a.Time.Equal(b.Time) && a.Kind == b.Kind && a.Workspace == b.Workspace && a.Table == b.Table && a.HandNo == b.HandNo
 }
 
 // EncodeLedger writes entries that share time, kind, workspace, table and hand as one record.
-func EncodeLedger(es []bot.LedgerEntry) []byte {
+func EncodeLedger(es []table.LedgerEntry) []byte {
 	w := &writer{b: make([]byte, 0, 64+32*len(es))}
 	first := es[0]
 	if len(es) == 1 {
@@ -302,17 +302,17 @@ func EncodeLedger(es []bot.LedgerEntry) []byte {
 }
 
 // DecodeLedger reads a ledger record: one entry or several (binary), or one JSON entry.
-func DecodeLedger(seq uint64, v []byte) ([]bot.LedgerEntry, error) {
+func DecodeLedger(seq uint64, v []byte) ([]table.LedgerEntry, error) {
 	if len(v) > 0 && v[0] == '{' {
-		var e bot.LedgerEntry
+		var e table.LedgerEntry
 		err := json.Unmarshal(v, &e)
-		return []bot.LedgerEntry{e}, err
+		return []table.LedgerEntry{e}, err
 	}
 	if len(v) == 0 || (v[0] != formatLedger && v[0] != formatLedgerSet) {
 		return nil, errCorrupt
 	}
 	r := &reader{b: v[1:]}
-	head := bot.LedgerEntry{Seq: seq, Time: time.Unix(0, r.i()).UTC()}
+	head := table.LedgerEntry{Seq: seq, Time: time.Unix(0, r.i()).UTC()}
 	if k := r.u(); k < uint64(len(ledgerKinds)) {
 		head.Kind = ledgerKinds[k]
 	} else {
@@ -323,7 +323,7 @@ func DecodeLedger(seq uint64, v []byte) ([]bot.LedgerEntry, error) {
 	if v[0] == formatLedgerSet {
 		n = r.count(4)
 	}
-	out := make([]bot.LedgerEntry, n)
+	out := make([]table.LedgerEntry, n)
 	for i := range out {
 		e := head
 		e.User, e.Name, e.Bankroll, e.OnTable = r.s(), r.s(), r.i(), r.i()

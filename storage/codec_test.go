@@ -14,17 +14,17 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
 // playedHand plays a random finished hand and returns it as the dealer stores it.
-func playedHand(r *rand.Rand, table string, no int64) bot.HandRecord {
-	return playedHandOf(r, 2+r.IntN(9), table, no)
+func playedHand(r *rand.Rand, tableID string, no int64) table.HandRecord {
+	return playedHandOf(r, 2+r.IntN(9), tableID, no)
 }
 
 // playedHandOf plays a random finished hand of n players.
-func playedHandOf(r *rand.Rand, n int, table string, no int64) bot.HandRecord {
+func playedHandOf(r *rand.Rand, n int, tableID string, no int64) table.HandRecord {
 	rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
 	if r.IntN(3) == 0 {
 		rules.Ante = 2
@@ -64,7 +64,7 @@ func playedHandOf(r *rand.Rand, n int, table string, no int64) bot.HandRecord {
 		}
 	}
 	s := h.Setup()
-	return bot.HandRecord{Table: table, No: no, Time: time.Unix(1795450000+no, 123).UTC(), Names: names, Users: users,
+	return table.HandRecord{Table: tableID, No: no, Time: time.Unix(1795450000+no, 123).UTC(), Names: names, Users: users,
 		Seats: seats, Size: 10, Rules: rules, Stacks: s.Stacks, Button: s.Button, Deck: s.Deck,
 		Salt: "0123456789abcdef0123456789abcdef", Proof: 2, Actions: h.Actions(), Final: h.Stacks(),
 		Straddle: r.IntN(3) == 0, RunTwice: r.IntN(3) == 0, BombPot: r.Int64N(3) * 20}
@@ -105,7 +105,7 @@ func TestOldJSONHandsAreConverted(t *testing.T) {
 	}
 	d.Close()
 	r := rand.New(rand.NewPCG(5, 6))
-	var want []bot.HandRecord
+	var want []table.HandRecord
 	b, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -161,18 +161,18 @@ func TestLedgerRecords(t *testing.T) {
 	defer d.Close()
 	ctx := context.Background()
 	at := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
-	var c bot.Change
+	var c table.Change
 	for _, u := range []string{"a", "b", "c"} {
-		c.Ledger = append(c.Ledger, bot.LedgerEntry{Time: at, Kind: bot.KindGrant, Workspace: "w", User: u, Name: u, Bankroll: 1000},
-			bot.LedgerEntry{Time: at, Kind: bot.KindBuyIn, Workspace: "w", User: u, Name: u, Table: "t", Bankroll: -500, OnTable: 500})
+		c.Ledger = append(c.Ledger, table.LedgerEntry{Time: at, Kind: table.KindGrant, Workspace: "w", User: u, Name: u, Bankroll: 1000},
+			table.LedgerEntry{Time: at, Kind: table.KindBuyIn, Workspace: "w", User: u, Name: u, Table: "t", Bankroll: -500, OnTable: 500})
 	}
 	if err := d.Commit(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	res := bot.Change{Ledger: []bot.LedgerEntry{
-		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "a", Name: "a", Table: "t", HandNo: 7, OnTable: 300},
-		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "b", Name: "b", Table: "t", HandNo: 7, OnTable: -100},
-		{Time: at, Kind: bot.KindResult, Workspace: "w", User: "c", Name: "c", Table: "t", HandNo: 7, OnTable: -200},
+	res := table.Change{Ledger: []table.LedgerEntry{
+		{Time: at, Kind: table.KindResult, Workspace: "w", User: "a", Name: "a", Table: "t", HandNo: 7, OnTable: 300},
+		{Time: at, Kind: table.KindResult, Workspace: "w", User: "b", Name: "b", Table: "t", HandNo: 7, OnTable: -100},
+		{Time: at, Kind: table.KindResult, Workspace: "w", User: "c", Name: "c", Table: "t", HandNo: 7, OnTable: -200},
 	}}
 	if err := d.Commit(ctx, res); err != nil {
 		t.Fatal(err)
@@ -186,7 +186,7 @@ func TestLedgerRecords(t *testing.T) {
 	if err != nil || len(es) != 9 {
 		t.Fatalf("%d ledger entries, %v", len(es), err)
 	}
-	if last := es[8]; last.User != "c" || last.OnTable != -200 || last.HandNo != 7 || last.Kind != bot.KindResult || !last.Time.Equal(at) {
+	if last := es[8]; last.User != "c" || last.OnTable != -200 || last.HandNo != 7 || last.Kind != table.KindResult || !last.Time.Equal(at) {
 		t.Fatalf("last entry %+v", last)
 	}
 }
@@ -195,7 +195,7 @@ func TestLedgerRecords(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1))
 	f.Add(EncodeHand(playedHand(r, "t", 1)))
-	f.Add(EncodeLedger([]bot.LedgerEntry{{Kind: bot.KindResult, User: "a"}, {Kind: bot.KindResult, User: "b"}}))
+	f.Add(EncodeLedger([]table.LedgerEntry{{Kind: table.KindResult, User: "a"}, {Kind: table.KindResult, User: "b"}}))
 	f.Add([]byte("{}"))
 	f.Fuzz(func(t *testing.T, v []byte) {
 		DecodeHand("t", 1, v)
@@ -229,10 +229,10 @@ func TestItem11TournamentHandCodec(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 28))
 	for i := 0; i < 500; i++ {
 		h := playedHand(r, "discord/1/2", int64(i+1))
-		h.Tournament = &bot.TournamentHand{Began: time.Unix(1795440000, int64(i)).UTC(), BuyIn: 100, Stack: 1500, Level: 1 + i%12,
+		h.Tournament = &table.TournamentHand{Began: time.Unix(1795440000, int64(i)).UTC(), BuyIn: 100, Stack: 1500, Level: 1 + i%12,
 			LevelMinutes: i % 20, Rebuys: i%2 == 0}
 		for p := 0; p < i%3 && p < len(h.Stacks); p++ {
-			h.Tournament.Finishes = append(h.Tournament.Finishes, bot.Finish{Player: p, Place: len(h.Stacks) - p, Prize: int64(i * p)})
+			h.Tournament.Finishes = append(h.Tournament.Finishes, table.Finish{Player: p, Place: len(h.Stacks) - p, Prize: int64(i * p)})
 		}
 		v := EncodeHand(h)
 		if v[0] != formatHandTournament {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // filledDB makes a database file of many pages (ledger entries and tables) and closes it.
@@ -26,10 +26,10 @@ func filledDB(t *testing.T) string {
 	}
 	for i := 0; i < 300; i++ {
 		u := fmt.Sprintf("player-%03d", i)
-		tr := bot.TableRecord{ID: "t/" + u, Seats: []bot.SeatRecord{{User: u, Name: strings.Repeat(u, 10), Stack: 100}}}
-		c := bot.Change{Table: &tr, Ledger: []bot.LedgerEntry{
-			{Time: time.Unix(0, 0), Kind: bot.KindGrant, Workspace: "w", User: u, Bankroll: 1000},
-			{Time: time.Unix(0, 0), Kind: bot.KindBuyIn, Workspace: "w", User: u, Bankroll: -100, OnTable: 100},
+		tr := table.TableRecord{ID: "t/" + u, Seats: []table.SeatRecord{{User: u, Name: strings.Repeat(u, 10), Stack: 100}}}
+		c := table.Change{Table: &tr, Ledger: []table.LedgerEntry{
+			{Time: time.Unix(0, 0), Kind: table.KindGrant, Workspace: "w", User: u, Bankroll: 1000},
+			{Time: time.Unix(0, 0), Kind: table.KindBuyIn, Workspace: "w", User: u, Bankroll: -100, OnTable: 100},
 		}}
 		if err := d.Commit(context.Background(), c); err != nil {
 			t.Fatal(err)

@@ -4,15 +4,15 @@
 //
 // Open the file with Open; a second process (or a second Open in this one) waits at most
 // OpenTimeout for the file lock and then fails instead of hanging. Every method is one bbolt
-// transaction: Commit applies a whole bot.Change (table state, ledger entries, a finished hand, a
+// transaction: Commit applies a whole table.Change (table state, ledger entries, a finished hand, a
 // finished session) or none of it. A commit is on disk (fsync) when Commit returns.
 //
-// Buckets: "players" (workspace\x00user -> JSON bot.PlayerRecord), "ledger" (big-endian sequence ->
-// JSON bot.LedgerEntry, append-only), "tables" (table ID -> JSON bot.TableRecord, including the hand
-// in progress), "actions" (table ID -> JSON bot.ActionLog, the running hand's actions, rewritten on
+// Buckets: "players" (workspace\x00user -> JSON table.PlayerRecord), "ledger" (big-endian sequence ->
+// JSON table.LedgerEntry, append-only), "tables" (table ID -> JSON table.TableRecord, including the hand
+// in progress), "actions" (table ID -> JSON table.ActionLog, the running hand's actions, rewritten on
 // each action so that an action writes a few bytes rather than the whole table), "hands" (table
-// ID\x00big-endian hand number -> JSON bot.HandRecord) and "sessions" (sequence -> JSON
-// bot.SessionRecord).
+// ID\x00big-endian hand number -> JSON table.HandRecord) and "sessions" (sequence -> JSON
+// table.SessionRecord).
 //
 // Backup writes a consistent copy of the whole file while the dealer keeps running.
 //

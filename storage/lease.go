@@ -173,7 +173,7 @@ func (d *DB) Communities(ctx context.Context) ([]bot.Lease, error) {
 }
 
 // CommunityTables returns the open tables of one community.
-func (d *DB) CommunityTables(ctx context.Context, community string) ([]bot.TableRecord, error) {
+func (d *DB) CommunityTables(ctx context.Context, community string) ([]table.TableRecord, error) {
 	all, err := d.Tables(ctx)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 var (
@@ -150,7 +151,7 @@ func (d *DB) Handles(ctx context.Context, community string) (map[string]money.Ha
 
 // EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix, in key
 // order (table, then hand number), in batches (see EachHand).
-func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
+func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(table.HandRecord) error) error {
 	return d.eachHand(ctx, []byte(prefix), fn)
 }
 

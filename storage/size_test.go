@@ -15,17 +15,16 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 var million = flag.Bool("storage.million", false, "build a database of 1,000,000 hands for BenchmarkMillionHands")
 
 // resultEntries are the ledger entries a finished hand adds: one result per player.
-func resultEntries(h bot.HandRecord, ws string) []bot.LedgerEntry {
-	es := make([]bot.LedgerEntry, len(h.Users))
+func resultEntries(h table.HandRecord, ws string) []table.LedgerEntry {
+	es := make([]table.LedgerEntry, len(h.Users))
 	for p, u := range h.Users {
-		es[p] = bot.LedgerEntry{Time: h.Time, Kind: bot.KindResult, Workspace: ws, User: u, Name: h.Names[p], Table: h.Table,
+		es[p] = table.LedgerEntry{Time: h.Time, Kind: table.KindResult, Workspace: ws, User: u, Name: h.Names[p], Table: h.Table,
 			HandNo: h.No, OnTable: h.Final[p] - h.Stacks[p]}
 	}
 	return es
@@ -56,10 +55,10 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 	}
 	defer d.Close()
 	r := rand.New(rand.NewPCG(7, 7))
-	const table = "discord/123456789012345678/876543210987654321"
-	hands := make([]bot.HandRecord, 500)
+	const tableID = "discord/123456789012345678/876543210987654321"
+	hands := make([]table.HandRecord, 500)
 	for i := range hands {
-		hands[i] = playedHandOf(r, 6, table, 0)
+		hands[i] = playedHandOf(r, 6, tableID, 0)
 		record += float64(len(EncodeHand(hands[i])))
 	}
 	ctx := context.Background()
@@ -68,7 +67,7 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 	for i := 0; i < n; i++ {
 		h := hands[i%len(hands)]
 		h.No = int64(i + 1)
-		if err := d.Commit(ctx, bot.Change{Hand: &h, Ledger: resultEntries(h, "123456789012345678")}); err != nil {
+		if err := d.Commit(ctx, table.Change{Hand: &h, Ledger: resultEntries(h, "123456789012345678")}); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -132,7 +131,7 @@ func BenchmarkMillionHands(b *testing.B) {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(9, 9))
-	var pool []bot.HandRecord
+	var pool []table.HandRecord
 	for i := 0; i < 1000; i++ {
 		pool = append(pool, playedHandOf(r, 2+r.IntN(8), "", 0))
 	}
@@ -160,11 +159,11 @@ func BenchmarkMillionHands(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	live := bot.TableRecord{ID: "discord/123456789012345678/live", Platform: "discord", Workspace: "123456789012345678", Channel: "live",
-		Settings: table.DefaultSettings(), Seats: make([]bot.SeatRecord, 9), Button: -1}
-	live.Seats[0] = bot.SeatRecord{User: "a", Name: "a", Stack: 1000}
-	live.Seats[1] = bot.SeatRecord{User: "b", Name: "b", Stack: 1000}
-	if err := d.Commit(context.Background(), bot.Change{Table: &live}); err != nil {
+	live := table.TableRecord{ID: "discord/123456789012345678/live", Platform: "discord", Workspace: "123456789012345678", Channel: "live",
+		Settings: table.DefaultSettings(), Seats: make([]table.SeatRecord, 9), Button: -1}
+	live.Seats[0] = table.SeatRecord{User: "a", Name: "a", Stack: 1000}
+	live.Seats[1] = table.SeatRecord{User: "b", Name: "b", Stack: 1000}
+	if err := d.Commit(context.Background(), table.Change{Table: &live}); err != nil {
 		b.Fatal(err)
 	}
 	d.Close()
@@ -201,8 +200,8 @@ func BenchmarkMillionHands(b *testing.B) {
 	const acts = 200
 	for i := 0; i < acts; i++ {
 		t0 := time.Now()
-		log := &bot.ActionLog{Table: live.ID, HandNo: 1, Deadline: time.Now()}
-		if err := d.Commit(ctx, bot.Change{Actions: log}); err != nil {
+		log := &table.ActionLog{Table: live.ID, HandNo: 1, Deadline: time.Now()}
+		if err := d.Commit(ctx, table.Change{Actions: log}); err != nil {
 			b.Fatal(err)
 		}
 		act += time.Since(t0)

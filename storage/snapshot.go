@@ -13,7 +13,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -22,16 +21,16 @@ import (
 // records. Leases are left out: they belong to the process that held the file, and a new store's
 // processes claim their own.
 type Snapshot struct {
-	Players   []bot.PlayerRecord // in key order: workspace, then user
-	Ledger    []LedgerRecord     // one per event, in sequence order
-	Tables    []RawTable         // open tables, by ID
-	Actions   []RawActions       // the action log of each running hand, by table ID
-	Sessions  []RawSession       // in sequence order
-	Schedules []RawSchedule      // by ID
-	RSVPs     []RawRSVP          // by schedule, game and user
-	Results   []RawResult        // by schedule and game; a removed schedule's results stay
-	Money     []RawMoney         // the money books, by community and number (money.go)
-	Handles   []RawHandle        // payment handles, by community and user
+	Players   []table.PlayerRecord // in key order: workspace, then user
+	Ledger    []LedgerRecord       // one per event, in sequence order
+	Tables    []RawTable           // open tables, by ID
+	Actions   []RawActions         // the action log of each running hand, by table ID
+	Sessions  []RawSession         // in sequence order
+	Schedules []RawSchedule        // by ID
+	RSVPs     []RawRSVP            // by schedule, game and user
+	Results   []RawResult          // by schedule and game; a removed schedule's results stay
+	Money     []RawMoney           // the money books, by community and number (money.go)
+	Handles   []RawHandle          // payment handles, by community and user
 
 	// The bucket sequences: the last number given to a ledger event, a session and a schedule. They
 	// may be ahead of the last record (a schedule removed), and a copy must not number anew from
@@ -44,13 +43,13 @@ type Snapshot struct {
 	Hands func(ctx context.Context, fn func(RawHand) error) error
 }
 
-// RawTable is an open table's record (JSON bot.TableRecord) and its community.
+// RawTable is an open table's record (JSON table.TableRecord) and its community.
 type RawTable struct {
 	ID, Community string
 	Rec           []byte
 }
 
-// RawActions is the action log of a table's running hand (JSON bot.ActionLog).
+// RawActions is the action log of a table's running hand (JSON table.ActionLog).
 type RawActions struct {
 	Table string
 	Rec   []byte
@@ -65,7 +64,7 @@ type RawHand struct {
 	Rec   []byte
 }
 
-// RawSession is a finished session (JSON bot.SessionRecord) and its sequence number.
+// RawSession is a finished session (JSON table.SessionRecord) and its sequence number.
 type RawSession struct {
 	Seq uint64
 	Rec []byte
@@ -103,7 +102,7 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 	s := Snapshot{Hands: d.eachRawHand}
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
-			var p bot.PlayerRecord
+			var p table.PlayerRecord
 			if err := json.Unmarshal(v, &p); err != nil {
 				return fmt.Errorf("player %q: %w", k, err)
 			}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // TestSnapshot: a snapshot holds every record under its key as stored, numbers the hands kept under
@@ -32,20 +32,20 @@ func TestSnapshot(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 2100; i++ { // more than two batches
 		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
-		must(d.Commit(ctx, bot.Change{Hand: &h}))
+		must(d.Commit(ctx, table.Change{Hand: &h}))
 	}
 	for i := 0; i < 2; i++ { // hand 7 of table a twice more
 		h := playedHand(r, "console/w/a", 7)
-		must(d.Commit(ctx, bot.Change{Hand: &h}))
+		must(d.Commit(ctx, table.Change{Hand: &h}))
 	}
 	now := time.Unix(1_800_000_000, 0).UTC()
-	result := func(u string, n int64) bot.LedgerEntry {
-		return bot.LedgerEntry{Time: now, Kind: bot.KindResult, Workspace: "w", User: u, Table: "console/w/a", HandNo: 1, OnTable: n}
+	result := func(u string, n int64) table.LedgerEntry {
+		return table.LedgerEntry{Time: now, Kind: table.KindResult, Workspace: "w", User: u, Table: "console/w/a", HandNo: 1, OnTable: n}
 	}
-	must(d.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{
-		{Kind: bot.KindGrant, Workspace: "w", User: "u0", Bankroll: 1000}, {Kind: bot.KindGrant, Workspace: "w", User: "u1", Bankroll: 1000}, // one record
+	must(d.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{
+		{Kind: table.KindGrant, Workspace: "w", User: "u0", Bankroll: 1000}, {Kind: table.KindGrant, Workspace: "w", User: "u1", Bankroll: 1000}, // one record
 	}}))
-	must(d.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{result("u0", 50), result("u1", -50)}})) // one record
+	must(d.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{result("u0", 50), result("u1", -50)}})) // one record
 	var ids []string
 	for range 3 {
 		s := &schedule.Schedule{Platform: "console", Workspace: "w"}
@@ -59,8 +59,8 @@ func TestSnapshot(t *testing.T) {
 
 	s, err := d.Snapshot(ctx)
 	must(err)
-	var want []bot.HandRecord
-	must(d.EachHand(ctx, func(h bot.HandRecord) error { want = append(want, h); return nil }))
+	var want []table.HandRecord
+	must(d.EachHand(ctx, func(h table.HandRecord) error { want = append(want, h); return nil }))
 	var got []RawHand
 	must(s.Hands(ctx, func(h RawHand) error { got = append(got, h); return nil }))
 	if len(got) != len(want) || len(got) != 2102 {

@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // OpenTimeout is how long Open waits for another process to release the file.
@@ -50,7 +51,7 @@ type DB struct {
 }
 
 type commitReq struct {
-	c    bot.Change
+	c    table.Change
 	enc  encoded
 	done chan error
 }
@@ -61,7 +62,7 @@ type encoded struct {
 	table, actions, hand, session []byte
 }
 
-func encode(c bot.Change) (e encoded, err error) {
+func encode(c table.Change) (e encoded, err error) {
 	marshal := func(dst *[]byte, v any) {
 		if err == nil {
 			*dst, err = json.Marshal(v)
@@ -242,9 +243,9 @@ func playerKey(workspace, user string) []byte {
 	return []byte(workspace + "\x00" + user)
 }
 
-func handKey(table string, no int64) []byte {
-	k := make([]byte, 0, len(table)+9)
-	k = append(k, table...)
+func handKey(tableID string, no int64) []byte {
+	k := make([]byte, 0, len(tableID)+9)
+	k = append(k, tableID...)
 	k = append(k, 0)
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
@@ -252,18 +253,18 @@ func handKey(table string, no int64) []byte {
 // keptHandKey is the key of a finished hand whose handKey is taken by another hand of the same number
 // (kept by a version that numbered each session's hands from 1): handKey and then a sequence number,
 // so the hand is kept beside the older one, after it, and nothing is overwritten.
-func keptHandKey(table string, no int64, seq uint64) []byte {
-	return binary.BigEndian.AppendUint64(handKey(table, no), seq)
+func keptHandKey(tableID string, no int64, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(handKey(tableID, no), seq)
 }
 
 // decodeHandKV reads a hand with its table and number from its key (handKey or keptHandKey). Table
 // IDs hold no zero byte, so a zero 17 bytes from the end marks a keptHandKey.
-func decodeHandKV(k, v []byte) (bot.HandRecord, error) {
+func decodeHandKV(k, v []byte) (table.HandRecord, error) {
 	if len(k) >= 17 && k[len(k)-17] == 0 {
 		k = k[:len(k)-8]
 	}
 	if len(k) < 9 || k[len(k)-9] != 0 {
-		return bot.HandRecord{}, fmt.Errorf("hand key %x: %w", k, errCorrupt)
+		return table.HandRecord{}, fmt.Errorf("hand key %x: %w", k, errCorrupt)
 	}
 	return DecodeHand(string(k[:len(k)-9]), int64(binary.BigEndian.Uint64(k[len(k)-8:])), v)
 }
@@ -280,7 +281,7 @@ func put(b *bolt.Bucket, key []byte, v any) error {
 
 // Commit applies c in one transaction and returns when it is on disk. Changes committed at the same
 // time from several goroutines may share a transaction; each is still all or nothing.
-func (d *DB) Commit(ctx context.Context, c bot.Change) error {
+func (d *DB) Commit(ctx context.Context, c table.Change) error {
 	enc, err := encode(c)
 	if err != nil {
 		return err
@@ -299,7 +300,7 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 
 // apply writes c, whose records are already encoded in enc. It only touches tx, so it may run again
 // in a new transaction after a group failed.
-func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
+func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 	if c.Fence != nil {
 		if err := checkFence(tx, c.Fence); err != nil {
 			return err
@@ -324,10 +325,10 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 	// will be inserted before those keys later. It makes the file about a third smaller.
 	ledger.FillPercent = 0.9
 	tx.Bucket(bucketHands).FillPercent = 0.9
-	var applied []bot.LedgerEntry
+	var applied []table.LedgerEntry
 	for _, e := range c.Ledger {
 		key := playerKey(e.Workspace, e.User)
-		var p bot.PlayerRecord
+		var p table.PlayerRecord
 		exists := false
 		if v := players.Get(key); v != nil {
 			if err := json.Unmarshal(v, &p); err != nil {
@@ -335,9 +336,9 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 			}
 			exists = true
 		} else {
-			p = bot.PlayerRecord{Workspace: e.Workspace, User: e.User}
+			p = table.PlayerRecord{Workspace: e.Workspace, User: e.User}
 		}
-		if e.Kind == bot.KindGrant && exists {
+		if e.Kind == table.KindGrant && exists {
 			continue // a grant only opens an account
 		}
 		if e.Name != "" {
@@ -348,9 +349,9 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 		p.OnTable, ok2 = AddChips(p.OnTable, e.OnTable)
 		ok3 = true
 		switch e.Kind {
-		case bot.KindGrant, bot.KindAdjust:
+		case table.KindGrant, table.KindAdjust:
 			p.Granted, ok3 = AddChips(p.Granted, e.Bankroll)
-		case bot.KindResult:
+		case table.KindResult:
 			p.Hands++
 		}
 		if !ok1 || !ok2 || !ok3 {
@@ -436,8 +437,8 @@ func apply(tx *bolt.Tx, c bot.Change, enc encoded) error {
 }
 
 // Tables returns every open table.
-func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
-	var out []bot.TableRecord
+func (d *DB) Tables(ctx context.Context) ([]table.TableRecord, error) {
+	var out []table.TableRecord
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
 			t, err := readTable(tx, k, v)
@@ -449,8 +450,8 @@ func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
 }
 
 // Table returns one open table.
-func (d *DB) Table(ctx context.Context, id string) (bot.TableRecord, bool, error) {
-	var t bot.TableRecord
+func (d *DB) Table(ctx context.Context, id string) (table.TableRecord, bool, error) {
+	var t table.TableRecord
 	ok := false
 	err := d.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketTables).Get([]byte(id))
@@ -466,15 +467,15 @@ func (d *DB) Table(ctx context.Context, id string) (bot.TableRecord, bool, error
 }
 
 // readTable decodes a table record and puts its hand's newest action log back into it.
-func readTable(tx *bolt.Tx, k, v []byte) (bot.TableRecord, error) {
-	var t bot.TableRecord
+func readTable(tx *bolt.Tx, k, v []byte) (table.TableRecord, error) {
+	var t table.TableRecord
 	if err := json.Unmarshal(v, &t); err != nil {
 		return t, fmt.Errorf("table %s: %w", k, err)
 	}
 	// The action log is written alone on each action; within a hand it only grows, so the
 	// longer of the two copies is the newer.
 	if a := tx.Bucket(bucketActions).Get(k); a != nil && t.Hand != nil {
-		var log bot.ActionLog
+		var log table.ActionLog
 		if err := json.Unmarshal(a, &log); err != nil {
 			return t, fmt.Errorf("actions of table %s: %w", k, err)
 		}
@@ -486,8 +487,8 @@ func readTable(tx *bolt.Tx, k, v []byte) (bot.TableRecord, error) {
 }
 
 // Player returns one player's record.
-func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerRecord, bool, error) {
-	var p bot.PlayerRecord
+func (d *DB) Player(ctx context.Context, workspace, user string) (table.PlayerRecord, bool, error) {
+	var p table.PlayerRecord
 	ok := false
 	err := d.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketPlayers).Get(playerKey(workspace, user))
@@ -501,13 +502,13 @@ func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerReco
 }
 
 // Players returns every player of a workspace.
-func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord, error) {
-	var out []bot.PlayerRecord
+func (d *DB) Players(ctx context.Context, workspace string) ([]table.PlayerRecord, error) {
+	var out []table.PlayerRecord
 	prefix := []byte(workspace + "\x00")
 	err := d.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketPlayers).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var p bot.PlayerRecord
+			var p table.PlayerRecord
 			if err := json.Unmarshal(v, &p); err != nil {
 				return fmt.Errorf("player %s: %w", k, err)
 			}
@@ -519,12 +520,12 @@ func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord,
 }
 
 // Hands returns up to n finished hands of a table, the most recent first.
-func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, error) {
-	var out []bot.HandRecord
-	prefix := []byte(table + "\x00")
+func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]table.HandRecord, error) {
+	var out []table.HandRecord
+	prefix := []byte(tableID + "\x00")
 	err := d.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketHands).Cursor()
-		// Seek past the table's last key, then walk back.
+		// Seek past the tableID's last key, then walk back.
 		end := append(append([]byte(nil), prefix...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 		k, v := c.Seek(end)
 		if k == nil {
@@ -546,10 +547,10 @@ func (d *DB) Hands(ctx context.Context, table string, n int) ([]bot.HandRecord, 
 
 // Hand returns hand number no of a table; of several hands kept under that number (see keptHandKey),
 // the newest.
-func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, bool, error) {
-	var h bot.HandRecord
+func (d *DB) Hand(ctx context.Context, tableID string, no int64) (table.HandRecord, bool, error) {
+	var h table.HandRecord
 	ok := false
-	prefix := handKey(table, no)
+	prefix := handKey(tableID, no)
 	err := d.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketHands).Cursor()
 		var v []byte
@@ -561,7 +562,7 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 		}
 		ok = true
 		var err error
-		h, err = DecodeHand(table, no, v)
+		h, err = DecodeHand(tableID, no, v)
 		return err
 	})
 	return h, ok, err
@@ -569,16 +570,16 @@ func (d *DB) Hand(ctx context.Context, table string, no int64) (bot.HandRecord, 
 
 // EachHand calls fn with every finished hand, table by table and in hand order, reading them in
 // batches so that any number of hands is exported in little memory. fn's error stops the walk.
-func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+func (d *DB) EachHand(ctx context.Context, fn func(table.HandRecord) error) error {
 	return d.eachHand(ctx, nil, fn)
 }
 
 // eachHand is EachHand for the tables whose ID starts with prefix (all for nil). Each batch is read
 // in a transaction of its own, and fn runs outside it.
-func (d *DB) eachHand(ctx context.Context, prefix []byte, fn func(bot.HandRecord) error) error {
+func (d *DB) eachHand(ctx context.Context, prefix []byte, fn func(table.HandRecord) error) error {
 	var after []byte
 	for {
-		var batch []bot.HandRecord
+		var batch []table.HandRecord
 		err := d.view(func(tx *bolt.Tx) error {
 			c := tx.Bucket(bucketHands).Cursor()
 			k, v := c.Seek(prefix)
@@ -616,8 +617,8 @@ func (d *DB) eachHand(ctx context.Context, prefix []byte, fn func(bot.HandRecord
 }
 
 // Ledger returns every ledger entry in order.
-func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
-	var out []bot.LedgerEntry
+func (d *DB) Ledger(ctx context.Context) ([]table.LedgerEntry, error) {
+	var out []table.LedgerEntry
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
 			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
@@ -632,11 +633,11 @@ func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
 }
 
 // Sessions returns every finished session in order.
-func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
-	var out []bot.SessionRecord
+func (d *DB) Sessions(ctx context.Context) ([]table.SessionRecord, error) {
+	var out []table.SessionRecord
 	err := d.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSessions).ForEach(func(k, v []byte) error {
-			var s bot.SessionRecord
+			var s table.SessionRecord
 			if err := json.Unmarshal(v, &s); err != nil {
 				return err
 			}
@@ -678,8 +679,8 @@ type LedgerRecord struct {
 func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	var (
 		ledger  []LedgerRecord
-		players []bot.PlayerRecord
-		tables  []bot.TableRecord
+		players []table.PlayerRecord
+		tables  []table.TableRecord
 	)
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
@@ -690,7 +691,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 			return err
 		}
 		err = tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
-			var p bot.PlayerRecord
+			var p table.PlayerRecord
 			if err := json.Unmarshal(v, &p); err != nil {
 				return fmt.Errorf("player %s: %w", k, err)
 			}
@@ -701,7 +702,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 			return err
 		}
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
-			var tr bot.TableRecord
+			var tr table.TableRecord
 			if err := json.Unmarshal(v, &tr); err != nil {
 				return fmt.Errorf("table %s: %w", k, err)
 			}
@@ -719,7 +720,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 // tables must equal the chips brought in (grants and adjustments), the ledger's entries must add up
 // to the same, and the tables must hold exactly the chips the ledger says are on them. Every store
 // reads its records in one snapshot and hands them here, so both stores judge alike.
-func Tally(ledger []LedgerRecord, players []bot.PlayerRecord, tables []bot.TableRecord) (Totals, error) {
+func Tally(ledger []LedgerRecord, players []table.PlayerRecord, tables []table.TableRecord) (Totals, error) {
 	var t Totals
 	exact := true
 	add := func(sum *int64, v int64) {
@@ -733,7 +734,7 @@ func Tally(ledger []LedgerRecord, players []bot.PlayerRecord, tables []bot.Table
 			return t, err
 		}
 		for _, e := range es {
-			if e.Kind == bot.KindGrant || e.Kind == bot.KindAdjust {
+			if e.Kind == table.KindGrant || e.Kind == table.KindAdjust {
 				add(&t.BroughtIn, e.Bankroll)
 			}
 			add(&t.LedgerSum, e.Bankroll)

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -21,18 +21,18 @@ func mustOpen(tb testing.TB) *storage.DB {
 	return db
 }
 
-func grant(user string, n int64) bot.LedgerEntry {
-	return bot.LedgerEntry{Kind: bot.KindGrant, Workspace: "w", User: user, Name: user, Bankroll: n}
+func grant(user string, n int64) table.LedgerEntry {
+	return table.LedgerEntry{Kind: table.KindGrant, Workspace: "w", User: user, Name: user, Bankroll: n}
 }
 
-func buyIn(user string, n int64) bot.LedgerEntry {
-	return bot.LedgerEntry{Kind: bot.KindBuyIn, Workspace: "w", User: user, Bankroll: -n, OnTable: n}
+func buyIn(user string, n int64) table.LedgerEntry {
+	return table.LedgerEntry{Kind: table.KindBuyIn, Workspace: "w", User: user, Bankroll: -n, OnTable: n}
 }
 
-func table(id string, stacks ...int64) *bot.TableRecord {
-	t := &bot.TableRecord{ID: id, Workspace: "w", Channel: id}
+func tableOf(id string, stacks ...int64) *table.TableRecord {
+	t := &table.TableRecord{ID: id, Workspace: "w", Channel: id}
 	for i, s := range stacks {
-		t.Seats = append(t.Seats, bot.SeatRecord{User: fmt.Sprintf("u%d", i), Stack: s})
+		t.Seats = append(t.Seats, table.SeatRecord{User: fmt.Sprintf("u%d", i), Stack: s})
 	}
 	return t
 }
@@ -41,7 +41,7 @@ func table(id string, stacks ...int64) *bot.TableRecord {
 func TestBackup(t *testing.T) {
 	db := mustOpen(t)
 	ctx := context.Background()
-	if err := db.Commit(ctx, bot.Change{Table: table("t", 500), Ledger: []bot.LedgerEntry{grant("u0", 10000), buyIn("u0", 500)}}); err != nil {
+	if err := db.Commit(ctx, table.Change{Table: tableOf("t", 500), Ledger: []table.LedgerEntry{grant("u0", 10000), buyIn("u0", 500)}}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "backup.db")
@@ -85,7 +85,7 @@ func TestCommitAfterClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if err := db.Commit(context.Background(), bot.Change{Table: table("t")}); err == nil {
+	if err := db.Commit(context.Background(), table.Change{Table: tableOf("t")}); err == nil {
 		t.Fatal("Commit after Close succeeded")
 	}
 }

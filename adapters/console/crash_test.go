@@ -16,6 +16,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -80,7 +81,7 @@ func TestUnresumableHandIsCancelled(t *testing.T) {
 	g.must(crashHand[:5]...)
 	tr := g.table()
 	tr.Hand.Actions = append(tr.Hand.Actions, engine.Action{Player: 0, Kind: engine.Check}) // not bob's turn... nor legal
-	if err := g.db.Commit(context.Background(), bot.Change{Table: &tr}); err != nil {
+	if err := g.db.Commit(context.Background(), table.Change{Table: &tr}); err != nil {
 		t.Fatal(err)
 	}
 	g.restart()

@@ -16,6 +16,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -233,7 +234,7 @@ func (g *game) refuse(line, want string) {
 }
 
 // table returns the stored table record of the console channel.
-func (g *game) table() bot.TableRecord {
+func (g *game) table() table.TableRecord {
 	g.t.Helper()
 	recs, err := g.db.Tables(context.Background())
 	if err != nil {
@@ -244,7 +245,7 @@ func (g *game) table() bot.TableRecord {
 			return r
 		}
 	}
-	return bot.TableRecord{}
+	return table.TableRecord{}
 }
 
 // stacks returns the stacks of the seated players by name.

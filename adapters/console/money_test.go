@@ -14,6 +14,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // moneyHand is a scripted four-handed hand: alice has the button, bob and carol the blinds, dave
@@ -200,7 +201,7 @@ func TestMoneyNight(t *testing.T) {
 	}
 	net := map[string]int64{}
 	for _, e := range ledger {
-		if e.Kind == bot.KindBuyIn || e.Kind == bot.KindCashOut {
+		if e.Kind == table.KindBuyIn || e.Kind == table.KindCashOut {
 			net[e.User] -= e.OnTable
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -168,7 +168,7 @@ func TestTournamentLeaverIsBlindedOut(t *testing.T) {
 }
 
 // carolIn reports whether carol is in the running hand and has not folded.
-func carolIn(tr bot.TableRecord) bool {
+func carolIn(tr table.TableRecord) bool {
 	hs := tr.Hand
 	if hs == nil {
 		return false

@@ -14,6 +14,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -24,7 +25,7 @@ type stoppedTimer struct{}
 func (stoppedTimer) Stop() bool { return true }
 
 // table is a running dealer behind the adapter, with its bbolt store.
-type table struct {
+type desk struct {
 	*harness
 	t    testing.TB
 	db   *storage.DB
@@ -35,7 +36,7 @@ type table struct {
 
 // newTable wires adapter, dealer and a real bbolt file like cmd/dealerbot does, and connects over the
 // fake Socket Mode.
-func newTable(t testing.TB, seed uint64) *table {
+func newTable(t testing.TB, seed uint64) *desk {
 	t.Helper()
 	tb := newDealer(t, socketConfig(), seed)
 	tb.runSocket(t) // its cleanup (adapter first) runs before the dealer's and the database's
@@ -43,7 +44,7 @@ func newTable(t testing.TB, seed uint64) *table {
 }
 
 // newDealer builds the adapter for cfg with a dealer and a bbolt store behind it, not yet running.
-func newDealer(t testing.TB, cfg Config, seed uint64) *table {
+func newDealer(t testing.TB, cfg Config, seed uint64) *desk {
 	t.Helper()
 	h := newHarness(t, cfg)
 	path := filepath.Join(t.TempDir(), "x.db")
@@ -72,19 +73,19 @@ func newDealer(t testing.TB, cfg Config, seed uint64) *table {
 		}
 	})
 	h.a.SetDealer(d)
-	return &table{harness: h, t: t, db: db, d: d, cfg: dcfg, path: path}
+	return &desk{harness: h, t: t, db: db, d: d, cfg: dcfg, path: path}
 }
 
 // do runs act (a slash command, click or submit by user) and waits for the dealer's reply to user,
 // which comes after every public message the command caused. It returns the reply's text.
-func (tb *table) do(user string, act func()) string {
+func (tb *desk) do(user string, act func()) string {
 	tb.t.Helper()
 	n := len(tb.snapshot())
 	act()
 	return tb.waitCall(n, "chat.postEphemeral", func(c call) bool { return c.User == user }).Text
 }
 
-func (tb *table) slashDo(user, text string) string {
+func (tb *desk) slashDo(user, text string) string {
 	tb.t.Helper()
 	return tb.do(user, func() { tb.slash("CGAME", user, text) })
 }
@@ -108,7 +109,7 @@ func mustButton(t *testing.T, c call, label string) slackapi.ButtonBlockElement 
 }
 
 // record returns the table's committed state.
-func (tb *table) record() bot.TableRecord {
+func (tb *desk) record() table.TableRecord {
 	tb.t.Helper()
 	recs, err := tb.db.Tables(context.Background())
 	if err != nil || len(recs) != 1 {
@@ -117,7 +118,7 @@ func (tb *table) record() bot.TableRecord {
 	return recs[0]
 }
 
-func chipsOnTable(r bot.TableRecord) int64 {
+func chipsOnTable(r table.TableRecord) int64 {
 	var sum int64
 	for _, s := range r.Seats {
 		sum += s.Stack
@@ -125,7 +126,7 @@ func chipsOnTable(r bot.TableRecord) int64 {
 	return sum
 }
 
-func (tb *table) publicSince(n int) []call {
+func (tb *desk) publicSince(n int) []call {
 	var out []call
 	for _, c := range tb.snapshot()[n:] {
 		if c.Method == "chat.postMessage" && c.Channel == "CGAME" {
@@ -137,7 +138,7 @@ func (tb *table) publicSince(n int) []call {
 
 var holeRe = regexp.MustCompile(`your cards: (.+)$`)
 
-func sameState(a, b bot.TableRecord) bool {
+func sameState(a, b table.TableRecord) bool {
 	if (a.Hand == nil) != (b.Hand == nil) || chipsOnTable(a) != chipsOnTable(b) {
 		return false
 	}

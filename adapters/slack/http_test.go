@@ -32,7 +32,7 @@ func signature(key string, ts int64, body string) string {
 
 // httpTable is a dealer behind the adapter in HTTP mode, served on a loopback port.
 type httpTable struct {
-	*table
+	*desk
 	url string
 }
 
@@ -61,7 +61,7 @@ func newHTTPTable(t *testing.T, opts ...func(*Adapter)) *httpTable {
 			t.Error(err)
 		}
 	})
-	return &httpTable{table: tb, url: "http://" + ln.Addr().String() + "/slack/events"}
+	return &httpTable{desk: tb, url: "http://" + ln.Addr().String() + "/slack/events"}
 }
 
 // post sends body as Slack would, with the given signature headers ("" leaves a header out).

@@ -23,7 +23,7 @@ var (
 )
 
 // flush waits until the dealer has written what it queued for the channel.
-func (tb *table) flush() {
+func (tb *desk) flush() {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -33,7 +33,7 @@ func (tb *table) flush() {
 }
 
 // tableMessage is the newest hand's table message in CGAME: its ts and what it shows now.
-func (tb *table) tableMessage() (string, slackShown) {
+func (tb *desk) tableMessage() (string, slackShown) {
 	tb.t.Helper()
 	cs := tb.snapshot()
 	for i := len(cs) - 1; i >= 0; i-- {
@@ -46,7 +46,7 @@ func (tb *table) tableMessage() (string, slackShown) {
 }
 
 // actor is the user the table message says is to act.
-func (tb *table) actor(s slackShown) (string, bool) {
+func (tb *desk) actor(s slackShown) (string, bool) {
 	m := turnLine.FindStringSubmatch(s.Text)
 	if m == nil {
 		return "", false
@@ -65,7 +65,7 @@ func shownButton(s slackShown, label string) (slackapi.ButtonBlockElement, bool)
 }
 
 // mustShown is the button of s whose label starts with label.
-func (tb *table) mustShown(s slackShown, label string) slackapi.ButtonBlockElement {
+func (tb *desk) mustShown(s slackShown, label string) slackapi.ButtonBlockElement {
 	tb.t.Helper()
 	b, ok := shownButton(s, label)
 	if !ok {
@@ -76,7 +76,7 @@ func (tb *table) mustShown(s slackShown, label string) slackapi.ButtonBlockEleme
 
 // dealt opens the table with alice's start command, seats alice, bob and carol with 1,000 each,
 // deals hand #1 and returns its table message once it is on screen.
-func (tb *table) dealt(start string) (string, slackShown) {
+func (tb *desk) dealt(start string) (string, slackShown) {
 	tb.t.Helper()
 	tb.slashDo("UALICE", start)
 	for _, p := range []string{"UALICE", "UBOB", "UCAROL"} {
@@ -96,7 +96,7 @@ type pressed struct {
 
 // press clicks button b of table message ts as user (typed: what to type into the amount form the
 // button opens) and waits for the answer: the table's update through the click, or a private reply.
-func (tb *table) press(user, ts string, b slackapi.ButtonBlockElement, typed string) pressed {
+func (tb *desk) press(user, ts string, b slackapi.ButtonBlockElement, typed string) pressed {
 	tb.t.Helper()
 	n := len(tb.snapshot())
 	sent := time.Now()
@@ -159,7 +159,7 @@ type slackStats struct {
 // playHand deals (as alice) and plays the hand by clicks on its table message: the first player to
 // act raises the minimum through the amount form; after that everyone goes all in (calls: everyone
 // calls or checks).
-func (tb *table) playHand(calls bool) slackStats {
+func (tb *desk) playHand(calls bool) slackStats {
 	tb.t.Helper()
 	n := len(tb.snapshot())
 	tb.slashDo("UALICE", "deal")
@@ -192,7 +192,7 @@ func (st *slackStats) count(cs []call) {
 }
 
 // playFrom plays the hand of table message ts to its end by clicks.
-func (tb *table) playFrom(ts string, calls bool) slackStats {
+func (tb *desk) playFrom(ts string, calls bool) slackStats {
 	tb.t.Helper()
 	var st slackStats
 	raised := false
@@ -440,7 +440,7 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 // restart stops the dealer and closes the store, as a crash or a deploy would, then opens both again
 // on the same file behind the same connection. (The adapter keeps no table state: what is on screen
 // is stored with the table.)
-func (tb *table) restart() {
+func (tb *desk) restart() {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -624,7 +624,7 @@ func TestShowdownPictureRefusedStillUpdates(t *testing.T) {
 
 // showdownOver plays a hand to its showdown at a table over the fake Slack set up by knobs, and
 // returns the table, its message's ts and what the message shows at the end.
-func showdownOver(t *testing.T, knobs func(*fakeSlack)) (*table, string, slackShown) {
+func showdownOver(t *testing.T, knobs func(*fakeSlack)) (*desk, string, slackShown) {
 	t.Helper()
 	tb := newTable(t, 7)
 	tb.mu.Lock()

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -236,7 +237,7 @@ func (w *world) act(team, channel, verb string) {
 }
 
 // table is team's table in channel as committed; zero when there is none.
-func (w *world) table(team, channel string) bot.TableRecord {
+func (w *world) table(team, channel string) table.TableRecord {
 	w.t.Helper()
 	recs, err := w.db.Tables(context.Background())
 	if err != nil {
@@ -247,7 +248,7 @@ func (w *world) table(team, channel string) bot.TableRecord {
 			return r
 		}
 	}
-	return bot.TableRecord{}
+	return table.TableRecord{}
 }
 
 // toAct is the player to act in the hand in progress at team's channel.

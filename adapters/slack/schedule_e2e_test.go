@@ -52,7 +52,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 		}
 	})
 	h.a.SetDealer(d)
-	tb := &table{harness: h, t: t, db: db, d: d}
+	tb := &desk{harness: h, t: t, db: db, d: d}
 	tb.runSocket(t)
 	h.setAdmin("UALICE")
 	ctx := context.Background()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render/hh"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -132,7 +133,7 @@ func export(ctx context.Context, db *storage.DB, format, out string, f bot.Expor
 	n := 0
 	var tables []string // the tables with hands, when --table names none of them
 	tableSeen := false
-	err := db.EachHand(ctx, func(hr bot.HandRecord) error {
+	err := db.EachHand(ctx, func(hr table.HandRecord) error {
 		if f.Table != "" && !tableSeen {
 			if strings.Contains(hr.Table, f.Table) {
 				tableSeen = true

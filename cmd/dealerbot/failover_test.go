@@ -24,6 +24,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
@@ -53,7 +54,7 @@ type crashStore struct {
 	n     atomic.Int64
 }
 
-func (c *crashStore) Commit(ctx context.Context, ch bot.Change) error {
+func (c *crashStore) Commit(ctx context.Context, ch table.Change) error {
 	err := c.DB.Commit(ctx, ch)
 	if err == nil && c.n.Add(1) == c.after {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -220,7 +221,7 @@ func storedActions(t *testing.T, db *postgres.DB, tables []string) int {
 	t.Helper()
 	ctx := context.Background()
 	n := 0
-	err := db.EachHand(ctx, func(h bot.HandRecord) error { n += len(h.Actions); return nil })
+	err := db.EachHand(ctx, func(h table.HandRecord) error { n += len(h.Actions); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

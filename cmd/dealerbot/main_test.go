@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -79,8 +79,8 @@ func TestBackupWithoutAndWhileRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grant := bot.LedgerEntry{Kind: bot.KindGrant, Workspace: "w", User: "u", Name: "u", Bankroll: 777}
-	if err := db.Commit(context.Background(), bot.Change{Ledger: []bot.LedgerEntry{grant}}); err != nil {
+	grant := table.LedgerEntry{Kind: table.KindGrant, Workspace: "w", User: "u", Name: "u", Bankroll: 777}
+	if err := db.Commit(context.Background(), table.Change{Ledger: []table.LedgerEntry{grant}}); err != nil {
 		t.Fatal(err)
 	}
 	// While the database is open (the bot holds bbolt's lock), the copy comes over the socket.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
@@ -62,8 +63,8 @@ func migrateSource(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	must(db.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{
-		{Kind: bot.KindGrant, Workspace: "w2", User: "zed", Name: "Zed", Bankroll: 700, Time: time.Unix(1_800_000_000, 0)},
+	must(db.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{
+		{Kind: table.KindGrant, Workspace: "w2", User: "zed", Name: "Zed", Bankroll: 700, Time: time.Unix(1_800_000_000, 0)},
 	}}))
 	tables, err := db.Tables(ctx)
 	must(err)
@@ -79,7 +80,7 @@ func migrateSource(t *testing.T) string {
 	for i := 1; i <= 2; i++ {
 		kept := hands[len(hands)-1]
 		kept.Time = kept.Time.Add(time.Duration(i) * time.Hour)
-		must(db.Commit(ctx, bot.Change{Hand: &kept}))
+		must(db.Commit(ctx, table.Change{Hand: &kept}))
 	}
 
 	game := time.Date(2026, 11, 6, 20, 0, 0, 0, time.UTC)
@@ -105,13 +106,13 @@ func migrateSource(t *testing.T) string {
 
 // storeDump is everything a store returns through its methods, for comparing two stores.
 type storeDump struct {
-	Tables    []bot.TableRecord
-	Community map[string][]bot.TableRecord
-	Players   map[string][]bot.PlayerRecord
-	Ledger    []bot.LedgerEntry
-	Hands     []bot.HandRecord
-	Recent    map[string][]bot.HandRecord // Hands(table, 100) of every table with hands
-	Sessions  []bot.SessionRecord
+	Tables    []table.TableRecord
+	Community map[string][]table.TableRecord
+	Players   map[string][]table.PlayerRecord
+	Ledger    []table.LedgerEntry
+	Hands     []table.HandRecord
+	Recent    map[string][]table.HandRecord // Hands(table, 100) of every table with hands
+	Sessions  []table.SessionRecord
 	Schedules []schedule.Schedule
 	RSVPs     map[string][]schedule.RSVP
 	Results   map[string][]schedule.Result
@@ -128,8 +129,8 @@ func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
 			t.Fatal(err)
 		}
 	}
-	d := storeDump{Community: map[string][]bot.TableRecord{}, Players: map[string][]bot.PlayerRecord{},
-		Recent: map[string][]bot.HandRecord{}, RSVPs: map[string][]schedule.RSVP{}, Results: map[string][]schedule.Result{}}
+	d := storeDump{Community: map[string][]table.TableRecord{}, Players: map[string][]table.PlayerRecord{},
+		Recent: map[string][]table.HandRecord{}, RSVPs: map[string][]schedule.RSVP{}, Results: map[string][]schedule.Result{}}
 	var err error
 	d.Tables, err = s.Tables(ctx)
 	must(err)
@@ -143,7 +144,7 @@ func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
 	}
 	d.Ledger, err = s.Ledger(ctx)
 	must(err)
-	must(s.EachHand(ctx, func(h bot.HandRecord) error { d.Hands = append(d.Hands, h); return nil }))
+	must(s.EachHand(ctx, func(h table.HandRecord) error { d.Hands = append(d.Hands, h); return nil }))
 	for _, h := range d.Hands {
 		d.Recent[h.Table], err = s.Hands(ctx, h.Table, 100)
 		must(err)
@@ -233,7 +234,7 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	for _, e := range want.Ledger {
 		kinds[e.Kind] = true
 	}
-	for _, k := range []string{bot.KindGrant, bot.KindAdjust, bot.KindBuyIn, bot.KindResult, bot.KindCashOut} {
+	for _, k := range []string{table.KindGrant, table.KindAdjust, table.KindBuyIn, table.KindResult, table.KindCashOut} {
 		if !kinds[k] {
 			t.Errorf("the source's ledger has no %s entry", k)
 		}
@@ -269,8 +270,8 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	if err := dst.PutSchedule(ctx, s); err != nil || s.ID != fmt.Sprint(snap.ScheduleSeq+1) {
 		t.Errorf("a new schedule in the copy: ID %q, %v; want %d", s.ID, err, snap.ScheduleSeq+1)
 	}
-	if err := dst.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindGrant, Workspace: "w2", User: "yan", Bankroll: 100}},
-		Session: &bot.SessionRecord{Table: "console/local/console"}}); err != nil {
+	if err := dst.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindGrant, Workspace: "w2", User: "yan", Bankroll: 100}},
+		Session: &table.SessionRecord{Table: "console/local/console"}}); err != nil {
 		t.Fatal(err)
 	}
 	ledger, _ := dst.Ledger(ctx)
@@ -291,7 +292,7 @@ func TestMigrateRefusesATargetWithData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := src.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindGrant, Workspace: "w", User: "u", Bankroll: 500}}}); err != nil {
+	if err := src.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindGrant, Workspace: "w", User: "u", Bankroll: 500}}}); err != nil {
 		t.Fatal(err)
 	}
 	src.Close()
@@ -301,13 +302,13 @@ func TestMigrateRefusesATargetWithData(t *testing.T) {
 		want string // "" for a copy
 	}{
 		{"a player", func(d *postgres.DB) error {
-			return d.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindGrant, Workspace: "w", User: "other", Bankroll: 1}}})
+			return d.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindGrant, Workspace: "w", User: "other", Bankroll: 1}}})
 		}, "already holds players, ledger entries, so nothing was written: migrate copies into an empty database only"},
 		{"a schedule", func(d *postgres.DB) error {
 			return d.PutSchedule(ctx, &schedule.Schedule{Platform: "console", Workspace: "local"})
 		}, "already holds schedules, so"},
 		{"a session", func(d *postgres.DB) error {
-			return d.Commit(ctx, bot.Change{Session: &bot.SessionRecord{Table: "t"}})
+			return d.Commit(ctx, table.Change{Session: &table.SessionRecord{Table: "t"}})
 		}, "already holds sessions, so"},
 		{"a lease only", func(d *postgres.DB) error {
 			_, err := d.Claim(ctx, "console/local", "another process", time.Minute)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -152,7 +152,7 @@ func (d *DB) Handles(ctx context.Context, community string) (map[string]money.Ha
 
 // EachHandOf calls fn with every finished hand of the tables whose ID starts with prefix, table by
 // table in hand order, read in batches.
-func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
+func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(table.HandRecord) error) error {
 	return d.eachHand(ctx, prefix, fn)
 }
 

@@ -7,7 +7,7 @@
 // Open connects with a pgxpool, creates or migrates the schema from the versioned SQL files embedded
 // under migrations/ (one transaction, serialized between processes that start together), and refuses
 // a database whose schema is newer than this binary knows. Every method is one transaction: Commit
-// applies a whole bot.Change or nothing. Records are kept as storage.DB keeps them (JSON tables and
+// applies a whole table.Change or nothing. Records are kept as storage.DB keeps them (JSON tables and
 // sessions, the compact binary hands and ledger events of package storage), one row each.
 //
 // # Ownership
@@ -268,8 +268,8 @@ func (d *DB) wrap(what string, err error) error {
 // Commit applies c in one transaction. A change with a Fence is applied only while the fence is the
 // community's lease (bot.ErrNotOwner otherwise); a bankroll that would go below zero refuses the
 // whole change (bot.ErrInsufficient).
-func (d *DB) Commit(ctx context.Context, c bot.Change) error {
-	if !slices.ContainsFunc(c.Ledger, func(e bot.LedgerEntry) bool { return e.Kind == bot.KindGrant }) {
+func (d *DB) Commit(ctx context.Context, c table.Change) error {
+	if !slices.ContainsFunc(c.Ledger, func(e table.LedgerEntry) bool { return e.Kind == table.KindGrant }) {
 		// One round trip: a batch outside a transaction runs as one implicit transaction.
 		var b pgx.Batch
 		queueFence(&b, c.Fence)
@@ -297,10 +297,10 @@ func (d *DB) Commit(ctx context.Context, c bot.Change) error {
 			return d.wrap("commit", err)
 		}
 	}
-	var applied []bot.LedgerEntry
+	var applied []table.LedgerEntry
 	var b pgx.Batch
 	for _, e := range c.Ledger {
-		if e.Kind != bot.KindGrant {
+		if e.Kind != table.KindGrant {
 			applied = append(applied, e)
 			continue
 		}
@@ -347,16 +347,16 @@ func queueOnce(b *pgx.Batch, id string) {
 }
 
 // queueLedger queues the account updates of es and their ledger records, one per event.
-func queueLedger(b *pgx.Batch, es []bot.LedgerEntry) {
+func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 	for _, e := range es {
 		if e.Seq == grantWritten {
 			continue
 		}
 		var granted, hands int64
 		switch e.Kind {
-		case bot.KindGrant, bot.KindAdjust:
+		case table.KindGrant, table.KindAdjust:
 			granted = e.Bankroll
-		case bot.KindResult:
+		case table.KindResult:
 			hands = 1
 		}
 		// Sums out of bigint's range fail with 22003 (storage.ErrOverflow); a bankroll below zero
@@ -376,7 +376,7 @@ func queueLedger(b *pgx.Batch, es []bot.LedgerEntry) {
 		for n < len(es) && storage.SameEvent(es[0], es[n]) {
 			n++
 		}
-		group := make([]bot.LedgerEntry, n)
+		group := make([]table.LedgerEntry, n)
 		copy(group, es[:n])
 		for i := range group {
 			group[i].Seq = 0
@@ -387,7 +387,7 @@ func queueLedger(b *pgx.Batch, es []bot.LedgerEntry) {
 }
 
 // queueRecords queues the change's table, action log, deletion, hand and session.
-func queueRecords(b *pgx.Batch, c bot.Change) error {
+func queueRecords(b *pgx.Batch, c table.Change) error {
 	if c.Table != nil {
 		data, err := json.Marshal(c.Table)
 		if err != nil {
@@ -431,27 +431,27 @@ func queueRecords(b *pgx.Batch, c bot.Change) error {
 // --- reads -------------------------------------------------------------------------------------
 
 // Tables returns every open table, as last committed.
-func (d *DB) Tables(ctx context.Context) ([]bot.TableRecord, error) {
+func (d *DB) Tables(ctx context.Context) ([]table.TableRecord, error) {
 	return d.tables(ctx, "", "")
 }
 
 // CommunityTables returns the open tables of one community.
-func (d *DB) CommunityTables(ctx context.Context, community string) ([]bot.TableRecord, error) {
+func (d *DB) CommunityTables(ctx context.Context, community string) ([]table.TableRecord, error) {
 	return d.tables(ctx, "t.community", community)
 }
 
 // Table returns one open table.
-func (d *DB) Table(ctx context.Context, id string) (bot.TableRecord, bool, error) {
+func (d *DB) Table(ctx context.Context, id string) (table.TableRecord, bool, error) {
 	ts, err := d.tables(ctx, "t.id", id)
 	if err != nil || len(ts) == 0 {
-		return bot.TableRecord{}, false, err
+		return table.TableRecord{}, false, err
 	}
 	return ts[0], true, nil
 }
 
 // tables reads the tables whose column col (t.id or t.community) is val; all of them when col is
 // empty.
-func (d *DB) tables(ctx context.Context, col, val string) ([]bot.TableRecord, error) {
+func (d *DB) tables(ctx context.Context, col, val string) ([]table.TableRecord, error) {
 	q := `SELECT t.id, t.rec, a.rec FROM tables t LEFT JOIN actions a ON a.table_id = t.id`
 	var args []any
 	if col != "" {
@@ -463,20 +463,20 @@ func (d *DB) tables(ctx context.Context, col, val string) ([]bot.TableRecord, er
 		return nil, d.wrap("load tables", err)
 	}
 	defer rows.Close()
-	var out []bot.TableRecord
+	var out []table.TableRecord
 	for rows.Next() {
 		var id string
 		var rec, acts []byte
 		if err := rows.Scan(&id, &rec, &acts); err != nil {
 			return nil, d.wrap("load tables", err)
 		}
-		var t bot.TableRecord
+		var t table.TableRecord
 		if err := json.Unmarshal(rec, &t); err != nil {
 			return nil, fmt.Errorf("table %s: %w", id, err)
 		}
 		// As in storage.DB: the action log only grows within a hand, so the longer copy is newer.
 		if acts != nil && t.Hand != nil {
-			var log bot.ActionLog
+			var log table.ActionLog
 			if err := json.Unmarshal(acts, &log); err != nil {
 				return nil, fmt.Errorf("actions of table %s: %w", id, err)
 			}
@@ -491,8 +491,8 @@ func (d *DB) tables(ctx context.Context, col, val string) ([]bot.TableRecord, er
 
 const playerCols = "workspace, user_id, name, bankroll, on_table, granted, hands"
 
-func scanPlayer(row pgx.Row) (bot.PlayerRecord, error) {
-	var p bot.PlayerRecord
+func scanPlayer(row pgx.Row) (table.PlayerRecord, error) {
+	var p table.PlayerRecord
 	var hands int64
 	err := row.Scan(&p.Workspace, &p.User, &p.Name, &p.Bankroll, &p.OnTable, &p.Granted, &hands)
 	p.Hands = int(hands)
@@ -500,25 +500,25 @@ func scanPlayer(row pgx.Row) (bot.PlayerRecord, error) {
 }
 
 // Player returns one player's record.
-func (d *DB) Player(ctx context.Context, workspace, user string) (bot.PlayerRecord, bool, error) {
+func (d *DB) Player(ctx context.Context, workspace, user string) (table.PlayerRecord, bool, error) {
 	p, err := scanPlayer(d.pool.QueryRow(ctx, "SELECT "+playerCols+" FROM players WHERE workspace = $1 AND user_id = $2", workspace, user))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return bot.PlayerRecord{}, false, nil
+		return table.PlayerRecord{}, false, nil
 	}
 	if err != nil {
-		return bot.PlayerRecord{}, false, d.wrap("load player", err)
+		return table.PlayerRecord{}, false, d.wrap("load player", err)
 	}
 	return p, true, nil
 }
 
 // Players returns every player of a workspace, ordered by user ID.
-func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord, error) {
+func (d *DB) Players(ctx context.Context, workspace string) ([]table.PlayerRecord, error) {
 	rows, err := d.pool.Query(ctx, "SELECT "+playerCols+" FROM players WHERE workspace = $1 ORDER BY user_id", workspace)
 	if err != nil {
 		return nil, d.wrap("load players", err)
 	}
 	defer rows.Close()
-	var out []bot.PlayerRecord
+	var out []table.PlayerRecord
 	for rows.Next() {
 		p, err := scanPlayer(rows)
 		if err != nil {
@@ -530,7 +530,7 @@ func (d *DB) Players(ctx context.Context, workspace string) ([]bot.PlayerRecord,
 }
 
 // Hands returns up to n finished hands of a table, the most recent first.
-func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]bot.HandRecord, error) {
+func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]table.HandRecord, error) {
 	if n <= 0 {
 		return nil, nil
 	}
@@ -539,7 +539,7 @@ func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]bot.HandRecord
 		return nil, d.wrap("load hands", err)
 	}
 	defer rows.Close()
-	var out []bot.HandRecord
+	var out []table.HandRecord
 	for rows.Next() {
 		var no int64
 		var rec []byte
@@ -556,27 +556,27 @@ func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]bot.HandRecord
 }
 
 // Hand returns hand number no of a table; of several kept under that number, the newest.
-func (d *DB) Hand(ctx context.Context, tableID string, no int64) (bot.HandRecord, bool, error) {
+func (d *DB) Hand(ctx context.Context, tableID string, no int64) (table.HandRecord, bool, error) {
 	var rec []byte
 	err := d.pool.QueryRow(ctx, `SELECT rec FROM hands WHERE table_id = $1 AND no = $2 ORDER BY kept DESC LIMIT 1`, tableID, no).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return bot.HandRecord{}, false, nil
+		return table.HandRecord{}, false, nil
 	}
 	if err != nil {
-		return bot.HandRecord{}, false, d.wrap("load hand", err)
+		return table.HandRecord{}, false, d.wrap("load hand", err)
 	}
 	h, err := storage.DecodeHand(tableID, no, rec)
 	return h, err == nil, err
 }
 
 // EachHand calls fn with every finished hand, table by table and in hand order, in batches.
-func (d *DB) EachHand(ctx context.Context, fn func(bot.HandRecord) error) error {
+func (d *DB) EachHand(ctx context.Context, fn func(table.HandRecord) error) error {
 	return d.eachHand(ctx, "", fn)
 }
 
 // eachHand walks the finished hands of the tables whose ID starts with prefix (all for ""), table
 // by table in hand order, in batches read by key.
-func (d *DB) eachHand(ctx context.Context, prefix string, fn func(bot.HandRecord) error) error {
+func (d *DB) eachHand(ctx context.Context, prefix string, fn func(table.HandRecord) error) error {
 	const batchSize = 5000
 	like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix) + "%"
 	after := struct {
@@ -590,7 +590,7 @@ func (d *DB) eachHand(ctx context.Context, prefix string, fn func(bot.HandRecord
 		if err != nil {
 			return d.wrap("load hands", err)
 		}
-		var batch []bot.HandRecord
+		var batch []table.HandRecord
 		for rows.Next() {
 			var rec []byte
 			if err := rows.Scan(&after.table, &after.no, &after.kept, &rec); err != nil {
@@ -623,12 +623,12 @@ func (d *DB) eachHand(ctx context.Context, prefix string, fn func(bot.HandRecord
 }
 
 // Ledger returns every ledger entry in order.
-func (d *DB) Ledger(ctx context.Context) ([]bot.LedgerEntry, error) {
+func (d *DB) Ledger(ctx context.Context) ([]table.LedgerEntry, error) {
 	recs, err := d.ledgerRecords(ctx, d.pool)
 	if err != nil {
 		return nil, err
 	}
-	var out []bot.LedgerEntry
+	var out []table.LedgerEntry
 	for _, r := range recs {
 		es, err := storage.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
@@ -660,8 +660,8 @@ func (d *DB) ledgerRecords(ctx context.Context, q querier) ([]storage.LedgerReco
 }
 
 // Sessions returns every finished session in order.
-func (d *DB) Sessions(ctx context.Context) ([]bot.SessionRecord, error) {
-	return jsonRows[bot.SessionRecord](ctx, d, "load sessions", "SELECT rec FROM sessions ORDER BY seq")
+func (d *DB) Sessions(ctx context.Context) ([]table.SessionRecord, error) {
+	return jsonRows[table.SessionRecord](ctx, d, "load sessions", "SELECT rec FROM sessions ORDER BY seq")
 }
 
 // jsonRows runs a query of one JSON column and decodes each row into a T.
@@ -708,11 +708,11 @@ func (d *DB) Balance(ctx context.Context) (storage.Totals, error) {
 	if err != nil {
 		return t, d.wrap("load players", err)
 	}
-	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (bot.PlayerRecord, error) { return scanPlayer(r) })
+	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (table.PlayerRecord, error) { return scanPlayer(r) })
 	if err != nil {
 		return t, d.wrap("load players", err)
 	}
-	tables, err := jsonRowsOn[bot.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
+	tables, err := jsonRowsOn[table.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
 	if err != nil {
 		return t, err
 	}

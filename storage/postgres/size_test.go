@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
 
@@ -17,7 +17,7 @@ func BenchmarkHandBytes(b *testing.B) {
 	db := mustOpen(b)
 	ctx := context.Background()
 	const hands = 100_000
-	h := bot.HandRecord{Time: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC),
+	h := table.HandRecord{Time: time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC),
 		Names: []string{"alice", "bob", "carol", "dave", "erin", "frank"}, Users: []string{"U01", "U02", "U03", "U04", "U05", "U06"},
 		Seats: []int{1, 2, 3, 4, 5, 6}, Size: 9, Rules: engine.Rules{SmallBlind: 5, BigBlind: 10},
 		Stacks: []int64{1000, 1000, 1000, 1000, 1000, 1000}, Deck: engine.OrderedDeck(), Salt: "0123456789abcdef0123456789abcdef", Proof: 1,
@@ -34,7 +34,7 @@ func BenchmarkHandBytes(b *testing.B) {
 				for no := w; no < hands; no += 16 {
 					c := h
 					c.Table, c.No = fmt.Sprintf("discord/123456789012345678/%d", 100000000000000000+no%50), int64(no)
-					if err := db.Commit(ctx, bot.Change{Hand: &c}); err != nil {
+					if err := db.Commit(ctx, table.Change{Hand: &c}); err != nil {
 						b.Error(err)
 						return
 					}

@@ -29,9 +29,9 @@ type Store interface {
 	bot.Leases
 	bot.DMChannels
 	schedule.Store
-	Ledger(ctx context.Context) ([]bot.LedgerEntry, error)
+	Ledger(ctx context.Context) ([]table.LedgerEntry, error)
 	Balance(ctx context.Context) (storage.Totals, error)
-	EachHand(ctx context.Context, fn func(bot.HandRecord) error) error
+	EachHand(ctx context.Context, fn func(table.HandRecord) error) error
 	Close() error
 }
 
@@ -80,23 +80,23 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 
 var ctx = context.Background()
 
-func grant(user string, n int64) bot.LedgerEntry {
-	return bot.LedgerEntry{Kind: bot.KindGrant, Workspace: "w", User: user, Name: user, Bankroll: n}
+func grant(user string, n int64) table.LedgerEntry {
+	return table.LedgerEntry{Kind: table.KindGrant, Workspace: "w", User: user, Name: user, Bankroll: n}
 }
 
-func buyIn(table string, user string, n int64) bot.LedgerEntry {
-	return bot.LedgerEntry{Kind: bot.KindBuyIn, Workspace: "w", User: user, Table: table, Bankroll: -n, OnTable: n}
+func buyIn(tableID string, user string, n int64) table.LedgerEntry {
+	return table.LedgerEntry{Kind: table.KindBuyIn, Workspace: "w", User: user, Table: tableID, Bankroll: -n, OnTable: n}
 }
 
-func tableRec(id string, stacks ...int64) *bot.TableRecord {
-	t := &bot.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1}
+func tableRec(id string, stacks ...int64) *table.TableRecord {
+	t := &table.TableRecord{ID: "console/w/" + id, Platform: "console", Workspace: "w", Channel: id, Button: -1}
 	for i, s := range stacks {
-		t.Seats = append(t.Seats, bot.SeatRecord{User: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("u%d", i), Stack: s})
+		t.Seats = append(t.Seats, table.SeatRecord{User: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("u%d", i), Stack: s})
 	}
 	return t
 }
 
-func commit(t *testing.T, s Store, c bot.Change) {
+func commit(t *testing.T, s Store, c table.Change) {
 	t.Helper()
 	if err := s.Commit(ctx, c); err != nil {
 		t.Fatalf("commit: %v", err)
@@ -115,11 +115,11 @@ func balance(t *testing.T, s Store) storage.Totals {
 // A change that would overdraw a bankroll is refused whole: no player, no ledger entry, no table,
 // no hand, no session.
 func commitIsAllOrNothing(t *testing.T, s Store) {
-	err := s.Commit(ctx, bot.Change{
+	err := s.Commit(ctx, table.Change{
 		Table:   tableRec("t", 20000),
-		Ledger:  []bot.LedgerEntry{grant("u0", 10000), buyIn("console/w/t", "u0", 20000)},
-		Hand:    &bot.HandRecord{Table: "console/w/t", No: 1},
-		Session: &bot.SessionRecord{Table: "console/w/t"},
+		Ledger:  []table.LedgerEntry{grant("u0", 10000), buyIn("console/w/t", "u0", 20000)},
+		Hand:    &table.HandRecord{Table: "console/w/t", No: 1},
+		Session: &table.SessionRecord{Table: "console/w/t"},
 	})
 	if !errors.Is(err, bot.ErrInsufficient) {
 		t.Fatalf("overdrawing commit: err %v, want ErrInsufficient", err)
@@ -145,7 +145,7 @@ func commitIsAllOrNothing(t *testing.T, s Store) {
 // ledger.
 func grantOnlyOpensAnAccount(t *testing.T, s Store) {
 	for i := 0; i < 2; i++ {
-		commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 10000)}})
+		commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 10000)}})
 	}
 	p, ok, err := s.Player(ctx, "w", "u0")
 	if err != nil || !ok || p.Bankroll != 10000 || p.Granted != 10000 || p.Name != "u0" {
@@ -168,18 +168,18 @@ func grantOnlyOpensAnAccount(t *testing.T, s Store) {
 // A bankroll never goes below zero, by one chip or by many; the refused change leaves the bankroll
 // as it was and an exact buy-in of everything is allowed.
 func bankrollNeverBelowZero(t *testing.T, s Store) {
-	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 1000)}})
-	err := s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{buyIn("console/w/t", "u0", 1001)}})
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1000)}})
+	err := s.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{buyIn("console/w/t", "u0", 1001)}})
 	if !errors.Is(err, bot.ErrInsufficient) {
 		t.Fatalf("buy-in of 1001 from 1000: err %v, want ErrInsufficient", err)
 	}
-	commit(t, s, bot.Change{Table: tableRec("t", 1000), Ledger: []bot.LedgerEntry{buyIn("console/w/t", "u0", 1000)}})
+	commit(t, s, table.Change{Table: tableRec("t", 1000), Ledger: []table.LedgerEntry{buyIn("console/w/t", "u0", 1000)}})
 	p, _, _ := s.Player(ctx, "w", "u0")
 	if p.Bankroll != 0 || p.OnTable != 1000 {
 		t.Fatalf("after buying in everything: %+v", p)
 	}
 	// A new player cannot start below zero either.
-	err = s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u9", Bankroll: -5}}})
+	err = s.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u9", Bankroll: -5}}})
 	if !errors.Is(err, bot.ErrInsufficient) {
 		t.Fatalf("a new player adjusted to -5: err %v, want ErrInsufficient", err)
 	}
@@ -188,8 +188,8 @@ func bankrollNeverBelowZero(t *testing.T, s Store) {
 
 // A sum out of int64's range is refused (storage.ErrOverflow), never stored wrapped.
 func overflowRefused(t *testing.T, s Store) {
-	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 1<<62)}})
-	err := s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 1 << 62}}})
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1<<62)}})
+	err := s.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u0", Bankroll: 1 << 62}}})
 	if !errors.Is(err, storage.ErrOverflow) {
 		t.Fatalf("adjust past int64: err %v, want ErrOverflow", err)
 	}
@@ -215,7 +215,7 @@ func concurrentCommits(t *testing.T, s Store) {
 			}
 			tr := tableRec("t"+user, amount)
 			tr.Seats[0].User = user
-			errs[i] = s.Commit(ctx, bot.Change{Table: tr, Ledger: []bot.LedgerEntry{grant(user, 10000), buyIn(tr.ID, user, amount)}})
+			errs[i] = s.Commit(ctx, table.Change{Table: tr, Ledger: []table.LedgerEntry{grant(user, 10000), buyIn(tr.ID, user, amount)}})
 		}(i)
 	}
 	wg.Wait()
@@ -228,7 +228,7 @@ func concurrentCommits(t *testing.T, s Store) {
 		t.Fatalf("totals %+v, want %d players with 1000 on a table each", tot, n-1)
 	}
 	// Many buy-ins from one bankroll at once: exactly as many as it covers land.
-	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("shared", 5000)}})
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("shared", 5000)}})
 	var ok sync.WaitGroup
 	var mu sync.Mutex
 	landed := 0
@@ -236,7 +236,7 @@ func concurrentCommits(t *testing.T, s Store) {
 		ok.Add(1)
 		go func() {
 			defer ok.Done()
-			if s.Commit(ctx, bot.Change{Ledger: []bot.LedgerEntry{buyIn("console/w/x", "shared", 1000)}}) == nil {
+			if s.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{buyIn("console/w/x", "shared", 1000)}}) == nil {
 				mu.Lock()
 				landed++
 				mu.Unlock()
@@ -251,8 +251,8 @@ func concurrentCommits(t *testing.T, s Store) {
 
 // Players lists one workspace's players, ordered by user ID.
 func playersOfAWorkspace(t *testing.T, s Store) {
-	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("b", 10), grant("a", 20), grant("B", 5),
-		{Kind: bot.KindGrant, Workspace: "w2", User: "z", Bankroll: 1}, {Kind: bot.KindGrant, Workspace: "ww", User: "q", Bankroll: 1}}})
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("b", 10), grant("a", 20), grant("B", 5),
+		{Kind: table.KindGrant, Workspace: "w2", User: "z", Bankroll: 1}, {Kind: table.KindGrant, Workspace: "ww", User: "q", Bankroll: 1}}})
 	ps, err := s.Players(ctx, "w")
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +273,7 @@ func playersOfAWorkspace(t *testing.T, s Store) {
 func handsMostRecentFirst(t *testing.T, s Store) {
 	for _, id := range []string{"a", "ab", "b"} {
 		for no := int64(1); no <= 5; no++ {
-			commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: id, No: no}})
+			commit(t, s, table.Change{Hand: &table.HandRecord{Table: id, No: no}})
 		}
 	}
 	hs, err := s.Hands(ctx, "a", 3)
@@ -294,7 +294,7 @@ func handsMostRecentFirst(t *testing.T, s Store) {
 		t.Fatalf("Hand(a, 6): ok=%v err=%v, want none", ok, err)
 	}
 	var all []string
-	err = s.EachHand(ctx, func(h bot.HandRecord) error {
+	err = s.EachHand(ctx, func(h table.HandRecord) error {
 		all = append(all, fmt.Sprintf("%s%d", h.Table, h.No))
 		return nil
 	})
@@ -308,19 +308,19 @@ func handsMostRecentFirst(t *testing.T, s Store) {
 func handNumbersAcrossSessions(t *testing.T, s Store) {
 	tr := tableRec("t", 100)
 	for no := int64(1); no <= 3; no++ {
-		commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: no, Names: []string{"first"}, Stacks: []int64{100}}})
+		commit(t, s, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: no, Names: []string{"first"}, Stacks: []int64{100}}})
 	}
-	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: tr.ID, HandBase: 0, HandNo: 3}})
+	commit(t, s, table.Change{Session: &table.SessionRecord{Table: tr.ID, HandBase: 0, HandNo: 3}})
 	for no := int64(4); no <= 5; no++ {
-		commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: no, Names: []string{"second"}, Stacks: []int64{100}}})
+		commit(t, s, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: no, Names: []string{"second"}, Stacks: []int64{100}}})
 	}
-	commit(t, s, bot.Change{Hand: &bot.HandRecord{Table: tr.ID, No: 2, Names: []string{"again"}, Stacks: []int64{100}}})
+	commit(t, s, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: 2, Names: []string{"again"}, Stacks: []int64{100}}})
 	h, ok, err := s.Hand(ctx, tr.ID, 2)
 	if err != nil || !ok || h.Names[0] != "again" {
 		t.Fatalf("Hand(2) = %+v ok=%v err=%v, want the newer hand 2", h, ok, err)
 	}
 	n := 0
-	_ = s.EachHand(ctx, func(bot.HandRecord) error { n++; return nil })
+	_ = s.EachHand(ctx, func(table.HandRecord) error { n++; return nil })
 	if n != 6 {
 		t.Fatalf("%d hands kept, want 6 (none overwritten)", n)
 	}
@@ -333,7 +333,7 @@ func handNumbersAcrossSessions(t *testing.T, s Store) {
 // A finished hand comes back exactly as it was stored.
 func handRoundTrip(t *testing.T, s Store) {
 	h := sampleHand()
-	commit(t, s, bot.Change{Hand: &h})
+	commit(t, s, table.Change{Hand: &h})
 	got, ok, err := s.Hand(ctx, h.Table, h.No)
 	if err != nil || !ok {
 		t.Fatalf("Hand: ok=%v err=%v", ok, err)
@@ -343,9 +343,9 @@ func handRoundTrip(t *testing.T, s Store) {
 	}
 }
 
-func sampleHand() bot.HandRecord {
+func sampleHand() table.HandRecord {
 	deck := engine.OrderedDeck()
-	return bot.HandRecord{Table: "console/w/t", No: 42, Time: time.Date(2026, 11, 25, 20, 1, 2, 345678900, time.UTC),
+	return table.HandRecord{Table: "console/w/t", No: 42, Time: time.Date(2026, 11, 25, 20, 1, 2, 345678900, time.UTC),
 		Names: []string{"alice", "bob"}, Users: []string{"ua", "ub"}, Seats: []int{1, 3}, Size: 9,
 		Rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 800}, Button: 1, Deck: deck, Salt: "salt",
 		Proof: 1, Actions: []engine.Action{{Player: 1, Kind: engine.Call}, {Player: 0, Kind: engine.Check}}, Final: []int64{1010, 790}}
@@ -355,10 +355,10 @@ func sampleHand() bot.HandRecord {
 // earlier hand is ignored; a table without a hand drops the log.
 func actionLog(t *testing.T, s Store) {
 	tr := tableRec("t", 100, 100)
-	tr.Hand = &bot.HandState{No: 2}
+	tr.Hand = &table.HandState{No: 2}
 	acts := []engine.Action{{Player: 0, Kind: engine.Call}, {Player: 1, Kind: engine.Check}}
-	commit(t, s, bot.Change{Table: tr})
-	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 2, Actions: acts}})
+	commit(t, s, table.Change{Table: tr})
+	commit(t, s, table.Change{Actions: &table.ActionLog{Table: tr.ID, HandNo: 2, Actions: acts}})
 	ts, _ := s.Tables(ctx)
 	if len(ts) != 1 || len(ts[0].Hand.Actions) != 2 {
 		t.Fatalf("tables %+v, want the hand with 2 actions", ts)
@@ -370,16 +370,16 @@ func actionLog(t *testing.T, s Store) {
 	if _, ok, err := s.Table(ctx, tr.ID+"x"); ok || err != nil {
 		t.Fatalf("Table of a channel without one: ok=%v err=%v", ok, err)
 	}
-	tr.Hand = &bot.HandState{No: 3}
-	commit(t, s, bot.Change{Table: tr})
+	tr.Hand = &table.HandState{No: 3}
+	commit(t, s, table.Change{Table: tr})
 	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
 		t.Fatalf("hand 3 got hand 2's actions: %+v", ts[0].Hand)
 	}
-	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 3, Actions: acts[:1]}})
+	commit(t, s, table.Change{Actions: &table.ActionLog{Table: tr.ID, HandNo: 3, Actions: acts[:1]}})
 	tr.Hand = nil
-	commit(t, s, bot.Change{Table: tr})
-	tr.Hand = &bot.HandState{No: 3}
-	commit(t, s, bot.Change{Table: tr})
+	commit(t, s, table.Change{Table: tr})
+	tr.Hand = &table.HandState{No: 3}
+	commit(t, s, table.Change{Table: tr})
 	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
 		t.Fatalf("the log of a finished hand came back: %+v", ts[0].Hand)
 	}
@@ -392,9 +392,9 @@ func restoreHandInProgress(t *testing.T, s Store) {
 	deadline := time.Date(2026, 11, 25, 21, 0, 0, 123456789, time.UTC)
 	tr := tableRec("t", 1000, 1000, 1000)
 	tr.Button, tr.HandNo = 0, 7
-	tr.Hand = &bot.HandState{No: 7, Rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 1000, 1000},
+	tr.Hand = &table.HandState{No: 7, Rules: engine.Rules{SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 1000, 1000},
 		Button: 0, Seats: []int{0, 1, 2}, Deck: deck, Salt: "s"}
-	commit(t, s, bot.Change{Table: tr})
+	commit(t, s, table.Change{Table: tr})
 	h, err := engine.NewHand(tr.Hand.Setup())
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +406,7 @@ func restoreHandInProgress(t *testing.T, s Store) {
 			t.Fatal(err)
 		}
 		acts = append(acts, a)
-		commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 7, Actions: acts, Deadline: deadline}})
+		commit(t, s, table.Change{Actions: &table.ActionLog{Table: tr.ID, HandNo: 7, Actions: acts, Deadline: deadline}})
 	}
 	ts, err := s.CommunityTables(ctx, "console/w")
 	if err != nil || len(ts) != 1 {
@@ -428,15 +428,15 @@ func restoreHandInProgress(t *testing.T, s Store) {
 // DeleteTable removes the table and its action log.
 func deleteTable(t *testing.T, s Store) {
 	tr := tableRec("t", 100)
-	tr.Hand = &bot.HandState{No: 1}
-	commit(t, s, bot.Change{Table: tr})
-	commit(t, s, bot.Change{Actions: &bot.ActionLog{Table: tr.ID, HandNo: 1, Actions: []engine.Action{{Kind: engine.Fold}}}})
-	commit(t, s, bot.Change{DeleteTable: tr.ID})
+	tr.Hand = &table.HandState{No: 1}
+	commit(t, s, table.Change{Table: tr})
+	commit(t, s, table.Change{Actions: &table.ActionLog{Table: tr.ID, HandNo: 1, Actions: []engine.Action{{Kind: engine.Fold}}}})
+	commit(t, s, table.Change{DeleteTable: tr.ID})
 	if ts, _ := s.Tables(ctx); len(ts) != 0 {
 		t.Fatalf("%d tables after delete", len(ts))
 	}
-	tr.Hand = &bot.HandState{No: 1}
-	commit(t, s, bot.Change{Table: tr})
+	tr.Hand = &table.HandState{No: 1}
+	commit(t, s, table.Change{Table: tr})
 	if ts, _ := s.Tables(ctx); len(ts[0].Hand.Actions) != 0 {
 		t.Fatal("a deleted table's action log came back")
 	}
@@ -445,8 +445,8 @@ func deleteTable(t *testing.T, s Store) {
 // Sessions come back oldest first, whole.
 func sessionsInOrder(t *testing.T, s Store) {
 	for i := 1; i <= 3; i++ {
-		commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: fmt.Sprint("t", i), HandBase: int64(i * 10), HandNo: int64(i*10 + 5),
-			Started: time.Date(2026, 1, i, 20, 0, 0, 0, time.UTC), Standings: []bot.Standing{{User: "u", Name: "U", BoughtIn: 100, CashedOut: int64(i)}}}})
+		commit(t, s, table.Change{Session: &table.SessionRecord{Table: fmt.Sprint("t", i), HandBase: int64(i * 10), HandNo: int64(i*10 + 5),
+			Started: time.Date(2026, 1, i, 20, 0, 0, 0, time.UTC), Standings: []table.Standing{{User: "u", Name: "U", BoughtIn: 100, CashedOut: int64(i)}}}})
 	}
 	ss, err := s.Sessions(ctx)
 	if err != nil || len(ss) != 3 {
@@ -463,17 +463,17 @@ func sessionsInOrder(t *testing.T, s Store) {
 // ledger balances after every step and its entries come back in order.
 func ledgerBalances(t *testing.T, s Store) {
 	id := "console/w/t"
-	steps := []bot.Change{
-		{Ledger: []bot.LedgerEntry{grant("a", 1000), grant("b", 1000)}},
-		{Table: tableRec("t", 500, 500), Ledger: []bot.LedgerEntry{buyIn(id, "u0", 0), buyIn(id, "a", 500), buyIn(id, "b", 500)}},
-		{Table: tableRec("t", 700, 300), Ledger: []bot.LedgerEntry{
-			{Kind: bot.KindResult, Workspace: "w", User: "a", Table: id, HandNo: 1, OnTable: 200},
-			{Kind: bot.KindResult, Workspace: "w", User: "b", Table: id, HandNo: 1, OnTable: -200}}},
-		{Table: tableRec("t", 700, 500), Ledger: []bot.LedgerEntry{{Kind: bot.KindRebuy, Workspace: "w", User: "b", Table: id, Bankroll: -200, OnTable: 200}}},
-		{DeleteTable: id, Ledger: []bot.LedgerEntry{
-			{Kind: bot.KindCashOut, Workspace: "w", User: "a", Table: id, Bankroll: 700, OnTable: -700},
-			{Kind: bot.KindCashOut, Workspace: "w", User: "b", Table: id, Bankroll: 500, OnTable: -500}}},
-		{Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "b", Bankroll: 250}}},
+	steps := []table.Change{
+		{Ledger: []table.LedgerEntry{grant("a", 1000), grant("b", 1000)}},
+		{Table: tableRec("t", 500, 500), Ledger: []table.LedgerEntry{buyIn(id, "u0", 0), buyIn(id, "a", 500), buyIn(id, "b", 500)}},
+		{Table: tableRec("t", 700, 300), Ledger: []table.LedgerEntry{
+			{Kind: table.KindResult, Workspace: "w", User: "a", Table: id, HandNo: 1, OnTable: 200},
+			{Kind: table.KindResult, Workspace: "w", User: "b", Table: id, HandNo: 1, OnTable: -200}}},
+		{Table: tableRec("t", 700, 500), Ledger: []table.LedgerEntry{{Kind: table.KindRebuy, Workspace: "w", User: "b", Table: id, Bankroll: -200, OnTable: 200}}},
+		{DeleteTable: id, Ledger: []table.LedgerEntry{
+			{Kind: table.KindCashOut, Workspace: "w", User: "a", Table: id, Bankroll: 700, OnTable: -700},
+			{Kind: table.KindCashOut, Workspace: "w", User: "b", Table: id, Bankroll: 500, OnTable: -500}}},
+		{Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "b", Bankroll: 250}}},
 	}
 	for i, c := range steps {
 		commit(t, s, c)
@@ -501,7 +501,7 @@ func ledgerBalances(t *testing.T, s Store) {
 		t.Fatalf("player a %+v, want 1 hand and 1200", a)
 	}
 	// A table whose stacks disagree with the ledger is found out.
-	commit(t, s, bot.Change{Table: tableRec("bad", 1)})
+	commit(t, s, table.Change{Table: tableRec("bad", 1)})
 	if _, err := s.Balance(ctx); err == nil {
 		t.Fatal("Balance accepted a table holding a chip the ledger does not know")
 	}
@@ -624,18 +624,18 @@ func fencedCommit(t *testing.T, s Store) {
 		t.Fatal(err)
 	}
 	tr := tableRec("t", 100)
-	commit(t, s, bot.Change{Fence: a.Fence(), Table: tr, Ledger: []bot.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
+	commit(t, s, table.Change{Fence: a.Fence(), Table: tr, Ledger: []table.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
 	b, err := s.Claim(ctx, c, "B", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale := tableRec("t", 100)
 	stale.HandNo = 99
-	for name, ch := range map[string]bot.Change{
+	for name, ch := range map[string]table.Change{
 		"table":  {Fence: a.Fence(), Table: stale},
-		"ledger": {Fence: a.Fence(), Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 5}}},
-		"grant":  {Fence: a.Fence(), Ledger: []bot.LedgerEntry{grant("new", 10)}},
-		"hand":   {Fence: a.Fence(), Hand: &bot.HandRecord{Table: tr.ID, No: 1}},
+		"ledger": {Fence: a.Fence(), Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u0", Bankroll: 5}}},
+		"grant":  {Fence: a.Fence(), Ledger: []table.LedgerEntry{grant("new", 10)}},
+		"hand":   {Fence: a.Fence(), Hand: &table.HandRecord{Table: tr.ID, No: 1}},
 		"delete": {Fence: a.Fence(), DeleteTable: tr.ID},
 		"forged": {Fence: &bot.Fence{Community: c, Owner: "A", Epoch: b.Epoch}, Table: stale},
 		"none":   {Fence: &bot.Fence{Community: "console/nobody", Owner: "A", Epoch: 1}, Table: stale},
@@ -657,7 +657,7 @@ func fencedCommit(t *testing.T, s Store) {
 	if hs, _ := s.Hands(ctx, tr.ID, 5); len(hs) != 0 {
 		t.Fatal("a refused hand was stored")
 	}
-	commit(t, s, bot.Change{Fence: b.Fence(), Table: stale})
+	commit(t, s, table.Change{Fence: b.Fence(), Table: stale})
 	if ts, _ := s.Tables(ctx); ts[0].HandNo != 99 {
 		t.Fatal("the new owner's commit did not land")
 	}
@@ -698,9 +698,9 @@ func fencedScheduleWrites(t *testing.T, s Store) {
 
 // Communities lists every community with tables, schedules or a lease, with the lease.
 func communities(t *testing.T, s Store) {
-	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "discord/g1/c1", Platform: "discord", Workspace: "g1", Channel: "c1"}})
-	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "discord/g1/c2", Platform: "discord", Workspace: "g1", Channel: "c2"}})
-	commit(t, s, bot.Change{Table: &bot.TableRecord{ID: "slack/T1/c1", Platform: "slack", Workspace: "T1", Channel: "c1"}})
+	commit(t, s, table.Change{Table: &table.TableRecord{ID: "discord/g1/c1", Platform: "discord", Workspace: "g1", Channel: "c1"}})
+	commit(t, s, table.Change{Table: &table.TableRecord{ID: "discord/g1/c2", Platform: "discord", Workspace: "g1", Channel: "c2"}})
+	commit(t, s, table.Change{Table: &table.TableRecord{ID: "slack/T1/c1", Platform: "slack", Workspace: "T1", Channel: "c1"}})
 	if err := s.PutSchedule(ctx, &schedule.Schedule{Platform: "slack", Workspace: "T2", Channel: "c"}); err != nil {
 		t.Fatal(err)
 	}
@@ -736,10 +736,10 @@ func communities(t *testing.T, s Store) {
 // writes nothing; a change refused for another reason does not use its ID up.
 func appliedOnce(t *testing.T, s Store) {
 	tr := tableRec("t", 100)
-	commit(t, s, bot.Change{Once: "interaction-1", Table: tr, Ledger: []bot.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
+	commit(t, s, table.Change{Once: "interaction-1", Table: tr, Ledger: []table.LedgerEntry{grant("u0", 1000), buyIn(tr.ID, "u0", 100)}})
 	again := tableRec("t", 100)
 	again.HandNo = 5
-	if err := s.Commit(ctx, bot.Change{Once: "interaction-1", Table: again, Ledger: []bot.LedgerEntry{{Kind: bot.KindAdjust, Workspace: "w", User: "u0", Bankroll: 7}}}); !errors.Is(err, bot.ErrApplied) {
+	if err := s.Commit(ctx, table.Change{Once: "interaction-1", Table: again, Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u0", Bankroll: 7}}}); !errors.Is(err, bot.ErrApplied) {
 		t.Fatalf("the same delivery again: err %v, want ErrApplied", err)
 	}
 	if ts, _ := s.Tables(ctx); ts[0].HandNo != 0 {
@@ -749,14 +749,14 @@ func appliedOnce(t *testing.T, s Store) {
 		t.Fatalf("bankroll %d after the repeated delivery, want 900", p.Bankroll)
 	}
 	// Refused for want of chips: the ID is not used up.
-	if err := s.Commit(ctx, bot.Change{Once: "interaction-2", Ledger: []bot.LedgerEntry{buyIn(tr.ID, "u0", 5000)}}); !errors.Is(err, bot.ErrInsufficient) {
+	if err := s.Commit(ctx, table.Change{Once: "interaction-2", Ledger: []table.LedgerEntry{buyIn(tr.ID, "u0", 5000)}}); !errors.Is(err, bot.ErrInsufficient) {
 		t.Fatalf("overdrawing: %v", err)
 	}
-	commit(t, s, bot.Change{Once: "interaction-2", Table: again})
-	if err := s.Commit(ctx, bot.Change{Once: "grant-3", Ledger: []bot.LedgerEntry{grant("new", 10)}}); err != nil {
+	commit(t, s, table.Change{Once: "interaction-2", Table: again})
+	if err := s.Commit(ctx, table.Change{Once: "grant-3", Ledger: []table.LedgerEntry{grant("new", 10)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Commit(ctx, bot.Change{Once: "grant-3", Ledger: []bot.LedgerEntry{grant("other", 10)}}); !errors.Is(err, bot.ErrApplied) {
+	if err := s.Commit(ctx, table.Change{Once: "grant-3", Ledger: []table.LedgerEntry{grant("other", 10)}}); !errors.Is(err, bot.ErrApplied) {
 		t.Fatalf("a repeated change with grants: err %v, want ErrApplied", err)
 	}
 	if _, ok, _ := s.Player(ctx, "w", "other"); ok {
@@ -901,13 +901,13 @@ func moneyBookAppends(t *testing.T, s Store) {
 
 // A Change's money events (a session's settle-up) are appended with it, or not at all.
 func moneyInCommit(t *testing.T, s Store) {
-	commit(t, s, bot.Change{Ledger: []bot.LedgerEntry{grant("u0", 100)}})
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 100)}})
 	if err := s.AppendMoney(ctx, "console/w", 0, []money.Event{moneyEvent("console/w", money.KindExpense, 3000)}); err != nil {
 		t.Fatal(err)
 	}
-	err := s.Commit(ctx, bot.Change{
-		Ledger:  []bot.LedgerEntry{buyIn("console/w/t", "u0", 200)},
-		Session: &bot.SessionRecord{Table: "console/w/t"},
+	err := s.Commit(ctx, table.Change{
+		Ledger:  []table.LedgerEntry{buyIn("console/w/t", "u0", 200)},
+		Session: &table.SessionRecord{Table: "console/w/t"},
 		Money:   []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 1,
 	})
 	if !errors.Is(err, bot.ErrInsufficient) {
@@ -917,7 +917,7 @@ func moneyInCommit(t *testing.T, s Store) {
 		t.Fatalf("the refused change wrote money events: %+v", evs)
 	}
 	// A settle-up worked out before another event came is refused whole: its debt numbers are stale.
-	err = s.Commit(ctx, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"},
+	err = s.Commit(ctx, table.Change{Session: &table.SessionRecord{Table: "console/w/t"},
 		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0)}, MoneyAfter: 0})
 	if !errors.Is(err, bot.ErrMoneyMoved) {
 		t.Fatalf("a session's money after a stale head: %v, want ErrMoneyMoved", err)
@@ -925,7 +925,7 @@ func moneyInCommit(t *testing.T, s Store) {
 	if sessions, _ := s.Sessions(ctx); len(sessions) != 0 {
 		t.Fatalf("the refused change wrote its session")
 	}
-	commit(t, s, bot.Change{Session: &bot.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1,
+	commit(t, s, table.Change{Session: &table.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1,
 		Money: []money.Event{moneyEvent("console/w", money.KindSession, 0), moneyEvent("console/w", money.KindDebt, 250)}})
 	evs := book(t, s, "console/w")
 	if len(evs) != 3 || evs[1].Kind != money.KindSession || evs[2].Seq != 3 || evs[2].Amount != 250 {
@@ -1021,11 +1021,11 @@ func handsOfACommunity(t *testing.T, s Store) {
 		for no := int64(3); no >= 1; no-- {
 			h := sampleHand()
 			h.Table, h.No = tb, no
-			commit(t, s, bot.Change{Hand: &h})
+			commit(t, s, table.Change{Hand: &h})
 		}
 	}
 	var got []string
-	err := s.EachHandOf(ctx, "discord/1/", func(h bot.HandRecord) error {
+	err := s.EachHandOf(ctx, "discord/1/", func(h table.HandRecord) error {
 		got = append(got, fmt.Sprintf("%s#%d", h.Table, h.No))
 		return nil
 	})
@@ -1037,7 +1037,7 @@ func handsOfACommunity(t *testing.T, s Store) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	if err := s.EachHandOf(ctx, "discord/", func(bot.HandRecord) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+	if err := s.EachHandOf(ctx, "discord/", func(table.HandRecord) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Fatalf("fn's error did not stop the walk: %v after %d hands", err, n)
 	}
 }
