@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
 	"github.com/dealerbot/dealerbot/bot/bottest"
 )
 
