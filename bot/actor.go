@@ -326,7 +326,7 @@ func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 		t.newLive(rec.Hand, nil)
 		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, t.style()) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
-		t.afterStep(ctx, nil)
+		t.afterStep(ctx, t.chores(table.Timers{Turn: true}), nil)
 		return nil
 	}
 	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.
@@ -456,29 +456,27 @@ func (t *actor) timeout(ctx context.Context) {
 func (t *actor) forfeit(ctx context.Context, ans *answer) {
 	l := t.live
 	l.timerDue, l.deadline, l.wait = false, time.Time{}, 0 // no clock for this turn
-	// A retry decides afresh (afterStep): the player may be back (`sitin`) and get the turn.
-	again := func(ctx context.Context, t *actor) { t.afterStep(ctx, nil) }
+	// A retry asks the core afresh: the player may be back (`sitin`) and get the turn.
+	again := func(ctx context.Context, t *actor) { t.afterStep(ctx, t.chores(table.Timers{Turn: true}), nil) }
 	if err := t.play(ctx, "act for leaving player", table.State.Forfeit, ans, again); err != nil && l.stalled != t.st.Token() {
 		l.stalled = t.st.Token()
 		t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
 	}
 }
 
-// showBackstop is how long a turn waits to be shown before its clock starts anyway.
-const showBackstop = 10 * time.Second
-
-// afterStep prompts the player to act and starts their timer; for a leaving or absent player the
-// dealer acts at once: a check when checking is free, else a fold (R-21).
-func (t *actor) afterStep(ctx context.Context, ans *answer) {
+// afterStep carries out the core's chores for the turn: for a leaving or absent player the dealer
+// acts at once (a check when checking is free, else a fold; R-21); otherwise the turn goes on screen
+// and its clock starts when it is shown.
+func (t *actor) afterStep(ctx context.Context, ch table.Chores, ans *answer) {
 	t.stopTurn()
-	if t.st.Hand == nil || t.st.Hand.Done() {
-		return
-	}
-	if t.st.Absent() {
+	if ch.Forfeit {
 		t.forfeit(ctx, ans)
 		return
 	}
-	wait := t.st.TurnWait(t.d.cfg.Now())
+	if !ch.Turn {
+		return
+	}
+	wait := ch.Wait
 	l := t.live
 	l.deadline, l.wait = time.Time{}, wait
 	if wait > 0 {
@@ -489,44 +487,43 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 		t.startTurnTimer(wait) // on screen already: the click's response shows it
 		return
 	}
-	// The clock starts when the turn is on screen (outbox report), or after a short backstop if the
-	// platform does not show it, so a table never waits for ever.
+	// The clock starts when the turn is on screen (outbox report), or after the core's backstop if
+	// the platform does not show it.
 	l.timerDue, l.turnShown = true, l.version
 	tok := t.st.Token()
-	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
+	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
 		if t.live == l && l.timerDue && t.st.Token() == tok {
 			t.startTurnTimer(wait)
 		}
 	})
 }
 
-// scheduleDeal starts the pause before the automatic next hand when two or more can play. While the
-// last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not begun.
+// scheduleDeal arms the pause before the automatic next hand when the core says the table deals by
+// itself. While the last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not
+// begun.
 func (t *actor) scheduleDeal() {
-	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
+	ch := t.chores(table.Timers{Deal: true})
+	if !ch.Deal || t.dealTimer != nil || t.live != nil && t.live.dealDue {
 		return
 	}
-	if t.live != nil && t.live.dealDue {
-		return
-	}
-	t.dealTimer = t.d.after(t, t.d.cfg.DealDelay, func(ctx context.Context, t *actor) {
+	t.dealTimer = t.d.after(t, ch.Pause, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
 		t.autoDeal(ctx)
 	})
 }
 
 // dealWhenShown starts the pause before the next deal once the hand's last version, which offers
-// players out of chips a rebuy within the pause (the core's Timers.DealWhenShown), is on screen, so
-// they have all of it to answer: when the outbox reports it (shown), at once when the click's own
-// response showed it, or after showBackstop when the platform does not show it.
-func (t *actor) dealWhenShown(ans *answer) {
+// players out of chips a rebuy within the pause, is on screen, so they have all of it to answer:
+// when the outbox reports it (shown), at once when the click's own response showed it, or after the
+// core's backstop when the platform does not show it.
+func (t *actor) dealWhenShown(ch table.Chores, ans *answer) {
 	l := t.live
 	if l == nil || ans != nil && ans.update != nil {
 		t.scheduleDeal()
 		return
 	}
 	l.dealDue, l.dealShown = true, l.version
-	t.d.after(t, showBackstop, func(ctx context.Context, t *actor) {
+	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
 		if t.live == l && l.dealDue {
 			l.dealDue = false
 			t.scheduleDeal()

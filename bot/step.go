@@ -132,22 +132,27 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		t.showLive(v.Hand, v.State, v.Names, ans)
 	}
 	t.public(st.Posts...)
-	switch {
-	case st.Ends:
+	if st.Ends {
 		t.endSession(ctx)
 		return nil
-	case st.Timers.Turn:
-		t.afterStep(ctx, ans)
 	}
-	if st.Timers.Deal {
-		if st.Timers.DealWhenShown {
-			t.dealWhenShown(ans)
+	// The dealer's own next moves are the core's decision; the shell arms them.
+	ch := t.chores(st.Timers)
+	if st.Timers.Turn {
+		t.afterStep(ctx, ch, ans)
+	}
+	if ch.Deal {
+		if ch.WhenShown {
+			t.dealWhenShown(ch, ans)
 		} else {
 			t.scheduleDeal()
 		}
 	}
 	return nil
 }
+
+// chores asks the core what the dealer does by itself now, after a step that concerns the clocks tm.
+func (t *actor) chores(tm table.Timers) table.Chores { return t.core().Chores(t.d.cfg.Now(), tm) }
 
 // core is the table's state for a step of the core, with the shell's settings the core reads.
 func (t *actor) core() table.State {

@@ -7,8 +7,58 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// The dealer's chores that are decisions, not delivery: how long a turn lasts, and what a ping says.
-// The shell arms the timers and sends the ping; the core decides.
+// The dealer's chores that are decisions, not delivery: whether to act for an absent player, how
+// long a turn lasts, whether and when the next hand is dealt by itself, how long a message may take
+// to be shown, and what a ping says. The shell arms the timers, sends the ping and, when a timer
+// fires, asks the core again (a step may have come in between); the core decides.
+
+// ShowBackstop is how long a clock that starts when its message is on screen (a turn's clock, the
+// pause before a deal that offers rebuys) waits for the platform to report the message shown before
+// it starts anyway, so a table never waits for ever on a platform that does not show it.
+const ShowBackstop = 10 * time.Second
+
+// Chores is what the dealer does by itself after a step (Step.Timers says which clocks the step
+// concerns), as the core decides it.
+type Chores struct {
+	// Forfeit: the player to act is leaving, or away at a tournament: the dealer acts for them at
+	// once (State.Forfeit: a check when checking is free, else a fold; R-21), with no clock.
+	Forfeit bool
+	// Turn: a player is to act. Their clock runs Wait (0: the table has no timer) from when the turn
+	// is on screen, or from Backstop after the step when the platform never reports it shown.
+	Turn bool
+	Wait time.Duration
+	// Deal: the next hand is dealt by itself Pause after the step; with WhenShown, Pause after the
+	// hand's last message (which offers the players out of chips a rebuy within the pause) is on
+	// screen, so they have all of it, at the latest Backstop + Pause after the step.
+	Deal      bool
+	Pause     time.Duration
+	WhenShown bool
+	Backstop  time.Duration
+}
+
+// Chores decides the dealer's own next moves after a step that concerns the clocks tm (after a
+// restart: Timers{Turn: true} with a hand in play, Timers{Deal: true} without).
+func (s State) Chores(now time.Time, tm Timers) Chores {
+	c := Chores{Backstop: ShowBackstop}
+	if tm.Turn && s.Hand != nil && !s.Hand.Done() {
+		if s.Absent() {
+			c.Forfeit = true
+		} else {
+			c.Turn, c.Wait = true, s.TurnWait(now)
+		}
+	}
+	if tm.Deal && s.DealsItself() {
+		c.Deal, c.Pause, c.WhenShown = true, s.DealDelay, tm.DealWhenShown
+	}
+	return c
+}
+
+// DealsItself reports whether the dealer deals the next hand by itself now: the table is open and
+// healthy, between hands, a hand has been dealt this session (the first deal is the host's), and
+// two or more players can play.
+func (s State) DealsItself() bool {
+	return !s.Quarantined && s.Open && s.Hand == nil && s.Rec.HandNo != s.Rec.HandBase && len(s.Playing()) >= 2
+}
 
 // RestartGrace is the least time a player gets to act when the dealer resumes a turn after a
 // restart or a takeover (never more than the table's own timer).

@@ -69,3 +69,52 @@ func TestPingText(t *testing.T) {
 		t.Errorf("console mention %q", got)
 	}
 }
+
+// The dealer's own moves are the core's decisions (issue 29, item 2): the turn's clock, acting at once
+// for a player who left, dealing the next hand by itself only when the table can, after the pause,
+// and waiting for a rebuy offer to be seen.
+func TestChores(t *testing.T) {
+	g := newGame(t, "timer=30")
+	g.s.DealDelay = 5 * time.Second
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.do(table.State.Join, carol)
+	if c := g.s.Chores(g.now, table.Timers{Deal: true}); c.Deal {
+		t.Fatalf("before the first hand the dealer dealt by itself: %+v (the first deal is the host's)", c)
+	}
+	st := g.deal()
+	c := g.s.Chores(g.now, st.Timers)
+	if !st.Timers.Turn || !c.Turn || c.Forfeit || c.Wait != 30*time.Second || c.Deal || c.Backstop != table.ShowBackstop {
+		t.Fatalf("after the deal: %+v from %+v, want the first player's 30 s clock and no deal", c, st.Timers)
+	}
+	// The player to act leaves: the dealer acts for them at once, with no clock.
+	who := g.toAct()
+	st = g.do(table.State.Leave, who)
+	if c := g.s.Chores(g.now, st.Timers); !c.Forfeit || c.Turn || c.Wait != 0 {
+		t.Fatalf("after %s left on their turn: %+v, want the dealer to act for them at once", who.Name, c)
+	}
+	fst, err := g.s.Forfeit(g.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.take(fst)
+	for g.s.Hand != nil && !g.s.Hand.Done() {
+		st = g.do(table.State.Fold, g.toAct())
+	}
+	g.check("after the hand")
+	c = g.s.Chores(g.now, st.Timers)
+	if !c.Deal || c.Pause != 5*time.Second || c.Turn || c.Forfeit {
+		t.Fatalf("after a hand with two players left: %+v from %+v, want the next deal in 5 s", c, st.Timers)
+	}
+	q := g.s
+	q.Quarantined = true
+	if q.DealsItself() {
+		t.Error("a quarantined table deals by itself")
+	}
+	// One player left who can play: no automatic deal.
+	first := g.s.Rec.Seats[g.s.Playing()[0]]
+	g.do(table.State.Leave, table.Caller{User: first.User, Name: first.Name})
+	if g.s.DealsItself() || g.s.Chores(g.now, table.Timers{Deal: true}).Deal {
+		t.Fatalf("with %d players the dealer deals by itself", len(g.s.Playing()))
+	}
+}
