@@ -500,10 +500,11 @@ func (t *actor) afterStep(ctx context.Context, ans *answer) {
 	})
 }
 
-// scheduleDeal starts the pause before the automatic next hand when two or more can play. While the
-// last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not begun.
+// scheduleDeal starts the pause before the automatic next hand when the deal would do something
+// (the core's Dealable: two or more can play, or tournament players out of chips are placed at it).
+// While the last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not begun.
 func (t *actor) scheduleDeal() {
-	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || len(t.st.Playing()) < 2 {
+	if t.st.Quarantined || !t.st.Open || t.st.Hand != nil || t.dealTimer != nil || t.st.Rec.HandNo == t.st.Rec.HandBase || !t.st.Dealable() {
 		return
 	}
 	if t.live != nil && t.live.dealDue {
