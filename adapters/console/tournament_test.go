@@ -247,3 +247,84 @@ func TestTournamentBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestItem8TournamentTimeToRebuy: at a tournament with rebuys, a player who loses the last chip is
+// offered a rebuy within the deal delay and keeps the seat until the dealer's next deal. carol
+// rebuys in time and is dealt in; bob does not (a restart in his pause changes nothing) and the deal
+// places him third; heads-up, carol's second bust does not end the tournament until her pause is
+// over, when she is placed second and alice paid. Nobody's `deal` cuts a pause short, chips balance
+// throughout, and the hand histories name no finish for a player who rebought.
+func TestItem8TournamentTimeToRebuy(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh") // alice has the button
+	g.must("alice: start tournament buyin=100 stack=1000 rebuy=2 levels=20m timer=off", "alice: join", "bob: join", "carol: join")
+	start := g.bankroll("alice") + 100
+
+	// Hand 1: alice moves in with kings, bob folds his small blind, carol calls from the big blind
+	// with 7-2 and loses every chip.
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Qs Qd", "7c 2d"}, "3s 8h 9d Jh 4c")
+	g.must("alice: deal", "alice: allin", "bob: fold", "carol: call")
+	g.mustSee("carol is out of chips: `rebuy` within 3 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or carol is out of the tournament.")
+	if s := g.stacks(); len(s) != 3 || s["carol"] != 0 {
+		t.Fatalf("carol lost her seat at once: %v", s)
+	}
+	g.refuse("bob: deal", "carol may still rebuy: the next hand is dealt by itself when the time to rebuy is over.")
+	g.refuse("alice: deal", "carol may still rebuy")
+	g.clock.Advance(2 * time.Second)
+	if g.table().Hand != nil {
+		t.Fatal("the next hand was dealt before carol's 3 s were over")
+	}
+	g.must("carol: rebuy")
+	g.checkTournamentChips("after carol's rebuy", 4000)
+	// Hand 2: bob has the button and moves in with 7-2, carol folds her small blind, alice calls
+	// with aces: bob is out of chips and does not rebuy.
+	g.rnd.hand(t, 1, []string{"As Ah", "7c 2d", "Qs Qd"}, "3s 8h 9d Jh 4c")
+	g.clock.Advance(time.Second)
+	if tr := g.table(); tr.Hand == nil || len(tr.Hand.Seats) != 3 {
+		t.Fatalf("carol rebought in time and is not dealt in: %+v", tr.Hand)
+	}
+	g.must("bob: allin", "carol: fold", "alice: call")
+	g.mustSee("bob is out of chips: `rebuy` within 3 s to be dealt in next hand")
+	if strings.Contains(strings.Join(g.publicTexts(), "\n"), "bob is out in") {
+		t.Fatal("bob was placed while he may still rebuy")
+	}
+	g.restart()
+	g.checkTournamentChips("after the restart", 4000)
+	g.refuse("carol: deal", "bob may still rebuy")
+	// Hand 3, heads-up: alice has the button and moves in with aces; carol calls with 7-2.
+	g.rnd.hand(t, 0, []string{"As Ah", "7c 2d"}, "3s 8h 9d Jh 4c")
+	g.clock.Advance(3 * time.Second)
+	g.mustSee("bob is out in 3rd place.", "2 players left; 1 place paid.")
+	if tr := g.table(); tr.Hand == nil || len(tr.Hand.Seats) != 2 || g.stacks()["bob"] != 0 || len(g.stacks()) != 2 {
+		t.Fatalf("the deal after bob's pause: hand %+v, stacks %v", tr.Hand, g.stacks())
+	}
+	g.refuse("bob: rebuy", "You are not seated at this table")
+	g.checkTournamentChips("after bob's place", 4000)
+
+	g.must("alice: allin", "carol: call")
+	g.mustSee("carol is out of chips: `rebuy` within 3 s")
+	if g.table().ID == "" || g.sawAll("Tournament over") == "" {
+		t.Fatal("the tournament ended while carol may still rebuy")
+	}
+	g.checkTournamentChips("after carol's second bust", 4000)
+	g.clock.Advance(3 * time.Second)
+	g.mustSee("carol is out in 2nd place.", "Tournament over — results · prize pool 400", "1. alice wins 400 (+300)", "2. carol (-200)", "3. bob (-100)")
+	if g.table().ID != "" {
+		t.Fatal("the tournament's table is still open after carol's pause")
+	}
+	for u, want := range map[string]int64{"alice": start + 300, "bob": start - 100, "carol": start - 200} {
+		if got := g.bankroll(u); got != want {
+			t.Errorf("%s's bankroll after the tournament: %d, want %d", u, got, want)
+		}
+	}
+	g.checkTournamentChips("after the payouts", 0)
+
+	// carol rebought after hand 1: no hand history says she finished the tournament there.
+	r := g.say("carol: export session")
+	if r.IsError || len(r.Files) != 1 {
+		t.Fatalf("export: %+v", r)
+	}
+	if hh := string(r.Files[0].Data); strings.Count(hh, "PokerStars Hand #") != 3 || strings.Contains(hh, "finished the tournament") {
+		t.Errorf("carol's hand histories:\n%s", hh)
+	}
+}

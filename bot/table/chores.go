@@ -55,9 +55,10 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 
 // DealsItself reports whether the dealer deals the next hand by itself now: the table is open and
 // healthy, between hands, a hand has been dealt this session (the first deal is the host's), and
-// two or more players can play.
+// the deal would do something (Dealable: two or more can play, or tournament players out of chips
+// who did not rebuy are placed at it).
 func (s State) DealsItself() bool {
-	return !s.Quarantined && s.Open && s.Hand == nil && s.Rec.HandNo != s.Rec.HandBase && len(s.Playing()) >= 2
+	return !s.Quarantined && s.Open && s.Hand == nil && s.Rec.HandNo != s.Rec.HandBase && s.Dealable()
 }
 
 // RestartGrace is the least time a player gets to act when the dealer resumes a turn after a

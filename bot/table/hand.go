@@ -65,12 +65,18 @@ func (s State) Deal(now time.Time, by Caller, _ []string, in Inputs) (Step, erro
 	if s.SeatOf(by.User) < 0 && !s.IsHost(by) {
 		return Step{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
 	}
+	if names := s.mayStillRebuy(now); len(names) > 0 && s.DealDelay > 0 && !s.Quarantined {
+		// Their offer said how long they have: the pause before the automatic deal, which places
+		// them unless they rebought. Nobody cuts it short, the host neither. (Without automatic
+		// deals, or at a quarantined table, a `deal` is the only way on, and it places them.)
+		return Step{}, refusef(errs.Conflict, "%s may still rebuy: the next hand is dealt by itself when the time to rebuy is over.", strings.Join(names, " and "))
+	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)
 	switch {
 	case err != nil:
 		return Step{}, err
-	case st.Ends:
+	case st.Ends || st.Next != nil && !st.Next.Open:
 		st.Reply = "The session is over."
 	default:
 		st.Reply = fmt.Sprintf("Dealt hand #%d.", st.Next.Rec.HandNo)
@@ -85,8 +91,19 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	if !s.Open || s.Hand != nil {
 		return Step{}, refusef(errs.Conflict, "A hand is being played: wait for it to end.")
 	}
-	if s.Rec.Settings.EndMinutes > 0 && now.Sub(s.Rec.Started) >= time.Duration(s.Rec.Settings.EndMinutes)*time.Minute {
+	if s.Rec.timeUp(now) {
 		return Step{Posts: []render.Message{{Text: "Time is up: the session is over."}}, Ends: true}, nil
+	}
+	var notes []string
+	if len(s.Rec.Tournament.Busted()) > 0 {
+		// The players out of chips who did not rebuy in the pause are placed now, before the deal;
+		// when one player is left the tournament is over instead, in the same commit.
+		n := s.Rec.Clone()
+		notes = append(placeBusted(&n), n.Tournament.leftLine()...)
+		if n.Tournament.Left() < 2 {
+			return s.EndSession(now), nil
+		}
+		s.Rec = n
 	}
 	seats := s.Playing()
 	if len(seats) < 2 {
@@ -96,7 +113,6 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		return Step{}, userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
 	}
 	n := s.Rec.Clone()
-	var notes []string
 	levelFrom := n.Started
 	if tr := n.Tournament; tr != nil {
 		if tr.Began.IsZero() {
@@ -407,9 +423,21 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 		}
 	}
 	var th *TournamentHand
+	var held []Eliminated // tournament players out of chips who are placed at the next deal
 	if tr := n.Tournament; tr != nil {
-		out, finishes := Eliminate(&n, hs, final)
-		notes = append(notes, out...)
+		out := busts(n, hs, final)
+		var finishes []Finish
+		if slices.ContainsFunc(out, func(o Eliminated) bool { return mayRebuyNow(now, n, o.User) }) {
+			// One of them may rebuy before the next deal: nobody out in this hand is placed yet (the
+			// places of the others depend on who rebuys), and the hand's record names no finishes,
+			// which would be wrong for a player who rebuys.
+			holdBusts(&n, hs.No, out)
+			held = out
+		} else {
+			var lines []string
+			lines, finishes = Eliminate(&n, hs, out)
+			notes = append(notes, lines...)
+		}
 		th = &TournamentHand{Began: tr.Began, BuyIn: tr.BuyIn, Stack: tr.Stack, Level: n.Level + 1,
 			LevelMinutes: n.Settings.LevelMinutes, Rebuys: n.Settings.Rebuys != 0, Finishes: finishes}
 		if winner := winnerOf(n, hs, final); winner >= 0 {
@@ -465,13 +493,30 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` to play on or `leave`.", st.Name))
 			}
 		}
+	case len(held) > 0:
+		// The next deal places the players out who did not rebuy: it comes by itself even when
+		// one player alone has chips, so the tournament ends then.
+		tr := n.Tournament
+		cost := fmt.Sprintf("%s into the prize pool for %s chips", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+		for _, o := range held {
+			name := tr.Entries[tr.Entry(o.User)].Name
+			switch {
+			case !mayRebuyNow(now, n, o.User):
+				notes = append(notes, fmt.Sprintf("%s is out of chips and cannot rebuy: %s is placed at the next deal, once it is known who of the others out rebuys.", name, name))
+			case s.DealDelay > 0 && !s.Quarantined:
+				offered = true
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` within %s to be dealt in next hand (%s), or %s is out of the tournament.", name, Seconds(s.DealDelay), cost, name))
+			default:
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` before the next deal to be dealt in (%s), or %s is out of the tournament.", name, cost, name))
+			}
+		}
 	}
 	// The hand's last version: the showdown, the awards and what they mean for the table, in the
 	// message already on screen rather than in posts of their own.
 	view.Result = notes
 	view.Names = names
 	view.State = hs
-	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2
+	ends := n.Ending || over || n.Tournament != nil && len(next.Playing()) < 2 && len(held) == 0
 	return Step{Change: c, Next: &next, View: view, Ends: ends, Timers: Timers{Deal: !ends, DealWhenShown: offered && !ends}}
 }
 
@@ -488,6 +533,41 @@ func winnerOf(n TableRecord, hs *HandState, final []int64) int {
 		}
 	}
 	return -1
+}
+
+// mayStillRebuy are the names of the tournament players out of chips in the last hand who may still
+// rebuy before the next deal, bankroll aside.
+func (s State) mayStillRebuy(now time.Time) []string {
+	var out []string
+	for _, user := range s.Rec.Tournament.Busted() {
+		if seat := s.SeatOf(user); s.tournamentRebuy(now, seat) == nil {
+			out = append(out, s.Rec.Seats[seat].Name)
+		}
+	}
+	return out
+}
+
+// Dealable reports whether the next deal would do something: deal a hand to two players or more,
+// or place the tournament players out of chips who did not rebuy in the pause before it (and end
+// the tournament when one player is left). The shell arms the automatic deal only then.
+func (s State) Dealable() bool {
+	return len(s.Playing()) >= 2 || len(s.Rec.Tournament.Busted()) > 0
+}
+
+// mayRebuyNow reports whether the tournament player user, out of chips in the hand that just ended
+// at table n, may rebuy before the next deal, their bankroll aside (the rebuy verb checks it): not
+// when the session ends with the hand or its time is up.
+func mayRebuyNow(now time.Time, n TableRecord, user string) bool {
+	if n.Ending || n.timeUp(now) {
+		return false
+	}
+	s := State{Open: true, Rec: n}
+	return s.tournamentRebuy(now, s.SeatOf(user)) == nil
+}
+
+// timeUp reports whether the session's set time is over at now.
+func (r TableRecord) timeUp(now time.Time) bool {
+	return r.Settings.EndMinutes > 0 && now.Sub(r.Started) >= time.Duration(r.Settings.EndMinutes)*time.Minute
 }
 
 // MayRebuy reports whether a cash-game seat may rebuy at table n now, as far as the table's rebuy

@@ -190,9 +190,11 @@ func TestItem8TimeToRebuyOrStraddle(t *testing.T) {
 
 // TestItem11TournamentHandRecord: a tournament hand's record keeps its tournament for the hand
 // histories: the start, buy-in, starting stack, blind level and rebuys, and who finished the
-// tournament in the hand with the prize of their place; a cash-game hand keeps none.
+// tournament in the hand with the prize of their place; a cash-game hand keeps none. The rebuy
+// period ends during the hand, so the players out are placed when it ends (item 8: while they may
+// rebuy they are placed at the next deal, and the hand's record names no finishes).
 func TestItem11TournamentHandRecord(t *testing.T) {
-	g := newGame(t, "tournament", "buyin=100", "stack=1000", "payouts=70/30", "levels=20m", "rebuy=1")
+	g := newGame(t, "tournament", "buyin=100", "stack=1000", "payouts=70/30", "levels=20m", "rebuy=1", "rebuylevels=1")
 	g.do(table.State.Join, alice)
 	g.do(table.State.Join, bob)
 	g.do(table.State.Join, carol)
@@ -202,6 +204,9 @@ func TestItem11TournamentHandRecord(t *testing.T) {
 	began := g.s.Rec.Tournament.Began
 	var st table.Step
 	for _, by := range []table.Caller{alice, bob, carol} {
+		if by == carol {
+			g.now = g.now.Add(20 * time.Minute) // level 2 by the clock: the rebuy period is over
+		}
 		st = g.do(table.State.AllIn, by)
 	}
 	hr := st.Change.Hand

@@ -204,6 +204,10 @@ type Entry struct {
 	OutHand int64
 	Start   int64
 	Order   int
+	// Busted is set while the player, out of chips in hand OutHand (Start and Order already that
+	// hand's), waits for the next deal to be placed because a player out in that hand may still
+	// rebuy (holdBusts): the seat stays with no chips, Place is still 0, and a rebuy clears it.
+	Busted bool `json:",omitempty"`
 }
 
 // Pool is the prize pool: every entry's buy-ins and rebuys.

@@ -108,6 +108,9 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Place > 0 {
 		return Step{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", render.Ordinal(tr.Entries[i].Place))
 	}
+	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Busted {
+		return Step{}, refusef(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
+	}
 	if s.SeatOf(by.User) >= 0 {
 		return Step{}, refusef(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
 	}
@@ -237,6 +240,13 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 		step.post("%s unregisters%s: prize pool %s.", st.Name, because, render.Chips(tr.Pool()))
 		return step, nil
 	}
+	if i := tr.Entry(st.User); tr.Entries[i].Busted {
+		// Out of chips, waiting for the next deal to be placed: there is no stack to leave in play.
+		if kicked {
+			return Step{}, refusef(errs.Conflict, "%s is out of chips and is placed when the next hand is dealt, unless %s rebuys first.", st.Name, st.Name)
+		}
+		return Step{}, refusef(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
+	}
 	if st.SittingOut {
 		return Step{}, refusef(errs.Conflict, "%s is already away: the dealer checks or folds for them until they type `sitin`.", st.Name)
 	}
@@ -354,34 +364,16 @@ func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, 
 // a player whose stack is at most the starting stack.
 func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	tr := s.Rec.Tournament
-	set := s.Rec.Settings
 	seat := s.SeatOf(by.User)
 	if seat < 0 {
 		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
 	}
 	st := s.Rec.Seats[seat]
 	i := tr.Entry(by.User)
-	level := s.Level(now)
-	switch {
-	case len(args) > 0:
+	if len(args) > 0 {
 		return Step{}, userErrorf("A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
-	case set.Rebuys == 0:
-		return Step{}, refusef(errs.Conflict, "This tournament has no rebuys.")
-	case tr.Began.IsZero():
-		return Step{}, refusef(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
-	case set.RebuyLevels > 0 && level >= set.RebuyLevels:
-		return Step{}, refusef(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", set.RebuyLevels, level+1)
-	case set.Rebuys > 0 && tr.Entries[i].Rebuys >= set.Rebuys:
-		return Step{}, refusef(errs.Conflict, "You have used all %d of your rebuys in this tournament.", set.Rebuys)
-	case s.InHand(seat):
-		return Step{}, refusef(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
-	case st.Stack > tr.Stack:
-		return Step{}, refusef(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
 	}
-	if err := s.roomFor(tr.Stack); err != nil {
-		return Step{}, err
-	}
-	if err := tr.RoomForBuyIn(); err != nil {
+	if err := s.tournamentRebuy(now, seat); err != nil {
 		return Step{}, err
 	}
 	if in.Player.Bankroll < tr.BuyIn {
@@ -389,17 +381,53 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].Stack += tr.Stack
-	n.Tournament.Entries[i].Paid += tr.BuyIn
-	n.Tournament.Entries[i].Rebuys++
+	e := &n.Tournament.Entries[i]
+	e.Paid += tr.BuyIn
+	e.Rebuys++
+	dealtIn := ""
+	if e.Busted {
+		// Out of chips in the last hand, waiting to be placed at the next deal: the rebuy keeps them in.
+		e.Busted, e.OutHand, e.Start, e.Order = false, 0, 0, 0
+		dealtIn = " You are dealt in next hand."
+	}
 	if j := StandingIndex(n.Standings, by.User); j >= 0 {
 		n.Standings[j].BoughtIn += tr.BuyIn
 	}
 	c := Change{Ledger: []LedgerEntry{{Time: now, Kind: KindRebuy, Workspace: s.Rec.Workspace, User: by.User,
 		Name: st.Name, Table: s.Rec.ID, Bankroll: -tr.BuyIn, OnTable: tr.BuyIn}}}
-	step := s.reply(n, c, "You rebought for %s: %s more chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	step := s.reply(n, c, "You rebought for %s: %s more chips.%s", render.Chips(tr.BuyIn), render.Chips(tr.Stack), dealtIn)
 	step.post("%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
 	step.Short = fmt.Sprintf("Your bankroll does not hold the %s chips a rebuy costs.", render.Chips(tr.BuyIn))
+	step.Timers.Deal = true
 	return step, nil
+}
+
+// tournamentRebuy refuses a tournament rebuy by the player in seat now, for every reason but their
+// bankroll: the verb checks that, and the end of a hand asks it of the players who just lost their
+// last chip (holdBusts), whose bankrolls it cannot read.
+func (s State) tournamentRebuy(now time.Time, seat int) error {
+	tr := s.Rec.Tournament
+	set := s.Rec.Settings
+	st := s.Rec.Seats[seat]
+	level := s.Level(now)
+	switch {
+	case set.Rebuys == 0:
+		return refusef(errs.Conflict, "This tournament has no rebuys.")
+	case tr.Began.IsZero():
+		return refusef(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
+	case set.RebuyLevels > 0 && level >= set.RebuyLevels:
+		return refusef(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", set.RebuyLevels, level+1)
+	case set.Rebuys > 0 && tr.Entries[tr.Entry(st.User)].Rebuys >= set.Rebuys:
+		return refusef(errs.Conflict, "You have used all %d of your rebuys in this tournament.", set.Rebuys)
+	case s.InHand(seat):
+		return refusef(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
+	case st.Stack > tr.Stack:
+		return refusef(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
+	}
+	if err := s.roomFor(tr.Stack); err != nil {
+		return err
+	}
+	return tr.RoomForBuyIn()
 }
 
 // Straddle opts the caller in to straddle in the next hand, in which they must be under the gun.

@@ -135,7 +135,13 @@ func (s State) EndSession(now time.Time) Step {
 	n := s.Rec.Clone()
 	var c Change
 	var result render.Message
+	var posts []render.Message
 	if n.Tournament != nil {
+		// Players out of chips still waiting to be placed are placed first, by the hand they lost
+		// their last chip in, below everyone who still has chips.
+		if lines := placeBusted(&n); len(lines) > 0 {
+			posts = append(posts, render.Message{Text: strings.Join(lines, " ")})
+		}
 		result = PayTournament(&n, &c, now)
 	}
 	for i, st := range n.Seats {
@@ -153,7 +159,7 @@ func (s State) EndSession(now time.Time) Step {
 		}
 		result = render.Standings("Session over — standings", rows)
 	}
-	return Step{Change: c, Next: &State{}, Posts: []render.Message{result}}
+	return Step{Change: c, Next: &State{}, Posts: append(posts, result)}
 }
 
 // Restore is a table read back from the store: open, with its running hand replayed from the record.

@@ -287,28 +287,98 @@ func (t *Tournament) Describe(s Settings) string {
 	return b.String()
 }
 
-// Eliminate places the tournament players who lost their last chip in the hand that just ended and
-// empties their seats. hs is that hand; final its stacks. It returns the lines to announce and the
-// places, by hand index, with the prizes they pay as the pool stands (the pool changes only by
-// rebuys, which end before places are paid in practice).
-func Eliminate(n *TableRecord, hs *HandState, final []int64) ([]string, []Finish) {
-	tr := n.Tournament
+// busts are the players of hand hs who lost their last chip in it (final: its stacks), with their
+// stack when it began and their position from the first seat left of the button.
+func busts(n TableRecord, hs *HandState, final []int64) []Eliminated {
 	var out []Eliminated
-	seatOf := map[string]int{}
-	playerOf := map[string]int{}
 	np := len(hs.Seats)
 	for p, s := range hs.Seats {
 		if final[p] == 0 {
-			user := n.Seats[s].User
-			out = append(out, Eliminated{User: user, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
-			seatOf[user], playerOf[user] = s, p
+			out = append(out, Eliminated{User: n.Seats[s].User, Start: hs.Stacks[p], Order: (p - hs.Button - 1 + 2*np) % np})
 		}
 	}
+	return out
+}
+
+// Eliminate places the tournament players out in hand hs (busts) and empties their seats. It returns
+// the lines to announce and the places, by hand index, with the prizes they pay as the pool stands
+// (the pool changes only by rebuys, which end before places are paid in practice).
+func Eliminate(n *TableRecord, hs *HandState, out []Eliminated) ([]string, []Finish) {
 	if len(out) == 0 {
 		return nil, nil
 	}
-	placings := PlaceEliminated(tr.PrizeList(), tr.Left()-len(out)+1, out)
+	playerOf := map[string]int{}
+	for p, s := range hs.Seats {
+		playerOf[n.Seats[s].User] = p
+	}
+	placings, lines := placeOut(n, hs.No, out)
 	var finishes []Finish
+	for _, pl := range placings {
+		finishes = append(finishes, Finish{Player: playerOf[pl.User], Place: pl.Place, Prize: pl.Prize})
+	}
+	return append(lines, n.Tournament.leftLine()...), finishes
+}
+
+// holdBusts keeps the players out in hand no (busts) in the tournament until the next deal, because
+// one of them may still rebuy: each keeps the seat with no chips and is marked Busted, and the next
+// deal places those who did not rebuy (placeBusted). All of the hand's players out wait, also those
+// who cannot rebuy, since their places depend on who of the others does.
+func holdBusts(n *TableRecord, no int64, out []Eliminated) {
+	tr := n.Tournament
+	for _, o := range out {
+		e := &tr.Entries[tr.Entry(o.User)]
+		e.Busted, e.OutHand, e.Start, e.Order = true, no, o.Start, o.Order
+	}
+}
+
+// Busted are the users of the tournament's players out of chips whose places wait for the next deal
+// (holdBusts), in entry order; none at a cash table.
+func (t *Tournament) Busted() []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range t.Entries {
+		if e.Busted {
+			out = append(out, e.User)
+		}
+	}
+	return out
+}
+
+// placeBusted places the players out of chips who did not rebuy before this deal (holdBusts), those
+// out in the same hand together as if placed when it ended, and empties their seats. It returns the
+// lines to announce; none when nobody was waiting.
+func placeBusted(n *TableRecord) []string {
+	tr := n.Tournament
+	if len(tr.Busted()) == 0 {
+		return nil
+	}
+	byHand := map[int64][]Eliminated{}
+	var hands []int64
+	for _, e := range tr.Entries {
+		if !e.Busted {
+			continue
+		}
+		if _, ok := byHand[e.OutHand]; !ok {
+			hands = append(hands, e.OutHand)
+		}
+		byHand[e.OutHand] = append(byHand[e.OutHand], Eliminated{User: e.User, Start: e.Start, Order: e.Order})
+	}
+	slices.Sort(hands) // out earlier, placed lower
+	var lines []string
+	for _, no := range hands {
+		_, l := placeOut(n, no, byHand[no])
+		lines = append(lines, l...)
+	}
+	return lines
+}
+
+// placeOut places the players out together in hand no below every player still in, records their
+// places and empties their seats. It returns the places and a line for each.
+func placeOut(n *TableRecord, no int64, out []Eliminated) ([]Placing, []string) {
+	tr := n.Tournament
+	placings := PlaceEliminated(tr.PrizeList(), tr.Left()-len(out)+1, out)
 	atPlace := map[int]int{} // players sharing each place
 	for _, pl := range placings {
 		atPlace[pl.Place]++
@@ -318,9 +388,12 @@ func Eliminate(n *TableRecord, hs *HandState, final []int64) ([]string, []Finish
 	for _, pl := range placings {
 		e := &tr.Entries[tr.Entry(pl.User)]
 		o := out[slices.IndexFunc(out, func(o Eliminated) bool { return o.User == pl.User })]
-		e.Place, e.OutHand, e.Start, e.Order = pl.Place, hs.No, o.Start, o.Order
-		n.Seats[seatOf[pl.User]] = SeatRecord{}
-		finishes = append(finishes, Finish{Player: playerOf[pl.User], Place: pl.Place, Prize: pl.Prize})
+		e.Place, e.OutHand, e.Start, e.Order, e.Busted = pl.Place, no, o.Start, o.Order, false
+		for i, st := range n.Seats {
+			if st.User == pl.User {
+				n.Seats[i] = SeatRecord{}
+			}
+		}
 		line := fmt.Sprintf("%s is out in %s place", e.Name, render.Ordinal(pl.Place))
 		if atPlace[pl.Place] > 1 {
 			line = fmt.Sprintf("%s is out, sharing %s place", e.Name, render.Ordinal(pl.Place))
@@ -330,10 +403,16 @@ func Eliminate(n *TableRecord, hs *HandState, final []int64) ([]string, []Finish
 		}
 		lines = append(lines, line+".")
 	}
-	if left := tr.Left(); left > 1 {
-		lines = append(lines, fmt.Sprintf("%d players left; %d %s paid.", left, paid, Plural(paid, "place", "places")))
+	return placings, lines
+}
+
+// leftLine says how many players are left and how many places are paid, while the tournament goes on.
+func (t *Tournament) leftLine() []string {
+	left, paid := t.Left(), t.PlacesPaid()
+	if left <= 1 {
+		return nil
 	}
-	return lines, finishes
+	return []string{fmt.Sprintf("%d players left; %d %s paid.", left, paid, Plural(paid, "place", "places"))}
 }
 
 // PayTournament settles a tournament that is over: the players still in are placed by their chips
@@ -346,7 +425,9 @@ func PayTournament(n *TableRecord, c *Change, now time.Time) render.Message {
 	place := map[string]int{}
 	if !tr.Began.IsZero() {
 		prizes := tr.PrizeList()
-		var still []Eliminated // every seated player is an entrant still in (eliminate empties the seats)
+		// Every seated player is an entrant still in: placing empties the seats, and EndSession has
+		// placed the players out of chips who were waiting for the next deal (placeBusted).
+		var still []Eliminated
 		for i, s := range n.Seats {
 			if s.User != "" {
 				still = append(still, Eliminated{User: s.User, Start: s.Stack, Order: (i - n.Button - 1 + 2*len(n.Seats)) % len(n.Seats)})
