@@ -484,6 +484,7 @@ func TestRaiseProbe(t *testing.T) {
 	a.mu.Unlock()
 	alice, bob := player{"111", "alice"}, player{"222", "bob"}
 	release := make(chan struct{})
+	lateAnswer := make(chan struct{}, 1) // the busy dealer's answer, once released
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the adapter closes (cleanups run in reverse)
 	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
@@ -493,6 +494,7 @@ func TestRaiseProbe(t *testing.T) {
 			m["boom"]++ // a bug in the dealer, while probing
 		case c.Probe && c.Text == "call":
 			<-release // a busy dealer
+			defer func() { lateAnswer <- struct{}{} }()
 			return bot.Reply{}
 		case c.Probe && c.Token != "h2.0":
 			return bot.Reply{Text: "That button is from an earlier turn: use the newest message.", IsError: true}
@@ -575,9 +577,9 @@ func TestRaiseProbe(t *testing.T) {
 		}
 		once.Do(func() { close(release) })
 		// The late answer is dropped: nothing else is sent for that click.
+		<-lateAnswer
 		later := f.click(alice, "C1", id("raise", "h1.9")) // an interaction after the dealer's late answer
 		f.answer(n, later)
-		a.inflight.Wait() // the late probe has finished too
 		var got []call
 		for _, c := range f.since(n) {
 			if strings.Contains(c.Path, "/"+tok) {

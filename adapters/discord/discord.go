@@ -35,6 +35,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -81,7 +82,8 @@ type Adapter struct {
 	dmBlocked  map[string]time.Time // user ID -> when a DM last failed with 50007
 	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
 	closing    bool
-	inflight   sync.WaitGroup // interactions being handled
+	inflight   sync.WaitGroup // interactions being handled (begin, end)
+	busy       atomic.Int64   // inflight's count, which Close reports and tests wait to see reach 0
 	cleanups   sync.WaitGroup // superseded buttons being removed
 	syncing    sync.WaitGroup // the card emoji sync; stopped by cancel
 	base       context.Context
@@ -276,7 +278,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		a.log.Warn("closing with interactions still running", "err", ctx.Err())
+		a.log.Warn("closing with interactions still running", "interactions", a.busy.Load(), "err", ctx.Err())
 	}
 	a.cancel()
 	a.syncing.Wait()
@@ -592,9 +594,9 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 		a.mu.Unlock()
 		return false
 	}
-	a.inflight.Add(1)
+	a.begin()
 	a.mu.Unlock()
-	defer a.inflight.Done()
+	defer a.end()
 
 	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
 	defer cancel()
@@ -609,6 +611,10 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 	a.remember(r)
 	return true
 }
+
+// begin counts an interaction, or work for one, that Close waits for; end ends it.
+func (a *Adapter) begin() { a.busy.Add(1); a.inflight.Add(1) }
+func (a *Adapter) end()   { a.busy.Add(-1); a.inflight.Done() }
 
 // logPanic logs a recovered panic with the stack of the goroutine that recovered it.
 func (a *Adapter) logPanic(i *discordgo.Interaction, p any) {
@@ -737,11 +743,11 @@ func (a *Adapter) runClick(r *responder, cmd bot.Command) {
 	}
 }
 
-// openForm answers a click on an amount button: it asks the dealer first (probe) whether the user may
-// act now, so that anyone but the player to act, or a click on an old button, gets the dealer's
-// refusal ephemerally instead of a form. The form must be the first response, so nothing is deferred:
-// if the dealer has not answered within probeWait, the form opens anyway (the dealer checks the
-// submission). A panic in the probe is logged and apologised for, like any other.
+// openForm answers a click on an amount button: the dealer settles first whether the form opens
+// (bot.ProbeForm), so that anyone but the player to act, or a click on an old button, gets the
+// dealer's refusal ephemerally instead of a form. The form must be the first response, so nothing is
+// deferred: a dealer that has not answered within probeWait does not hold it up. A panic in the
+// probe is logged and apologised for, like any other.
 func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.InteractionResponseData) {
 	a.mu.Lock()
 	h, wait := a.handler, a.probeWait
@@ -750,38 +756,20 @@ func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.Int
 		r.fail("The dealer is still starting; try again in a moment.")
 		return
 	}
-	type answer struct {
-		reply    bot.Reply
-		panicked bool
-	}
-	ctx, cancel := context.WithTimeout(r.ctx, wait)
-	defer cancel()
-	done := make(chan answer, 1) // a late answer is dropped, never blocks
 	a.log.Debug("probe", "user", probe.User, "channel", probe.Channel, "text", probe.Text)
-	a.inflight.Add(1) // under this interaction's own count, so Close waits for it too
-	go func() {
-		defer a.inflight.Done()
-		defer func() {
-			if p := recover(); p != nil {
-				a.logPanic(r.i, p)
-				done <- answer{panicked: true}
-			}
-		}()
-		done <- answer{reply: h.Handle(ctx, probe)}
-	}()
-	select {
-	case ans := <-done:
-		switch {
-		case ans.panicked:
-			r.apologise()
-			return
-		case ans.reply.IsError:
-			r.reply(bot.Reply{Text: ans.reply.Text, IsError: true})
-			return
-		}
-	case <-ctx.Done():
+	f := bot.ProbeForm(r.ctx, h, probe, wait)
+	switch {
+	case f.Panic != nil:
+		a.log.Error("panic while handling an interaction", "interaction", r.i.ID, "type", r.i.Type.String(), "panic", f.Panic.Error())
+	case f.Late:
 		a.log.Debug("the dealer did not answer the probe in time; opening the form", "user", probe.User,
 			"channel", probe.Channel, "text", probe.Text, "waited", wait)
+	}
+	if !f.Open {
+		if f.Refusal.Text != "" {
+			r.reply(f.Refusal)
+		}
+		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modal})
 }
@@ -832,9 +820,9 @@ func (r *responder) handle(h Handler, cmd bot.Command, deferral *discordgo.Inter
 		panicked bool
 	}
 	done := make(chan answer, 1) // never blocks, even once nobody waits
-	r.a.inflight.Add(1)          // under this interaction's own count, so Close waits for it too
+	r.a.begin()                  // under this interaction's own count, so Close waits for it too
 	go func() {
-		defer r.a.inflight.Done()
+		defer r.a.end()
 		defer func() {
 			if p := recover(); p != nil {
 				r.a.logPanic(r.i, p)

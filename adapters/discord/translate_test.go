@@ -456,7 +456,8 @@ func TestRaiseModal(t *testing.T) {
 		{typed: "5000", want: "raise 5000"}, // out of range: the dealer says so, with the current range
 		{typed: "sixty", wantErr: "Type the amount as a whole number of chips"},
 		{typed: "12.5", wantErr: "Type the amount as a whole number of chips"},
-		{typed: "-3", wantErr: "Type the amount as a whole number of chips"},
+		{typed: "-3", want: "raise -3"}, // below 1: the dealer says so, as for a typed raise
+		{typed: "0", want: "raise 0"},
 		{typed: "", wantErr: "Type the amount as a whole number of chips"},
 	}
 	for _, tt := range tests {

@@ -98,6 +98,7 @@ type Adapter struct {
 	ctx    context.Context // work that outlives an ack (handling a command) runs under it
 	cancel context.CancelFunc
 	work   sync.WaitGroup
+	busy   atomic.Int64 // work's count, which Close reports and tests wait to see reach 0
 
 	mu     sync.Mutex
 	dealer Dealer
@@ -212,7 +213,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		err = fmt.Errorf("slack: commands still running at shutdown: %w", ctx.Err())
+		err = fmt.Errorf("slack: %d commands still running at shutdown: %w", a.busy.Load(), ctx.Err())
 	}
 	a.cancel()
 	return err
@@ -521,9 +522,10 @@ func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
 // spawn runs f in the background under the adapter's context, counted for Close, with panics
 // recovered so one bad request cannot stop the bot.
 func (a *Adapter) spawn(f func(ctx context.Context)) {
+	a.busy.Add(1)
 	a.work.Add(1)
 	go func() {
-		defer a.work.Done()
+		defer func() { a.busy.Add(-1); a.work.Done() }()
 		defer func() {
 			if p := recover(); p != nil {
 				a.log.Error("slack: panic while handling a request", "panic", p)
@@ -690,50 +692,35 @@ func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
 	return nil
 }
 
-// amount answers a click on an amount button (Raise…, Bet…). The dealer is asked first, with a probe,
-// whether the clicker may take that action now: anyone but the player to act, and anyone clicking an
-// old button, gets the dealer's refusal privately instead of the form. When the dealer does not
-// answer within probeWait the form opens anyway, while the trigger is still valid; the submission
-// is refused then if it must be.
+// amount answers a click on an amount button (Raise…, Bet…): the dealer settles first whether the
+// form opens (bot.ProbeForm), so that anyone but the player to act, and anyone clicking an old
+// button, gets the dealer's refusal privately instead of the form. A dealer that does not answer
+// within probeWait does not hold the form up: it opens while the trigger is still valid, and the
+// submission is refused then if it must be. The sender is not looked up (users.info): whether it is
+// someone's turn depends only on the user ID, and the trigger's seconds are few.
 func (a *Adapter) amount(ctx context.Context, trigger string, c click) {
-	r, answered := a.probe(ctx, c.Cmd)
-	switch {
-	case ctx.Err() != nil:
-		return // shutting down: the trigger is of no use now
-	case answered && r.IsError:
-		a.reply(ctx, c.Cmd, r, c.ResponseURL)
-		return
-	}
-	a.openAmount(ctx, trigger, c)
-}
-
-// probe asks the dealer whether cmd may be taken now without taking it, waiting at most probeWait.
-// answered is false when the dealer did not answer in time. The sender is not looked up (users.info):
-// whether it is someone's turn depends only on the user ID, and the trigger's seconds are few.
-func (a *Adapter) probe(ctx context.Context, cmd bot.Command) (r bot.Reply, answered bool) {
 	a.mu.Lock()
 	d := a.dealer
 	a.mu.Unlock()
 	if d == nil {
-		return bot.Reply{Text: startingUp, IsError: true}, true
+		a.reply(ctx, c.Cmd, bot.Reply{Text: startingUp, IsError: true}, c.ResponseURL)
+		return
 	}
-	cmd.Probe = true
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel() // a dealer still busy with the probe may drop it
-	done := make(chan bot.Reply, 1)
-	a.spawn(func(context.Context) { done <- d.Handle(pctx, cmd) })
-	t := time.NewTimer(a.probeWait)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		return r, true
-	case <-t.C:
+	f := bot.ProbeForm(ctx, d, c.Cmd, a.probeWait)
+	switch {
+	case ctx.Err() != nil:
+		return // shutting down: the trigger is of no use now
+	case f.Panic != nil:
+		a.log.Error("slack: panic while handling a request", "panic", f.Panic.Error())
+	case f.Late:
 		a.log.Warn("slack: the dealer did not answer a probe in time; opening the amount window anyway",
-			"channel", cmd.Channel, "user", cmd.User, "wait", a.probeWait)
-		return bot.Reply{}, false
-	case <-ctx.Done():
-		return bot.Reply{}, false
+			"channel", c.Cmd.Channel, "user", c.Cmd.User, "wait", a.probeWait)
 	}
+	if !f.Open {
+		a.reply(ctx, c.Cmd, f.Refusal, c.ResponseURL)
+		return
+	}
+	a.openAmount(ctx, trigger, c)
 }
 
 // openAmount opens the amount modal for a click. Trigger IDs live 3 seconds, so this runs right after

@@ -896,6 +896,18 @@ func newHarness(t testing.TB, cfg Config, opts ...Option) *harness {
 	return &harness{fakeSlack: f, a: a, logs: logs, waits: waits}
 }
 
+// settle waits until the adapter has finished handling every request it has taken (each one's answer,
+// posts and modals are made): what a test checks did not happen would have happened by then. A request
+// is taken before its ack (or HTTP answer), which the tests wait for.
+func (h *harness) settle() {
+	h.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); h.a.busy.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the adapter is still handling %d requests", h.a.busy.Load())
+		}
+	}
+}
+
 // runSocket starts the adapter in Socket Mode and stops it when the test ends.
 func (h *harness) runSocket(t testing.TB) {
 	t.Helper()

@@ -73,7 +73,8 @@ func TestHTTPReplayInAnyCase(t *testing.T) {
 			t.Fatalf("replay with signature %.12s…: status %d, want 401", s, status)
 		}
 	}
-	time.Sleep(50 * time.Millisecond) // anything wrongly dispatched would have reached Slack by now
+	ht.settle() // anything wrongly dispatched has reached Slack by now
+	ht.flush()
 	if got := ht.snapshot()[calls:]; len(got) != 0 {
 		t.Fatalf("a replay reached Slack:\n%s", dump(got))
 	}
@@ -102,7 +103,7 @@ func TestSocketRedeliveryHandledOnce(t *testing.T) {
 		}
 	}
 	h.waitCall(0, "chat.postEphemeral", nil)
-	time.Sleep(50 * time.Millisecond) // a second handling would have reached the dealer by now
+	h.settle() // a second handling has reached the dealer by now: each delivery is taken before its ack
 	if n := len(d.commands()); n != 1 {
 		t.Fatalf("the dealer handled the envelope %d times, want 1", n)
 	}
