@@ -717,6 +717,10 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 	a, d, db := open()
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
 	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, a: a}
+	// One blind alone is refused by the dealer, which reads the blinds, and opens nothing.
+	if reply, calls := g.do(alice, "start", "big_blind", 4, 10); !strings.Contains(reply, `"big_blind" names the big blind only: give the small blind too`) || len(g.posts(calls)) != 0 {
+		t.Fatalf("start with the big blind alone: reply %q, posts %v", reply, g.posts(calls))
+	}
 	g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 30, "cards", 3, "text")
 	for _, p := range g.players {
 		if reply, _ := g.do(p, "join", "amount", 4, 1000); !strings.Contains(reply, "You are in seat") {
