@@ -71,6 +71,11 @@ type Message struct {
 	Workspace string
 	Channel   string
 	User      string // the recipient of a private message
+	// Prompt, on a channel post with buttons, names what its buttons answer (a schedule's RSVP): a
+	// newer post in the channel with the same Prompt offers them again, so the older post's are
+	// redundant, and an adapter that can edit its posts takes them off. What replaces what is the
+	// dealer's to say; the adapter only knows the posts' IDs. Empty: the buttons stand alone.
+	Prompt string `json:",omitempty"`
 	render.Message
 }
 

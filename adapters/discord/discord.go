@@ -80,7 +80,7 @@ type Adapter struct {
 	seen       *replayCache         // signatures of the endpoint's recent requests
 	dmChannel  map[string]string    // user ID -> DM channel ID
 	dmBlocked  map[string]time.Time // user ID -> when a DM last failed with 50007
-	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
+	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons the dealer named (Prompt), oldest first
 	closing    bool
 	inflight   sync.WaitGroup // interactions being handled (begin, end)
 	busy       atomic.Int64   // inflight's count, which Close reports and tests wait to see reach 0
@@ -326,8 +326,8 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 			return fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
 		}
 	}
-	if last != nil {
-		a.supersede(m.Channel, last.ID, m.Buttons)
+	if last != nil && m.Prompt != "" && len(m.Buttons) > 0 {
+		a.supersede(m.Channel, prompt{id: last.ID, name: m.Prompt})
 	}
 	return nil
 }
@@ -407,42 +407,28 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 // errCodeOldMessageEdits is Discord's error for too many edits of a message older than an hour.
 const errCodeOldMessageEdits = 30046
 
-// prompt is a channel post whose buttons are tied to a decision point (they carry a token).
+// prompt is a channel post whose buttons the dealer named (bot.Message.Prompt).
 type prompt struct {
-	id       string
-	commands map[string]bool // first word of each button's command
+	id   string
+	name string
 }
 
 // maxPrompts is how many posts with live buttons are remembered per channel.
 const maxPrompts = 8
 
-// supersede remembers a new post with tokened buttons and removes the buttons from older posts in
-// the channel that offered any of the same commands: a schedule's reminder makes its announcement's RSVP buttons redundant. (Turn buttons live on the
-// hand's table message, which is edited in place and never goes through here.)
-// The dealer refuses stale clicks anyway (by token); this only keeps the channel from showing
-// buttons that can no longer work. It runs in the background: it is cosmetic and must not slow the
-// table down.
-func (a *Adapter) supersede(channel, id string, buttons []render.Button) {
-	p := prompt{id: id, commands: map[string]bool{}}
-	for _, b := range buttons {
-		if b.Token != "" {
-			verb, _, _ := strings.Cut(b.Command, " ")
-			p.commands[verb] = true
-		}
-	}
-	if len(p.commands) == 0 || id == "" {
-		return
-	}
+// supersede remembers a new post with named buttons and takes the buttons off the older post in the
+// channel that had the same name: the dealer says which posts offer the same thing again (a
+// schedule's reminder, its announcement's RSVP buttons); only the adapter knows the posts' IDs. (Turn
+// buttons live on the hand's table message, which is edited in place and never goes through here.)
+// The dealer refuses stale clicks anyway; this only keeps the channel from showing redundant
+// buttons. It runs in the background: it is cosmetic and must not slow the dealer down.
+func (a *Adapter) supersede(channel string, p prompt) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var keep []prompt
 	var stale []string
 	for _, old := range a.prompts[channel] {
-		overlap := false
-		for c := range p.commands {
-			overlap = overlap || old.commands[c]
-		}
-		if overlap {
+		if old.name == p.name {
 			stale = append(stale, old.id)
 		} else {
 			keep = append(keep, old)
