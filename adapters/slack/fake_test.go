@@ -62,6 +62,7 @@ type fakeSlack struct {
 	admins     map[string]bool
 	names      map[string]string    // user ID -> user name sent in payloads
 	display    map[string]string    // user ID -> display name in users.info
+	lookUps    map[string]int       // user ID -> users.info answered (not in calls: most tests count play's calls)
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
 	scopes     []string             // the bot token's scopes (X-OAuth-Scopes of auth.test); a method needing another is missing_scope
@@ -528,6 +529,10 @@ func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
 	user := form(r).Get("user")
 	f.mu.Lock()
 	admin, display := f.admins[user], f.display[user]
+	if f.lookUps == nil {
+		f.lookUps = map[string]int{}
+	}
+	f.lookUps[user]++
 	f.mu.Unlock()
 	f.json(w, map[string]any{"ok": true, "user": map[string]any{"id": user, "name": user, "is_admin": admin,
 		"profile": map[string]any{"display_name": display}}})
