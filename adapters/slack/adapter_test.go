@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -415,28 +416,31 @@ func TestSlowDealerStillAckedAndAwaitedOnClose(t *testing.T) {
 	h.slash("CGAME", "UALICE", "deal") // fails the test unless acked within 3s although the dealer is busy
 	<-started
 
-	closed := make(chan error, 1)
+	// What the channel shows is taken the moment Close returns: the dealer answers only once released,
+	// so a Close that did not wait for the command returns before the reply exists.
+	type closing struct {
+		err     error
+		replied bool
+	}
+	closed := make(chan closing, 1)
+	calling := make(chan struct{})
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		closed <- h.a.Close(ctx)
+		close(calling)
+		err := h.a.Close(ctx)
+		closed <- closing{err, slices.ContainsFunc(h.snapshot(), func(c call) bool {
+			return c.Method == "chat.postEphemeral" && c.Text == "Dealt hand #1."
+		})}
 	}()
-	select {
-	case err := <-closed:
-		t.Fatalf("Close returned (%v) while a command was still being handled", err)
-	case <-time.After(50 * time.Millisecond):
-	}
+	<-calling
 	close(release)
-	if err := <-closed; err != nil {
-		t.Fatalf("Close: %v", err)
+	c := <-closed
+	if c.err != nil {
+		t.Fatalf("Close: %v", c.err)
 	}
-	// Close returned only after the command's reply was delivered.
-	var replied bool
-	for _, c := range h.snapshot() {
-		replied = replied || c.Method == "chat.postEphemeral" && c.Text == "Dealt hand #1."
-	}
-	if !replied {
-		t.Errorf("Close returned before the reply was shown:\n%s", dump(h.snapshot()))
+	if !c.replied {
+		t.Errorf("Close returned before the command's reply was shown:\n%s", dump(h.snapshot()))
 	}
 }
 
