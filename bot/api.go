@@ -6,7 +6,11 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -67,6 +71,11 @@ type Message struct {
 	Workspace string
 	Channel   string
 	User      string // the recipient of a private message
+	// Prompt, on a channel post with buttons, names what its buttons answer (a schedule's RSVP): a
+	// newer post in the channel with the same Prompt offers them again, so the older post's are
+	// redundant, and an adapter that can edit its posts takes them off. What replaces what is the
+	// dealer's to say; the adapter only knows the posts' IDs. Empty: the buttons stand alone.
+	Prompt string `json:",omitempty"`
 	render.Message
 }
 
@@ -104,3 +113,66 @@ type Ephemeral interface {
 
 // ErrDMBlocked is returned by Chat.Send when the user does not accept direct messages.
 var ErrDMBlocked = errors.New("the user does not accept direct messages")
+
+// Handler runs a command and returns the private reply; *Dealer is one. Adapters hold a Handler
+// rather than a *Dealer, so that their tests may script the dealer.
+type Handler interface {
+	Handle(ctx context.Context, cmd Command) Reply
+}
+
+var _ Handler = (*Dealer)(nil)
+
+// Form is what to do with a click on a button that asks for an amount (render.Button.Amount): open
+// the form for the amount, or show the user why not (ProbeForm).
+type Form struct {
+	// Open: show the form. Otherwise Refusal, when it has text, is the reply to show the user
+	// privately instead (not their turn, a button from an earlier turn, not seated...); nothing changed.
+	Open    bool
+	Refusal Reply
+	// Late: the dealer had not answered within the wait; the form opens all the same (Open is set).
+	Late bool
+	// Panic: the dealer panicked while answering, with the stack, for the adapter's log; Refusal is
+	// then the apology.
+	Panic error
+}
+
+// ProbeForm settles a click on an amount button before its form opens: it asks h, with cmd as a
+// probe (Command.Probe: nothing changes), whether cmd's user may take cmd's action now, so that anyone
+// but the player to act, or a click on an old button, is told why instead of being shown a form. A
+// platform wants the form as the click's first response within seconds (Discord 3, Slack's trigger
+// 3), so the dealer gets at most wait to answer: a dealer still busy then does not hold the form up
+// (Late), and the submitted amount is judged like any command. When ctx ends first, the form does
+// not open and there is nothing to show.
+//
+// This is the one place the race is written; Discord and Slack both call it.
+func ProbeForm(ctx context.Context, h Handler, cmd Command, wait time.Duration) Form {
+	cmd.Probe = true
+	pctx, cancel := context.WithCancel(ctx)
+	// A dealer still busy with the probe when the wait is over drops it; its late answer goes into
+	// done, which nobody reads then, and is dropped.
+	defer cancel()
+	done := make(chan Form, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- Form{Refusal: Reply{Text: errs.Apology, IsError: true}, Panic: fmt.Errorf("panic while probing %q: %v\n%s", cmd.Text, p, debug.Stack())}
+			}
+		}()
+		r := h.Handle(pctx, cmd)
+		if r.IsError {
+			done <- Form{Refusal: Reply{Text: r.Text, IsError: true}}
+			return
+		}
+		done <- Form{Open: true}
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case f := <-done:
+		return f
+	case <-t.C:
+		return Form{Open: true, Late: true}
+	case <-ctx.Done():
+		return Form{}
+	}
+}

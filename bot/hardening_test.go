@@ -49,13 +49,6 @@ func (c *rigChat) Send(ctx context.Context, m bot.Message) error {
 	return c.schedChat.Send(ctx, m)
 }
 
-// all returns every message sent so far.
-func (c *rigChat) all() []bot.Message {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]bot.Message(nil), c.msgs...)
-}
-
 // saw reports whether a public message in channel ch contained s.
 func (c *rigChat) saw(ch, s string) bool {
 	c.mu.Lock()

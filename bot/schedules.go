@@ -148,9 +148,15 @@ func (h schedHost) command(s *schedule.Schedule, text string) Command {
 		UserName: s.HostName, Schedule: s.ID, Text: text}
 }
 
+// Post posts a schedule's message in its channel. The buttons it carries are the schedule's RSVP
+// (the announcement's, offered again by the reminder): each post of them replaces the last (Prompt).
 func (h schedHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
 	m.Private = false
-	return h.d.chat.Send(ctx, Message{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel, Message: m})
+	msg := Message{Platform: s.Platform, Workspace: s.Workspace, Channel: s.Channel, Message: m}
+	if len(m.Buttons) > 0 {
+		msg.Prompt = "rsvp " + s.ID
+	}
+	return h.d.chat.Send(ctx, msg)
 }
 
 // Open runs `start` with the schedule's options and the session's end, as the host.

@@ -77,6 +77,13 @@ func (c *schedChat) Edit(ctx context.Context, m bot.Message, id string) error {
 
 func (c *schedChat) Delete(context.Context, bot.Message, string) error { return nil }
 
+// all returns every message sent so far.
+func (c *schedChat) all() []bot.Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]bot.Message(nil), c.msgs...)
+}
+
 func (c *schedChat) public() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -184,6 +191,20 @@ func TestSchedulerGameNight(t *testing.T) {
 		if !strings.Contains(pub, want) {
 			t.Errorf("channel lacks %q:\n%s", want, pub)
 		}
+	}
+	// The reminder offers the announcement's RSVP buttons again: the dealer names both posts alike
+	// (Prompt), so that an adapter takes the announcement's buttons off; no other post is named.
+	var rsvps []bot.Message
+	for _, m := range chat.all() {
+		switch {
+		case len(m.Buttons) > 0 && strings.HasPrefix(m.Buttons[0].Command, "rsvp "):
+			rsvps = append(rsvps, m)
+		case m.Prompt != "":
+			t.Errorf("a post without RSVP buttons is named %q: %q", m.Prompt, m.Text)
+		}
+	}
+	if len(rsvps) != 2 || rsvps[0].Prompt == "" || rsvps[1].Prompt != rsvps[0].Prompt || !strings.Contains(rsvps[0].Prompt, rsvps[0].Buttons[0].Token) {
+		t.Errorf("the announcement and the reminder: %+v; want both named after their schedule", rsvps)
 	}
 
 	for _, p := range [][2]string{{"UB", "Bob"}, {"UC", "Carol"}} {

@@ -374,27 +374,31 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		}
 	})
 
-	t.Run("a newer post with the same buttons takes them off the older one", func(t *testing.T) {
+	t.Run("a newer post the dealer names like an older one takes the older one's buttons off", func(t *testing.T) {
 		ctx := context.Background()
-		post := func(text string, buttons ...render.Button) string {
+		post := func(prompt, text string, buttons ...render.Button) string {
 			n := f.count()
-			if err := a.Send(ctx, bot.Message{Channel: "C3", Message: render.Message{Text: text, Buttons: buttons}}); err != nil {
+			if err := a.Send(ctx, bot.Message{Channel: "C3", Prompt: prompt, Message: render.Message{Text: text, Buttons: buttons}}); err != nil {
 				t.Fatal(err)
 			}
 			return f.waitFor(n, "the post", func(c call) bool { return c.Path == "/channels/C3/messages" }).ID
 		}
-		invite := post("Game on Friday?", render.Button{Label: "Yes", Command: "rsvp yes", Token: "g1"})
-		first := post("alice to act", render.Button{Label: "Fold", Command: "fold", Token: "1.0"}, render.Button{Label: "Call", Command: "call", Token: "1.0"})
-		post("Show my cards", render.Button{Label: "Cards", Command: "cards"}) // no token: never superseded, never supersedes
+		rsvp := func(token string) []render.Button {
+			return []render.Button{{Label: "Going", Command: "rsvp yes", Token: token}, {Label: "Not going", Command: "rsvp no", Token: token}}
+		}
+		friday := post("rsvp g1", "Game on Friday?", rsvp("g1")...)
+		saturday := post("rsvp g2", "Game on Saturday?", rsvp("g2")...)                                     // another schedule: stands alone
+		post("", "Show my cards", render.Button{Label: "Cards", Command: "cards"})                          // unnamed: never replaced, never replaces
+		post("", "Game on Friday, again?", render.Button{Label: "Going", Command: "rsvp yes", Token: "g1"}) // the same buttons, unnamed
 		n := f.count()
-		post("bob to act", render.Button{Label: "Fold", Command: "fold", Token: "1.1"})
-		f.waitFor(n, "the old prompt's buttons to go", func(c call) bool {
-			return c.Method == "PATCH" && c.Path == "/channels/C3/messages/"+first && strings.Contains(c.Raw, `"components":[]`)
+		post("rsvp g1", "Friday's game starts in 30 minutes", rsvp("g1")...)
+		f.waitFor(n, "the announcement's buttons to go", func(c call) bool {
+			return c.Method == "PATCH" && c.Path == "/channels/C3/messages/"+friday && strings.Contains(c.Raw, `"components":[]`)
 		})
 		a.cleanups.Wait() // every edit the adapter started has been made
 		for _, c := range f.since(n) {
-			if c.Method == "PATCH" && c.Path != "/channels/C3/messages/"+first {
-				t.Errorf("edited a message that offers other commands: %s (invite %s)", c, invite)
+			if c.Method == "PATCH" && c.Path != "/channels/C3/messages/"+friday {
+				t.Errorf("edited a message the dealer did not name the same: %s (Saturday's %s)", c, saturday)
 			}
 		}
 	})
@@ -484,6 +488,7 @@ func TestRaiseProbe(t *testing.T) {
 	a.mu.Unlock()
 	alice, bob := player{"111", "alice"}, player{"222", "bob"}
 	release := make(chan struct{})
+	lateAnswer := make(chan struct{}, 1) // the busy dealer's answer, once released
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the adapter closes (cleanups run in reverse)
 	dealer := &scripted{reply: func(c bot.Command) bot.Reply {
@@ -493,6 +498,7 @@ func TestRaiseProbe(t *testing.T) {
 			m["boom"]++ // a bug in the dealer, while probing
 		case c.Probe && c.Text == "call":
 			<-release // a busy dealer
+			defer func() { lateAnswer <- struct{}{} }()
 			return bot.Reply{}
 		case c.Probe && c.Token != "h2.0":
 			return bot.Reply{Text: "That button is from an earlier turn: use the newest message.", IsError: true}
@@ -575,9 +581,9 @@ func TestRaiseProbe(t *testing.T) {
 		}
 		once.Do(func() { close(release) })
 		// The late answer is dropped: nothing else is sent for that click.
+		<-lateAnswer
 		later := f.click(alice, "C1", id("raise", "h1.9")) // an interaction after the dealer's late answer
 		f.answer(n, later)
-		a.inflight.Wait() // the late probe has finished too
 		var got []call
 		for _, c := range f.since(n) {
 			if strings.Contains(c.Path, "/"+tok) {

@@ -67,8 +67,9 @@ var (
 // settingOpts are the typed options of start and set; "more" carries any other setting as key=value.
 var settingOpts = []optSpec{
 	{name: "variant", desc: "Betting structure", kind: optChoice, key: "variant", choices: variantChoices},
-	{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount, min: 1},
-	{name: "big_blind", desc: "Big blind in chips (give the small blind too)", kind: optAmount, min: 1},
+	// The dealer takes the blinds given apart as a pair, and says so when one comes alone.
+	{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount, key: "small_blind", min: 1},
+	{name: "big_blind", desc: "Big blind in chips (give the small blind too)", kind: optAmount, key: "big_blind", min: 1},
 	{name: "ante", desc: "Ante in chips (0 for none)", kind: optAmount, key: "ante", min: 0},
 	{name: "buyin", desc: "Chips a player brings when joining without an amount", kind: optAmount, key: "buyin", min: 1},
 	{name: "timer", desc: "Seconds each player has to act (0 for no timer)", kind: optCount, key: "timer", min: 0, max: 600},
@@ -297,18 +298,6 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		}
 		vals[os.name] = v
 	}
-	if spec.name == "start" || spec.name == "set" {
-		// The dealer takes the blinds as one pair, blinds=10/20.
-		sb, bb := vals["small_blind"], vals["big_blind"]
-		delete(vals, "small_blind")
-		delete(vals, "big_blind")
-		switch {
-		case sb != "" && bb != "":
-			vals["small_blind"] = sb + "/" + bb
-		case sb != "" || bb != "":
-			return "", inputError("Give both small_blind and big_blind, or neither to use the default blinds.")
-		}
-	}
 	words := []string{spec.name}
 	if spec.verb != "" {
 		words = []string{spec.verb}
@@ -319,8 +308,6 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		case !ok && os.required:
 			return "", inputError(fmt.Sprintf("%s needs the %s option: %s.", path, os.name, strings.ToLower(os.desc)))
 		case !ok:
-		case (spec.name == "start" || spec.name == "set") && os.name == "small_blind":
-			words = append(words, "blinds="+v)
 		case os.key != "":
 			words = append(words, os.key+"="+v)
 		default:

@@ -191,8 +191,9 @@ func amountModal(c click, title string) (*discordgo.InteractionResponseData, err
 	}, nil
 }
 
-// modalAmount finds the amount typed into the modal and checks it is a whole number; the dealer
-// checks the range, since it alone knows the current one.
+// modalAmount finds the amount typed into the modal and reads it as a whole number. Whether it is
+// large enough, or too large, is the dealer's to judge (as for a typed `raise`), since it alone knows
+// the current range: the modal only shows the bounds the dealer put on the button.
 func modalAmount(components []discordgo.MessageComponent) (int64, error) {
 	var raw string
 	found := false
@@ -223,7 +224,7 @@ func modalAmount(components []discordgo.MessageComponent) (int64, error) {
 	}
 	clean := strings.NewReplacer(",", "", "_", "", " ", "", "'", "").Replace(strings.TrimSpace(raw))
 	n, err := strconv.ParseInt(clean, 10, 64)
-	if err != nil || n < 1 {
+	if err != nil {
 		return 0, inputError("Type the amount as a whole number of chips, such as 60; click the button again to retry.")
 	}
 	return n, nil

@@ -35,6 +35,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -79,9 +80,10 @@ type Adapter struct {
 	seen       *replayCache         // signatures of the endpoint's recent requests
 	dmChannel  map[string]string    // user ID -> DM channel ID
 	dmBlocked  map[string]time.Time // user ID -> when a DM last failed with 50007
-	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons, oldest first
+	prompts    map[string][]prompt  // channel ID -> recent posts with live buttons the dealer named (Prompt), oldest first
 	closing    bool
-	inflight   sync.WaitGroup // interactions being handled
+	inflight   sync.WaitGroup // interactions being handled (begin, end)
+	busy       atomic.Int64   // inflight's count, which Close reports and tests wait to see reach 0
 	cleanups   sync.WaitGroup // superseded buttons being removed
 	syncing    sync.WaitGroup // the card emoji sync; stopped by cancel
 	base       context.Context
@@ -276,7 +278,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		a.log.Warn("closing with interactions still running", "err", ctx.Err())
+		a.log.Warn("closing with interactions still running", "interactions", a.busy.Load(), "err", ctx.Err())
 	}
 	a.cancel()
 	a.syncing.Wait()
@@ -324,8 +326,8 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 			return fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
 		}
 	}
-	if last != nil {
-		a.supersede(m.Channel, last.ID, m.Buttons)
+	if last != nil && m.Prompt != "" && len(m.Buttons) > 0 {
+		a.supersede(m.Channel, prompt{id: last.ID, name: m.Prompt})
 	}
 	return nil
 }
@@ -405,42 +407,28 @@ func (a *Adapter) Edit(ctx context.Context, m bot.Message, id string) error {
 // errCodeOldMessageEdits is Discord's error for too many edits of a message older than an hour.
 const errCodeOldMessageEdits = 30046
 
-// prompt is a channel post whose buttons are tied to a decision point (they carry a token).
+// prompt is a channel post whose buttons the dealer named (bot.Message.Prompt).
 type prompt struct {
-	id       string
-	commands map[string]bool // first word of each button's command
+	id   string
+	name string
 }
 
 // maxPrompts is how many posts with live buttons are remembered per channel.
 const maxPrompts = 8
 
-// supersede remembers a new post with tokened buttons and removes the buttons from older posts in
-// the channel that offered any of the same commands: a schedule's reminder makes its announcement's RSVP buttons redundant. (Turn buttons live on the
-// hand's table message, which is edited in place and never goes through here.)
-// The dealer refuses stale clicks anyway (by token); this only keeps the channel from showing
-// buttons that can no longer work. It runs in the background: it is cosmetic and must not slow the
-// table down.
-func (a *Adapter) supersede(channel, id string, buttons []render.Button) {
-	p := prompt{id: id, commands: map[string]bool{}}
-	for _, b := range buttons {
-		if b.Token != "" {
-			verb, _, _ := strings.Cut(b.Command, " ")
-			p.commands[verb] = true
-		}
-	}
-	if len(p.commands) == 0 || id == "" {
-		return
-	}
+// supersede remembers a new post with named buttons and takes the buttons off the older post in the
+// channel that had the same name: the dealer says which posts offer the same thing again (a
+// schedule's reminder, its announcement's RSVP buttons); only the adapter knows the posts' IDs. (Turn
+// buttons live on the hand's table message, which is edited in place and never goes through here.)
+// The dealer refuses stale clicks anyway; this only keeps the channel from showing redundant
+// buttons. It runs in the background: it is cosmetic and must not slow the dealer down.
+func (a *Adapter) supersede(channel string, p prompt) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var keep []prompt
 	var stale []string
 	for _, old := range a.prompts[channel] {
-		overlap := false
-		for c := range p.commands {
-			overlap = overlap || old.commands[c]
-		}
-		if overlap {
+		if old.name == p.name {
 			stale = append(stale, old.id)
 		} else {
 			keep = append(keep, old)
@@ -592,9 +580,9 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 		a.mu.Unlock()
 		return false
 	}
-	a.inflight.Add(1)
+	a.begin()
 	a.mu.Unlock()
-	defer a.inflight.Done()
+	defer a.end()
 
 	ctx, cancel := context.WithTimeout(a.base, interactionTimeout)
 	defer cancel()
@@ -609,6 +597,10 @@ func (a *Adapter) interact(i *discordgo.Interaction, first firstResponse, deferA
 	a.remember(r)
 	return true
 }
+
+// begin counts an interaction, or work for one, that Close waits for; end ends it.
+func (a *Adapter) begin() { a.busy.Add(1); a.inflight.Add(1) }
+func (a *Adapter) end()   { a.busy.Add(-1); a.inflight.Done() }
 
 // logPanic logs a recovered panic with the stack of the goroutine that recovered it.
 func (a *Adapter) logPanic(i *discordgo.Interaction, p any) {
@@ -737,11 +729,11 @@ func (a *Adapter) runClick(r *responder, cmd bot.Command) {
 	}
 }
 
-// openForm answers a click on an amount button: it asks the dealer first (probe) whether the user may
-// act now, so that anyone but the player to act, or a click on an old button, gets the dealer's
-// refusal ephemerally instead of a form. The form must be the first response, so nothing is deferred:
-// if the dealer has not answered within probeWait, the form opens anyway (the dealer checks the
-// submission). A panic in the probe is logged and apologised for, like any other.
+// openForm answers a click on an amount button: the dealer settles first whether the form opens
+// (bot.ProbeForm), so that anyone but the player to act, or a click on an old button, gets the
+// dealer's refusal ephemerally instead of a form. The form must be the first response, so nothing is
+// deferred: a dealer that has not answered within probeWait does not hold it up. A panic in the
+// probe is logged and apologised for, like any other.
 func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.InteractionResponseData) {
 	a.mu.Lock()
 	h, wait := a.handler, a.probeWait
@@ -750,38 +742,20 @@ func (a *Adapter) openForm(r *responder, probe bot.Command, modal *discordgo.Int
 		r.fail("The dealer is still starting; try again in a moment.")
 		return
 	}
-	type answer struct {
-		reply    bot.Reply
-		panicked bool
-	}
-	ctx, cancel := context.WithTimeout(r.ctx, wait)
-	defer cancel()
-	done := make(chan answer, 1) // a late answer is dropped, never blocks
 	a.log.Debug("probe", "user", probe.User, "channel", probe.Channel, "text", probe.Text)
-	a.inflight.Add(1) // under this interaction's own count, so Close waits for it too
-	go func() {
-		defer a.inflight.Done()
-		defer func() {
-			if p := recover(); p != nil {
-				a.logPanic(r.i, p)
-				done <- answer{panicked: true}
-			}
-		}()
-		done <- answer{reply: h.Handle(ctx, probe)}
-	}()
-	select {
-	case ans := <-done:
-		switch {
-		case ans.panicked:
-			r.apologise()
-			return
-		case ans.reply.IsError:
-			r.reply(bot.Reply{Text: ans.reply.Text, IsError: true})
-			return
-		}
-	case <-ctx.Done():
+	f := bot.ProbeForm(r.ctx, h, probe, wait)
+	switch {
+	case f.Panic != nil:
+		a.log.Error("panic while handling an interaction", "interaction", r.i.ID, "type", r.i.Type.String(), "panic", f.Panic.Error())
+	case f.Late:
 		a.log.Debug("the dealer did not answer the probe in time; opening the form", "user", probe.User,
 			"channel", probe.Channel, "text", probe.Text, "waited", wait)
+	}
+	if !f.Open {
+		if f.Refusal.Text != "" {
+			r.reply(f.Refusal)
+		}
+		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modal})
 }
@@ -832,9 +806,9 @@ func (r *responder) handle(h Handler, cmd bot.Command, deferral *discordgo.Inter
 		panicked bool
 	}
 	done := make(chan answer, 1) // never blocks, even once nobody waits
-	r.a.inflight.Add(1)          // under this interaction's own count, so Close waits for it too
+	r.a.begin()                  // under this interaction's own count, so Close waits for it too
 	go func() {
-		defer r.a.inflight.Done()
+		defer r.a.end()
 		defer func() {
 			if p := recover(); p != nil {
 				r.a.logPanic(r.i, p)

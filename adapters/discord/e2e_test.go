@@ -43,6 +43,20 @@ func (g *game) flush() {
 	}
 }
 
+// settle waits until the adapter has finished every interaction it took: its responses and
+// follow-ups are all made.
+func (g *game) settle() {
+	g.t.Helper()
+	if g.a == nil {
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); g.a.busy.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			g.t.Fatalf("the adapter is still handling %d interactions", g.a.busy.Load())
+		}
+	}
+}
+
 // do sends a slash command and returns what the user saw and every call the command caused.
 func (g *game) do(p player, sub string, opts ...any) (string, []call) {
 	g.t.Helper()
@@ -202,7 +216,7 @@ func (g *game) clickTable(p player, msg string, b button, typed string) clickAns
 			ans.latency = last.At.Sub(sent)
 		}
 		g.flush()
-		time.Sleep(20 * time.Millisecond) // a follow-up after the update
+		g.settle() // a follow-up after the update is sent before the interaction's handling ends
 		for _, c := range f.since(n) {
 			switch {
 			case c.Method == "PATCH" && c.Path == "/webhooks/"+testApp+"/"+tok+"/messages/@original":
@@ -702,7 +716,11 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 
 	a, d, db := open()
 	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
-	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d}
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, a: a}
+	// One blind alone is refused by the dealer, which reads the blinds, and opens nothing.
+	if reply, calls := g.do(alice, "start", "big_blind", 4, 10); !strings.Contains(reply, `"big_blind" names the big blind only: give the small blind too`) || len(g.posts(calls)) != 0 {
+		t.Fatalf("start with the big blind alone: reply %q, posts %v", reply, g.posts(calls))
+	}
 	g.do(alice, "start", "small_blind", 4, 5, "big_blind", 4, 10, "buyin", 4, 1000, "timer", 4, 30, "cards", 3, "text")
 	for _, p := range g.players {
 		if reply, _ := g.do(p, "join", "amount", 4, 1000); !strings.Contains(reply, "You are in seat") {
@@ -727,7 +745,7 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 	n := f.count()
 	a, d, db = open()
 	defer stop(a, d, db)
-	g.d = d
+	g.d, g.a = d, a
 	f.waitFor(n, "the table message's edit after the restart", func(c call) bool {
 		return c.Method == "PATCH" && c.Path == "/channels/"+g.channel+"/messages/"+id
 	})

@@ -223,12 +223,12 @@ func TestCommandText(t *testing.T) {
 		{name: "export session", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("export", opt("session", tString, "session")))}, want: "export session"},
 		{name: "verify hand", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("verify", opt("hand", tInt, 12.0)))}, want: "verify 12"},
 		{name: "set ante and more", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("more", tString, "rebuy=no  levels=10m"), opt("ante", tInt, 0.0))}, want: "set ante=0 rebuy=no levels=10m"},
-		{name: "set blinds", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("small_blind", tInt, 25.0), opt("big_blind", tInt, 50.0))}, want: "set blinds=25/50"},
+		{name: "set blinds", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("small_blind", tInt, 25.0), opt("big_blind", tInt, 50.0))}, want: "set small_blind=25 big_blind=50"},
 		{name: "timer off", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("timer", tInt, 0.0), opt("seats", tInt, 6.0))}, want: "start timer=0 seats=6"},
 		{name: "start everything, options in any order", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start",
 			opt("cards", tString, "emoji"), opt("big_blind", tInt, 20.0), opt("timer", tInt, 60.0),
 			opt("variant", tString, "pot-limit"), opt("buyin", tInt, 1000.0), opt("small_blind", tInt, 10.0))},
-			want: "start variant=pot-limit blinds=10/20 buyin=1000 timer=60 cards=emoji"},
+			want: "start variant=pot-limit small_blind=10 big_blind=20 buyin=1000 timer=60 cards=emoji"},
 		{name: "start defaults", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start")}, want: "start"},
 		{name: "kick mentions the user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tUser, "80351110224678912"))}, want: "kick <@80351110224678912>"},
 		{name: "schedule add", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "  fri\n20:00 ")))}, want: "schedule add fri 20:00"},
@@ -250,7 +250,8 @@ func TestCommandText(t *testing.T) {
 		{name: "count above its maximum", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("seats", tInt, 11.0))}, wantErr: "/poker start seats must be a whole number, from 2 to 10"},
 		{name: "negative ante", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("set", opt("ante", tInt, -1.0))}, wantErr: "/poker set ante must be a whole number of chips, 0 or more"},
 		{name: "variant not a choice", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("variant", tString, "omaha"))}, wantErr: "must be one of no-limit, pot-limit, fixed-limit"},
-		{name: "only one blind", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("big_blind", tInt, 20.0))}, wantErr: "Give both small_blind and big_blind"},
+		// One blind alone is the dealer's to refuse (bot/table's settings), as when typed.
+		{name: "only one blind", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start", opt("big_blind", tInt, 20.0))}, want: "start big_blind=20"},
 		{name: "kick a non-user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tString, "@bob"))}, wantErr: "must be a member of this server"},
 		{name: "group without subcommand", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil)}, wantErr: "Pick one of the /poker schedule subcommands"},
 		{name: "subcommand sent as a plain option", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("fold", tString, "x")}, wantErr: "/poker fold is a subcommand"},
@@ -456,7 +457,8 @@ func TestRaiseModal(t *testing.T) {
 		{typed: "5000", want: "raise 5000"}, // out of range: the dealer says so, with the current range
 		{typed: "sixty", wantErr: "Type the amount as a whole number of chips"},
 		{typed: "12.5", wantErr: "Type the amount as a whole number of chips"},
-		{typed: "-3", wantErr: "Type the amount as a whole number of chips"},
+		{typed: "-3", want: "raise -3"}, // below 1: the dealer says so, as for a typed raise
+		{typed: "0", want: "raise 0"},
 		{typed: "", wantErr: "Type the amount as a whole number of chips"},
 	}
 	for _, tt := range tests {

@@ -39,12 +39,6 @@ type Dealer interface {
 	Handle(ctx context.Context, cmd bot.Command) bot.Reply
 }
 
-// adminJudge is the dealer's optional answer to whether being an admin can decide a command
-// (bot.Dealer has it): the permission rules live there, once.
-type adminJudge interface {
-	AdminMatters(text string) bool
-}
-
 // Option changes how New builds the adapter.
 type Option func(*Adapter)
 
@@ -57,9 +51,8 @@ func WithInstallations(s bot.Installations) Option { return func(a *Adapter) { a
 
 // The adapter's bounds.
 const (
-	maxRetries   = 3                // retries of one Slack call after a rate limit
-	maxRetryWait = 2 * time.Minute  // longest Retry-After the adapter waits out
-	userTTL      = 10 * time.Minute // how long a user's admin flag and name are cached
+	maxRetries   = 3               // retries of one Slack call after a rate limit
+	maxRetryWait = 2 * time.Minute // longest Retry-After the adapter waits out
 	// probeWait bounds how long an amount button waits for the dealer to say whether the clicker may
 	// act before the form opens anyway: the click's trigger_id lives 3 seconds, and the submission is
 	// checked by the dealer all the same.
@@ -98,11 +91,12 @@ type Adapter struct {
 	ctx    context.Context // work that outlives an ack (handling a command) runs under it
 	cancel context.CancelFunc
 	work   sync.WaitGroup
+	busy   atomic.Int64 // work's count, which Close reports and tests wait to see reach 0
 
 	mu     sync.Mutex
 	dealer Dealer
 	dms    map[string]string    // workspace/user -> DM channel
-	users  map[string]userEntry // workspace/user -> admin flag and display name
+	users  map[string]userEntry // workspace/user -> admin flag and display name (inbound.go)
 	seen   map[string]time.Time // HTTP mode: requests already served (replays), until they expire
 	envs   map[string]time.Time // Socket Mode: envelope IDs already handled, until they expire
 	events map[string]time.Time // Events API: event IDs already handled, until they expire
@@ -112,12 +106,8 @@ type Adapter struct {
 	gen    uint64          // counts changes of teams, so a client loaded during one is not kept
 
 	noFiles atomic.Bool // the workspace has not granted files:write: no showdown pictures (said once)
-}
-
-type userEntry struct {
-	admin bool
-	name  string // display name, "" when the profile has none
-	at    time.Time
+	// refreshing holds the workspace/user keys whose users.info is being asked again (identify).
+	refreshing sync.Map
 }
 
 var (
@@ -212,7 +202,7 @@ func (a *Adapter) Close(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
-		err = fmt.Errorf("slack: commands still running at shutdown: %w", ctx.Err())
+		err = fmt.Errorf("slack: %d commands still running at shutdown: %w", a.busy.Load(), ctx.Err())
 	}
 	a.cancel()
 	return err
@@ -493,37 +483,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// startingUp answers a command that arrives before SetDealer.
-const startingUp = "The dealer is still starting up. Try again in a moment."
-
-// dispatch hands cmd to the dealer in the background (Slack has already been acknowledged) and shows
-// the reply to the sender ephemerally. responseURL, when Slack sent one, is the way back to the sender
-// when chat.postEphemeral cannot reach them (the bot is not in the channel).
-func (a *Adapter) dispatch(cmd bot.Command, responseURL string) {
-	a.spawn(func(ctx context.Context) {
-		a.mu.Lock()
-		d := a.dealer
-		a.mu.Unlock()
-		var r bot.Reply
-		if d == nil {
-			r = bot.Reply{Text: startingUp, IsError: true}
-		} else {
-			a.identify(ctx, &cmd)
-			r = d.Handle(ctx, cmd)
-		}
-		if r.Update != nil && cmd.Message != "" {
-			a.replace(ctx, cmd, *r.Update, responseURL)
-		}
-		a.reply(ctx, cmd, r, responseURL)
-	})
-}
-
 // spawn runs f in the background under the adapter's context, counted for Close, with panics
 // recovered so one bad request cannot stop the bot.
 func (a *Adapter) spawn(f func(ctx context.Context)) {
+	a.busy.Add(1)
 	a.work.Add(1)
 	go func() {
-		defer a.work.Done()
+		defer func() { a.busy.Add(-1); a.work.Done() }()
 		defer func() {
 			if p := recover(); p != nil {
 				a.log.Error("slack: panic while handling a request", "panic", p)
@@ -608,132 +574,6 @@ func notInChannel(err error) bool {
 func slackHook(rawURL string) bool {
 	u, err := url.Parse(rawURL)
 	return err == nil && u.Scheme == "https" && (u.Host == "hooks.slack.com" || strings.HasSuffix(u.Host, ".slack.com"))
-}
-
-// identify asks Slack (users.info, cached for a while) whether the sender administers the workspace
-// and what name they show, which reads better at the table than the account name in the payload.
-// When Slack cannot say, the sender is a regular player under the payload's name. The cache serves
-// names and play; a command that an admin's rights could decide (adjust, kick, set, end, deal,
-// schedule) asks Slack afresh, so a demoted admin loses those rights at once.
-func (a *Adapter) identify(ctx context.Context, cmd *bot.Command) {
-	key := cmd.Workspace + "/" + cmd.User
-	a.mu.Lock()
-	e, ok := a.users[key]
-	a.mu.Unlock()
-	if !ok || a.now().Sub(e.at) >= userTTL || a.adminMatters(cmd.Text) {
-		var u *slackapi.User
-		err := a.call(ctx, cmd.Workspace, "users.info", func(api *slackapi.Client) (err error) {
-			u, err = api.GetUserInfoContext(ctx, cmd.User)
-			return err
-		})
-		if err != nil {
-			a.log.Warn("slack: users.info failed; treating the user as a player", "user", cmd.User, "err", err)
-			return
-		}
-		e = userEntry{admin: u.IsAdmin || u.IsOwner || u.IsPrimaryOwner, at: a.now()}
-		if e.name = strings.TrimSpace(u.Profile.DisplayName); e.name == "" {
-			e.name = strings.TrimSpace(u.Profile.RealName)
-		}
-		a.mu.Lock()
-		a.users[key] = e
-		a.mu.Unlock()
-	}
-	cmd.Admin = e.admin
-	if e.name != "" {
-		cmd.UserName = e.name
-	}
-}
-
-// adminMatters asks the dealer whether being an admin can decide a command; a dealer that cannot
-// say gets the sender's status asked afresh every time.
-func (a *Adapter) adminMatters(text string) bool {
-	a.mu.Lock()
-	d := a.dealer
-	a.mu.Unlock()
-	if j, ok := d.(adminJudge); ok {
-		return j.AdminMatters(text)
-	}
-	return true
-}
-
-// interact handles one interaction payload and returns what to acknowledge it with: nil for a plain
-// ack, or a view-submission response that shows an error in the modal.
-func (a *Adapter) interact(ic slackapi.InteractionCallback) any {
-	switch ic.Type {
-	case slackapi.InteractionTypeBlockActions:
-		for _, act := range ic.ActionCallback.BlockActions {
-			c, err := clickFromAction(&ic, act)
-			if err != nil {
-				a.log.Debug("slack: ignoring an action", "action_id", act.ActionID, "err", err)
-				continue
-			}
-			c.ResponseURL = ic.ResponseURL
-			if c.Amount {
-				trigger := ic.TriggerID
-				a.spawn(func(ctx context.Context) { a.amount(ctx, trigger, c) })
-				continue
-			}
-			a.dispatch(c.Cmd, ic.ResponseURL)
-		}
-	case slackapi.InteractionTypeViewSubmission:
-		cmd, fieldErr, err := commandFromSubmission(&ic)
-		switch {
-		case err != nil:
-			a.log.Debug("slack: ignoring a view submission", "callback_id", ic.View.CallbackID, "err", err)
-		case fieldErr != "":
-			return slackapi.NewErrorsViewSubmissionResponse(map[string]string{amountBlockID: fieldErr})
-		default:
-			v, _ := decodeValue(ic.View.PrivateMetadata)
-			a.dispatch(cmd, v.Hook) // the response_url of the click that opened the form
-		}
-	}
-	return nil
-}
-
-// amount answers a click on an amount button (Raise…, Bet…). The dealer is asked first, with a probe,
-// whether the clicker may take that action now: anyone but the player to act, and anyone clicking an
-// old button, gets the dealer's refusal privately instead of the form. When the dealer does not
-// answer within probeWait the form opens anyway, while the trigger is still valid; the submission
-// is refused then if it must be.
-func (a *Adapter) amount(ctx context.Context, trigger string, c click) {
-	r, answered := a.probe(ctx, c.Cmd)
-	switch {
-	case ctx.Err() != nil:
-		return // shutting down: the trigger is of no use now
-	case answered && r.IsError:
-		a.reply(ctx, c.Cmd, r, c.ResponseURL)
-		return
-	}
-	a.openAmount(ctx, trigger, c)
-}
-
-// probe asks the dealer whether cmd may be taken now without taking it, waiting at most probeWait.
-// answered is false when the dealer did not answer in time. The sender is not looked up (users.info):
-// whether it is someone's turn depends only on the user ID, and the trigger's seconds are few.
-func (a *Adapter) probe(ctx context.Context, cmd bot.Command) (r bot.Reply, answered bool) {
-	a.mu.Lock()
-	d := a.dealer
-	a.mu.Unlock()
-	if d == nil {
-		return bot.Reply{Text: startingUp, IsError: true}, true
-	}
-	cmd.Probe = true
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel() // a dealer still busy with the probe may drop it
-	done := make(chan bot.Reply, 1)
-	a.spawn(func(context.Context) { done <- d.Handle(pctx, cmd) })
-	t := time.NewTimer(a.probeWait)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		return r, true
-	case <-t.C:
-		a.log.Warn("slack: the dealer did not answer a probe in time; opening the amount window anyway",
-			"channel", cmd.Channel, "user", cmd.User, "wait", a.probeWait)
-		return bot.Reply{}, false
-	case <-ctx.Done():
-		return bot.Reply{}, false
-	}
 }
 
 // openAmount opens the amount modal for a click. Trigger IDs live 3 seconds, so this runs right after

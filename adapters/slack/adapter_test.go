@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,31 +103,30 @@ func TestSocketButtonsAndAmountModal(t *testing.T) {
 		t.Errorf("probes %+v, want one: %+v", p, wantProbe)
 	}
 
-	// A bad amount is refused inside the modal and runs nothing.
+	// What is not a number is refused inside the modal and runs nothing.
 	ack := h.submit("UBOB", v.View, "lots")
 	var resp slackapi.ViewSubmissionResponse
 	if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors ||
 		!strings.Contains(resp.Errors[amountBlockID], "80 to 1000") {
 		t.Errorf("ack for a bad amount %s, want a field error naming the range", ack)
 	}
-	ack = h.submit("UBOB", v.View, "5000")
-	if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors {
-		t.Errorf("ack for an amount above the range %s, want a field error", ack)
-	}
-	time.Sleep(50 * time.Millisecond)
+	h.settle()
 	if len(d.commands()) != 1 {
 		t.Fatalf("a refused amount ran a command: %+v", d.commands())
 	}
 
-	// A good amount closes the modal and becomes "raise N" with the token.
-	ack = h.submit("UBOB", v.View, "250")
-	if len(ack) != 0 && string(ack) != "null" {
-		t.Errorf("ack for a good amount %s, want an empty ack (closes the modal)", ack)
-	}
-	h.waitFor("the raise", func([]call) bool { return len(d.commands()) == 2 })
-	want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise 250", Token: "tok1"}
-	if c := d.commands()[1]; c != want {
-		t.Errorf("submission became %+v, want %+v", c, want)
+	// A number closes the modal and becomes "raise N" with the token, for the dealer to judge: the
+	// range is the dealer's, in one place, even for an amount the field should not have let through.
+	for i, typed := range []string{"250", "5000"} {
+		ack = h.submit("UBOB", v.View, typed)
+		if len(ack) != 0 && string(ack) != "null" {
+			t.Errorf("ack for %s: %s, want an empty ack (closes the modal)", typed, ack)
+		}
+		h.waitFor("the raise", func([]call) bool { return len(d.commands()) == 2+i })
+		want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise " + typed, Token: "tok1"}
+		if c := d.commands()[1+i]; c != want {
+			t.Errorf("submission became %+v, want %+v", c, want)
+		}
 	}
 }
 
@@ -171,7 +171,7 @@ func TestAmountButtonRefusedByTheProbe(t *testing.T) {
 	if p := d.probed(); len(p) != 1 || p[0].Text != "raise" || p[0].Token != "tok1" || p[0].User != "UBOB" || p[0].Channel != "CGAME" {
 		t.Errorf("probes %+v, want the click's command", p)
 	}
-	time.Sleep(50 * time.Millisecond)
+	h.settle()
 	if cs := h.snapshot(); countCalls(cs, "views.open") != 0 || len(d.commands()) != 0 {
 		t.Errorf("a refused click opened the form or ran %+v:\n%s", d.commands(), dump(cs))
 	}
@@ -194,7 +194,9 @@ func TestSlowProbeStillOpensTheAmountForm(t *testing.T) {
 				h.a.probeWait = tt.wait
 			}
 			release := make(chan struct{})
+			answered := make(chan struct{}, 1) // the dealer's late answer is given
 			d := &fakeDealer{probe: func(ctx context.Context, c bot.Command) bot.Reply {
+				defer func() { answered <- struct{}{} }()
 				if tt.honorCtx {
 					select {
 					case <-release:
@@ -210,7 +212,7 @@ func TestSlowProbeStillOpensTheAmountForm(t *testing.T) {
 			h.runSocket(t)
 			var once sync.Once
 			free := func() { once.Do(func() { close(release) }) }
-			defer free() // before the adapter's Close, which waits for the probe
+			defer free() // before the adapter's Close
 
 			b := buttonElement(render.Button{Label: "Raise…", Command: "raise", Token: "tok1", Amount: true, Min: 80, Max: 1000}, 2, "CGAME")
 			start := time.Now()
@@ -227,7 +229,8 @@ func TestSlowProbeStillOpensTheAmountForm(t *testing.T) {
 				t.Errorf("probes %+v, want one", d.probed())
 			}
 			free() // the dealer's late refusal is not shown: the form is already open
-			time.Sleep(50 * time.Millisecond)
+			<-answered
+			h.settle()
 			if cs := h.snapshot(); countCalls(cs, "chat.postEphemeral") != 0 || countCalls(cs, "views.open") != 1 {
 				t.Errorf("want the form only, no late private answer:\n%s", dump(cs))
 			}
@@ -413,28 +416,31 @@ func TestSlowDealerStillAckedAndAwaitedOnClose(t *testing.T) {
 	h.slash("CGAME", "UALICE", "deal") // fails the test unless acked within 3s although the dealer is busy
 	<-started
 
-	closed := make(chan error, 1)
+	// What the channel shows is taken the moment Close returns: the dealer answers only once released,
+	// so a Close that did not wait for the command returns before the reply exists.
+	type closing struct {
+		err     error
+		replied bool
+	}
+	closed := make(chan closing, 1)
+	calling := make(chan struct{})
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		closed <- h.a.Close(ctx)
+		close(calling)
+		err := h.a.Close(ctx)
+		closed <- closing{err, slices.ContainsFunc(h.snapshot(), func(c call) bool {
+			return c.Method == "chat.postEphemeral" && c.Text == "Dealt hand #1."
+		})}
 	}()
-	select {
-	case err := <-closed:
-		t.Fatalf("Close returned (%v) while a command was still being handled", err)
-	case <-time.After(50 * time.Millisecond):
-	}
+	<-calling
 	close(release)
-	if err := <-closed; err != nil {
-		t.Fatalf("Close: %v", err)
+	c := <-closed
+	if c.err != nil {
+		t.Fatalf("Close: %v", c.err)
 	}
-	// Close returned only after the command's reply was delivered.
-	var replied bool
-	for _, c := range h.snapshot() {
-		replied = replied || c.Method == "chat.postEphemeral" && c.Text == "Dealt hand #1."
-	}
-	if !replied {
-		t.Errorf("Close returned before the reply was shown:\n%s", dump(h.snapshot()))
+	if !c.replied {
+		t.Errorf("Close returned before the command's reply was shown:\n%s", dump(h.snapshot()))
 	}
 }
 

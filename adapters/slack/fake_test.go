@@ -62,6 +62,7 @@ type fakeSlack struct {
 	admins     map[string]bool
 	names      map[string]string    // user ID -> user name sent in payloads
 	display    map[string]string    // user ID -> display name in users.info
+	lookUps    map[string]int       // user ID -> users.info answered (not in calls: most tests count play's calls)
 	authFails  bool                 // apps.connections.open answers invalid_auth
 	tokenFails bool                 // auth.test answers invalid_auth (a wrong bot token)
 	scopes     []string             // the bot token's scopes (X-OAuth-Scopes of auth.test); a method needing another is missing_scope
@@ -528,6 +529,10 @@ func (f *fakeSlack) usersInfo(w http.ResponseWriter, r *http.Request) {
 	user := form(r).Get("user")
 	f.mu.Lock()
 	admin, display := f.admins[user], f.display[user]
+	if f.lookUps == nil {
+		f.lookUps = map[string]int{}
+	}
+	f.lookUps[user]++
 	f.mu.Unlock()
 	f.json(w, map[string]any{"ok": true, "user": map[string]any{"id": user, "name": user, "is_admin": admin,
 		"profile": map[string]any{"display_name": display}}})
@@ -894,6 +899,18 @@ func newHarness(t testing.TB, cfg Config, opts ...Option) *harness {
 		return sleep(ctx, d) // the fake's limits hold for real: waiting less would only be refused again
 	}
 	return &harness{fakeSlack: f, a: a, logs: logs, waits: waits}
+}
+
+// settle waits until the adapter has finished handling every request it has taken (each one's answer,
+// posts and modals are made): what a test checks did not happen would have happened by then. A request
+// is taken before its ack (or HTTP answer), which the tests wait for.
+func (h *harness) settle() {
+	h.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); h.a.busy.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the adapter is still handling %d requests", h.a.busy.Load())
+		}
+	}
 }
 
 // runSocket starts the adapter in Socket Mode and stops it when the test ends.

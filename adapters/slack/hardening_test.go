@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,7 +74,8 @@ func TestHTTPReplayInAnyCase(t *testing.T) {
 			t.Fatalf("replay with signature %.12s…: status %d, want 401", s, status)
 		}
 	}
-	time.Sleep(50 * time.Millisecond) // anything wrongly dispatched would have reached Slack by now
+	ht.settle() // anything wrongly dispatched has reached Slack by now
+	ht.flush()
 	if got := ht.snapshot()[calls:]; len(got) != 0 {
 		t.Fatalf("a replay reached Slack:\n%s", dump(got))
 	}
@@ -102,7 +104,7 @@ func TestSocketRedeliveryHandledOnce(t *testing.T) {
 		}
 	}
 	h.waitCall(0, "chat.postEphemeral", nil)
-	time.Sleep(50 * time.Millisecond) // a second handling would have reached the dealer by now
+	h.settle() // a second handling has reached the dealer by now: each delivery is taken before its ack
 	if n := len(d.commands()); n != 1 {
 		t.Fatalf("the dealer handled the envelope %d times, want 1", n)
 	}
@@ -170,4 +172,54 @@ func TestExportFileGoesToTheDM(t *testing.T) {
 	if up.File != "dealerbot-hands-1-5.txt" || !strings.HasPrefix(up.Text, "PokerStars Hand #1") || up.Channel == "CGAME" || up.Channel == "" || open.Channel != "UALICE" {
 		t.Fatalf("upload %+v (DM opened for %q), want the export in UALICE's DM", up, open.Channel)
 	}
+}
+
+// judgedDealer is a fakeDealer that says, as bot.Dealer does, which commands an admin's rights decide.
+type judgedDealer struct {
+	*fakeDealer
+	matters func(text string) bool
+}
+
+func (d judgedDealer) AdminMatters(text string) bool { return d.matters(text) }
+
+// TestUserLookedUpWhereItMatters: users.info is asked for a user's first command and for every
+// command an admin's rights could decide; play after that runs at once with what is known, and a
+// user known for longer than userTTL is asked about again in the background, for the next command.
+func TestUserLookedUpWhereItMatters(t *testing.T) {
+	h := newHarness(t, socketConfig())
+	var skew atomic.Int64
+	h.a.now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	fd := &fakeDealer{}
+	h.a.SetDealer(judgedDealer{fd, func(text string) bool { return strings.HasPrefix(text, "adjust") }})
+	h.mu.Lock()
+	h.display["UBOB"] = "Bobby"
+	h.mu.Unlock()
+	h.runSocket(t)
+	lookUps := func() int {
+		h.settle() // a look-up in the background has been answered
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.lookUps["UBOB"]
+	}
+	step := func(text string, wantName string, wantLookUps int) {
+		t.Helper()
+		n := len(fd.commands())
+		h.slash("CGAME", "UBOB", text)
+		h.waitFor(text, func([]call) bool { return len(fd.commands()) > n })
+		if got := fd.commands()[n]; got.UserName != wantName {
+			t.Errorf("%s ran as %q, want %q", text, got.UserName, wantName)
+		}
+		if got := lookUps(); got != wantLookUps {
+			t.Errorf("after %s: %d users.info, want %d", text, got, wantLookUps)
+		}
+	}
+	step("chips", "Bobby", 1) // first seen: asked before the command runs
+	step("call", "Bobby", 1)  // known: no round trip
+	h.mu.Lock()
+	h.display["UBOB"] = "Robert"
+	h.mu.Unlock()
+	skew.Store(int64(userTTL + time.Minute))
+	step("call", "Bobby", 2)             // known a while: runs at once as known, asked again behind it
+	step("call", "Robert", 2)            // the answer serves the next command
+	step("adjust UALICE 5", "Robert", 3) // an admin's right: asked afresh every time
 }

@@ -170,7 +170,8 @@ func TestHTTPModeRefusesUnverifiedRequests(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(50 * time.Millisecond) // anything wrongly dispatched would have reached Slack by now
+	ht.settle() // anything wrongly dispatched has reached Slack by now
+	ht.flush()
 	if got := ht.snapshot()[calls:]; len(got) != 0 {
 		t.Errorf("refused requests reached Slack:\n%s", dump(got))
 	}
@@ -198,12 +199,12 @@ func TestHTTPModeInteractions(t *testing.T) {
 		t.Errorf("stale click answered %q", got)
 	}
 
-	// A modal submission with a bad amount is answered with the field error in the response body.
+	// A modal submission whose amount is not a number is answered with the field error in the response body.
 	v := buttonValue{Command: "raise", Token: "t", Channel: "CGAME", Min: 40, Max: 1000}
 	status, body := ht.signed(interactionBody(t, &slackapi.InteractionCallback{
 		Type: slackapi.InteractionTypeViewSubmission, Team: slackapi.Team{ID: "T1"}, User: slackapi.User{ID: "UALICE"},
 		View: slackapi.View{CallbackID: amountCallbackID, PrivateMetadata: v.encode(), State: &slackapi.ViewState{
-			Values: map[string]map[string]slackapi.BlockAction{amountBlockID: {amountActionID: {Value: "9"}}}}},
+			Values: map[string]map[string]slackapi.BlockAction{amountBlockID: {amountActionID: {Value: "nine"}}}}},
 	}))
 	var resp slackapi.ViewSubmissionResponse
 	if err := json.Unmarshal([]byte(body), &resp); status != http.StatusOK || err != nil || resp.ResponseAction != slackapi.RAErrors {

@@ -127,8 +127,8 @@ func (tb *desk) press(user, ts string, b slackapi.ButtonBlockElement, typed stri
 		}
 		return false
 	})
+	tb.settle() // an ephemeral reply after the update is made before the click's handling ends
 	tb.flush()
-	time.Sleep(20 * time.Millisecond) // an ephemeral reply after the update
 	for _, c := range tb.snapshot()[n:] {
 		switch {
 		case c.Method == "response_url" && c.Hook == hook && c.Replace:
@@ -417,9 +417,20 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 			refused(p, "It is "+tb.names[first]+"'s turn, not yours")
 		}
 	}
-	// The player to act gets the form, and its submission raises: shown through the click.
+	// The player to act gets the form. An amount outside the range it shows (Slack's number field
+	// should not let one through) is the dealer's to judge, as for a typed raise: refused privately
+	// with the dealer's sentence, and nothing changes.
 	v, _ := decodeValue(raise.Value)
-	got := tb.press(first, ts, raise, itoa(v.Min))
+	before := tb.record()
+	got := tb.press(first, ts, raise, itoa(v.Max+1))
+	if want := "the most you can raise to is " + itoa(v.Max); got.update != nil || len(got.private) != 1 || !strings.Contains(got.private[0].Text, want) {
+		t.Errorf("a raise above the form's range: update %v, private %+v; want %q privately", got.update, got.private, want)
+	}
+	if !sameState(before, tb.record()) {
+		t.Errorf("a raise above the form's range acted")
+	}
+	// Its submission within the range raises: shown through the click.
+	got = tb.press(first, ts, raise, itoa(v.Min))
 	if got.update == nil || !strings.Contains(got.update.Text, "raises to "+itoa(v.Min)) {
 		t.Fatalf("the raise was not shown through the click: %+v", got)
 	}
@@ -429,8 +440,8 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 	// The first Raise… is stale now, even for the player whose turn it is.
 	second, _ := tb.actor(tb.onScreen(ts))
 	refused(second, "earlier turn")
-	if k := countCalls(tb.snapshot(), "views.open"); k != 1 {
-		t.Errorf("the form opened %d times, want once (for the player to act)", k)
+	if k := countCalls(tb.snapshot(), "views.open"); k != 2 {
+		t.Errorf("the form opened %d times, want twice (for the player to act)", k)
 	}
 	if !slices.ContainsFunc(tb.snapshot(), func(c call) bool { return c.Method == "response_url" && c.Replace }) {
 		t.Error("no click updated the table")

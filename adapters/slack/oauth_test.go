@@ -396,7 +396,8 @@ func TestOAuthTwoWorkspaces(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(body, "not installed in this workspace") || !strings.Contains(body, "/slack/install") {
 		t.Errorf("a command from the uninstalled workspace: status %d, answer %q", status, body)
 	}
-	time.Sleep(50 * time.Millisecond)
+	w.settle()
+	w.flush()
 	if r := w.table("T2", "COFFICE"); r.ID != "" {
 		t.Errorf("a command from the uninstalled workspace opened a table: %+v", r)
 	}
@@ -586,7 +587,7 @@ func TestOAuthTokensRevoked(t *testing.T) {
 	w.install("T1", "UALICE")
 	w.open("T1", "CHOME", "UALICE", "UBOB")
 	w.event(w.tokensRevoked("T1", "UOTHERBOT"))
-	time.Sleep(50 * time.Millisecond)
+	w.settle() // the event is handled (in the background, after its ack)
 	if _, ok := w.installation("T1"); !ok {
 		t.Fatal("a revoked token of another bot removed the installation")
 	}
@@ -657,7 +658,7 @@ func TestOAuthEvents(t *testing.T) {
 			t.Errorf("forged app_uninstalled (signature %q): status %d, want 401", sig, resp.StatusCode)
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
+	w.settle()
 	if _, ok := w.installation("T1"); !ok {
 		t.Fatal("a forged event removed the installation")
 	}
@@ -686,7 +687,7 @@ func TestOAuthEvents(t *testing.T) {
 	if status, _ := w.postAt(ev, "application/json", time.Now().Unix()+1); status != http.StatusOK { // a retry is signed anew
 		t.Fatalf("the redelivered event: status %d", status)
 	}
-	time.Sleep(50 * time.Millisecond)
+	w.settle()
 	if _, ok := w.installation("T1"); !ok {
 		t.Error("the redelivered uninstall removed the new installation")
 	}

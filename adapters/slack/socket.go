@@ -90,11 +90,12 @@ func (a *Adapter) socketEvent(ctx context.Context, sm *socketmode.Client, evt so
 	case socketmode.EventTypeInvalidAuth:
 		return errors.New("slack refused the app-level token: create a new xapp- token with connections:write under Basic Information > App-Level Tokens and set SLACK_APP_TOKEN")
 	case socketmode.EventTypeSlashCommand:
-		sc, ok := evt.Data.(slackapi.SlashCommand)
-		a.ack(ctx, sm, evt.Request, nil)
-		if ok {
+		// Taken (counted for Close) before the ack, so that nothing Slack was told is received can be
+		// missed; dispatch itself only starts the work.
+		if sc, ok := evt.Data.(slackapi.SlashCommand); ok {
 			a.dispatch(commandFromSlash(sc), sc.ResponseURL)
 		}
+		a.ack(ctx, sm, evt.Request, nil)
 	case socketmode.EventTypeInteractive:
 		ic, ok := evt.Data.(slackapi.InteractionCallback)
 		var payload any

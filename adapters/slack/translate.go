@@ -211,8 +211,11 @@ func amountModal(v buttonValue) slackapi.ModalViewRequest {
 	}
 }
 
-// commandFromSubmission turns the amount modal's submission into the command with its amount. A bad
-// amount gives fieldErr, a sentence for the field in the modal, and no command.
+// commandFromSubmission turns the amount modal's submission into the command with its amount. What
+// is not a whole number gives fieldErr, a sentence for the field in the modal, and no command. The
+// range is the dealer's to judge, like that of a typed `raise`: the modal only shows the bounds the
+// dealer put on the button (Slack's number field keeps a player within them), and a submission
+// outside them is refused by the dealer with its own sentence.
 func commandFromSubmission(ic *slackapi.InteractionCallback) (cmd bot.Command, fieldErr string, err error) {
 	if ic.View.CallbackID != amountCallbackID {
 		return bot.Command{}, "", errNotOurs
@@ -226,11 +229,8 @@ func commandFromSubmission(ic *slackapi.InteractionCallback) (cmd bot.Command, f
 		raw = strings.TrimSpace(ic.View.State.Values[amountBlockID][amountActionID].Value)
 	}
 	n, perr := strconv.ParseInt(strings.ReplaceAll(raw, ",", ""), 10, 64)
-	switch {
-	case perr != nil:
+	if perr != nil {
 		return bot.Command{}, fmt.Sprintf("Enter a whole number of chips from %d to %d.", v.Min, v.Max), nil
-	case n < v.Min || n > v.Max:
-		return bot.Command{}, fmt.Sprintf("%d is outside the allowed range: enter a number from %d to %d.", n, v.Min, v.Max), nil
 	}
 	cmd = userOf(ic)
 	cmd.Channel = v.Channel

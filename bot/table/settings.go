@@ -180,7 +180,7 @@ func (s Settings) Describe() string {
 }
 
 // SettingsHelp lists the options `start` and `set` take.
-const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 buyin=1000 min=400 max=2000 " +
+const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 (or sb=5 bb=10) ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
 	"straddle=on|off runtwice=on|off " +
 	"(buy-ins default to 100 big blinds, 40 to 200, and are at least 10; chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
@@ -189,6 +189,7 @@ const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 ante=1 
 func (s *Settings) Apply(opts []string) error {
 	n := *s
 	buyinSet, minSet, maxSet := false, false, false
+	var pair blindPair // sb= and bb=, given apart
 	for _, o := range opts {
 		key, val, ok := strings.Cut(o, "=")
 		if !ok || val == "" {
@@ -217,6 +218,9 @@ func (s *Settings) Apply(opts []string) error {
 			if n.SmallBlind > n.BigBlind {
 				return userErrorf("The small blind must not be larger than the big blind: for example blinds=10/20.")
 			}
+			pair.together = true
+		case "sb", "smallblind", "small_blind", "bb", "bigblind", "big_blind":
+			err = pair.add(key, val)
 		case "ante":
 			if val == "0" || val == "off" || val == "no" {
 				n.Ante = 0
@@ -329,6 +333,9 @@ func (s *Settings) Apply(opts []string) error {
 			return err
 		}
 	}
+	if err := pair.apply(&n); err != nil {
+		return err
+	}
 	tenBlinds := minBuyInBlinds * n.BigBlind // BigBlind <= MaxChips: no wrap
 	if buyinSet && !minSet && !maxSet {
 		// BuyIn <= MaxChips: no wrap. The smallest buy-in is 40% of the buy-in, and 10 big blinds at least.
@@ -370,6 +377,51 @@ func (s *Settings) Apply(opts []string) error {
 			what, render.Chips(v), minBuyInBlinds, render.Chips(n.SmallBlind), render.Chips(n.BigBlind), render.Chips(tenBlinds))
 	}
 	*s = n
+	return nil
+}
+
+// blindPair gathers the blinds given apart, sb=5 bb=10 (or small_blind= and big_blind=, as Discord's
+// options are named): they count only together, as blinds=5/10 does, and not beside it.
+type blindPair struct {
+	small, big       int64
+	smallKey, bigKey string // as the player wrote them, for the sentences
+	together         bool   // blinds= was given
+}
+
+// partner names the other blind's key in the spelling of key: sb and bb, small_blind and big_blind.
+var partner = map[string]string{"sb": "bb", "bb": "sb", "smallblind": "bigblind", "bigblind": "smallblind",
+	"small_blind": "big_blind", "big_blind": "small_blind"}
+
+func (p *blindPair) add(key, val string) error {
+	switch key {
+	case "sb", "smallblind", "small_blind":
+		v, err := chipsArg(val, "small blind", key+"=5 "+partner[key]+"=10")
+		p.small, p.smallKey = v, key
+		return err
+	default:
+		v, err := chipsArg(val, "big blind", partner[key]+"=5 "+key+"=10")
+		p.big, p.bigKey = v, key
+		return err
+	}
+}
+
+// apply sets the blinds given apart, when they were, into s.
+func (p blindPair) apply(s *Settings) error {
+	switch {
+	case p.smallKey == "" && p.bigKey == "":
+		return nil
+	case p.together:
+		return userErrorf("Give the blinds once: blinds=5/10, or sb=5 bb=10, not both.")
+	case p.bigKey == "":
+		return userErrorf("%s names the small blind only: give the big blind too, for example %s=5 %s=10 (or blinds=5/10).",
+			errs.Quote(p.smallKey), p.smallKey, partner[p.smallKey])
+	case p.smallKey == "":
+		return userErrorf("%s names the big blind only: give the small blind too, for example %s=5 %s=10 (or blinds=5/10).",
+			errs.Quote(p.bigKey), partner[p.bigKey], p.bigKey)
+	case p.small > p.big:
+		return userErrorf("The small blind must not be larger than the big blind: for example %s=10 %s=20.", p.smallKey, p.bigKey)
+	}
+	s.SmallBlind, s.BigBlind = p.small, p.big
 	return nil
 }
 
