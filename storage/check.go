@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
-	"runtime/debug"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -106,28 +105,6 @@ func checkHeader(path string) (bool, error) {
 func damaged(path, why string) error {
 	return fmt.Errorf("%s is damaged (%s): restore it from a backup (`dealerbot backup FILE` makes one) or move it away to start with a new file: %w",
 		path, why, ErrDamaged)
-}
-
-// guard turns a panic (a bbolt assertion on a damaged page) or a memory fault inside fn into an
-// error: a damaged file must end in a sentence, never in a Go trace.
-func guard(path string, fn func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if p := recover(); p != nil {
-			err = damaged(path, fmt.Sprintf("reading it failed: %v", p))
-		}
-	}()
-	return fn()
-}
-
-// view and update run bbolt transactions under guard: a page found damaged while the bot runs
-// fails that one call with a sentence instead of taking the process down.
-func (d *DB) view(fn func(*bolt.Tx) error) error {
-	return guard(d.db.Path(), func() error { return d.db.View(fn) })
-}
-
-func (d *DB) update(fn func(*bolt.Tx) error) error {
-	return guard(d.db.Path(), func() error { return d.db.Update(fn) })
 }
 
 // checkPages reads every page reachable from the root, read-only and under guard, before the file

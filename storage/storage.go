@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -774,4 +775,28 @@ func Tally(ledger []LedgerRecord, players []table.PlayerRecord, tables []table.T
 		return t, fmt.Errorf("ledger does not balance: %+v", t)
 	}
 	return t, nil
+}
+
+// --- every transaction runs under guard --------------------------------------------------------------
+
+// guard turns a panic (a bbolt assertion on a damaged page) or a memory fault inside fn into an
+// error: a damaged file must end in a sentence, never in a Go trace.
+func guard(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = damaged(path, fmt.Sprintf("reading it failed: %v", p))
+		}
+	}()
+	return fn()
+}
+
+// view and update run bbolt transactions under guard: a page found damaged while the bot runs
+// fails that one call with a sentence instead of taking the process down.
+func (d *DB) view(fn func(*bolt.Tx) error) error {
+	return guard(d.db.Path(), func() error { return d.db.View(fn) })
+}
+
+func (d *DB) update(fn func(*bolt.Tx) error) error {
+	return guard(d.db.Path(), func() error { return d.db.Update(fn) })
 }
