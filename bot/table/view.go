@@ -10,7 +10,8 @@ import (
 	"github.com/dealerbot/dealerbot/render/picture"
 )
 
-// The table as the `table` command shows it, and the notes the hand's table message carries.
+// What the table shows: the table as the `table` command shows it, and the hand's table message (its
+// notes, its lines, its view and the token its buttons carry).
 
 // Table shows the caller the table privately (`table`).
 func (s State) Table(now time.Time, _ Caller, _ []string, in Inputs) (Step, error) {
