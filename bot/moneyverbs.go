@@ -62,10 +62,13 @@ func (d *Dealer) payment(ctx context.Context, cmd Command, args []string) (Reply
 	return ok("Saved: you are paid by %s. Only settle-up lines for payments to you show it.", money.HandleText(h))
 }
 
-// isHostHere reports whether the user hosts the table open in cmd's channel.
-func (d *Dealer) isHostHere(ctx context.Context, cmd Command) bool {
+// hostHere reports whether the user hosts the table open in cmd's channel.
+func (d *Dealer) hostHere(ctx context.Context, cmd Command) (bool, error) {
 	rec, open, err := d.store.Table(ctx, tableID(cmd))
-	return err == nil && open && rec.Host == cmd.User
+	if err != nil {
+		return false, fmt.Errorf("load table %s: %w", tableID(cmd), err)
+	}
+	return open && rec.Host == cmd.User, nil
 }
 
 // debts answers `debts`: the unsettled debts of the community that concern the user, or all of them
@@ -79,7 +82,12 @@ func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, 
 		return Reply{}, err
 	}
 	b := money.Fold(evs)
-	all := cmd.Admin || d.isHostHere(ctx, cmd)
+	all := cmd.Admin
+	if !all {
+		if all, err = d.hostHere(ctx, cmd); err != nil {
+			return Reply{}, err
+		}
+	}
 	hs, err := d.store.Handles(ctx, communityOfCmd(cmd))
 	if err != nil {
 		return Reply{}, err
@@ -500,22 +508,22 @@ const moneyHelpLine = "help money — playing for money: payment handles, debts,
 
 // addMoneyVerbs puts the money verbs into the command table.
 func addMoneyVerbs(verbs map[string]verb) {
-	verbs["payment"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["payment"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.payment(ctx, cmd, args)
 	}}
 	// hostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
-	verbs["debts"] = verb{need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["debts"] = verb{need: needAnyone, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.debts(ctx, cmd, args)
 	}}
 	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {
-		verbs[name] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		verbs[name] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.markDebt(ctx, cmd, kind, name, args)
 		}}
 	}
-	verbs["stats"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["stats"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.statsVerb(ctx, cmd, args) // stats.go
 	}}
-	verbs["expense"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["expense"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.expense(ctx, cmd, args)
 	}}
 }

@@ -12,55 +12,15 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// The schedule commands: schedule add|list|remove|skip, rsvp and leaderboard season.
+// The scheduler's commands: schedule add|list|remove|skip, rsvp and leaderboard season. The dealer's
+// verb table names them, with their aliases, and its gate checks who may run each before the
+// manager's method runs: Add needs an admin or the host of the channel's table, Remove and Skip an
+// admin or the schedule's host (Named finds the schedule for the gate). The methods do not check again.
 
-const usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [length=3h | end=23:30] " +
+// Usage is the answer to `schedule` alone, and the end of the refusal of a subcommand it does not know.
+const Usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [length=3h | end=23:30] " +
 	"[announce=24h] [remind=30m] [from=2026-12-01] [game options like blinds=10/20 buyin=1000 levels=20m rebuy=2 timer=60]`, " +
 	"`schedule list`, `schedule remove ID`, `schedule skip ID`. When: " + whenHelp + "."
-
-// Handle answers the scheduler's commands: schedule add|list|remove|skip, rsvp yes|maybe|no and
-// leaderboard season. ok is false for any other command, which the caller passes on to the dealer.
-// A refusal or fault is returned as the error, for the caller's one error-to-reply function (the
-// dealer's errorReply) to word and log.
-func (m *Manager) Handle(ctx context.Context, r Request) (reply Reply, ok bool, err error) {
-	f := strings.Fields(r.Text)
-	if len(f) == 0 {
-		return Reply{}, false, nil
-	}
-	switch strings.ToLower(f[0]) {
-	case "schedule", "schedules":
-		reply, err = m.schedule(ctx, r, f[1:])
-	case "rsvp":
-		reply, err = m.rsvp(ctx, r, f[1:])
-	case "leaderboard":
-		if len(f) < 2 || strings.ToLower(f[1]) != "season" {
-			return Reply{}, false, nil
-		}
-		reply, err = m.season(ctx, r, f[2:])
-	default:
-		return Reply{}, false, nil
-	}
-	return reply, true, err
-}
-
-func (m *Manager) schedule(ctx context.Context, r Request, args []string) (Reply, error) {
-	if len(args) == 0 {
-		return Reply{Text: usage}, nil
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	switch strings.ToLower(args[0]) {
-	case "add", "new":
-		return m.add(ctx, r, args[1:])
-	case "list", "ls":
-		return m.list(ctx, r)
-	case "remove", "rm", "delete", "cancel":
-		return m.remove(ctx, r, args[1:])
-	case "skip":
-		return m.skip(ctx, r, args[1:])
-	}
-	return Reply{}, errorf("I do not know `schedule %s`. %s", clip(args[0]), usage)
-}
 
 // parseDuration reads 90m, 3h, 1h30m or 2d.
 func parseDuration(key, val string, lo, hi time.Duration) (time.Duration, error) {
@@ -85,14 +45,11 @@ const (
 	maxListed       = 25        // lines in a `schedule list` reply
 )
 
-func (m *Manager) mayAdd(ctx context.Context, r Request) bool {
-	return r.Admin || (m.IsHost != nil && m.IsHost(ctx, r))
-}
-
-func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, error) {
-	if !m.mayAdd(ctx, r) {
-		return Reply{}, errorf("Only an admin or the host of this channel's table can add a schedule: ask one of them to run `schedule add`.")
-	}
+// Add answers `schedule add <when> [options]`: a new schedule in r's channel, hosted by r's user.
+// The dealer's gate has checked that the user is an admin or the host of the channel's table.
+func (m *Manager) Add(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	var when, opts []string
 	kv := map[string]string{}
 	for _, a := range args {
@@ -283,7 +240,10 @@ func (m *Manager) changed(s *Schedule, removed bool) {
 	}
 }
 
-func (m *Manager) list(ctx context.Context, r Request) (Reply, error) {
+// List answers `schedule list`: the schedules of r's server or workspace.
+func (m *Manager) List(ctx context.Context, r Request) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	all, err := m.Store.Schedules(ctx)
 	if err != nil {
 		return Reply{}, fmt.Errorf("list schedules: %w", err)
@@ -348,23 +308,22 @@ func (m *Manager) find(ctx context.Context, r Request, id string) (*Schedule, er
 	return nil, errorf("There is no schedule %s here: `schedule list` shows the schedules and their IDs.", id)
 }
 
-// manageable finds the schedule named in args that the user may manage.
-func (m *Manager) manageable(ctx context.Context, r Request, args []string, verb string) (*Schedule, error) {
+// Named finds the one schedule of r's server or workspace that args name (`schedule verb ID`), or
+// refuses with a sentence. The dealer's gate asks it who hosts the schedule before `schedule remove`
+// or `schedule skip` runs; each of them finds it again under the manager's lock.
+func (m *Manager) Named(ctx context.Context, r Request, args []string, verb string) (*Schedule, error) {
 	if len(args) != 1 {
 		return nil, errorf("Name one schedule: `schedule %s ID` (IDs are in `schedule list`).", verb)
 	}
-	s, err := m.find(ctx, r, strings.TrimPrefix(args[0], "#"))
-	if err != nil {
-		return nil, err
-	}
-	if !r.Admin && r.User != s.Host {
-		return nil, errorf("Only %s, who hosts schedule %s, or an admin can %s it.", s.HostName, s.ID, verb)
-	}
-	return s, nil
+	return m.find(ctx, r, strings.TrimPrefix(args[0], "#"))
 }
 
-func (m *Manager) remove(ctx context.Context, r Request, args []string) (Reply, error) {
-	s, err := m.manageable(ctx, r, args, "remove")
+// Remove answers `schedule remove ID`. The dealer's gate has checked that the user is an admin or
+// the schedule's host.
+func (m *Manager) Remove(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.Named(ctx, r, args, "remove")
 	if err != nil {
 		return Reply{}, err
 	}
@@ -375,8 +334,12 @@ func (m *Manager) remove(ctx context.Context, r Request, args []string) (Reply, 
 	return Reply{Text: fmt.Sprintf("Schedule %s (%s) is removed; no more games will be announced. Its past results stay in `leaderboard season`.", s.ID, s.When)}, nil
 }
 
-func (m *Manager) skip(ctx context.Context, r Request, args []string) (Reply, error) {
-	s, err := m.manageable(ctx, r, args, "skip")
+// Skip answers `schedule skip ID`: the schedule's next game is off. The dealer's gate has checked that
+// the user is an admin or the schedule's host.
+func (m *Manager) Skip(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.Named(ctx, r, args, "skip")
 	if err != nil {
 		return Reply{}, err
 	}
@@ -430,7 +393,9 @@ func (m *Manager) channelSchedules(ctx context.Context, r Request, id string) ([
 	return here, nil
 }
 
-func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, error) {
+// RSVP answers `rsvp yes|maybe|no [ID]` (and its short forms y, going, m, n, not) for the next game of
+// the schedule the ID or the button's token names, else of the channel's schedules.
+func (m *Manager) RSVP(ctx context.Context, r Request, args []string) (Reply, error) {
 	if len(args) == 0 || len(args) > 2 {
 		return Reply{}, errorf("Answer with `rsvp yes`, `rsvp maybe` or `rsvp no` (or use the buttons on the announcement).")
 	}
@@ -477,7 +442,8 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	return Reply{Text: fmt.Sprintf("%s for %s. Change your mind any time with the buttons or `rsvp yes|maybe|no`.", word, fmtGame(up[0]))}, nil
 }
 
-func (m *Manager) season(ctx context.Context, r Request, args []string) (Reply, error) {
+// Season answers `leaderboard season [ID]`: the season of a schedule, or of the channel's schedules.
+func (m *Manager) Season(ctx context.Context, r Request, args []string) (Reply, error) {
 	if len(args) > 1 {
 		return Reply{}, errorf("Write `leaderboard season` or `leaderboard season ID`.")
 	}
