@@ -57,13 +57,11 @@ func (s State) Deadline(now time.Time) time.Time {
 }
 
 // Deal is a player's (or the host's) `deal`: the next hand now. It also lifts a quarantine: automatic
-// deals resume (a new fault quarantines the table again).
-func (s State) Deal(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
+// deals resume (a new fault quarantines the table again). The caller is seated or the host (the
+// gate's need); nothing here depends on who it is.
+func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error) {
 	if s.Hand != nil {
 		return Step{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", s.Rec.Hand.No)
-	}
-	if s.SeatOf(by.User) < 0 && !s.IsHost(by) {
-		return Step{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
 	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)

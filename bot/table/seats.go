@@ -151,9 +151,13 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 	return st, nil
 }
 
-// Leave stands the caller up (`leave`).
+// Leave stands the caller up (`leave`). The caller is seated (the gate's need).
 func (s State) Leave(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
-	return s.leave(now, by, s.SeatOf(by.User), false)
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
+	return s.leave(now, by, seat, false)
 }
 
 // Kick stands up the player a host names (`kick @name`).
@@ -168,11 +172,8 @@ func (s State) Kick(now time.Time, by Caller, args []string, _ Inputs) (Step, er
 	return s.leave(now, by, seat, true)
 }
 
-// leave stands a player up: now between hands, or when the running hand ends if they are in it.
+// leave stands the player in seat up: now between hands, or when the running hand ends if they are in it.
 func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, error) {
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
-	}
 	if s.Rec.Tournament != nil {
 		return s.leaveTournament(now, by, seat, kicked)
 	}
@@ -248,20 +249,20 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 }
 
 // SitOut skips the caller's hands from the next one (`sitout`); at a tournament the dealer acts for
-// them from their next turn (a check when free, else a fold).
+// them from their next turn (a check when free, else a fold). The caller is seated (the gate's need).
 func (s State) SitOut(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
 	return s.sit(by, true)
 }
 
-// SitIn deals the caller in again (`sitin`).
+// SitIn deals the caller in again (`sitin`). The caller is seated (the gate's need).
 func (s State) SitIn(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
 	return s.sit(by, false)
 }
 
 func (s State) sit(by Caller, out bool) (Step, error) {
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to sit down.")
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
 	}
 	if s.Rec.Seats[seat].SittingOut == out {
 		if out {
@@ -289,16 +290,17 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	return step, nil
 }
 
-// Rebuy adds chips from the caller's bankroll between hands (`rebuy [amount]`).
+// Rebuy adds chips from the caller's bankroll between hands (`rebuy [amount]`). The caller is seated
+// (the gate's need).
 func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
 	if s.Rec.Tournament != nil {
 		return s.rebuyTournament(now, by, args, in)
 	}
 	set := s.Rec.Settings
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
-	}
 	if s.InHand(seat) {
 		return Step{}, userErrorf("Rebuys happen between hands: wait for this hand to end.")
 	}
@@ -355,10 +357,7 @@ func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, 
 func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	tr := s.Rec.Tournament
 	set := s.Rec.Settings
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
-	}
+	seat := s.SeatOf(by.User) // Rebuy found it
 	st := s.Rec.Seats[seat]
 	i := tr.Entry(by.User)
 	level := s.Level(now)
@@ -402,10 +401,14 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	return step, nil
 }
 
-// Straddle opts the caller in to straddle in the next hand, in which they must be under the gun.
+// Straddle opts the caller in to straddle in the next hand, in which they must be under the gun. The
+// caller is seated (the gate's need).
 func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
 	set := s.Rec.Settings
-	seat := s.SeatOf(by.User)
 	switch {
 	case !set.Straddle:
 		return Step{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
@@ -413,8 +416,6 @@ func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, e
 		return Step{}, refusef(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
 	case s.Rec.BombPot > 0:
 		return Step{}, refusef(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
-	case seat < 0:
-		return Step{}, userErrorf("You are not seated at this table: type `join` to play.")
 	case s.Rec.Seats[seat].Straddle:
 		return Step{}, refusef(errs.Conflict, "You already straddle next hand.")
 	}
