@@ -235,13 +235,13 @@ func (d *Dealer) lookup(text string) (name string, v verb, args []string, ok boo
 }
 
 func unknownVerb(verb string) error {
-	return userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 }
 
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
 
-var errNoGame = refusef(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
+var errNoGame = errs.Errorf(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
 
 // gate checks what verb name needs before it runs, with args its arguments: the one place a
 // permission rule lives. t is the channel's table for the verbs that run on it, nil for the
@@ -252,7 +252,7 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 		return nil
 	case needAdmin:
 		if !cmd.Admin {
-			return refusef(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
 		}
 		return nil
 	case needChannelHost:
@@ -262,7 +262,7 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 		if host, err := d.hostHere(ctx, cmd); err != nil {
 			return err
 		} else if !host {
-			return refusef(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
 		}
 		return nil
 	case needOwner:
@@ -271,7 +271,7 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 			return err
 		}
 		if !cmd.Admin && cmd.User != o.user {
-			return refusef(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
 		}
 		return nil
 	case needOpen, needSeat, needSeatOrHost, needHost:
@@ -280,11 +280,11 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 		}
 		switch seated := t.st.SeatOf(cmd.User) >= 0; {
 		case v.need == needSeat && !seated:
-			return refusef(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
+			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
 		case v.need == needSeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
-			return refusef(errs.Forbidden, "Only players at this table can %s", v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.refusal)
 		case v.need == needHost && !t.st.IsHost(caller(cmd)):
-			return refusef(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
 		}
 		return nil
 	}
@@ -295,10 +295,10 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
 	first, _ := splitCommand(cmd.Text)
 	if first == "" {
-		return Reply{}, userErrorf("Type a command, or `help` for the list.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
 	}
 	if cmd.Token != "" && cmd.Token != t.st.Token() {
-		return Reply{}, refusef(errs.Conflict, "That button is from an earlier turn: use the newest message.")
+		return Reply{}, errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
 	}
 	if cmd.Probe && !isAction(first) {
 		return Reply{}, nil // only actions are probed; anything else may always be tried
@@ -327,7 +327,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if len(args) > 0 {
 		v, err := strconv.Atoi(args[0])
 		if err != nil || v <= 0 || v > 100 {
-			return Reply{}, userErrorf("Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
+			return Reply{}, errs.Errorf(errs.Invalid, "Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
 		}
 		n = v
 	}
@@ -348,7 +348,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, errNoGame
 	}
 	if len(hands) < n {
-		return Reply{}, userErrorf("This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
+		return Reply{}, errs.Errorf(errs.Invalid, "This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
 	}
 	hr := hands[n-1]
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
@@ -400,36 +400,36 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 // adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.
 func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) != 2 {
-		return Reply{}, userErrorf("Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
 	}
 	who := strings.Trim(args[0], "@<>!")
 	if len(who) > maxUserRef {
-		return Reply{}, userErrorf("%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
 	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && n == 0 {
-		return Reply{}, userErrorf("%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
+		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
 	}
 	if err != nil || n > engine.MaxChips || n < -engine.MaxChips {
-		return Reply{}, userErrorf("An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
+		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
 	}
 	p, known, err := d.store.Player(ctx, cmd.Workspace, who)
 	if err != nil {
 		return Reply{}, err
 	}
 	if !known {
-		return Reply{}, userErrorf("%s has no bankroll here yet: they get one when they first join a table.", who)
+		return Reply{}, errs.Errorf(errs.Invalid, "%s has no bankroll here yet: they get one when they first join a table.", who)
 	}
 	if p.Bankroll+n < 0 { // |n| <= MaxChips and bankrolls are far below int64's limit: no wrap
-		return Reply{}, userErrorf("%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
 	}
 	if n > 0 && p.Bankroll+n > engine.MaxChips {
-		return Reply{}, userErrorf("An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
+		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
 	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
 	if err := d.store.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
-		return Reply{}, userErrorf("%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
 	} else if err != nil {
 		return Reply{}, err
 	}
@@ -445,17 +445,17 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 	}
 	no, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
 	if err != nil || no <= 0 {
-		return Reply{}, userErrorf("Write `verify 12` with the number of a finished hand at this table.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `verify 12` with the number of a finished hand at this table.")
 	}
 	hr, found, err := d.store.Hand(ctx, tableID(cmd), no)
 	if err != nil {
 		return Reply{}, err
 	}
 	if !found {
-		return Reply{}, refusef(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
+		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
 	}
 	if hr.Proof != render.ProofVersion {
-		return Reply{}, refusef(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
+		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
 	}
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -327,7 +328,7 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
 		case errors.Is(err, errNoTable):
 			if verb == "" {
-				return errorReply(d.log, userErrorf("Type a command, or `help` for the list."))
+				return errorReply(d.log, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list."))
 			}
 			return errorReply(d.log, errNoGame)
 		}

@@ -43,7 +43,7 @@ func (d *Dealer) help(args []string) (Reply, error) {
 		}
 	}
 	if len(out) == 0 {
-		return Reply{}, userErrorf("There is no command %s: `help` lists every command.", errs.Quote(args[0]))
+		return Reply{}, errs.Errorf(errs.Invalid, "There is no command %s: `help` lists every command.", errs.Quote(args[0]))
 	}
 	return Reply{Text: strings.Join(out, "\n")}, nil
 }

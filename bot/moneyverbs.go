@@ -50,7 +50,7 @@ func (d *Dealer) payment(ctx context.Context, cmd Command, args []string) (Reply
 		return ok("Your payment handle is removed.")
 	}
 	if n := len(strings.Join(args, " ")); n > 200 {
-		return Reply{}, userErrorf("A payment handle takes at most 200 characters.")
+		return Reply{}, errs.Errorf(errs.Invalid, "A payment handle takes at most 200 characters.")
 	}
 	h, err := money.ParseHandle(args[0], args[1:])
 	if err != nil {
@@ -75,7 +75,7 @@ func (d *Dealer) hostHere(ctx context.Context, cmd Command) (bool, error) {
 // for an admin or the host of the channel's table.
 func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) > 0 {
-		return Reply{}, userErrorf("Write `debts` alone: it lists the open debts that concern you.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `debts` alone: it lists the open debts that concern you.")
 	}
 	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
 	if err != nil {
@@ -146,7 +146,7 @@ type ref struct {
 }
 
 func parseRef(verb string, args []string) (ref, error) {
-	usage := userErrorf("Write `%s NAME` with the other player's name or mention, or `%s 12` with the debt's number from `debts`.", verb, verb)
+	usage := errs.Errorf(errs.Invalid, "Write `%s NAME` with the other player's name or mention, or `%s 12` with the debt's number from `debts`.", verb, verb)
 	if len(args) != 1 || len(args[0]) > maxUserRef {
 		return ref{}, usage
 	}
@@ -182,7 +182,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 		if r.id != 0 {
 			x := b.Debt(r.id)
 			if x == nil {
-				return nil, refusef(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
+				return nil, errs.Errorf(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
 			}
 			if err := money.Transition(x, kind, cmd.User); err != nil {
 				return nil, err
@@ -209,9 +209,9 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 					return nil, refusal
 				}
 				if kind == money.KindPaid {
-					return nil, refusef(errs.NotFound, "You owe %s nothing here: `debts` lists what you owe.", args[0])
+					return nil, errs.Errorf(errs.NotFound, "You owe %s nothing here: `debts` lists what you owe.", args[0])
 				}
-				return nil, refusef(errs.NotFound, "%s owes you nothing here: `debts` lists what you are owed.", args[0])
+				return nil, errs.Errorf(errs.NotFound, "%s owes you nothing here: `debts` lists what you are owed.", args[0])
 			}
 		}
 		var out []money.Event
@@ -275,7 +275,7 @@ const (
 // expense are new debts, posted to the channel.
 func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) < 2 {
-		return Reply{}, userErrorf("Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
 	}
 	var noteWords, named []string
 	for _, a := range args[1:] {
@@ -288,11 +288,11 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	note := strings.Join(noteWords, " ")
 	switch {
 	case note == "":
-		return Reply{}, userErrorf("Say what the expense was for: `expense 30.00 pizza`.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Say what the expense was for: `expense 30.00 pizza`.")
 	case utf8.RuneCountInString(note) > maxExpenseNote:
-		return Reply{}, userErrorf("Describe the expense in at most %d characters.", maxExpenseNote)
+		return Reply{}, errs.Errorf(errs.Invalid, "Describe the expense in at most %d characters.", maxExpenseNote)
 	case len(named) > maxExpenseSharers:
-		return Reply{}, userErrorf("An expense is split between at most %d players.", maxExpenseSharers)
+		return Reply{}, errs.Errorf(errs.Invalid, "An expense is split between at most %d players.", maxExpenseSharers)
 	}
 	if err := money.PlainText(note, "An expense's description"); err != nil {
 		return Reply{}, err
@@ -332,9 +332,9 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 			if n == nil {
 				if open {
-					return nil, refusef(errs.Conflict, "This table plays for chips: the host can `set value=0.01 currency=USD` to play for money, and expenses go into its settle-up.")
+					return nil, errs.Errorf(errs.Conflict, "This table plays for chips: the host can `set value=0.01 currency=USD` to play for money, and expenses go into its settle-up.")
 				}
-				return nil, refusef(errs.NotFound, "No game here has been played for money yet: expenses go into a money game's settle-up (`start value=0.01 currency=USD`).")
+				return nil, errs.Errorf(errs.NotFound, "No game here has been played for money yet: expenses go into a money game's settle-up (`start value=0.01 currency=USD`).")
 			}
 			currency = n.Session.Currency
 			for _, s := range n.Session.Shares {
@@ -342,7 +342,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 		}
 		if len(n.Expenses) >= maxNightExpenses {
-			return nil, refusef(errs.TooMany, "A night takes at most %d expenses.", maxNightExpenses)
+			return nil, errs.Errorf(errs.TooMany, "A night takes at most %d expenses.", maxNightExpenses)
 		}
 		amount, err := money.ParseAmount(args[0], currency)
 		if err != nil {
@@ -364,7 +364,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 						s.Name = p.Name
 					}
 				default:
-					return nil, userErrorf("%s did not play tonight: name the players with their mentions.", errs.Quote(a))
+					return nil, errs.Errorf(errs.Invalid, "%s did not play tonight: name the players with their mentions.", errs.Quote(a))
 				}
 				if !slices.ContainsFunc(sharers, func(p money.Share) bool { return p.User == s.User }) {
 					sharers = append(sharers, s)
@@ -372,7 +372,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 		}
 		if len(sharers) == 0 {
-			return nil, refusef(errs.Conflict, "Nobody has played tonight yet to share the expense with: name them, `expense %s %s @bob @carol`.", args[0], note)
+			return nil, errs.Errorf(errs.Conflict, "Nobody has played tonight yet to share the expense with: name them, `expense %s %s @bob @carol`.", args[0], note)
 		}
 		parts := money.Split(amount, len(sharers))
 		x = money.Event{Time: now, Kind: money.KindExpense, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,

@@ -84,7 +84,7 @@ func addScheduleVerbs(verbs map[string]verb) {
 		// The first word alone is the usage; a second word that is no subcommand is refused with it.
 		verbs[head] = verb{need: needAnyone, run: inScheduler(func(_ *schedule.Manager, _ context.Context, _ schedule.Request, args []string) (schedule.Reply, error) {
 			if len(args) > 0 {
-				return schedule.Reply{}, userErrorf("I do not know `schedule %s`. %s", errs.ClipText(args[0], errs.MaxQuote), schedule.Usage)
+				return schedule.Reply{}, errs.Errorf(errs.Invalid, "I do not know `schedule %s`. %s", errs.ClipText(args[0], errs.MaxQuote), schedule.Usage)
 			}
 			return schedule.Reply{Text: schedule.Usage}, nil
 		})}
@@ -106,7 +106,7 @@ func addScheduleVerbs(verbs map[string]verb) {
 }
 
 // errNoScheduler refuses the schedule commands of a dealer that runs no scheduler.
-var errNoScheduler = refusef(errs.Conflict, "Scheduled games are not available here.")
+var errNoScheduler = errs.Errorf(errs.Conflict, "Scheduled games are not available here.")
 
 // schedRequest is who sent cmd, and where, for the scheduler.
 func schedRequest(cmd Command) schedule.Request {
@@ -169,7 +169,7 @@ func schedOptions(opts []string) (string, error) {
 	st := table.DefaultSettings()
 	for _, o := range opts {
 		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
-			return "", userErrorf("Give the game's end as end=23:30 or length=3h before the game settings.")
+			return "", errs.Errorf(errs.Invalid, "Give the game's end as end=23:30 or length=3h before the game settings.")
 		}
 	}
 	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
@@ -226,7 +226,7 @@ func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 	text := strings.TrimSpace("start " + strings.Join(s.Options, " ") + fmt.Sprintf(" end=%dm", mins))
 	r := h.d.Handle(ctx, h.command(s, text))
 	if r.IsError {
-		return refusef(errs.Conflict, "%s", r.Text)
+		return errs.Errorf(errs.Conflict, "%s", r.Text)
 	}
 	return nil
 }
