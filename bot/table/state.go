@@ -130,7 +130,7 @@ func (s State) seated(by Caller) (int, error) {
 	return -1, errNotSeated
 }
 
-var errNotSeated = refusef(errs.Forbidden, "You are not seated at this table.")
+var errNotSeated = errs.Errorf(errs.Forbidden, "You are not seated at this table.")
 
 // PlayerOf is the hand index of a seat, or -1 when the seat is not in the running hand.
 func (s State) PlayerOf(seat int) int {
@@ -206,7 +206,7 @@ func (s State) roomFor(amount int64) error {
 		on += st.Stack // at most MaxChips in all, by this check
 	}
 	if amount > engine.MaxChips-on {
-		return userErrorf("A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
+		return errs.Errorf(errs.Invalid, "A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
 			render.Chips(engine.MaxChips), render.Chips(on), render.Chips(max(0, engine.MaxChips-on)))
 	}
 	return nil
