@@ -77,6 +77,19 @@ func TestVerbTableGate(t *testing.T) {
 	}
 }
 
+// TestEveryVerbHasHelp: `help VERB` explains every verb of the command table (the first word of a
+// verb of two words), so that no verb is added without its line of help.
+func TestEveryVerbHasHelp(t *testing.T) {
+	r := schedRig(t)
+	for name := range bot.Verbs() {
+		word, _, _ := strings.Cut(name, " ")
+		rep := r.cmd("c1", "ann", "help "+word)
+		if rep.IsError || !strings.Contains(rep.Text, strings.ReplaceAll(word, "all-in", "allin")) {
+			t.Errorf("help %s: %q, want what %s does", word, rep.Text, name)
+		}
+	}
+}
+
 // TestScheduleVerbs: every alias of the schedule commands reaches its verb; an admin or the host of
 // the channel's table adds a schedule; only its host or an admin removes or skips it; each refusal
 // is a sentence and changes no schedule.
