@@ -81,7 +81,7 @@ func (t *actor) runJob(j job) (r Reply) {
 			// The panic value is logged, not the command's text or any hand state: hole cards stay out of logs.
 			t.d.log.Error("panic at table", "table", t.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			t.afterPanic(j.ctx)
-			r = Reply{Text: apology, IsError: true}
+			r = Reply{Text: errs.Apology, IsError: true}
 		}
 	}()
 	if j.fire != nil {

@@ -75,26 +75,37 @@ func ok(format string, args ...any) (Reply, error) {
 }
 
 // need is what a verb requires of the user and the channel; the gate checks it before the verb runs,
-// so each permission rule lives in one place.
+// so each permission rule lives in one place and the verbs do not check it again.
 type need uint8
 
 const (
-	needNothing need = iota // workspace-wide: runs without a table goroutine
-	needAdmin               // workspace-wide, for a server or workspace admin
-	needTable               // runs on the channel's table goroutine (start, which opens the table)
-	needOpen                // an open table
-	needSeat                // a seat at the open table
-	needHost                // the table's host or an admin
+	needUnset       need = iota // no need written: the gate refuses the verb (TestVerbTableGate catches it)
+	needAnyone                  // workspace-wide: runs without a table goroutine
+	needAdmin                   // workspace-wide, for a server or workspace admin
+	needChannelHost             // workspace-wide, for an admin or the host of the table open in the channel
+	needOwner                   // workspace-wide, for an admin or whoever owns what the command names (verb.owner)
+	needTable                   // runs on the channel's table goroutine (start, which opens the table)
+	needOpen                    // an open table
+	needSeat                    // a seat at the open table
+	needSeatOrHost              // a seat at the open table, or its host or an admin (deal)
+	needHost                    // the table's host or an admin
 )
+
+// onTable reports whether verbs of this need run on the channel's table goroutine.
+func (n need) onTable() bool { return n >= needTable }
 
 // verb is one entry of the command table.
 type verb struct {
 	need need
 	// refusal completes the sentence for a user who lacks the need: "You are not seated at this
-	// table: <refusal>" or "Only the host (name) or an admin can <refusal>."
+	// table: <refusal>", "Only the host (name) or an admin can <refusal>.", "Only Ann, who hosts
+	// schedule 3, or an admin can <refusal>."
 	refusal string
-	// hostToo marks a verb anyone may run whom it concerns, and the host or an admin besides (deal;
-	// schedule, whose host is the schedule's).
+	// owner finds who owns what a needOwner command names (the host of the schedule its ID names),
+	// or refuses with a sentence when it names nothing there.
+	owner func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error)
+	// hostToo marks a verb whose answer depends on whether the user is an admin or the host, though
+	// anyone may run it (debts lists every debt for them), so that adapters ask who is an admin.
 	hostToo bool
 	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step), with
 	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
@@ -102,6 +113,10 @@ type verb struct {
 	reads reads
 	run   func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, _ *answer) (Reply, error)
 }
+
+// owner is who may run a needOwner verb besides an admin: the user, their name, and what they own,
+// for the refusal ("schedule 3").
+type owner struct{ user, name, of string }
 
 // coreVerb is a table core verb (table.State.Join and the others).
 type coreVerb func(s table.State, now time.Time, by table.Caller, args []string, in table.Inputs) (table.Step, error)
@@ -115,50 +130,37 @@ const (
 	readsDeal                       // a deal's: the shuffler and the hand numbers kept before a restore
 )
 
-// newVerbs is the command table: every verb with what it needs, each alias an entry of its own.
-// New builds it once for the Dealer.
+// newVerbs is the command table: every verb with what it needs, each alias an entry of its own. A
+// verb of two words ("schedule add", "leaderboard season") is an entry of its own beside its first
+// word's (lookup). New builds the table once for the Dealer.
 func newVerbs() map[string]verb {
 	verbs := map[string]verb{
-		"help": {need: needNothing, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
-			if len(args) > 0 && strings.EqualFold(args[0], "money") {
-				return Reply{Text: moneyHelp}, nil // moneyverbs.go
-			}
-			if len(args) > 0 && strings.EqualFold(args[0], "stats") {
-				return Reply{Text: stats.Definitions}, nil
-			}
+		"help": {need: needAnyone, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
 			return d.help(args) // help.go
 		}},
-		// The schedule commands run in the scheduler's manager; an admin manages any schedule.
-		"schedule": {need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
-			return d.scheduleVerb(ctx, cmd)
+		"help money": {need: needAnyone, run: func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
+			return Reply{Text: moneyHelp}, nil // moneyverbs.go
 		}},
-		"rsvp": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
-			return d.scheduleVerb(ctx, cmd)
+		"help stats": {need: needAnyone, run: func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
+			return Reply{Text: stats.Definitions}, nil
 		}},
-		"verify": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		"verify": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.verify(ctx, cmd, args)
 		}},
-		"chips": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
+		"chips": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
 			return d.chips(ctx, cmd)
 		}},
-		"leaderboard": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			if len(args) > 0 && strings.EqualFold(args[0], "season") {
-				r, err := d.scheduleVerb(ctx, cmd)
-				if err == nil && !r.IsError {
-					r.Files = d.seasonChart(ctx, cmd) // stats.go
-				}
-				return r, err
-			}
+		"leaderboard": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
 			return d.leaderboard(ctx, cmd)
 		}},
 		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.adjust(ctx, cmd, args)
 		}},
-		"export": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			if len(args) > 0 && strings.EqualFold(args[0], "money") {
-				return d.exportMoney(ctx, cmd, args[1:]) // moneyverbs.go
-			}
+		"export": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.exportHands(ctx, cmd, args)
+		}},
+		"export money": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+			return d.exportMoney(ctx, cmd, args) // moneyexport.go
 		}},
 		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
 		"join":   {need: needOpen, core: table.State.Join, reads: readsPlayer},
@@ -167,12 +169,12 @@ func newVerbs() map[string]verb {
 		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
 		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
 		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
-		"deal":   {need: needOpen, hostToo: true, core: table.State.Deal, reads: readsDeal},
+		"deal":   {need: needSeatOrHost, refusal: "deal: `join` first.", core: table.State.Deal, reads: readsDeal},
 		"cards":  {need: needOpen, core: table.State.Cards},
 		"table":  {need: needOpen, core: table.State.Table},
 		"show":   {need: needOpen, core: table.State.Show},
 		// history needs no table: the channel's hands are kept after `end`.
-		"history": {need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		"history": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
 		"set":      {need: needHost, refusal: "change the settings", core: table.State.Set},
@@ -180,7 +182,8 @@ func newVerbs() map[string]verb {
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
 	}
-	addMoneyVerbs(verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense
+	addMoneyVerbs(verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
+	addScheduleVerbs(verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
 	play := func(core coreVerb) verb { return verb{need: needSeat, refusal: "type `join` to play.", core: core} }
 	verbs["fold"] = play(table.State.Fold)
 	verbs["check"] = play(table.State.Check)
@@ -194,12 +197,18 @@ func newVerbs() map[string]verb {
 }
 
 // AdminMatters reports whether being a server or workspace admin can decide a command: it runs only
-// for admins, for the table's host (which an admin may stand in for), or for the host besides the
-// players. Adapters that cache who is an admin ask the platform afresh for these.
+// for admins, for the table's host (which an admin may stand in for), for a schedule's host, or for
+// the host besides the players. Adapters that cache who is an admin ask the platform afresh for these.
 func (d *Dealer) AdminMatters(text string) bool {
-	verb, _ := splitCommand(text)
-	v, ok := d.verbs[verb]
-	return ok && (v.need == needAdmin || v.need == needHost || v.hostToo)
+	_, v, _, ok := d.lookup(text)
+	if !ok {
+		return false
+	}
+	switch v.need {
+	case needAdmin, needChannelHost, needOwner, needSeatOrHost, needHost:
+		return true
+	}
+	return v.hostToo
 }
 
 // splitCommand returns the lower-cased verb and the arguments of a command line.
@@ -211,57 +220,94 @@ func splitCommand(text string) (string, []string) {
 	return strings.ToLower(fields[0]), fields[1:]
 }
 
+// lookup finds a command line's verb in the table: its first two words when they are a verb of their
+// own ("schedule add"), else its first word. It returns the verb's name and the arguments after it.
+func (d *Dealer) lookup(text string) (name string, v verb, args []string, ok bool) {
+	name, args = splitCommand(text)
+	if len(args) > 0 {
+		two := name + " " + strings.ToLower(args[0])
+		if v, ok := d.verbs[two]; ok {
+			return two, v, args[1:], true
+		}
+	}
+	v, ok = d.verbs[name]
+	return name, v, args, ok
+}
+
 func unknownVerb(verb string) error {
-	return userErrorf("I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 }
 
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
 
-var errNoGame = refusef(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
+var errNoGame = errs.Errorf(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
 
-// gate checks what a verb needs before it runs. t is nil for workspace-wide verbs.
-func gate(v verb, t *actor, cmd Command) error {
+// gate checks what verb name needs before it runs, with args its arguments: the one place a
+// permission rule lives. t is the channel's table for the verbs that run on it, nil for the
+// workspace-wide ones. A verb without a need is refused as an internal error.
+func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Command, args []string) error {
 	switch v.need {
+	case needAnyone, needTable:
+		return nil
 	case needAdmin:
 		if !cmd.Admin {
-			return refusef(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
 		}
-	case needOpen, needSeat, needHost:
+		return nil
+	case needChannelHost:
+		if cmd.Admin {
+			return nil
+		}
+		if host, err := d.hostHere(ctx, cmd); err != nil {
+			return err
+		} else if !host {
+			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
+		}
+		return nil
+	case needOwner:
+		o, err := v.owner(ctx, d, cmd, args) // for an admin too: what the command names must exist
+		if err != nil {
+			return err
+		}
+		if !cmd.Admin && cmd.User != o.user {
+			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
+		}
+		return nil
+	case needOpen, needSeat, needSeatOrHost, needHost:
 		if !t.st.Open {
 			return errNoGame
 		}
-	}
-	switch v.need {
-	case needSeat:
-		if t.st.SeatOf(cmd.User) < 0 {
-			return refusef(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
+		switch seated := t.st.SeatOf(cmd.User) >= 0; {
+		case v.need == needSeat && !seated:
+			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
+		case v.need == needSeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.refusal)
+		case v.need == needHost && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
 		}
-	case needHost:
-		if !t.st.IsHost(caller(cmd)) {
-			return refusef(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
-		}
+		return nil
 	}
-	return nil
+	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.need)
 }
 
 // run runs one command on the table goroutine: the button check, the gate, then the verb.
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
-	verb, args := splitCommand(cmd.Text)
-	if verb == "" {
-		return Reply{}, userErrorf("Type a command, or `help` for the list.")
+	first, _ := splitCommand(cmd.Text)
+	if first == "" {
+		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
 	}
 	if cmd.Token != "" && cmd.Token != t.st.Token() {
-		return Reply{}, refusef(errs.Conflict, "That button is from an earlier turn: use the newest message.")
+		return Reply{}, errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
 	}
-	if cmd.Probe && !isAction(verb) {
+	if cmd.Probe && !isAction(first) {
 		return Reply{}, nil // only actions are probed; anything else may always be tried
 	}
-	v, ok := t.d.verbs[verb]
+	name, v, args, ok := t.d.lookup(cmd.Text)
 	if !ok {
-		return Reply{}, unknownVerb(verb)
+		return Reply{}, unknownVerb(first)
 	}
-	if err := gate(v, t, cmd); err != nil {
+	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
 		return Reply{}, err
 	}
 	if cmd.Probe {
@@ -281,7 +327,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if len(args) > 0 {
 		v, err := strconv.Atoi(args[0])
 		if err != nil || v <= 0 || v > 100 {
-			return Reply{}, userErrorf("Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
+			return Reply{}, errs.Errorf(errs.Invalid, "Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
 		}
 		n = v
 	}
@@ -302,7 +348,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, errNoGame
 	}
 	if len(hands) < n {
-		return Reply{}, userErrorf("This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
+		return Reply{}, errs.Errorf(errs.Invalid, "This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
 	}
 	hr := hands[n-1]
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
@@ -354,36 +400,36 @@ func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
 // adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.
 func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) != 2 {
-		return Reply{}, userErrorf("Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
 	}
 	who := strings.Trim(args[0], "@<>!")
 	if len(who) > maxUserRef {
-		return Reply{}, userErrorf("%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
 	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && n == 0 {
-		return Reply{}, userErrorf("%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
+		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
 	}
 	if err != nil || n > engine.MaxChips || n < -engine.MaxChips {
-		return Reply{}, userErrorf("An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
+		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
 	}
 	p, known, err := d.store.Player(ctx, cmd.Workspace, who)
 	if err != nil {
 		return Reply{}, err
 	}
 	if !known {
-		return Reply{}, userErrorf("%s has no bankroll here yet: they get one when they first join a table.", who)
+		return Reply{}, errs.Errorf(errs.Invalid, "%s has no bankroll here yet: they get one when they first join a table.", who)
 	}
 	if p.Bankroll+n < 0 { // |n| <= MaxChips and bankrolls are far below int64's limit: no wrap
-		return Reply{}, userErrorf("%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
 	}
 	if n > 0 && p.Bankroll+n > engine.MaxChips {
-		return Reply{}, userErrorf("An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
+		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
 	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
 	if err := d.store.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
-		return Reply{}, userErrorf("%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
+		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
 	} else if err != nil {
 		return Reply{}, err
 	}
@@ -399,17 +445,17 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 	}
 	no, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
 	if err != nil || no <= 0 {
-		return Reply{}, userErrorf("Write `verify 12` with the number of a finished hand at this table.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `verify 12` with the number of a finished hand at this table.")
 	}
 	hr, found, err := d.store.Hand(ctx, tableID(cmd), no)
 	if err != nil {
 		return Reply{}, err
 	}
 	if !found {
-		return Reply{}, refusef(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
+		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
 	}
 	if hr.Proof != render.ProofVersion {
-		return Reply{}, refusef(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
+		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
 	}
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
 	if err != nil {

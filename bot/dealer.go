@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -265,7 +266,7 @@ func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
 }
 
 // Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
-// adjust, verify) run here, without a table; the rest run on their channel's table goroutine, in
+// adjust, verify, the money and schedule verbs) run here, without a table; the rest run on their channel's table goroutine, in
 // order. Private messages the command causes go out through Chat.Send before Handle returns; public
 // ones (the table message, notes) are written in the background when the platform's rate limit
 // allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
@@ -291,19 +292,19 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 		}
 		return Reply{Text: "The community's tables are closed."}
 	}
-	verb, args := splitCommand(cmd.Text)
-	v, known := d.verbs[verb]
-	if known && (v.need == needNothing || v.need == needAdmin) {
+	verb, _ := splitCommand(cmd.Text)
+	name, v, args, known := d.lookup(cmd.Text)
+	if known && !v.need.onTable() {
 		if cmd.Probe {
 			return Reply{}
 		}
-		err := gate(v, nil, cmd)
+		err := d.gate(ctx, name, v, nil, cmd, args)
 		var r Reply
 		if err == nil {
 			r, err = v.run(ctx, d, nil, cmd, args, nil)
 		}
 		if err != nil {
-			return errorReply(d.log.With("user", cmd.User, "verb", verb), err)
+			return errorReply(d.log.With("user", cmd.User, "verb", name), err)
 		}
 		return r
 	}
@@ -327,7 +328,7 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
 		case errors.Is(err, errNoTable):
 			if verb == "" {
-				return errorReply(d.log, userErrorf("Type a command, or `help` for the list."))
+				return errorReply(d.log, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list."))
 			}
 			return errorReply(d.log, errNoGame)
 		}

@@ -6,30 +6,14 @@ import (
 	"log/slog"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
-	"github.com/dealerbot/dealerbot/engine"
 )
 
-// Error is the one error type players read, in the bot, the scheduler and the adapters.
-type Error = errs.Error
-
-// userErrorf is a refusal of input: a sentence saying what to do instead.
-func userErrorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }
-
-// refusef is a refusal with its own code (not allowed, not now, too many).
-func refusef(code errs.Code, format string, args ...any) error {
-	return errs.Errorf(code, format, args...)
-}
-
-// apology is what a player sees when something broke on our side; the details go to the log.
-const apology = errs.Apology
-
-// errorReply turns any error into the private reply: players' errors as written, internal errors as an
-// apology (logged with their context). It is the one place an error becomes a reply.
+// errorReply turns any error into the private reply: players' errors (errs.Error, and the engine's
+// refusals) as written, the dealer's own conditions (no database, a repeated click, a community
+// moving, shutting down) as their sentence, and internal errors as errs.Apology, logged with their
+// context. It is the one place an error becomes a reply.
 func errorReply(log *slog.Logger, err error) Reply {
-	var ee *engine.Error
 	switch {
-	case errors.As(err, &ee):
-		return Reply{Text: errs.ClipText(ee.Message, errs.MaxReply), IsError: true}
 	case errors.Is(err, ErrStoreUnreachable):
 		log.Warn("command failed: database out of reach", "err", err)
 		return Reply{Text: "The dealer cannot reach its database, so nothing changed: please try again in a moment.", IsError: true}

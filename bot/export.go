@@ -106,7 +106,7 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRe
 			return func(h table.HandRecord) bool { return !h.Time.Before(s.Started) && !h.Time.After(s.Ended) }, nil
 		}
 	}
-	return nil, refusef(errs.NotFound, "This channel has had no session yet: `export 50` sends your last 50 hands here.")
+	return nil, errs.Errorf(errs.NotFound, "This channel has had no session yet: `export 50` sends your last 50 hands here.")
 }
 
 // maxExport is the most hands one `export` sends.
@@ -127,7 +127,7 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		default:
 			v, err := strconv.Atoi(a)
 			if err != nil || v < 1 || v > maxExport {
-				return Reply{}, userErrorf("Write `export` for your last 20 hands here, `export 100` for the last 100 (up to %d), `export session` for this session's, and add `ohh` for JSON.", maxExport)
+				return Reply{}, errs.Errorf(errs.Invalid, "Write `export` for your last 20 hands here, `export 100` for the last 100 (up to %d), `export session` for this session's, and add `ohh` for JSON.", maxExport)
 			}
 			n = v
 		}
@@ -158,7 +158,7 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		}
 	}
 	if len(picked) == 0 {
-		return Reply{}, refusef(errs.NotFound, "You have no finished hands at this table yet.")
+		return Reply{}, errs.Errorf(errs.NotFound, "You have no finished hands at this table yet.")
 	}
 	slices.Reverse(picked) // oldest first, as trackers read them
 	var buf bytes.Buffer

@@ -152,7 +152,8 @@ func (r *rig) refused(ch, user, text, want string) {
 	}
 }
 
-// state is everything a refused command must leave alone: the chip totals, the tables and the players.
+// state is everything a refused command must leave alone: the chip totals, the tables, the players
+// and the schedules.
 func (r *rig) state() string {
 	r.tb.Helper()
 	tot := r.balance()
@@ -165,7 +166,12 @@ func (r *rig) state() string {
 		r.tb.Fatal(err)
 	}
 	tj, _ := json.Marshal(tables) // the hand in progress by value, not its pointer
-	return fmt.Sprintf("%+v %s %+v", tot, tj, players)
+	scheds, err := r.db.Schedules(context.Background())
+	if err != nil {
+		r.tb.Fatal(err)
+	}
+	sj, _ := json.Marshal(scheds)
+	return fmt.Sprintf("%+v %s %+v %s", tot, tj, players, sj)
 }
 
 // balance checks that the ledger balances (with sums that cannot wrap) and returns the totals.

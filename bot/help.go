@@ -8,8 +8,9 @@ import (
 )
 
 // help answers `help` with every command, and `help VERB` with what explains that one verb: the
-// clauses of the list that name it as a command ("raise N (or raise to N) — raise to N in all"), else
-// the lines that mention it ("help tournament"). A word the list does not know is refused.
+// clauses of the list, or of the money commands' (`help money`), that name it as a command ("raise N
+// (or raise to N) — raise to N in all"), else the lines that mention it ("help tournament"). A word
+// no help knows is refused.
 func (d *Dealer) help(args []string) (Reply, error) {
 	text := helpText
 	if d.sched.Load() != nil {
@@ -19,6 +20,7 @@ func (d *Dealer) help(args []string) (Reply, error) {
 	if len(args) == 0 {
 		return Reply{Text: text}, nil
 	}
+	text += "\n" + moneyHelp
 	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))
 	word = strings.TrimRight(word, "`")
 	if word == "all-in" {
@@ -43,7 +45,7 @@ func (d *Dealer) help(args []string) (Reply, error) {
 		}
 	}
 	if len(out) == 0 {
-		return Reply{}, userErrorf("There is no command %s: `help` lists every command.", errs.Quote(args[0]))
+		return Reply{}, errs.Errorf(errs.Invalid, "There is no command %s: `help` lists every command.", errs.Quote(args[0]))
 	}
 	return Reply{Text: strings.Join(out, "\n")}, nil
 }

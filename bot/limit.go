@@ -62,7 +62,7 @@ func (l *limiter) allow(cmd Command, now time.Time) error {
 	l.refill(b, now)
 	if b.tokens < 1 {
 		wait := time.Duration((1 - b.tokens) * float64(l.rl.Every))
-		return refusef(errs.TooMany, "You are sending commands too fast: slow down and try again in %d s.", int(wait/time.Second)+1)
+		return errs.Errorf(errs.TooMany, "You are sending commands too fast: slow down and try again in %d s.", int(wait/time.Second)+1)
 	}
 	b.tokens--
 	return nil

@@ -42,14 +42,14 @@ func (d *Dealer) exportZone(ctx context.Context, cmd Command) *time.Location {
 // as decimals a spreadsheet reads as numbers.
 func (d *Dealer) exportMoney(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) > 0 {
-		return Reply{}, userErrorf("Write `export money` alone: it sends the whole money book.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `export money` alone: it sends the whole money book.")
 	}
 	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
 	if err != nil {
 		return Reply{}, err
 	}
 	if len(evs) == 0 {
-		return Reply{}, refusef(errs.NotFound, "Nothing has been played for money here yet: `start value=0.01 currency=USD` opens a money game.")
+		return Reply{}, errs.Errorf(errs.NotFound, "Nothing has been played for money here yet: `start value=0.01 currency=USD` opens a money game.")
 	}
 	data, err := MoneyCSV(evs, d.exportZone(ctx, cmd))
 	if err != nil {

@@ -50,7 +50,7 @@ func (d *Dealer) payment(ctx context.Context, cmd Command, args []string) (Reply
 		return ok("Your payment handle is removed.")
 	}
 	if n := len(strings.Join(args, " ")); n > 200 {
-		return Reply{}, userErrorf("A payment handle takes at most 200 characters.")
+		return Reply{}, errs.Errorf(errs.Invalid, "A payment handle takes at most 200 characters.")
 	}
 	h, err := money.ParseHandle(args[0], args[1:])
 	if err != nil {
@@ -62,24 +62,32 @@ func (d *Dealer) payment(ctx context.Context, cmd Command, args []string) (Reply
 	return ok("Saved: you are paid by %s. Only settle-up lines for payments to you show it.", money.HandleText(h))
 }
 
-// isHostHere reports whether the user hosts the table open in cmd's channel.
-func (d *Dealer) isHostHere(ctx context.Context, cmd Command) bool {
+// hostHere reports whether the user hosts the table open in cmd's channel.
+func (d *Dealer) hostHere(ctx context.Context, cmd Command) (bool, error) {
 	rec, open, err := d.store.Table(ctx, tableID(cmd))
-	return err == nil && open && rec.Host == cmd.User
+	if err != nil {
+		return false, fmt.Errorf("load table %s: %w", tableID(cmd), err)
+	}
+	return open && rec.Host == cmd.User, nil
 }
 
 // debts answers `debts`: the unsettled debts of the community that concern the user, or all of them
 // for an admin or the host of the channel's table.
 func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) > 0 {
-		return Reply{}, userErrorf("Write `debts` alone: it lists the open debts that concern you.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `debts` alone: it lists the open debts that concern you.")
 	}
 	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
 	if err != nil {
 		return Reply{}, err
 	}
 	b := money.Fold(evs)
-	all := cmd.Admin || d.isHostHere(ctx, cmd)
+	all := cmd.Admin
+	if !all {
+		if all, err = d.hostHere(ctx, cmd); err != nil {
+			return Reply{}, err
+		}
+	}
 	hs, err := d.store.Handles(ctx, communityOfCmd(cmd))
 	if err != nil {
 		return Reply{}, err
@@ -138,7 +146,7 @@ type ref struct {
 }
 
 func parseRef(verb string, args []string) (ref, error) {
-	usage := userErrorf("Write `%s NAME` with the other player's name or mention, or `%s 12` with the debt's number from `debts`.", verb, verb)
+	usage := errs.Errorf(errs.Invalid, "Write `%s NAME` with the other player's name or mention, or `%s 12` with the debt's number from `debts`.", verb, verb)
 	if len(args) != 1 || len(args[0]) > maxUserRef {
 		return ref{}, usage
 	}
@@ -174,7 +182,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 		if r.id != 0 {
 			x := b.Debt(r.id)
 			if x == nil {
-				return nil, refusef(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
+				return nil, errs.Errorf(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
 			}
 			if err := money.Transition(x, kind, cmd.User); err != nil {
 				return nil, err
@@ -201,9 +209,9 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 					return nil, refusal
 				}
 				if kind == money.KindPaid {
-					return nil, refusef(errs.NotFound, "You owe %s nothing here: `debts` lists what you owe.", args[0])
+					return nil, errs.Errorf(errs.NotFound, "You owe %s nothing here: `debts` lists what you owe.", args[0])
 				}
-				return nil, refusef(errs.NotFound, "%s owes you nothing here: `debts` lists what you are owed.", args[0])
+				return nil, errs.Errorf(errs.NotFound, "%s owes you nothing here: `debts` lists what you are owed.", args[0])
 			}
 		}
 		var out []money.Event
@@ -267,7 +275,7 @@ const (
 // expense are new debts, posted to the channel.
 func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) < 2 {
-		return Reply{}, userErrorf("Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
 	}
 	var noteWords, named []string
 	for _, a := range args[1:] {
@@ -280,11 +288,11 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	note := strings.Join(noteWords, " ")
 	switch {
 	case note == "":
-		return Reply{}, userErrorf("Say what the expense was for: `expense 30.00 pizza`.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Say what the expense was for: `expense 30.00 pizza`.")
 	case utf8.RuneCountInString(note) > maxExpenseNote:
-		return Reply{}, userErrorf("Describe the expense in at most %d characters.", maxExpenseNote)
+		return Reply{}, errs.Errorf(errs.Invalid, "Describe the expense in at most %d characters.", maxExpenseNote)
 	case len(named) > maxExpenseSharers:
-		return Reply{}, userErrorf("An expense is split between at most %d players.", maxExpenseSharers)
+		return Reply{}, errs.Errorf(errs.Invalid, "An expense is split between at most %d players.", maxExpenseSharers)
 	}
 	if err := money.PlainText(note, "An expense's description"); err != nil {
 		return Reply{}, err
@@ -324,9 +332,9 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 			if n == nil {
 				if open {
-					return nil, refusef(errs.Conflict, "This table plays for chips: the host can `set value=0.01 currency=USD` to play for money, and expenses go into its settle-up.")
+					return nil, errs.Errorf(errs.Conflict, "This table plays for chips: the host can `set value=0.01 currency=USD` to play for money, and expenses go into its settle-up.")
 				}
-				return nil, refusef(errs.NotFound, "No game here has been played for money yet: expenses go into a money game's settle-up (`start value=0.01 currency=USD`).")
+				return nil, errs.Errorf(errs.NotFound, "No game here has been played for money yet: expenses go into a money game's settle-up (`start value=0.01 currency=USD`).")
 			}
 			currency = n.Session.Currency
 			for _, s := range n.Session.Shares {
@@ -334,7 +342,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 		}
 		if len(n.Expenses) >= maxNightExpenses {
-			return nil, refusef(errs.TooMany, "A night takes at most %d expenses.", maxNightExpenses)
+			return nil, errs.Errorf(errs.TooMany, "A night takes at most %d expenses.", maxNightExpenses)
 		}
 		amount, err := money.ParseAmount(args[0], currency)
 		if err != nil {
@@ -356,7 +364,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 						s.Name = p.Name
 					}
 				default:
-					return nil, userErrorf("%s did not play tonight: name the players with their mentions.", errs.Quote(a))
+					return nil, errs.Errorf(errs.Invalid, "%s did not play tonight: name the players with their mentions.", errs.Quote(a))
 				}
 				if !slices.ContainsFunc(sharers, func(p money.Share) bool { return p.User == s.User }) {
 					sharers = append(sharers, s)
@@ -364,7 +372,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 		}
 		if len(sharers) == 0 {
-			return nil, refusef(errs.Conflict, "Nobody has played tonight yet to share the expense with: name them, `expense %s %s @bob @carol`.", args[0], note)
+			return nil, errs.Errorf(errs.Conflict, "Nobody has played tonight yet to share the expense with: name them, `expense %s %s @bob @carol`.", args[0], note)
 		}
 		parts := money.Split(amount, len(sharers))
 		x = money.Event{Time: now, Kind: money.KindExpense, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
@@ -500,22 +508,22 @@ const moneyHelpLine = "help money — playing for money: payment handles, debts,
 
 // addMoneyVerbs puts the money verbs into the command table.
 func addMoneyVerbs(verbs map[string]verb) {
-	verbs["payment"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["payment"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.payment(ctx, cmd, args)
 	}}
 	// hostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
-	verbs["debts"] = verb{need: needNothing, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["debts"] = verb{need: needAnyone, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.debts(ctx, cmd, args)
 	}}
 	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {
-		verbs[name] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		verbs[name] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.markDebt(ctx, cmd, kind, name, args)
 		}}
 	}
-	verbs["stats"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["stats"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.statsVerb(ctx, cmd, args) // stats.go
 	}}
-	verbs["expense"] = verb{need: needNothing, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	verbs["expense"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 		return d.expense(ctx, cmd, args)
 	}}
 }

@@ -25,8 +25,8 @@ type ScheduleConfig struct {
 
 // Scheduler runs scheduled weekly home games beside a Dealer: it fires what is due (announcements,
 // reminders, table openings, settlements). The commands `schedule ...`, `rsvp ...` and `leaderboard
-// season` are verbs of the dealer's one verb table, answered through the scheduler's manager once
-// NewScheduler has made it; adapters are given the Dealer.
+// season` are verbs of the dealer's one verb table (addScheduleVerbs), answered by the scheduler's
+// manager once NewScheduler has made it; adapters are given the Dealer.
 type Scheduler struct {
 	d *Dealer
 	m *schedule.Manager
@@ -52,34 +52,98 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 	s.m = &schedule.Manager{
 		Store: store, Host: schedHost{d: d, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
 		Options: schedOptions, Claim: d.scheduleFence, Also: d.remindDebts, // moneyverbs.go
-		IsHost: func(ctx context.Context, r schedule.Request) bool {
-			rec, ok := schedTable(ctx, d, r.Platform+"/"+r.Workspace+"/"+r.Channel)
-			return ok && rec.Host == r.User
-		},
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
 	d.sched.Store(s.m) // the dealer's verb table now answers the schedule commands
 	return s, nil
 }
 
-// scheduleVerb runs a schedule command (schedule, rsvp, leaderboard season) through the scheduler's
-// manager: the dealer's verb table sends them here.
-func (d *Dealer) scheduleVerb(ctx context.Context, cmd Command) (Reply, error) {
-	m := d.sched.Load()
-	if m == nil {
-		return Reply{}, refusef(errs.Conflict, "Scheduled games are not available here.")
+// scheduleVerb is a scheduler's command, run by the manager.
+type scheduleVerb func(m *schedule.Manager, ctx context.Context, r schedule.Request, args []string) (schedule.Reply, error)
+
+// addScheduleVerbs puts the scheduler's commands into the command table, every alias an entry:
+// schedule (or schedules) add|new, list|ls, remove|rm|delete|cancel and skip; rsvp; leaderboard
+// season. The gate checks who may add (an admin or the host of the channel's table) and who may
+// remove or skip (an admin or the schedule's host); the manager does not check again.
+func addScheduleVerbs(verbs map[string]verb) {
+	subs := []struct {
+		names []string
+		v     verb
+	}{
+		{[]string{"add", "new"}, verb{need: needChannelHost, refusal: "add a schedule: ask one of them to run `schedule add`",
+			run: inScheduler((*schedule.Manager).Add)}},
+		{[]string{"list", "ls"}, verb{need: needAnyone, run: inScheduler(func(m *schedule.Manager, ctx context.Context, r schedule.Request, _ []string) (schedule.Reply, error) {
+			return m.List(ctx, r)
+		})}},
+		{[]string{"remove", "rm", "delete", "cancel"}, verb{need: needOwner, refusal: "remove it", owner: scheduleOwner("remove"),
+			run: inScheduler((*schedule.Manager).Remove)}},
+		{[]string{"skip"}, verb{need: needOwner, refusal: "skip it", owner: scheduleOwner("skip"),
+			run: inScheduler((*schedule.Manager).Skip)}},
 	}
-	req := schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
-		UserName: cmd.UserName, Admin: cmd.Admin, Text: cmd.Text, Token: cmd.Token}
-	r, ok, err := m.Handle(ctx, req)
-	if err != nil {
-		return Reply{}, err // the dealer's errorReply words and logs it, as every error
+	for _, head := range []string{"schedule", "schedules"} {
+		// The first word alone is the usage; a second word that is no subcommand is refused with it.
+		verbs[head] = verb{need: needAnyone, run: inScheduler(func(_ *schedule.Manager, _ context.Context, _ schedule.Request, args []string) (schedule.Reply, error) {
+			if len(args) > 0 {
+				return schedule.Reply{}, errs.Errorf(errs.Invalid, "I do not know `schedule %s`. %s", errs.ClipText(args[0], errs.MaxQuote), schedule.Usage)
+			}
+			return schedule.Reply{Text: schedule.Usage}, nil
+		})}
+		for _, sub := range subs {
+			for _, name := range sub.names {
+				verbs[head+" "+name] = sub.v
+			}
+		}
 	}
-	if !ok {
-		verb, _ := splitCommand(cmd.Text)
-		return Reply{}, unknownVerb(verb)
+	verbs["rsvp"] = verb{need: needAnyone, run: inScheduler((*schedule.Manager).RSVP)}
+	season := inScheduler((*schedule.Manager).Season)
+	verbs["leaderboard season"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, ans *answer) (Reply, error) {
+		r, err := season(ctx, d, t, cmd, args, ans)
+		if err == nil {
+			r.Files = d.seasonChart(ctx, cmd) // stats.go
+		}
+		return r, err
+	}}
+}
+
+// errNoScheduler refuses the schedule commands of a dealer that runs no scheduler.
+var errNoScheduler = errs.Errorf(errs.Conflict, "Scheduled games are not available here.")
+
+// schedRequest is who sent cmd, and where, for the scheduler.
+func schedRequest(cmd Command) schedule.Request {
+	return schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
+		UserName: cmd.UserName, Token: cmd.Token}
+}
+
+// inScheduler makes f a verb run by the scheduler's manager, once NewScheduler has made one.
+func inScheduler(f scheduleVerb) func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	return func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+		m := d.sched.Load()
+		if m == nil {
+			return Reply{}, errNoScheduler
+		}
+		r, err := f(m, ctx, schedRequest(cmd), args)
+		if err != nil {
+			return Reply{}, err // the dealer's errorReply words and logs it, as every error
+		}
+		return Reply{Text: r.Text, Buttons: r.Buttons}, nil
 	}
-	return Reply{Text: r.Text, IsError: r.IsError, Buttons: r.Buttons}, nil
+}
+
+// scheduleOwner is the owner hook of `schedule verb ID`: the host of the schedule the ID names. A
+// schedule's host never changes, so the gate's answer still holds when the manager finds the
+// schedule again under its lock.
+func scheduleOwner(verb string) func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error) {
+	return func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error) {
+		m := d.sched.Load()
+		if m == nil {
+			return owner{}, errNoScheduler
+		}
+		s, err := m.Named(ctx, schedRequest(cmd), args, verb)
+		if err != nil {
+			return owner{}, err
+		}
+		return owner{user: s.Host, name: s.HostName, of: "schedule " + s.ID}, nil
+	}
 }
 
 const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [tournament] [game options] — a weekly home game or tournament (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
@@ -105,7 +169,7 @@ func schedOptions(opts []string) (string, error) {
 	st := table.DefaultSettings()
 	for _, o := range opts {
 		if k, _, _ := strings.Cut(strings.ToLower(o), "="); k == "end" {
-			return "", userErrorf("Give the game's end as end=23:30 or length=3h before the game settings.")
+			return "", errs.Errorf(errs.Invalid, "Give the game's end as end=23:30 or length=3h before the game settings.")
 		}
 	}
 	if len(opts) > 0 && strings.EqualFold(opts[0], "tournament") {
@@ -168,7 +232,7 @@ func (h schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time
 	text := strings.TrimSpace("start " + strings.Join(s.Options, " ") + fmt.Sprintf(" end=%dm", mins))
 	r := h.d.Handle(ctx, h.command(s, text))
 	if r.IsError {
-		return refusef(errs.Conflict, "%s", r.Text)
+		return errs.Errorf(errs.Conflict, "%s", r.Text)
 	}
 	return nil
 }

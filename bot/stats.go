@@ -87,7 +87,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 				return statsPeriod{label: "the last session", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
 			}
 		}
-		return statsPeriod{}, refusef(errs.NotFound, "This channel has had no session yet: `stats all` covers every table here.")
+		return statsPeriod{}, errs.Errorf(errs.NotFound, "This channel has had no session yet: `stats all` covers every table here.")
 	case w == "season":
 		var ss []table.SessionRecord
 		for _, s := range all {
@@ -96,7 +96,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 			}
 		}
 		if len(ss) == 0 {
-			return statsPeriod{}, refusef(errs.NotFound, "This channel's season is its scheduled games, and none has been played yet: try `stats all`.")
+			return statsPeriod{}, errs.Errorf(errs.NotFound, "This channel's season is its scheduled games, and none has been played yet: try `stats all`.")
 		}
 		return statsPeriod{label: "this season", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
 	case w == "all":
@@ -114,10 +114,10 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		from, err1 := time.ParseInLocation("2006-01-02", a, loc)
 		to, err2 := time.ParseInLocation("2006-01-02", b, loc)
 		if err1 != nil || err2 != nil || from.Year() < 2000 || to.Year() > 2999 {
-			return statsPeriod{}, userErrorf("Write a period as `session`, `season`, `all` or two dates like 2026-01-01..2026-03-31.")
+			return statsPeriod{}, errs.Errorf(errs.Invalid, "Write a period as `session`, `season`, `all` or two dates like 2026-01-01..2026-03-31.")
 		}
 		if to.Before(from) {
-			return statsPeriod{}, userErrorf("The period %s ends before it begins: put the earlier date first.", errs.Quote(word))
+			return statsPeriod{}, errs.Errorf(errs.Invalid, "The period %s ends before it begins: put the earlier date first.", errs.Quote(word))
 		}
 		end := to.AddDate(0, 0, 1)
 		in := func(t time.Time) bool { return !t.Before(from) && t.Before(end) }
@@ -135,7 +135,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 // statsVerb answers `stats [NAME] [PERIOD]` and `stats chart [PERIOD] [NAME...]`.
 func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Reply, error) {
 	if len(args) > maxStatsArgs {
-		return Reply{}, userErrorf("`stats` takes at most %d words: a period and the players.", maxStatsArgs)
+		return Reply{}, errs.Errorf(errs.Invalid, "`stats` takes at most %d words: a period and the players.", maxStatsArgs)
 	}
 	chart := len(args) > 0 && strings.EqualFold(args[0], "chart")
 	if chart {
@@ -145,7 +145,7 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 	var names []string
 	for _, a := range args {
 		if len(a) > maxUserRef {
-			return Reply{}, userErrorf("%s is not a player or a period: write `stats`, `stats alice season` or `stats 2026-01-01..2026-03-31`.", errs.Quote(a))
+			return Reply{}, errs.Errorf(errs.Invalid, "%s is not a player or a period: write `stats`, `stats alice season` or `stats 2026-01-01..2026-03-31`.", errs.Quote(a))
 		}
 		if isPeriodWord(a) {
 			word = a
@@ -154,7 +154,7 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 		}
 	}
 	if !chart && len(names) > 1 {
-		return Reply{}, userErrorf("`stats` shows one player at a time: `stats alice season`. `stats chart season alice bob` draws several.")
+		return Reply{}, errs.Errorf(errs.Invalid, "`stats` shows one player at a time: `stats alice season`. `stats chart season alice bob` draws several.")
 	}
 	per, err := d.period(ctx, cmd, word)
 	if err != nil {
@@ -192,9 +192,9 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 	}
 	if line == nil {
 		if len(names) == 1 {
-			return Reply{}, refusef(errs.NotFound, "%s played no hand here in %s.", errs.Quote(whoName), per.label)
+			return Reply{}, errs.Errorf(errs.NotFound, "%s played no hand here in %s.", errs.Quote(whoName), per.label)
 		}
-		return Reply{}, refusef(errs.NotFound, "You played no hand here in %s.", per.label)
+		return Reply{}, errs.Errorf(errs.NotFound, "You played no hand here in %s.", per.label)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Stats of %s · %s", line.Name, per.label)
@@ -235,7 +235,7 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 // when every session of the period was played for money in one currency, else in chips.
 func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, book *money.Book, names []string) (Reply, error) {
 	if len(per.sessions) == 0 {
-		return Reply{}, refusef(errs.NotFound, "No session has finished here in %s: there is nothing to draw yet.", per.label)
+		return Reply{}, errs.Errorf(errs.NotFound, "No session has finished here in %s: there is nothing to draw yet.", per.label)
 	}
 	currency := ""
 	inMoney := true
@@ -284,7 +284,7 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 			r := ref{user: strings.ToLower(strings.Trim(n, "@<>!"))}
 			i := slices.IndexFunc(order, func(u string) bool { return r.names(u, players[u].name) })
 			if i < 0 {
-				return Reply{}, refusef(errs.NotFound, "%s played no session here in %s.", errs.Quote(n), per.label)
+				return Reply{}, errs.Errorf(errs.NotFound, "%s played no session here in %s.", errs.Quote(n), per.label)
 			}
 			keep = append(keep, order[i])
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -53,7 +54,7 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, an
 	t.inStep = false
 	if err != nil {
 		if st.Short != "" && errors.Is(err, ErrInsufficient) {
-			return Reply{}, userErrorf("%s", st.Short)
+			return Reply{}, errs.Errorf(errs.Invalid, "%s", st.Short)
 		}
 		return Reply{}, err
 	}

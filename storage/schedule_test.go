@@ -61,12 +61,14 @@ func (p *schedProcess) stop(tb testing.TB) {
 	}
 }
 
-func (p *schedProcess) do(tb testing.TB, user, name string, admin bool, text string) schedule.Reply {
+// do runs one of the manager's verbs (Add, RSVP) for user, as the dealer's verb table does once its
+// gate let the command through.
+func (p *schedProcess) do(tb testing.TB, user, name string, verb func(*schedule.Manager, context.Context, schedule.Request, []string) (schedule.Reply, error), args string) schedule.Reply {
 	tb.Helper()
-	r := schedule.Request{Platform: "slack", Workspace: "T1", Channel: "C1", User: user, UserName: name, Admin: admin, Text: text}
-	rep, ok, err := p.m.Handle(context.Background(), r)
-	if !ok || err != nil || rep.IsError {
-		tb.Fatalf("%q: %q %v", text, rep.Text, err)
+	r := schedule.Request{Platform: "slack", Workspace: "T1", Channel: "C1", User: user, UserName: name}
+	rep, err := verb(p.m, context.Background(), r, strings.Fields(args))
+	if err != nil {
+		tb.Fatalf("%q: %v", args, err)
 	}
 	return rep
 }
@@ -91,10 +93,10 @@ func TestSchedRestartKeepsSchedulesAndRSVPs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dealerbot.db")
 	c := &schedClock{time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	p := schedStart(t, path, c)
-	p.do(t, "UA", "Alice", true, "schedule add weekly fri 20:00 blinds=10/20 buyin=1000")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Add, "weekly fri 20:00 blinds=10/20 buyin=1000")
 	p.runUntil(t, c, schedFriday.Add(-23*time.Hour))
-	p.do(t, "UB", "Bob", false, "rsvp yes")
-	p.do(t, "UC", "Carol", false, "rsvp maybe")
+	p.do(t, "UB", "Bob", (*schedule.Manager).RSVP, "yes")
+	p.do(t, "UC", "Carol", (*schedule.Manager).RSVP, "maybe")
 	if len(p.host.log) != 1 || !strings.HasPrefix(p.host.log[0], "post: 🃏 Home game on Fri 27 Nov 2026 20:00 CET") {
 		t.Fatalf("before the restart: %q", p.host.log)
 	}
@@ -119,7 +121,7 @@ func TestSchedRestartMissedStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dealerbot.db")
 	c := &schedClock{time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	p := schedStart(t, path, c)
-	p.do(t, "UA", "Alice", true, "schedule add weekly fri 20:00")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Add, "weekly fri 20:00")
 	p.runUntil(t, c, schedFriday.Add(-time.Hour)) // announced, not yet reminded
 	p.stop(t)
 
@@ -146,8 +148,8 @@ func TestSchedRestartRunnerRegisters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dealerbot.db")
 	c := &schedClock{time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	p := schedStart(t, path, c)
-	p.do(t, "UA", "Alice", true, "schedule add weekly fri 20:00 length=2h remind=15m")
-	p.do(t, "UA", "Alice", true, "schedule add daily 19:30 tz=America/New_York announce=2h")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Add, "weekly fri 20:00 length=2h remind=15m")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Add, "daily 19:30 tz=America/New_York announce=2h")
 	p.stop(t)
 
 	p = schedStart(t, path, c)
@@ -173,7 +175,7 @@ func TestSchedRestartRunnerRegisters(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("registered = %v, want %v", got, want)
 	}
-	p.do(t, "UA", "Alice", true, "schedule remove 2")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Remove, "2")
 	if _, ok := r.Registered(c.t)["2"]; ok {
 		t.Errorf("a removed schedule is still registered")
 	}
@@ -185,8 +187,8 @@ func TestSchedResultsOutliveSchedule(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dealerbot.db")
 	c := &schedClock{time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	p := schedStart(t, path, c)
-	p.do(t, "UA", "Alice", true, "schedule add weekly fri 20:00 length=3h")
-	p.do(t, "UB", "Bob", false, "rsvp yes")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Add, "weekly fri 20:00 length=3h")
+	p.do(t, "UB", "Bob", (*schedule.Manager).RSVP, "yes")
 	p.runUntil(t, c, schedFriday.Add(3*time.Hour))
 	if last := p.host.log[len(p.host.log)-1]; !strings.Contains(last, "Carol pays Bob 200") {
 		t.Fatalf("no settle-up posted: %q", p.host.log)
@@ -200,7 +202,7 @@ func TestSchedResultsOutliveSchedule(t *testing.T) {
 	if err != nil || len(ss) != 1 || len(ss[0].Open) != 0 {
 		t.Fatalf("schedules after restart = %+v, %v; want one with no game left to settle", ss, err)
 	}
-	season := p.do(t, "UB", "Bob", false, "leaderboard season").Text
+	season := p.do(t, "UB", "Bob", (*schedule.Manager).Season, "").Text
 	if !strings.Contains(season, "1. Bob +200") || !strings.Contains(season, "2. Carol -200") {
 		t.Errorf("season = %q", season)
 	}
@@ -217,7 +219,7 @@ func TestSchedResultsOutliveSchedule(t *testing.T) {
 	if rs, _ := p.db.RSVPs(ctx, "1", schedFriday); len(rs) != 1 || rs[0].Name != "Bob" || rs[0].Answer != schedule.Yes {
 		t.Errorf("rsvps after restart = %+v, want Bob's yes", rs)
 	}
-	p.do(t, "UA", "Alice", true, "schedule remove 1")
+	p.do(t, "UA", "Alice", (*schedule.Manager).Remove, "1")
 	if res, _ := p.db.Results(ctx, "1"); len(res) != 1 {
 		t.Errorf("results after remove = %d, want 1", len(res))
 	}

@@ -3,13 +3,17 @@
 //
 // Two kinds of error exist (after benbjohnson/wtf): an *Error carries a code and a sentence written
 // for players ("It is Bob's turn, not yours"); every other error is internal, reaches the chat only as
-// Apology, and is logged with its context by whoever calls Reply.
+// Apology, and is logged with its context by whoever calls Reply. The engine, which imports nothing of
+// the project, refuses an action with its own *engine.Error, also written for players: CodeOf and
+// Reply read it as the Error of the matching code, so no caller tells the two apart.
 package errs
 
 import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // Code says what kind of refusal an Error is, so callers branch with errors.Is or CodeOf instead of
@@ -49,13 +53,32 @@ func Errorf(code Code, format string, args ...any) error {
 // E is a sentinel for errors.Is: errors.Is(err, errs.E(errs.Forbidden)).
 func E(code Code) error { return &Error{Code: code} }
 
-// CodeOf returns the code of err: Internal for any error that is not an *Error.
+// CodeOf returns the code of err: Internal for any error that is neither an *Error nor the engine's
+// refusal of an action.
 func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
+	if e := player(err); e != nil {
 		return e.Code
 	}
 	return Internal
+}
+
+// player returns err as the Error a player reads, or nil for an internal error.
+func player(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		code := Invalid // an amount or a player the engine cannot take
+		switch ee.Code {
+		case engine.ErrNotYourTurn, engine.ErrHandOver, engine.ErrCannotCheck, engine.ErrNothingToCall,
+			engine.ErrCannotBet, engine.ErrCannotRaise, engine.ErrRunTwice:
+			code = Conflict // not now
+		}
+		return &Error{Code: code, Message: ee.Message}
+	}
+	return nil
 }
 
 // Apology is what a player sees when something broke on our side; the details go to the log.
@@ -64,8 +87,7 @@ const Apology = "Sorry, something went wrong on my side and nothing changed. Ple
 // Reply returns the sentence a player sees for err, and whether err is internal (to be logged by the
 // caller with its context). Player errors are shown as written, clipped to MaxReply.
 func Reply(err error) (text string, internal bool) {
-	var e *Error
-	if errors.As(err, &e) && e.Code != Internal {
+	if e := player(err); e != nil && e.Code != Internal {
 		return ClipText(e.Message, MaxReply), false
 	}
 	return Apology, true

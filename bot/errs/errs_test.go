@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 func TestReply(t *testing.T) {
@@ -19,6 +21,7 @@ func TestReply(t *testing.T) {
 		{"wrapped player error", fmt.Errorf("join: %w", Errorf(Invalid, "Say how much.")), "Say how much.", false},
 		{"internal", errors.New("disk on fire"), Apology, true},
 		{"internal code", Errorf(Internal, "bucket missing"), Apology, true},
+		{"engine refusal", fmt.Errorf("call: %w", &engine.Error{Code: engine.ErrNotYourTurn, Message: "It is Bob's turn, not yours."}), "It is Bob's turn, not yours.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, internal := Reply(tc.err)
@@ -42,6 +45,11 @@ func TestIsByCode(t *testing.T) {
 	}
 	if got, want := CodeOf(errors.New("x")), Internal; got != want {
 		t.Fatalf("CodeOf(plain) = %s, want %s", got, want)
+	}
+	for code, want := range map[string]Code{engine.ErrNotYourTurn: Conflict, engine.ErrCannotCheck: Conflict, engine.ErrTooSmall: Invalid, engine.ErrBadAmount: Invalid} {
+		if got := CodeOf(&engine.Error{Code: code, Message: "m"}); got != want {
+			t.Errorf("CodeOf(engine %s) = %s, want %s", code, got, want)
+		}
 	}
 }
 

@@ -16,8 +16,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 )
 
-func userErrorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }
-
 // minorDigits are the ISO 4217 currencies whose minor unit is not the hundredth.
 var minorDigits = map[string]int{
 	"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0, "RWF": 0,
@@ -52,7 +50,7 @@ func Digits(code string) (int, bool) {
 func ParseCurrency(s string) (string, error) {
 	c := strings.ToUpper(strings.TrimSpace(s))
 	if _, ok := minorDigits[c]; !ok {
-		return "", userErrorf("%s is not an ISO 4217 currency code: write currency=USD, currency=EUR, currency=GBP or another three-letter code.", errs.Quote(s))
+		return "", errs.Errorf(errs.Invalid, "%s is not an ISO 4217 currency code: write currency=USD, currency=EUR, currency=GBP or another three-letter code.", errs.Quote(s))
 	}
 	return c, nil
 }
@@ -84,15 +82,15 @@ func ParseValue(s string) (Value, error) {
 	units, scale, err := parseDecimal(s, MaxValueScale)
 	switch {
 	case errors.Is(err, errDecimals):
-		return Value{}, userErrorf("A chip's value may have at most %d decimals, not %s: for example value=0.01.", MaxValueScale, errs.Quote(s))
+		return Value{}, errs.Errorf(errs.Invalid, "A chip's value may have at most %d decimals, not %s: for example value=0.01.", MaxValueScale, errs.Quote(s))
 	case err != nil:
-		return Value{}, userErrorf("%s is not a chip value: write what one chip is worth, for example value=0.01 (a cent) with currency=USD.", errs.Quote(s))
+		return Value{}, errs.Errorf(errs.Invalid, "%s is not a chip value: write what one chip is worth, for example value=0.01 (a cent) with currency=USD.", errs.Quote(s))
 	case units <= 0:
-		return Value{}, userErrorf("A chip's value must be above 0: for example value=0.01.")
+		return Value{}, errs.Errorf(errs.Invalid, "A chip's value must be above 0: for example value=0.01.")
 	}
 	// Compare at scale 6: units * 10^(6-scale) <= 1,000,000,000.
 	if scaled := new(big.Int).Mul(big.NewInt(units), pow10(MaxValueScale-scale)); scaled.Cmp(big.NewInt(maxValueUnits)) > 0 {
-		return Value{}, userErrorf("A chip may be worth at most 1,000 of its currency, not %s.", errs.Quote(s))
+		return Value{}, errs.Errorf(errs.Invalid, "A chip may be worth at most 1,000 of its currency, not %s.", errs.Quote(s))
 	}
 	return Value{Units: units, Scale: scale}, nil
 }
@@ -183,24 +181,24 @@ func ParseAmount(s, currency string) (int64, error) {
 	d, _ := Digits(currency)
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "-") {
-		return 0, userErrorf("An amount cannot be negative: write what was paid, for example `expense 30.00 pizza`.")
+		return 0, errs.Errorf(errs.Invalid, "An amount cannot be negative: write what was paid, for example `expense 30.00 pizza`.")
 	}
 	t = strings.TrimPrefix(t, "+")
 	units, scale, err := parseDecimal(t, d)
 	switch {
 	case errors.Is(err, errDecimals):
 		if d == 0 {
-			return 0, userErrorf("%s has no smaller unit, so write %s as a whole number.", currency, errs.Quote(s))
+			return 0, errs.Errorf(errs.Invalid, "%s has no smaller unit, so write %s as a whole number.", currency, errs.Quote(s))
 		}
-		return 0, userErrorf("%s has %d decimals: %s has too many.", currency, d, errs.Quote(s))
+		return 0, errs.Errorf(errs.Invalid, "%s has %d decimals: %s has too many.", currency, d, errs.Quote(s))
 	case err != nil:
-		return 0, userErrorf("%s is not an amount of money: write it like 30.00 or 30.", errs.Quote(s))
+		return 0, errs.Errorf(errs.Invalid, "%s is not an amount of money: write it like 30.00 or 30.", errs.Quote(s))
 	case units == 0:
-		return 0, userErrorf("An amount must be more than zero.")
+		return 0, errs.Errorf(errs.Invalid, "An amount must be more than zero.")
 	}
 	minor := new(big.Int).Mul(big.NewInt(units), pow10(d-scale))
 	if minor.Cmp(new(big.Int).Mul(big.NewInt(MaxAmount), pow10(d))) > 0 {
-		return 0, userErrorf("An amount can be at most %s: %s is more than that.", Format(MaxAmount*pow10(d).Int64(), currency), errs.Quote(s))
+		return 0, errs.Errorf(errs.Invalid, "An amount can be at most %s: %s is more than that.", Format(MaxAmount*pow10(d).Int64(), currency), errs.Quote(s))
 	}
 	return minor.Int64(), nil
 }

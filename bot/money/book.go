@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 )
 
@@ -178,34 +179,34 @@ var statusOf = map[string]string{KindPaid: Paid, KindConfirmed: Confirmed, KindD
 func Transition(d *Debt, kind, user string) error {
 	payer, receiver := d.Opened.From == user, d.Opened.To == user
 	if !payer && !receiver {
-		return userErrorf("Debt #%d is between %s and %s: only they can mark it.", d.ID, d.Opened.FromName, d.Opened.ToName)
+		return errs.Errorf(errs.Invalid, "Debt #%d is between %s and %s: only they can mark it.", d.ID, d.Opened.FromName, d.Opened.ToName)
 	}
 	switch kind {
 	case KindPaid:
 		if !payer {
-			return userErrorf("Debt #%d is %s's to pay: as the receiver, type `confirm %s` once you have the money.", d.ID, d.Opened.FromName, d.Opened.FromName)
+			return errs.Errorf(errs.Invalid, "Debt #%d is %s's to pay: as the receiver, type `confirm %s` once you have the money.", d.ID, d.Opened.FromName, d.Opened.FromName)
 		}
 		switch d.Status {
 		case Paid:
-			return userErrorf("You already said you paid debt #%d: %s has yet to confirm it.", d.ID, d.Opened.ToName)
+			return errs.Errorf(errs.Invalid, "You already said you paid debt #%d: %s has yet to confirm it.", d.ID, d.Opened.ToName)
 		case Confirmed:
-			return userErrorf("Debt #%d is paid and confirmed already.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed already.", d.ID)
 		case Forgiven:
-			return userErrorf("%s forgave debt #%d: there is nothing to pay.", d.Opened.ToName, d.ID)
+			return errs.Errorf(errs.Invalid, "%s forgave debt #%d: there is nothing to pay.", d.Opened.ToName, d.ID)
 		}
 	case KindConfirmed, KindDisputed, KindForgiven:
 		if !receiver {
-			return userErrorf("Only %s, who is owed debt #%d, can %s it.", d.Opened.ToName, d.ID, verbOf[kind])
+			return errs.Errorf(errs.Invalid, "Only %s, who is owed debt #%d, can %s it.", d.Opened.ToName, d.ID, verbOf[kind])
 		}
 		switch {
 		case d.Status == Forgiven:
-			return userErrorf("You forgave debt #%d already.", d.ID)
+			return errs.Errorf(errs.Invalid, "You forgave debt #%d already.", d.ID)
 		case kind == KindConfirmed && d.Status == Confirmed:
-			return userErrorf("Debt #%d is confirmed already.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is confirmed already.", d.ID)
 		case kind == KindDisputed && (d.Status == Open || d.Status == Disputed):
-			return userErrorf("%s has not said they paid debt #%d: it is still open, nothing to dispute.", d.Opened.FromName, d.ID)
+			return errs.Errorf(errs.Invalid, "%s has not said they paid debt #%d: it is still open, nothing to dispute.", d.Opened.FromName, d.ID)
 		case kind == KindForgiven && d.Status == Confirmed:
-			return userErrorf("Debt #%d is paid and confirmed: there is nothing left to forgive.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed: there is nothing left to forgive.", d.ID)
 		}
 	}
 	return nil

@@ -45,25 +45,25 @@ func ParseHandle(app string, words []string) (Handle, error) {
 		app = "cashapp"
 	}
 	if text == "" {
-		return Handle{}, userErrorf("Write `payment %s` followed by your name there: `help` shows an example for each app.", app)
+		return Handle{}, errs.Errorf(errs.Invalid, "Write `payment %s` followed by your name there: `help` shows an example for each app.", app)
 	}
 	switch app {
 	case "venmo":
 		name := strings.TrimPrefix(text, "@")
 		if !venmoRe.MatchString(name) {
-			return Handle{}, userErrorf("A Venmo username has 5 to 30 letters, digits, - or _, like `payment venmo @alice-smith`: %s is not one.", errs.Quote(text))
+			return Handle{}, errs.Errorf(errs.Invalid, "A Venmo username has 5 to 30 letters, digits, - or _, like `payment venmo @alice-smith`: %s is not one.", errs.Quote(text))
 		}
 		return Handle{App: app, Name: "@" + name}, nil
 	case "cashapp":
 		tag := strings.TrimPrefix(text, "$")
 		if !cashRe.MatchString(tag) || !strings.ContainsFunc(tag, unicode.IsLetter) {
-			return Handle{}, userErrorf("A Cash App $cashtag has 1 to 20 letters, digits or _ with at least one letter, like `payment cashapp $alice`: %s is not one.", errs.Quote(text))
+			return Handle{}, errs.Errorf(errs.Invalid, "A Cash App $cashtag has 1 to 20 letters, digits or _ with at least one letter, like `payment cashapp $alice`: %s is not one.", errs.Quote(text))
 		}
 		return Handle{App: app, Name: "$" + tag}, nil
 	case "paypal":
 		name := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(text, "@"), "paypal.me/"), "PayPal.me/")
 		if !paypalRe.MatchString(name) {
-			return Handle{}, userErrorf("A PayPal.me name has 1 to 20 letters or digits, like `payment paypal alicesmith`: %s is not one.", errs.Quote(text))
+			return Handle{}, errs.Errorf(errs.Invalid, "A PayPal.me name has 1 to 20 letters or digits, like `payment paypal alicesmith`: %s is not one.", errs.Quote(text))
 		}
 		return Handle{App: app, Name: name}, nil
 	case "zelle":
@@ -79,17 +79,17 @@ func ParseHandle(app string, words []string) (Handle, error) {
 		if phoneRe.MatchString(text) && digits >= 7 && digits <= 15 {
 			return Handle{App: app, Name: text}, nil
 		}
-		return Handle{}, userErrorf("Zelle needs the e-mail address or phone number you registered, like `payment zelle alice@example.com` or `payment zelle +1 555 010 2030`: %s is neither.", errs.Quote(text))
+		return Handle{}, errs.Errorf(errs.Invalid, "Zelle needs the e-mail address or phone number you registered, like `payment zelle alice@example.com` or `payment zelle +1 555 010 2030`: %s is neither.", errs.Quote(text))
 	case "other":
 		if n := utf8.RuneCountInString(text); n > MaxOther {
-			return Handle{}, userErrorf("`payment other` takes at most %d characters, not %d.", MaxOther, n)
+			return Handle{}, errs.Errorf(errs.Invalid, "`payment other` takes at most %d characters, not %d.", MaxOther, n)
 		}
 		if err := PlainText(text, "`payment other`"); err != nil {
 			return Handle{}, err
 		}
 		return Handle{App: app, Name: text}, nil
 	}
-	return Handle{}, userErrorf("I know the payment apps venmo, cashapp, paypal and zelle, and `payment other TEXT` for anything else: not %s.", errs.Quote(app))
+	return Handle{}, errs.Errorf(errs.Invalid, "I know the payment apps venmo, cashapp, paypal and zelle, and `payment other TEXT` for anything else: not %s.", errs.Quote(app))
 }
 
 // PlainText refuses text a chat would show as more than plain words: markup, mentions, links, line
@@ -97,11 +97,11 @@ func ParseHandle(app string, words []string) (Handle, error) {
 func PlainText(text, what string) error {
 	for _, r := range text {
 		if unicode.IsControl(r) || strings.ContainsRune("<>@`*_~|\\[]#!", r) {
-			return userErrorf("%s takes plain words: no %q, mentions, markup or line breaks.", what, r)
+			return errs.Errorf(errs.Invalid, "%s takes plain words: no %q, mentions, markup or line breaks.", what, r)
 		}
 	}
 	if linkishRe.MatchString(text) {
-		return userErrorf("%s may not hold links or web addresses: dealerbot builds the payment links itself.", what)
+		return errs.Errorf(errs.Invalid, "%s may not hold links or web addresses: dealerbot builds the payment links itself.", what)
 	}
 	return nil
 }

@@ -12,55 +12,15 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// The schedule commands: schedule add|list|remove|skip, rsvp and leaderboard season.
+// The scheduler's commands: schedule add|list|remove|skip, rsvp and leaderboard season. The dealer's
+// verb table names them, with their aliases, and its gate checks who may run each before the
+// manager's method runs: Add needs an admin or the host of the channel's table, Remove and Skip an
+// admin or the schedule's host (Named finds the schedule for the gate). The methods do not check again.
 
-const usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [length=3h | end=23:30] " +
+// Usage is the answer to `schedule` alone, and the end of the refusal of a subcommand it does not know.
+const Usage = "Schedule commands: `schedule add <when> [tz=Europe/Berlin] [length=3h | end=23:30] " +
 	"[announce=24h] [remind=30m] [from=2026-12-01] [game options like blinds=10/20 buyin=1000 levels=20m rebuy=2 timer=60]`, " +
 	"`schedule list`, `schedule remove ID`, `schedule skip ID`. When: " + whenHelp + "."
-
-// Handle answers the scheduler's commands: schedule add|list|remove|skip, rsvp yes|maybe|no and
-// leaderboard season. ok is false for any other command, which the caller passes on to the dealer.
-// A refusal or fault is returned as the error, for the caller's one error-to-reply function (the
-// dealer's errorReply) to word and log.
-func (m *Manager) Handle(ctx context.Context, r Request) (reply Reply, ok bool, err error) {
-	f := strings.Fields(r.Text)
-	if len(f) == 0 {
-		return Reply{}, false, nil
-	}
-	switch strings.ToLower(f[0]) {
-	case "schedule", "schedules":
-		reply, err = m.schedule(ctx, r, f[1:])
-	case "rsvp":
-		reply, err = m.rsvp(ctx, r, f[1:])
-	case "leaderboard":
-		if len(f) < 2 || strings.ToLower(f[1]) != "season" {
-			return Reply{}, false, nil
-		}
-		reply, err = m.season(ctx, r, f[2:])
-	default:
-		return Reply{}, false, nil
-	}
-	return reply, true, err
-}
-
-func (m *Manager) schedule(ctx context.Context, r Request, args []string) (Reply, error) {
-	if len(args) == 0 {
-		return Reply{Text: usage}, nil
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	switch strings.ToLower(args[0]) {
-	case "add", "new":
-		return m.add(ctx, r, args[1:])
-	case "list", "ls":
-		return m.list(ctx, r)
-	case "remove", "rm", "delete", "cancel":
-		return m.remove(ctx, r, args[1:])
-	case "skip":
-		return m.skip(ctx, r, args[1:])
-	}
-	return Reply{}, errorf("I do not know `schedule %s`. %s", clip(args[0]), usage)
-}
 
 // parseDuration reads 90m, 3h, 1h30m or 2d.
 func parseDuration(key, val string, lo, hi time.Duration) (time.Duration, error) {
@@ -71,7 +31,7 @@ func parseDuration(key, val string, lo, hi time.Duration) (time.Duration, error)
 		d = time.Duration(n) * 24 * time.Hour
 	}
 	if err != nil || d < lo || d > hi || d%time.Minute != 0 {
-		return 0, errorf("Write %s= as whole minutes or hours between %s and %s, like %s=90m or %s=3h.", key, fmtDuration(lo), fmtDuration(hi), key, key)
+		return 0, errs.Errorf(errs.Invalid, "Write %s= as whole minutes or hours between %s and %s, like %s=90m or %s=3h.", key, fmtDuration(lo), fmtDuration(hi), key, key)
 	}
 	return d, nil
 }
@@ -85,14 +45,11 @@ const (
 	maxListed       = 25        // lines in a `schedule list` reply
 )
 
-func (m *Manager) mayAdd(ctx context.Context, r Request) bool {
-	return r.Admin || (m.IsHost != nil && m.IsHost(ctx, r))
-}
-
-func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, error) {
-	if !m.mayAdd(ctx, r) {
-		return Reply{}, errorf("Only an admin or the host of this channel's table can add a schedule: ask one of them to run `schedule add`.")
-	}
+// Add answers `schedule add <when> [options]`: a new schedule in r's channel, hosted by r's user.
+// The dealer's gate has checked that the user is an admin or the host of the channel's table.
+func (m *Manager) Add(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	var when, opts []string
 	kv := map[string]string{}
 	for _, a := range args {
@@ -100,14 +57,14 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		if !isKV && strings.EqualFold(a, "tournament") {
 			// The game is a tournament: `start tournament` with the options that follow.
 			if slices.ContainsFunc(opts, func(o string) bool { return strings.EqualFold(o, "tournament") }) {
-				return Reply{}, errorf("Write tournament once.")
+				return Reply{}, errs.Errorf(errs.Invalid, "Write tournament once.")
 			}
 			opts = append([]string{"tournament"}, opts...)
 			continue
 		}
 		if !isKV {
 			if len(opts) > 0 || len(kv) > 0 {
-				return Reply{}, errorf("Put the time first and the key=value options after it: `%s` came after the options.", clip(a))
+				return Reply{}, errs.Errorf(errs.Invalid, "Put the time first and the key=value options after it: `%s` came after the options.", clip(a))
 			}
 			when = append(when, a)
 			continue
@@ -115,7 +72,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		switch k := strings.ToLower(key); k {
 		case "tz", "zone", "timezone", "length", "end", "announce", "remind", "from":
 			if _, dup := kv[k]; dup {
-				return Reply{}, errorf("%s= is given twice: keep one.", clip(k))
+				return Reply{}, errs.Errorf(errs.Invalid, "%s= is given twice: keep one.", clip(k))
 			}
 			kv[k] = val
 		default:
@@ -123,7 +80,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		}
 	}
 	if len(when) == 0 {
-		return Reply{}, errorf("Say when the game is, for example `schedule add weekly fri 20:00 tz=Europe/Berlin`. Forms: %s.", whenHelp)
+		return Reply{}, errs.Errorf(errs.Invalid, "Say when the game is, for example `schedule add weekly fri 20:00 tz=Europe/Berlin`. Forms: %s.", whenHelp)
 	}
 	all, err := m.Store.Schedules(ctx)
 	if err != nil {
@@ -165,10 +122,10 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	if v, ok := kv["from"]; ok {
 		from, err := time.ParseInLocation("2006-01-02", v, loc)
 		if err != nil {
-			return Reply{}, errorf("Write from= as a date YYYY-MM-DD, like from=%s.", now.In(loc).AddDate(0, 0, 7).Format("2006-01-02"))
+			return Reply{}, errs.Errorf(errs.Invalid, "Write from= as a date YYYY-MM-DD, like from=%s.", now.In(loc).AddDate(0, 0, 7).Format("2006-01-02"))
 		}
 		if !from.AddDate(0, 0, 1).After(now) {
-			return Reply{}, errorf("from=%s is in the past: give today's date or a later one.", clip(v))
+			return Reply{}, errs.Errorf(errs.Invalid, "from=%s is in the past: give today's date or a later one.", clip(v))
 		}
 		if spec.From.IsZero() || from.After(spec.From) {
 			spec.From = from
@@ -177,9 +134,9 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	first := spec.Next(now)
 	if first.IsZero() {
 		if !spec.Until.IsZero() {
-			return Reply{}, errorf("%s is in the past: give a date and time still to come.", spec.From.Format("2006-01-02"))
+			return Reply{}, errs.Errorf(errs.Invalid, "%s is in the past: give a date and time still to come.", spec.From.Format("2006-01-02"))
 		}
-		return Reply{}, errorf("%s never comes round (check the day and month): write %s.", errs.Quote(strings.Join(when, " ")), whenHelp)
+		return Reply{}, errs.Errorf(errs.Invalid, "%s never comes round (check the day and month): write %s.", errs.Quote(strings.Join(when, " ")), whenHelp)
 	}
 	s := &Schedule{Platform: r.Platform, Workspace: r.Workspace, Channel: r.Channel, Host: r.User, HostName: r.UserName,
 		When: strings.Join(when, " "), Cron: spec.Cron, Zone: loc.String(), From: spec.From, Until: spec.Until,
@@ -188,7 +145,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	endVal, hasEnd := kv["end"]
 	switch {
 	case hasLength && hasEnd:
-		return Reply{}, errorf("Give either length= or end=, not both.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Give either length= or end=, not both.")
 	case hasLength:
 		if s.Length, err = parseDuration("length", kv["length"], 15*time.Minute, 24*time.Hour); err != nil {
 			return Reply{}, err
@@ -196,7 +153,7 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 	case hasEnd && strings.Contains(endVal, ":"):
 		h, mi, err := parseClock(endVal)
 		if err != nil {
-			return Reply{}, errorf("Write end= as the clock time the game ends, like end=23:30, or its length, like length=3h.")
+			return Reply{}, errs.Errorf(errs.Invalid, "Write end= as the clock time the game ends, like end=23:30, or its length, like length=3h.")
 		}
 		start := first.In(loc)
 		startMin, endMin := start.Hour()*60+start.Minute(), h*60+mi
@@ -226,11 +183,11 @@ func (m *Manager) add(ctx context.Context, r Request, args []string) (Reply, err
 		}
 	}
 	if gap, ok := shortestGap(spec, now, s.Length); !ok {
-		return Reply{}, errorf("Games of one schedule must start at least %s apart and not overlap (%s a game), but these come %s apart: choose fewer times, like `weekly fri 20:00` or `daily 19:30`.",
+		return Reply{}, errs.Errorf(errs.Invalid, "Games of one schedule must start at least %s apart and not overlap (%s a game), but these come %s apart: choose fewer times, like `weekly fri 20:00` or `daily 19:30`.",
 			fmtDuration(max(MinPeriod, s.Length)), fmtDuration(s.Length), fmtDuration(gap))
 	}
 	if s.Remind > s.Announce {
-		return Reply{}, errorf("The reminder (%s before) cannot come before the announcement (%s before): make remind= shorter than announce=.", fmtDuration(s.Remind), fmtDuration(s.Announce))
+		return Reply{}, errs.Errorf(errs.Invalid, "The reminder (%s before) cannot come before the announcement (%s before): make remind= shorter than announce=.", fmtDuration(s.Remind), fmtDuration(s.Announce))
 	}
 	desc := ""
 	if m.Options != nil {
@@ -283,7 +240,10 @@ func (m *Manager) changed(s *Schedule, removed bool) {
 	}
 }
 
-func (m *Manager) list(ctx context.Context, r Request) (Reply, error) {
+// List answers `schedule list`: the schedules of r's server or workspace.
+func (m *Manager) List(ctx context.Context, r Request) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	all, err := m.Store.Schedules(ctx)
 	if err != nil {
 		return Reply{}, fmt.Errorf("list schedules: %w", err)
@@ -345,26 +305,25 @@ func (m *Manager) find(ctx context.Context, r Request, id string) (*Schedule, er
 			return s, nil
 		}
 	}
-	return nil, errorf("There is no schedule %s here: `schedule list` shows the schedules and their IDs.", id)
+	return nil, errs.Errorf(errs.Invalid, "There is no schedule %s here: `schedule list` shows the schedules and their IDs.", id)
 }
 
-// manageable finds the schedule named in args that the user may manage.
-func (m *Manager) manageable(ctx context.Context, r Request, args []string, verb string) (*Schedule, error) {
+// Named finds the one schedule of r's server or workspace that args name (`schedule verb ID`), or
+// refuses with a sentence. The dealer's gate asks it who hosts the schedule before `schedule remove`
+// or `schedule skip` runs; each of them finds it again under the manager's lock.
+func (m *Manager) Named(ctx context.Context, r Request, args []string, verb string) (*Schedule, error) {
 	if len(args) != 1 {
-		return nil, errorf("Name one schedule: `schedule %s ID` (IDs are in `schedule list`).", verb)
+		return nil, errs.Errorf(errs.Invalid, "Name one schedule: `schedule %s ID` (IDs are in `schedule list`).", verb)
 	}
-	s, err := m.find(ctx, r, strings.TrimPrefix(args[0], "#"))
-	if err != nil {
-		return nil, err
-	}
-	if !r.Admin && r.User != s.Host {
-		return nil, errorf("Only %s, who hosts schedule %s, or an admin can %s it.", s.HostName, s.ID, verb)
-	}
-	return s, nil
+	return m.find(ctx, r, strings.TrimPrefix(args[0], "#"))
 }
 
-func (m *Manager) remove(ctx context.Context, r Request, args []string) (Reply, error) {
-	s, err := m.manageable(ctx, r, args, "remove")
+// Remove answers `schedule remove ID`. The dealer's gate has checked that the user is an admin or
+// the schedule's host.
+func (m *Manager) Remove(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.Named(ctx, r, args, "remove")
 	if err != nil {
 		return Reply{}, err
 	}
@@ -375,14 +334,18 @@ func (m *Manager) remove(ctx context.Context, r Request, args []string) (Reply, 
 	return Reply{Text: fmt.Sprintf("Schedule %s (%s) is removed; no more games will be announced. Its past results stay in `leaderboard season`.", s.ID, s.When)}, nil
 }
 
-func (m *Manager) skip(ctx context.Context, r Request, args []string) (Reply, error) {
-	s, err := m.manageable(ctx, r, args, "skip")
+// Skip answers `schedule skip ID`: the schedule's next game is off. The dealer's gate has checked that
+// the user is an admin or the schedule's host.
+func (m *Manager) Skip(ctx context.Context, r Request, args []string) (Reply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.Named(ctx, r, args, "skip")
 	if err != nil {
 		return Reply{}, err
 	}
 	up := s.Upcoming(m.now(), 2)
 	if len(up) == 0 {
-		return Reply{}, errorf("Schedule %s has no game left to skip; remove it with `schedule remove %s`.", s.ID, s.ID)
+		return Reply{}, errs.Errorf(errs.Invalid, "Schedule %s has no game left to skip; remove it with `schedule remove %s`.", s.ID, s.ID)
 	}
 	if ahead := len(s.Skip); ahead >= MaxSkips {
 		return Reply{}, errs.Errorf(errs.TooMany, "Schedule %s already skips %d dates, the most it may: remove it with `schedule remove %s` and add it again later.", s.ID, ahead, s.ID)
@@ -425,14 +388,16 @@ func (m *Manager) channelSchedules(ctx context.Context, r Request, id string) ([
 		}
 	}
 	if len(here) == 0 {
-		return nil, errorf("No games are scheduled in this channel: `schedule list` shows them all.")
+		return nil, errs.Errorf(errs.Invalid, "No games are scheduled in this channel: `schedule list` shows them all.")
 	}
 	return here, nil
 }
 
-func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, error) {
+// RSVP answers `rsvp yes|maybe|no [ID]` (and its short forms y, going, m, n, not) for the next game of
+// the schedule the ID or the button's token names, else of the channel's schedules.
+func (m *Manager) RSVP(ctx context.Context, r Request, args []string) (Reply, error) {
 	if len(args) == 0 || len(args) > 2 {
-		return Reply{}, errorf("Answer with `rsvp yes`, `rsvp maybe` or `rsvp no` (or use the buttons on the announcement).")
+		return Reply{}, errs.Errorf(errs.Invalid, "Answer with `rsvp yes`, `rsvp maybe` or `rsvp no` (or use the buttons on the announcement).")
 	}
 	var a Answer
 	switch strings.ToLower(args[0]) {
@@ -443,7 +408,7 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	case "no", "n", "not":
 		a = No
 	default:
-		return Reply{}, errorf("`%s` is not an answer: use `rsvp yes`, `rsvp maybe` or `rsvp no`.", clip(args[0]))
+		return Reply{}, errs.Errorf(errs.Invalid, "`%s` is not an answer: use `rsvp yes`, `rsvp maybe` or `rsvp no`.", clip(args[0]))
 	}
 	id := r.Token
 	if len(args) == 2 {
@@ -465,9 +430,9 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	}
 	if s == nil {
 		if len(here) == 1 {
-			return Reply{}, errorf("Schedule %s has no game left to answer for.", here[0].ID)
+			return Reply{}, errs.Errorf(errs.Invalid, "Schedule %s has no game left to answer for.", here[0].ID)
 		}
-		return Reply{}, errorf("No schedule in this channel has a game left to answer for.")
+		return Reply{}, errs.Errorf(errs.Invalid, "No schedule in this channel has a game left to answer for.")
 	}
 	rec := RSVP{Schedule: s.ID, Game: up[0], User: r.User, Name: r.UserName, Answer: a, Time: m.now()}
 	if err := m.Store.PutRSVP(ctx, rec); err != nil {
@@ -477,9 +442,10 @@ func (m *Manager) rsvp(ctx context.Context, r Request, args []string) (Reply, er
 	return Reply{Text: fmt.Sprintf("%s for %s. Change your mind any time with the buttons or `rsvp yes|maybe|no`.", word, fmtGame(up[0]))}, nil
 }
 
-func (m *Manager) season(ctx context.Context, r Request, args []string) (Reply, error) {
+// Season answers `leaderboard season [ID]`: the season of a schedule, or of the channel's schedules.
+func (m *Manager) Season(ctx context.Context, r Request, args []string) (Reply, error) {
 	if len(args) > 1 {
-		return Reply{}, errorf("Write `leaderboard season` or `leaderboard season ID`.")
+		return Reply{}, errs.Errorf(errs.Invalid, "Write `leaderboard season` or `leaderboard season ID`.")
 	}
 	id := ""
 	if len(args) == 1 {

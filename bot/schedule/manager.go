@@ -42,22 +42,20 @@ type Host interface {
 	Finish(ctx context.Context, s *Schedule, game Session, end bool) (players []Balance, done bool, err error)
 }
 
-// Request is a chat command for the scheduler, as the bot received it.
+// Request is who sent a scheduler's command, and where: the dealer's verb table has taken the verb
+// off the command line, and its gate has checked the user may run it.
 type Request struct {
 	Platform  string
 	Workspace string
 	Channel   string
 	User      string
 	UserName  string
-	Admin     bool
-	Text      string // "schedule add weekly fri 20:00 tz=Europe/Berlin", "rsvp yes", "leaderboard season"
 	Token     string // the schedule ID on an RSVP button
 }
 
-// Reply is the private answer to a Request.
+// Reply is the private answer to a command. A refusal is the command's error instead.
 type Reply struct {
 	Text    string
-	IsError bool
 	Buttons []render.Button
 }
 
@@ -73,9 +71,6 @@ type Manager struct {
 	// Options checks a schedule's game settings (the `start` options) and describes them in one line.
 	// The error is shown to the host as it is.
 	Options func(opts []string) (string, error)
-	// IsHost reports whether the user may add schedules without being an admin (they host the
-	// channel's table, say). Nil: only admins add schedules.
-	IsHost func(ctx context.Context, r Request) bool
 	// Claim, when set, says whether this process fires s's events, and returns the context its
 	// writes for s are made with (one carrying the lease's fence when processes share the store):
 	// only the owner of a schedule's community fires it, so each event fires once. Nil: every

@@ -32,7 +32,7 @@ var zones sync.Map // name -> *time.Location
 // ParseZone loads an IANA zone name ("Europe/Berlin"). The error is a sentence for players.
 func ParseZone(name string) (*time.Location, error) {
 	if name == "" || strings.EqualFold(name, "local") {
-		return nil, errorf("Name a time zone from the IANA list, like tz=Europe/Berlin or tz=America/New_York.")
+		return nil, errs.Errorf(errs.Invalid, "Name a time zone from the IANA list, like tz=Europe/Berlin or tz=America/New_York.")
 	}
 	if loc, ok := zones.Load(name); ok {
 		return loc.(*time.Location), nil
@@ -42,7 +42,7 @@ func ParseZone(name string) (*time.Location, error) {
 		zones.Store(name, loc)
 	}
 	if err != nil {
-		return nil, errorf("I do not know the time zone %s: use an IANA name like tz=Europe/Berlin, tz=America/New_York or tz=UTC.", errs.Quote(name))
+		return nil, errs.Errorf(errs.Invalid, "I do not know the time zone %s: use an IANA name like tz=Europe/Berlin, tz=America/New_York or tz=UTC.", errs.Quote(name))
 	}
 	return loc, nil
 }
@@ -64,7 +64,7 @@ const whenHelp = "`weekly fri 20:00` (or just `fri 20:00`), `daily 19:30`, `ever
 func Parse(when string, loc *time.Location) (*Spec, error) {
 	f := strings.Fields(strings.ToLower(when))
 	if len(f) == 0 {
-		return nil, errorf("Say when the game is: %s.", whenHelp)
+		return nil, errs.Errorf(errs.Invalid, "Say when the game is: %s.", whenHelp)
 	}
 	var spec Spec
 	switch f[0] {
@@ -79,11 +79,11 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 				return nil, err
 			}
 			if f[0] == "weekly" && strings.Contains(d, ",") {
-				return nil, errorf("`weekly` takes one day; for several write `every %s %s`.", clip(f[1]), clip(f[2]))
+				return nil, errs.Errorf(errs.Invalid, "`weekly` takes one day; for several write `every %s %s`.", clip(f[1]), clip(f[2]))
 			}
 			days, clock = d, f[2]
 		default:
-			return nil, errorf("I could not read %s: write %s.", errs.Quote(when), whenHelp)
+			return nil, errs.Errorf(errs.Invalid, "I could not read %s: write %s.", errs.Quote(when), whenHelp)
 		}
 		h, m, err := parseClock(clock)
 		if err != nil {
@@ -92,11 +92,11 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 		spec.Cron = fmt.Sprintf("%d %d * * %s", m, h, days)
 	case "on":
 		if len(f) != 3 {
-			return nil, errorf("Write a single game as `on 2026-12-04 20:00`.")
+			return nil, errs.Errorf(errs.Invalid, "Write a single game as `on 2026-12-04 20:00`.")
 		}
 		d, err := time.ParseInLocation("2006-01-02", f[1], loc)
 		if err != nil {
-			return nil, errorf("%s is not a date: write it as YYYY-MM-DD, like `on 2026-12-04 20:00`.", errs.Quote(f[1]))
+			return nil, errs.Errorf(errs.Invalid, "%s is not a date: write it as YYYY-MM-DD, like `on 2026-12-04 20:00`.", errs.Quote(f[1]))
 		}
 		h, m, err := parseClock(f[2])
 		if err != nil {
@@ -113,7 +113,7 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 			}
 		}
 		if len(f) != 5 {
-			return nil, errorf("I could not read %s: write %s.", errs.Quote(when), whenHelp)
+			return nil, errs.Errorf(errs.Invalid, "I could not read %s: write %s.", errs.Quote(when), whenHelp)
 		}
 		spec.Cron = strings.Join(f, " ")
 	}
@@ -123,13 +123,13 @@ func Parse(when string, loc *time.Location) (*Spec, error) {
 // compile checks spec.Cron with the cron parser and pins it to loc.
 func compile(spec Spec, loc *time.Location) (*Spec, error) {
 	if strings.Contains(spec.Cron, "=") || strings.HasPrefix(spec.Cron, "@") {
-		return nil, errorf("Give the time zone as tz=Zone, not inside the cron text; write %s.", whenHelp)
+		return nil, errs.Errorf(errs.Invalid, "Give the time zone as tz=Zone, not inside the cron text; write %s.", whenHelp)
 	}
 	// Next works on wall-clock times written as UTC (see Next), so the schedule itself runs in UTC;
 	// the zone was checked by ParseZone.
 	s, err := cron.ParseStandard("CRON_TZ=UTC " + spec.Cron)
 	if err != nil {
-		return nil, errorf("%s is not a cron schedule I can read (%s): write %s.", errs.Quote(spec.Cron), clip(err.Error()), whenHelp)
+		return nil, errs.Errorf(errs.Invalid, "%s is not a cron schedule I can read (%s): write %s.", errs.Quote(spec.Cron), clip(err.Error()), whenHelp)
 	}
 	spec.Loc = loc
 	spec.sched = s
@@ -150,7 +150,7 @@ func parseDays(s string) (string, error) {
 	for _, d := range strings.Split(s, ",") {
 		n, ok := weekdays[d]
 		if !ok {
-			return "", errorf("%s is not a day: use mon, tue, wed, thu, fri, sat or sun (several as tue,thu).", errs.Quote(d))
+			return "", errs.Errorf(errs.Invalid, "%s is not a day: use mon, tue, wed, thu, fri, sat or sun (several as tue,thu).", errs.Quote(d))
 		}
 		out = append(out, strconv.Itoa(n))
 	}
@@ -162,7 +162,7 @@ func parseClock(s string) (h, m int, err error) {
 	h, err1 := strconv.Atoi(hs)
 	m, err2 := strconv.Atoi(ms)
 	if !ok || err1 != nil || err2 != nil || h < 0 || h > 23 || m < 0 || m > 59 || len(ms) != 2 {
-		return 0, 0, errorf("%s is not a time of day: write 24-hour HH:MM, like 20:00.", errs.Quote(s))
+		return 0, 0, errs.Errorf(errs.Invalid, "%s is not a time of day: write 24-hour HH:MM, like 20:00.", errs.Quote(s))
 	}
 	return h, m, nil
 }
@@ -234,11 +234,6 @@ func (s *Spec) NextN(t time.Time, n int) []time.Time {
 	}
 	return out
 }
-
-// Error is the one player-facing error type (errs.Error): a code and a sentence saying what to do instead.
-type Error = errs.Error
-
-func errorf(format string, args ...any) error { return errs.Errorf(errs.Invalid, format, args...) }
 
 // clip cuts what a user typed to the few dozen characters a refusal may repeat (errs.MaxQuote), for
 // a sentence that shows it in its own quotes, like `schedule xyz`.

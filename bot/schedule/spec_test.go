@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
 )
 
 func mustZone(tb testing.TB, name string) *time.Location {
@@ -117,7 +119,7 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Parse(tt.when, mustZone(t, "Europe/Berlin"))
 			if tt.err != "" {
-				var e *Error
+				var e *errs.Error
 				if !errors.As(err, &e) || !strings.Contains(e.Message, tt.err) {
 					t.Fatalf("Parse(%q) error = %v, want a player error containing %q", tt.when, err, tt.err)
 				}
@@ -152,7 +154,7 @@ func TestParseZone(t *testing.T) {
 	}
 	for _, name := range []string{"", "Mars/Olympus", "Europe/Berln", "Local", "CET+1"} {
 		_, err := ParseZone(name)
-		var e *Error
+		var e *errs.Error
 		if !errors.As(err, &e) || !strings.Contains(e.Message, "IANA") {
 			t.Errorf("ParseZone(%q) error = %v, want a sentence naming IANA zones", name, err)
 		}
@@ -176,7 +178,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, when string) {
 		s, err := Parse(when, loc)
 		if err != nil {
-			var e *Error
+			var e *errs.Error
 			if !errors.As(err, &e) || e.Message == "" {
 				t.Fatalf("Parse(%q) error %v is not a player sentence", when, err)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -90,7 +91,7 @@ func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.T
 				continue
 			}
 			if err := m.Host.Open(ctx, s, o.End); err != nil {
-				var pe *Error
+				var pe *errs.Error
 				if errors.As(err, &pe) {
 					continue // still not possible: try at the next tick
 				}
@@ -170,7 +171,7 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 			return err
 		}
 		if err := m.Host.Open(ctx, s, e.End); err != nil {
-			var pe *Error
+			var pe *errs.Error
 			if !errors.As(err, &pe) {
 				return err
 			}

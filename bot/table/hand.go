@@ -57,19 +57,17 @@ func (s State) Deadline(now time.Time) time.Time {
 }
 
 // Deal is a player's (or the host's) `deal`: the next hand now. It also lifts a quarantine: automatic
-// deals resume (a new fault quarantines the table again).
-func (s State) Deal(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
+// deals resume (a new fault quarantines the table again). The caller is seated or the host (the
+// gate's need); nothing here depends on who it is.
+func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error) {
 	if s.Hand != nil {
-		return Step{}, refusef(errs.Conflict, "Hand #%d is still being played: wait for it to end.", s.Rec.Hand.No)
-	}
-	if s.SeatOf(by.User) < 0 && !s.IsHost(by) {
-		return Step{}, refusef(errs.Forbidden, "Only players at this table can deal: `join` first.")
+		return Step{}, errs.Errorf(errs.Conflict, "Hand #%d is still being played: wait for it to end.", s.Rec.Hand.No)
 	}
 	if names := s.mayStillRebuy(now); len(names) > 0 && s.DealDelay > 0 && !s.Quarantined {
 		// Their offer said how long they have: the pause before the automatic deal, which places
 		// them unless they rebought. Nobody cuts it short, the host neither. (Without automatic
 		// deals, or at a quarantined table, a `deal` is the only way on, and it places them.)
-		return Step{}, refusef(errs.Conflict, "%s may still rebuy: the next hand is dealt by itself when the time to rebuy is over.", strings.Join(names, " and "))
+		return Step{}, errs.Errorf(errs.Conflict, "%s may still rebuy: the next hand is dealt by itself when the time to rebuy is over.", strings.Join(names, " and "))
 	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)
@@ -89,7 +87,7 @@ func (s State) Deal(now time.Time, by Caller, _ []string, in Inputs) (Step, erro
 // in.Rand the shuffler and in.Style how cards are drawn.
 func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	if !s.Open || s.Hand != nil {
-		return Step{}, refusef(errs.Conflict, "A hand is being played: wait for it to end.")
+		return Step{}, errs.Errorf(errs.Conflict, "A hand is being played: wait for it to end.")
 	}
 	if s.Rec.timeUp(now) {
 		return Step{Posts: []render.Message{{Text: "Time is up: the session is over."}}, Ends: true}, nil
@@ -108,9 +106,9 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	seats := s.Playing()
 	if len(seats) < 2 {
 		if s.Rec.Tournament != nil {
-			return Step{}, userErrorf("A tournament needs two players to begin: wait for another to `join`.")
+			return Step{}, errs.Errorf(errs.Invalid, "A tournament needs two players to begin: wait for another to `join`.")
 		}
-		return Step{}, userErrorf("A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
+		return Step{}, errs.Errorf(errs.Invalid, "A hand needs two players with chips who are not sitting out: wait for someone to `join` or `sitin`.")
 	}
 	n := s.Rec.Clone()
 	levelFrom := n.Started
@@ -235,20 +233,20 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 func (s State) MayAct(by Caller) (int, error) {
 	seat := s.SeatOf(by.User)
 	if seat < 0 {
-		return -1, userErrorf("You are not seated at this table: type `join` to play.")
+		return -1, errs.Errorf(errs.Invalid, "You are not seated at this table: type `join` to play.")
 	}
 	if s.Hand == nil {
-		return -1, userErrorf("No hand is being played: type `deal` to start one.")
+		return -1, errs.Errorf(errs.Invalid, "No hand is being played: type `deal` to start one.")
 	}
 	p := s.PlayerOf(seat)
 	if p < 0 {
-		return -1, userErrorf("You are not in this hand: wait for the next one.")
+		return -1, errs.Errorf(errs.Invalid, "You are not in this hand: wait for the next one.")
 	}
 	if s.Hand.Folded(p) {
-		return -1, userErrorf("You have folded this hand: wait for the next one.")
+		return -1, errs.Errorf(errs.Invalid, "You have folded this hand: wait for the next one.")
 	}
 	if to := s.Hand.ToAct(); to != p {
-		return -1, userErrorf("It is %s's turn, not yours.", s.Names().Name(to))
+		return -1, errs.Errorf(errs.Invalid, "It is %s's turn, not yours.", s.Names().Name(to))
 	}
 	return p, nil
 }
@@ -306,7 +304,7 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 		case "no", "n", "once":
 			a.Kind = engine.RunOnce
 		default:
-			return Step{}, userErrorf("Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
+			return Step{}, errs.Errorf(errs.Invalid, "Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
 		}
 	case engine.Bet, engine.Raise:
 		// `raise to 60` and `bet to 60` say what `raise 60` says: the total (Discord's option is `to`).
@@ -315,9 +313,9 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 		}
 		switch {
 		case len(args) == 0:
-			return Step{}, userErrorf("Say how much: `%s 60` makes your bet 60 in all.", verb)
+			return Step{}, errs.Errorf(errs.Invalid, "Say how much: `%s 60` makes your bet 60 in all.", verb)
 		case len(args) > 1:
-			return Step{}, userErrorf("Say one amount: `%s 60` makes your bet 60 in all.", verb)
+			return Step{}, errs.Errorf(errs.Invalid, "Say one amount: `%s 60` makes your bet 60 in all.", verb)
 		}
 		if a.Amount, _, err = AmountArg(args, verb, verb+" 60"); err != nil {
 			return Step{}, err
@@ -355,7 +353,7 @@ func (s State) Absent() bool {
 // validates and applies one action. timeout marks a step the clock took.
 func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error), timeout bool) (Step, error) {
 	if s.Hand == nil || s.Rec.Hand == nil {
-		return Step{}, userErrorf("No hand is being played: type `deal` to start one.")
+		return Step{}, errs.Errorf(errs.Invalid, "No hand is being played: type `deal` to start one.")
 	}
 	h := s.Hand.Clone()
 	evs, err := do(h)
@@ -586,7 +584,7 @@ func Seconds(d time.Duration) string {
 func (s State) Cards(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
 	seat := s.SeatOf(by.User)
 	if seat < 0 || !s.InHand(seat) {
-		return Step{}, userErrorf("You have no cards: you are not in a hand right now.")
+		return Step{}, errs.Errorf(errs.Invalid, "You have no cards: you are not in a hand right now.")
 	}
 	return Step{Reply: render.HoleCards(s.Hand.Hole(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
 }
@@ -594,18 +592,18 @@ func (s State) Cards(now time.Time, by Caller, _ []string, in Inputs) (Step, err
 // Show turns the caller's cards from the last hand face up for the channel (`show`).
 func (s State) Show(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
 	if s.InHand(s.SeatOf(by.User)) {
-		return Step{}, userErrorf("You can show your cards when this hand is over.")
+		return Step{}, errs.Errorf(errs.Invalid, "You can show your cards when this hand is over.")
 	}
 	last := s.Last
 	if last == nil {
-		return Step{}, userErrorf("There is no finished hand to show cards from.")
+		return Step{}, errs.Errorf(errs.Invalid, "There is no finished hand to show cards from.")
 	}
 	p := slices.IndexFunc(last.Seats, func(st SeatRecord) bool { return st.User == by.User })
 	if p < 0 {
-		return Step{}, userErrorf("You were not in hand #%d, so you have no cards to show.", last.No)
+		return Step{}, errs.Errorf(errs.Invalid, "You were not in hand #%d, so you have no cards to show.", last.No)
 	}
 	if last.Shown[p] {
-		return Step{}, userErrorf("Your cards from hand #%d are already face up.", last.No)
+		return Step{}, errs.Errorf(errs.Invalid, "Your cards from hand #%d are already face up.", last.No)
 	}
 	shown := *last
 	shown.Shown = slices.Clone(last.Shown)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
 )
 
@@ -75,7 +76,7 @@ func (m *Money) apply(key, val string) error {
 		case "bank", "host":
 			m.Bank = true
 		default:
-			return userErrorf("Write settle=fewest for the fewest payments or settle=bank for the host as the bank.")
+			return errs.Errorf(errs.Invalid, "Write settle=fewest for the fewest payments or settle=bank for the host as the bank.")
 		}
 	}
 	return err
@@ -85,9 +86,9 @@ func (m *Money) apply(key, val string) error {
 func (m Money) check() error {
 	switch {
 	case m.On() && m.Currency == "":
-		return userErrorf("Say which currency a chip's value is in: for example value=%s currency=USD.", m.Value)
+		return errs.Errorf(errs.Invalid, "Say which currency a chip's value is in: for example value=%s currency=USD.", m.Value)
 	case !m.On() && m.Currency != "":
-		return userErrorf("Say what a chip is worth too: for example value=0.01 currency=%s.", m.Currency)
+		return errs.Errorf(errs.Invalid, "Say what a chip is worth too: for example value=0.01 currency=%s.", m.Currency)
 	}
 	return nil
 }

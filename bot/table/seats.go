@@ -25,11 +25,11 @@ func AmountArg(args []string, verb, example string) (amount int64, given bool, e
 	v, err := strconv.ParseInt(strings.ReplaceAll(args[0], ",", ""), 10, 64)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		return 0, false, userErrorf("%s is not a number of chips: write it in digits, like `%s`.", errs.Quote(args[0]), example)
+		return 0, false, errs.Errorf(errs.Invalid, "%s is not a number of chips: write it in digits, like `%s`.", errs.Quote(args[0]), example)
 	case err == nil && v <= 0 || err != nil && strings.HasPrefix(args[0], "-"):
-		return 0, false, userErrorf("The amount to %s must be more than 0: for example `%s`.", verb, example)
+		return 0, false, errs.Errorf(errs.Invalid, "The amount to %s must be more than 0: for example `%s`.", verb, example)
 	case err != nil || v > engine.MaxChips:
-		return 0, false, userErrorf("The amount to %s can be at most %s chips, the most any stack may hold: for example `%s`.", verb, render.Chips(engine.MaxChips), example)
+		return 0, false, errs.Errorf(errs.Invalid, "The amount to %s can be at most %s chips, the most any stack may hold: for example `%s`.", verb, render.Chips(engine.MaxChips), example)
 	}
 	return v, true, nil
 }
@@ -45,7 +45,7 @@ func (s State) pay(now time.Time, by Caller, in Inputs, amount int64, refusal st
 			Name: by.Name, Table: s.Rec.ID, Bankroll: in.StartingBankroll}}
 	}
 	if bank < amount {
-		return nil, userErrorf(refusal, render.Chips(bank))
+		return nil, errs.Errorf(errs.Invalid, refusal, render.Chips(bank))
 	}
 	return grant, nil
 }
@@ -57,7 +57,7 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 	}
 	set := s.Rec.Settings
 	if s.SeatOf(by.User) >= 0 {
-		return Step{}, userErrorf("You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
+		return Step{}, errs.Errorf(errs.Invalid, "You are already seated at this table: `rebuy` adds chips, `leave` stands you up.")
 	}
 	amount, given, err := AmountArg(args, "buy in for", fmt.Sprintf("join %d", set.BuyIn))
 	if err != nil {
@@ -67,11 +67,11 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 		amount = set.BuyIn
 	}
 	if amount < set.MinBuyIn || amount > set.MaxBuyIn {
-		return Step{}, userErrorf("The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(set.MinBuyIn), render.Chips(set.MaxBuyIn), set.BuyIn)
+		return Step{}, errs.Errorf(errs.Invalid, "The buy-in here is between %s and %s chips: try `join %d`.", render.Chips(set.MinBuyIn), render.Chips(set.MaxBuyIn), set.BuyIn)
 	}
 	seat := s.emptySeat()
 	if seat < 0 {
-		return Step{}, userErrorf("The table is full (%d seats): wait for a seat to open.", len(s.Rec.Seats))
+		return Step{}, errs.Errorf(errs.Invalid, "The table is full (%d seats): wait for a seat to open.", len(s.Rec.Seats))
 	}
 	if err := s.roomFor(amount); err != nil {
 		return Step{}, err
@@ -106,23 +106,23 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	tr := s.Rec.Tournament
 	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Place > 0 {
-		return Step{}, refusef(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", render.Ordinal(tr.Entries[i].Place))
+		return Step{}, errs.Errorf(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", render.Ordinal(tr.Entries[i].Place))
 	}
 	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Busted {
-		return Step{}, refusef(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
+		return Step{}, errs.Errorf(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
 	}
 	if s.SeatOf(by.User) >= 0 {
-		return Step{}, refusef(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
+		return Step{}, errs.Errorf(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
 	}
 	if len(args) > 0 {
-		return Step{}, userErrorf("In a tournament `join` takes no amount: it costs the buy-in of %s and gives you %s tournament chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+		return Step{}, errs.Errorf(errs.Invalid, "In a tournament `join` takes no amount: it costs the buy-in of %s and gives you %s tournament chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
 	}
 	if !tr.Began.IsZero() {
-		return Step{}, refusef(errs.Conflict, "The tournament has begun, so registration is closed: watch with `table`.")
+		return Step{}, errs.Errorf(errs.Conflict, "The tournament has begun, so registration is closed: watch with `table`.")
 	}
 	seat := s.emptySeat()
 	if seat < 0 {
-		return Step{}, userErrorf("The tournament is full (%d seats).", len(s.Rec.Seats))
+		return Step{}, errs.Errorf(errs.Invalid, "The tournament is full (%d seats).", len(s.Rec.Seats))
 	}
 	if err := s.roomFor(tr.Stack); err != nil {
 		return Step{}, err
@@ -154,28 +154,29 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 	return st, nil
 }
 
-// Leave stands the caller up (`leave`).
+// Leave stands the caller up (`leave`). The caller is seated (the gate's need).
 func (s State) Leave(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
-	return s.leave(now, by, s.SeatOf(by.User), false)
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
+	return s.leave(now, by, seat, false)
 }
 
 // Kick stands up the player a host names (`kick @name`).
 func (s State) Kick(now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
 	if len(args) == 0 {
-		return Step{}, userErrorf("Say who to remove: `kick @name`.")
+		return Step{}, errs.Errorf(errs.Invalid, "Say who to remove: `kick @name`.")
 	}
 	seat := s.findSeat(args[0])
 	if seat < 0 {
-		return Step{}, userErrorf("%s is not seated here: check the name with `table`.", errs.ClipText(strings.Trim(args[0], "@<>!"), errs.MaxQuote))
+		return Step{}, errs.Errorf(errs.Invalid, "%s is not seated here: check the name with `table`.", errs.ClipText(strings.Trim(args[0], "@<>!"), errs.MaxQuote))
 	}
 	return s.leave(now, by, seat, true)
 }
 
-// leave stands a player up: now between hands, or when the running hand ends if they are in it.
+// leave stands the player in seat up: now between hands, or when the running hand ends if they are in it.
 func (s State) leave(now time.Time, by Caller, seat int, kicked bool) (Step, error) {
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table, so there is nothing to leave.")
-	}
 	if s.Rec.Tournament != nil {
 		return s.leaveTournament(now, by, seat, kicked)
 	}
@@ -243,12 +244,12 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 	if i := tr.Entry(st.User); tr.Entries[i].Busted {
 		// Out of chips, waiting for the next deal to be placed: there is no stack to leave in play.
 		if kicked {
-			return Step{}, refusef(errs.Conflict, "%s is out of chips and is placed when the next hand is dealt, unless %s rebuys first.", st.Name, st.Name)
+			return Step{}, errs.Errorf(errs.Conflict, "%s is out of chips and is placed when the next hand is dealt, unless %s rebuys first.", st.Name, st.Name)
 		}
-		return Step{}, refusef(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
+		return Step{}, errs.Errorf(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
 	}
 	if st.SittingOut {
-		return Step{}, refusef(errs.Conflict, "%s is already away: the dealer checks or folds for them until they type `sitin`.", st.Name)
+		return Step{}, errs.Errorf(errs.Conflict, "%s is already away: the dealer checks or folds for them until they type `sitin`.", st.Name)
 	}
 	n.Seats[seat].SittingOut = true
 	step := s.reply(n, Change{}, "%s chips stay in the tournament: the dealer checks when checking is free and folds otherwise; `sitin` brings %s back.", whose, back)
@@ -258,26 +259,26 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 }
 
 // SitOut skips the caller's hands from the next one (`sitout`); at a tournament the dealer acts for
-// them from their next turn (a check when free, else a fold).
+// them from their next turn (a check when free, else a fold). The caller is seated (the gate's need).
 func (s State) SitOut(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
 	return s.sit(by, true)
 }
 
-// SitIn deals the caller in again (`sitin`).
+// SitIn deals the caller in again (`sitin`). The caller is seated (the gate's need).
 func (s State) SitIn(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
 	return s.sit(by, false)
 }
 
 func (s State) sit(by Caller, out bool) (Step, error) {
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to sit down.")
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
 	}
 	if s.Rec.Seats[seat].SittingOut == out {
 		if out {
-			return Step{}, userErrorf("You are already sitting out: type `sitin` to play again.")
+			return Step{}, errs.Errorf(errs.Invalid, "You are already sitting out: type `sitin` to play again.")
 		}
-		return Step{}, userErrorf("You are already playing: `sitout` skips hands.")
+		return Step{}, errs.Errorf(errs.Invalid, "You are already playing: `sitout` skips hands.")
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].SittingOut = out
@@ -299,31 +300,32 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	return step, nil
 }
 
-// Rebuy adds chips from the caller's bankroll between hands (`rebuy [amount]`).
+// Rebuy adds chips from the caller's bankroll between hands (`rebuy [amount]`). The caller is seated
+// (the gate's need).
 func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
 	if s.Rec.Tournament != nil {
 		return s.rebuyTournament(now, by, args, in)
 	}
 	set := s.Rec.Settings
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
-	}
 	if s.InHand(seat) {
-		return Step{}, userErrorf("Rebuys happen between hands: wait for this hand to end.")
+		return Step{}, errs.Errorf(errs.Invalid, "Rebuys happen between hands: wait for this hand to end.")
 	}
 	st := s.Rec.Seats[seat]
 	switch {
 	case set.Rebuys == 0:
-		return Step{}, userErrorf("This table does not allow rebuys: `leave` and `join` again another time.")
+		return Step{}, errs.Errorf(errs.Invalid, "This table does not allow rebuys: `leave` and `join` again another time.")
 	case set.Rebuys > 0 && st.Rebuys >= set.Rebuys:
-		return Step{}, userErrorf("You have used all %d of your rebuys at this table.", set.Rebuys)
+		return Step{}, errs.Errorf(errs.Invalid, "You have used all %d of your rebuys at this table.", set.Rebuys)
 	case set.RebuyLevels > 0 && s.Rec.Level >= set.RebuyLevels:
-		return Step{}, userErrorf("Rebuys were allowed only during the first %d blind levels.", set.RebuyLevels)
+		return Step{}, errs.Errorf(errs.Invalid, "Rebuys were allowed only during the first %d blind levels.", set.RebuyLevels)
 	}
 	room := set.MaxBuyIn - st.Stack
 	if room <= 0 {
-		return Step{}, userErrorf("Your stack is already at the table's largest buy-in (%s): play it first.", render.Chips(set.MaxBuyIn))
+		return Step{}, errs.Errorf(errs.Invalid, "Your stack is already at the table's largest buy-in (%s): play it first.", render.Chips(set.MaxBuyIn))
 	}
 	amount, given, err := AmountArg(args, "rebuy", fmt.Sprintf("rebuy %d", min(set.BuyIn, room)))
 	if err != nil {
@@ -333,17 +335,17 @@ func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, 
 		amount = min(set.BuyIn, room)
 	}
 	if amount > room {
-		return Step{}, userErrorf("You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(set.MaxBuyIn), room)
+		return Step{}, errs.Errorf(errs.Invalid, "You can add at most %s chips (a stack may hold %s): try `rebuy %d`.", render.Chips(room), render.Chips(set.MaxBuyIn), room)
 	}
 	// A rebuy is a buy-in: at least the table's smallest, unless less room than that is left.
 	if least := min(set.MinBuyIn, room); amount < least {
-		return Step{}, userErrorf("A rebuy is at least %s chips here, the table's smallest buy-in: try `rebuy %d`.", render.Chips(least), least)
+		return Step{}, errs.Errorf(errs.Invalid, "A rebuy is at least %s chips here, the table's smallest buy-in: try `rebuy %d`.", render.Chips(least), least)
 	}
 	if err := s.roomFor(amount); err != nil {
 		return Step{}, err
 	}
 	if in.Player.Bankroll < amount {
-		return Step{}, userErrorf("Your bankroll holds only %s chips: rebuy for less.", render.Chips(in.Player.Bankroll))
+		return Step{}, errs.Errorf(errs.Invalid, "Your bankroll holds only %s chips: rebuy for less.", render.Chips(in.Player.Bankroll))
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].Stack += amount
@@ -364,20 +366,17 @@ func (s State) Rebuy(now time.Time, by Caller, args []string, in Inputs) (Step, 
 // a player whose stack is at most the starting stack.
 func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	tr := s.Rec.Tournament
-	seat := s.SeatOf(by.User)
-	if seat < 0 {
-		return Step{}, userErrorf("You are not seated at this table: type `join` to buy in.")
-	}
+	seat := s.SeatOf(by.User) // Rebuy found it
 	st := s.Rec.Seats[seat]
 	i := tr.Entry(by.User)
 	if len(args) > 0 {
-		return Step{}, userErrorf("A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+		return Step{}, errs.Errorf(errs.Invalid, "A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
 	}
 	if err := s.tournamentRebuy(now, seat); err != nil {
 		return Step{}, err
 	}
 	if in.Player.Bankroll < tr.BuyIn {
-		return Step{}, userErrorf("A rebuy costs %s chips and your bankroll holds %s.", render.Chips(tr.BuyIn), render.Chips(in.Player.Bankroll))
+		return Step{}, errs.Errorf(errs.Invalid, "A rebuy costs %s chips and your bankroll holds %s.", render.Chips(tr.BuyIn), render.Chips(in.Player.Bankroll))
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].Stack += tr.Stack
@@ -412,17 +411,17 @@ func (s State) tournamentRebuy(now time.Time, seat int) error {
 	level := s.Level(now)
 	switch {
 	case set.Rebuys == 0:
-		return refusef(errs.Conflict, "This tournament has no rebuys.")
+		return errs.Errorf(errs.Conflict, "This tournament has no rebuys.")
 	case tr.Began.IsZero():
-		return refusef(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
+		return errs.Errorf(errs.Conflict, "The tournament has not begun: you start with %s chips.", render.Chips(tr.Stack))
 	case set.RebuyLevels > 0 && level >= set.RebuyLevels:
-		return refusef(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", set.RebuyLevels, level+1)
+		return errs.Errorf(errs.Conflict, "The rebuy period is over: rebuys were allowed until level %d ended, and this is level %d.", set.RebuyLevels, level+1)
 	case set.Rebuys > 0 && tr.Entries[tr.Entry(st.User)].Rebuys >= set.Rebuys:
-		return refusef(errs.Conflict, "You have used all %d of your rebuys in this tournament.", set.Rebuys)
+		return errs.Errorf(errs.Conflict, "You have used all %d of your rebuys in this tournament.", set.Rebuys)
 	case s.InHand(seat):
-		return refusef(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
+		return errs.Errorf(errs.Conflict, "Rebuys happen between hands: wait for this hand to end.")
 	case st.Stack > tr.Stack:
-		return refusef(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
+		return errs.Errorf(errs.Conflict, "You can rebuy when your stack is at most the starting stack of %s; yours is %s.", render.Chips(tr.Stack), render.Chips(st.Stack))
 	}
 	if err := s.roomFor(tr.Stack); err != nil {
 		return err
@@ -430,34 +429,36 @@ func (s State) tournamentRebuy(now time.Time, seat int) error {
 	return tr.RoomForBuyIn()
 }
 
-// Straddle opts the caller in to straddle in the next hand, in which they must be under the gun.
+// Straddle opts the caller in to straddle in the next hand, in which they must be under the gun. The
+// caller is seated (the gate's need).
 func (s State) Straddle(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+	seat, err := s.seated(by)
+	if err != nil {
+		return Step{}, err
+	}
 	set := s.Rec.Settings
-	seat := s.SeatOf(by.User)
 	switch {
 	case !set.Straddle:
-		return Step{}, refusef(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
+		return Step{}, errs.Errorf(errs.Conflict, "This table plays no straddles: the host can `set straddle=on`.")
 	case s.Rec.Button < 0:
-		return Step{}, refusef(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
+		return Step{}, errs.Errorf(errs.Conflict, "The button is drawn at the first hand: straddle from the next one.")
 	case s.Rec.BombPot > 0:
-		return Step{}, refusef(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
-	case seat < 0:
-		return Step{}, userErrorf("You are not seated at this table: type `join` to play.")
+		return Step{}, errs.Errorf(errs.Conflict, "The next hand is a bomb pot, which has no blinds to straddle.")
 	case s.Rec.Seats[seat].Straddle:
-		return Step{}, refusef(errs.Conflict, "You already straddle next hand.")
+		return Step{}, errs.Errorf(errs.Conflict, "You already straddle next hand.")
 	}
 	seats := s.Playing()
 	if len(seats) <= 2 {
-		return Step{}, refusef(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
+		return Step{}, errs.Errorf(errs.Conflict, "There is no straddle heads-up: it needs three players or more.")
 	}
 	button := s.nextButton(seats)
 	utg := seats[engine.UnderTheGun(len(seats), slices.Index(seats, button))]
 	if utg != seat {
-		return Step{}, refusef(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", s.Rec.Seats[utg].Name)
+		return Step{}, errs.Errorf(errs.Conflict, "You are not under the gun next hand (%s is): straddle before the hand in which you are.", s.Rec.Seats[utg].Name)
 	}
 	amount := set.Rules(s.Rec.Level).StraddleAmount()
 	if s.Rec.Seats[seat].Stack <= amount {
-		return Step{}, userErrorf("A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
+		return Step{}, errs.Errorf(errs.Invalid, "A straddle of %s needs more than %s chips: `rebuy` first.", render.Chips(amount), render.Chips(amount))
 	}
 	n := s.Rec.Clone()
 	n.Seats[seat].Straddle = true

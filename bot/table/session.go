@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -28,14 +29,14 @@ func checkCards(by Caller, in Inputs, s Settings) error {
 	if s.Cards < render.CardImages || by.Schedule != "" || in.CardPictures {
 		return nil
 	}
-	return userErrorf("Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
+	return errs.Errorf(errs.Invalid, "Card pictures are drawn on Discord only: write cards=emoji or cards=text here.")
 }
 
 // Start opens a table hosted by the caller (`start [options]`, `start tournament [options]`) at
 // in.Where, its hand numbers going on from in.LastHand.
 func (s State) Start(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	if s.Open {
-		return Step{}, userErrorf("A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", s.Rec.HostName)
+		return Step{}, errs.Errorf(errs.Invalid, "A game is already running here, hosted by %s: type `join` to sit down or `table` to see it.", s.Rec.HostName)
 	}
 	var tr *Tournament
 	set := Defaults(in.CardPictures)
@@ -68,7 +69,7 @@ func (s State) Start(now time.Time, by Caller, args []string, in Inputs) (Step, 
 // Set changes the settings from the next hand (`set key=value...`).
 func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
 	if len(args) == 0 {
-		return Step{}, userErrorf("Say what to change, for example `set blinds=10/20`; `help` lists the options.")
+		return Step{}, errs.Errorf(errs.Invalid, "Say what to change, for example `set blinds=10/20`; `help` lists the options.")
 	}
 	n := s.Rec.Clone()
 	if err := n.Settings.Apply(args); err != nil {
@@ -80,7 +81,7 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	if n.Settings.Seats < len(n.Seats) {
 		for _, st := range n.Seats[n.Settings.Seats:] {
 			if st.User != "" {
-				return Step{}, userErrorf("Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
+				return Step{}, errs.Errorf(errs.Invalid, "Seats above %d are taken: they must be empty before the table shrinks.", n.Settings.Seats)
 			}
 		}
 		n.Seats = n.Seats[:n.Settings.Seats]

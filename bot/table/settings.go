@@ -193,7 +193,7 @@ func (s *Settings) Apply(opts []string) error {
 	for _, o := range opts {
 		key, val, ok := strings.Cut(o, "=")
 		if !ok || val == "" {
-			return userErrorf("%s is not an option: write key=value, for example blinds=10/20; `help` lists the options.", errs.Quote(o))
+			return errs.Errorf(errs.Invalid, "%s is not an option: write key=value, for example blinds=10/20; `help` lists the options.", errs.Quote(o))
 		}
 		key = strings.ToLower(key)
 		val = strings.ToLower(val)
@@ -202,12 +202,12 @@ func (s *Settings) Apply(opts []string) error {
 		case "variant", "game":
 			n.Variant, err = engine.ParseVariant(val)
 			if err != nil {
-				return userErrorf("%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
+				return errs.Errorf(errs.Invalid, "%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
 			}
 		case "blinds":
 			sb, bb, ok := strings.Cut(val, "/")
 			if !ok {
-				return userErrorf("Write the blinds as small/big, for example blinds=10/20.")
+				return errs.Errorf(errs.Invalid, "Write the blinds as small/big, for example blinds=10/20.")
 			}
 			if n.SmallBlind, err = chipsArg(sb, "small blind", "blinds=10/20"); err != nil {
 				return err
@@ -216,7 +216,7 @@ func (s *Settings) Apply(opts []string) error {
 				return err
 			}
 			if n.SmallBlind > n.BigBlind {
-				return userErrorf("The small blind must not be larger than the big blind: for example blinds=10/20.")
+				return errs.Errorf(errs.Invalid, "The small blind must not be larger than the big blind: for example blinds=10/20.")
 			}
 			pair.together = true
 		case "sb", "smallblind", "small_blind", "bb", "bigblind", "big_blind":
@@ -227,7 +227,7 @@ func (s *Settings) Apply(opts []string) error {
 				break
 			}
 			if strings.HasPrefix(val, "-") {
-				return userErrorf("The ante must be a whole number of chips, 0 or more: for example ante=2.")
+				return errs.Errorf(errs.Invalid, "The ante must be a whole number of chips, 0 or more: for example ante=2.")
 			}
 			n.Ante, err = chipsArg(val, "ante", "ante=2")
 		case "buyin", "buy-in":
@@ -248,14 +248,14 @@ func (s *Settings) Apply(opts []string) error {
 			default:
 				r, perr := strconv.Atoi(val)
 				if perr != nil || r < 0 || r > maxRebuys {
-					return userErrorf("Write rebuy=yes, rebuy=no or the number of rebuys each player may make, from 1 to %d, like rebuy=2.", maxRebuys)
+					return errs.Errorf(errs.Invalid, "Write rebuy=yes, rebuy=no or the number of rebuys each player may make, from 1 to %d, like rebuy=2.", maxRebuys)
 				}
 				n.Rebuys = r
 			}
 		case "rebuylevels":
 			r, perr := strconv.Atoi(val)
 			if perr != nil || r < 0 || r > maxRebuyLevels {
-				return userErrorf("Write rebuylevels=N with N from 0 to %d: rebuys are allowed during the first N blind levels (0 for always).", maxRebuyLevels)
+				return errs.Errorf(errs.Invalid, "Write rebuylevels=N with N from 0 to %d: rebuys are allowed during the first N blind levels (0 for always).", maxRebuyLevels)
 			}
 			n.RebuyLevels = r
 		case "levels":
@@ -267,7 +267,7 @@ func (s *Settings) Apply(opts []string) error {
 			case strings.HasSuffix(val, "m"):
 				n.LevelMinutes, err = bounded(strings.TrimSuffix(val, "m"), 1, maxLevelMinutes, fmt.Sprintf("Blinds rise every 1 to %d minutes (a day)", maxLevelMinutes), "levels=10m")
 			default:
-				return userErrorf("Write levels=10m for blinds rising every 10 minutes or levels=20hands for every 20 hands.")
+				return errs.Errorf(errs.Invalid, "Write levels=10m for blinds rising every 10 minutes or levels=20hands for every 20 hands.")
 			}
 		case "timer":
 			if val == "off" || val == "0" {
@@ -282,7 +282,7 @@ func (s *Settings) Apply(opts []string) error {
 				on = true
 			case "off", "no":
 			default:
-				return userErrorf("Write %s=on or %s=off.", key, key)
+				return errs.Errorf(errs.Invalid, "Write %s=on or %s=off.", key, key)
 			}
 			if key == "straddle" {
 				n.Straddle = on
@@ -300,7 +300,7 @@ func (s *Settings) Apply(opts []string) error {
 			case "images4", "fourcolour", "fourcolor":
 				n.Cards = render.CardImages4
 			default:
-				return userErrorf("Write cards=text, cards=emoji, cards=images (card pictures, Discord) or cards=images4 (four-colour pictures).")
+				return errs.Errorf(errs.Invalid, "Write cards=text, cards=emoji, cards=images (card pictures, Discord) or cards=images4 (four-colour pictures).")
 			}
 		case "pictures":
 			switch val {
@@ -309,7 +309,7 @@ func (s *Settings) Apply(opts []string) error {
 			case "off", "no":
 				n.NoPictures = true
 			default:
-				return userErrorf("Write pictures=on or pictures=off.")
+				return errs.Errorf(errs.Invalid, "Write pictures=on or pictures=off.")
 			}
 		case "seats":
 			n.Seats, err = bounded(val, 2, engine.MaxPlayers, fmt.Sprintf("A table has 2 to %d seats", engine.MaxPlayers), "seats=6")
@@ -327,7 +327,7 @@ func (s *Settings) Apply(opts []string) error {
 		case "value", "currency", "remind", "settle": // money.go
 			err = n.Money.apply(key, val)
 		default:
-			return userErrorf("I do not know the option %s: `help` lists the options.", errs.Quote(key))
+			return errs.Errorf(errs.Invalid, "I do not know the option %s: `help` lists the options.", errs.Quote(key))
 		}
 		if err != nil {
 			return err
@@ -356,24 +356,24 @@ func (s *Settings) Apply(opts []string) error {
 		}
 	}
 	if tenBlinds > engine.MaxChips {
-		return userErrorf("Blinds of %s/%s leave no room for a buy-in of %d big blinds (a stack holds at most %s chips): choose smaller blinds.",
+		return errs.Errorf(errs.Invalid, "Blinds of %s/%s leave no room for a buy-in of %d big blinds (a stack holds at most %s chips): choose smaller blinds.",
 			render.Chips(n.SmallBlind), render.Chips(n.BigBlind), minBuyInBlinds, render.Chips(engine.MaxChips))
 	}
 	if err := n.Money.check(); err != nil {
 		return err
 	}
 	if n.MinBuyIn > n.MaxBuyIn {
-		return userErrorf("The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
+		return errs.Errorf(errs.Invalid, "The smallest buy-in (%s) is above the largest (%s): set min= below max=.", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
 	}
 	if n.BuyIn < n.MinBuyIn || n.BuyIn > n.MaxBuyIn {
-		return userErrorf("The buy-in must be between min (%s) and max (%s).", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
+		return errs.Errorf(errs.Invalid, "The buy-in must be between min (%s) and max (%s).", render.Chips(n.MinBuyIn), render.Chips(n.MaxBuyIn))
 	}
 	if n.MinBuyIn < tenBlinds {
 		what, v := "smallest buy-in", n.MinBuyIn
 		if buyinSet && n.BuyIn < tenBlinds { // name the number the host typed
 			what, v = "buy-in", n.BuyIn
 		}
-		return userErrorf("The %s (%s) is less than %d big blinds at blinds %s/%s: make it at least %s.",
+		return errs.Errorf(errs.Invalid, "The %s (%s) is less than %d big blinds at blinds %s/%s: make it at least %s.",
 			what, render.Chips(v), minBuyInBlinds, render.Chips(n.SmallBlind), render.Chips(n.BigBlind), render.Chips(tenBlinds))
 	}
 	*s = n
@@ -411,15 +411,15 @@ func (p blindPair) apply(s *Settings) error {
 	case p.smallKey == "" && p.bigKey == "":
 		return nil
 	case p.together:
-		return userErrorf("Give the blinds once: blinds=5/10, or sb=5 bb=10, not both.")
+		return errs.Errorf(errs.Invalid, "Give the blinds once: blinds=5/10, or sb=5 bb=10, not both.")
 	case p.bigKey == "":
-		return userErrorf("%s names the small blind only: give the big blind too, for example %s=5 %s=10 (or blinds=5/10).",
+		return errs.Errorf(errs.Invalid, "%s names the small blind only: give the big blind too, for example %s=5 %s=10 (or blinds=5/10).",
 			errs.Quote(p.smallKey), p.smallKey, partner[p.smallKey])
 	case p.smallKey == "":
-		return userErrorf("%s names the big blind only: give the small blind too, for example %s=5 %s=10 (or blinds=5/10).",
+		return errs.Errorf(errs.Invalid, "%s names the big blind only: give the small blind too, for example %s=5 %s=10 (or blinds=5/10).",
 			errs.Quote(p.bigKey), partner[p.bigKey], p.bigKey)
 	case p.small > p.big:
-		return userErrorf("The small blind must not be larger than the big blind: for example %s=10 %s=20.", p.smallKey, p.bigKey)
+		return errs.Errorf(errs.Invalid, "The small blind must not be larger than the big blind: for example %s=10 %s=20.", p.smallKey, p.bigKey)
 	}
 	s.SmallBlind, s.BigBlind = p.small, p.big
 	return nil
@@ -429,10 +429,10 @@ func (p blindPair) apply(s *Settings) error {
 func chipsArg(s, what, example string) (int64, error) {
 	v, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && v <= 0 {
-		return 0, userErrorf("The %s must be a whole number of chips above 0, not %s.", what, errs.Quote(s))
+		return 0, errs.Errorf(errs.Invalid, "The %s must be a whole number of chips above 0, not %s.", what, errs.Quote(s))
 	}
 	if err != nil || v > engine.MaxChips {
-		return 0, userErrorf("The %s can be at most %s chips, the most any stack may hold: for example %s.", what, render.Chips(engine.MaxChips), example)
+		return 0, errs.Errorf(errs.Invalid, "The %s can be at most %s chips, the most any stack may hold: for example %s.", what, render.Chips(engine.MaxChips), example)
 	}
 	return v, nil
 }
@@ -441,10 +441,10 @@ func chipsArg(s, what, example string) (int64, error) {
 func bounded(s string, lo, hi int, rule, example string) (int, error) {
 	v, err := strconv.Atoi(s)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, userErrorf("%s is not a whole number: for example %s.", errs.Quote(s), example)
+		return 0, errs.Errorf(errs.Invalid, "%s is not a whole number: for example %s.", errs.Quote(s), example)
 	}
 	if err != nil || v < lo || v > hi {
-		return 0, userErrorf("%s: for example %s.", rule, example)
+		return 0, errs.Errorf(errs.Invalid, "%s: for example %s.", rule, example)
 	}
 	return v, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -119,6 +120,18 @@ func (s State) SeatOf(user string) int {
 	return -1
 }
 
+// seated is the caller's seat, for the verbs that need one (leave, sitout, sitin, rebuy, straddle).
+// The shell's gate refuses a caller who is not seated, in the verb's own words, before the verb runs
+// (bot's needSeat); this guard only keeps a direct call from using seat -1.
+func (s State) seated(by Caller) (int, error) {
+	if seat := s.SeatOf(by.User); seat >= 0 {
+		return seat, nil
+	}
+	return -1, errNotSeated
+}
+
+var errNotSeated = errs.Errorf(errs.Forbidden, "You are not seated at this table.")
+
 // PlayerOf is the hand index of a seat, or -1 when the seat is not in the running hand.
 func (s State) PlayerOf(seat int) int {
 	if s.Rec.Hand == nil {
@@ -193,7 +206,7 @@ func (s State) roomFor(amount int64) error {
 		on += st.Stack // at most MaxChips in all, by this check
 	}
 	if amount > engine.MaxChips-on {
-		return userErrorf("A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
+		return errs.Errorf(errs.Invalid, "A table may hold at most %s chips in all and this one holds %s: bring at most %s.",
 			render.Chips(engine.MaxChips), render.Chips(on), render.Chips(max(0, engine.MaxChips-on)))
 	}
 	return nil

@@ -32,12 +32,12 @@ func Prizes(pool int64, percents []int) ([]int64, error) {
 	sum := 0
 	for _, p := range percents {
 		if p <= 0 {
-			return nil, userErrorf("Each payout must be a percentage above 0, like payouts=50/30/20.")
+			return nil, errs.Errorf(errs.Invalid, "Each payout must be a percentage above 0, like payouts=50/30/20.")
 		}
 		sum += p
 	}
 	if sum != 100 {
-		return nil, userErrorf("The payouts add up to %d%%, not 100%%: for example payouts=50/30/20.", sum)
+		return nil, errs.Errorf(errs.Invalid, "The payouts add up to %d%%, not 100%%: for example payouts=50/30/20.", sum)
 	}
 	prizes := make([]int64, len(percents))
 	var paid int64
@@ -147,7 +147,7 @@ func ParseTournament(base Settings, opts []string) (Settings, *Tournament, error
 		case "payouts", "payout":
 			tr.Payouts, err = parsePayouts(val)
 		case "min", "max", "minbuyin", "maxbuyin":
-			err = userErrorf("A tournament has one buy-in (buyin=) and one starting stack (stack=): %s= is for cash games.", strings.ToLower(key))
+			err = errs.Errorf(errs.Invalid, "A tournament has one buy-in (buyin=) and one starting stack (stack=): %s= is for cash games.", strings.ToLower(key))
 		default:
 			rest = append(rest, o)
 		}
@@ -159,15 +159,15 @@ func ParseTournament(base Settings, opts []string) (Settings, *Tournament, error
 		return Settings{}, nil, err
 	}
 	if tr.Stack <= s.BigBlind {
-		return Settings{}, nil, userErrorf("The starting stack (%s) must be more than the big blind (%s): for example stack=%d.",
+		return Settings{}, nil, errs.Errorf(errs.Invalid, "The starting stack (%s) must be more than the big blind (%s): for example stack=%d.",
 			render.Chips(tr.Stack), render.Chips(s.BigBlind), min(100*s.BigBlind, engine.MaxChips))
 	}
 	if tr.Stack > engine.MaxChips/int64(s.Seats) {
-		return Settings{}, nil, userErrorf("A starting stack can be at most %s chips at a %d-seat table, so that every chip fits on it.",
+		return Settings{}, nil, errs.Errorf(errs.Invalid, "A starting stack can be at most %s chips at a %d-seat table, so that every chip fits on it.",
 			render.Chips(engine.MaxChips/int64(s.Seats)), s.Seats)
 	}
 	if len(tr.Payouts) > s.Seats {
-		return Settings{}, nil, userErrorf("The payouts name %d places but the table has %d seats: pay at most %d places.", len(tr.Payouts), s.Seats, s.Seats)
+		return Settings{}, nil, errs.Errorf(errs.Invalid, "The payouts name %d places but the table has %d seats: pay at most %d places.", len(tr.Payouts), s.Seats, s.Seats)
 	}
 	return s, tr, nil
 }
@@ -176,13 +176,13 @@ func ParseTournament(base Settings, opts []string) (Settings, *Tournament, error
 func parsePayouts(val string) ([]int, error) {
 	parts := strings.Split(strings.TrimSuffix(val, "%"), "/")
 	if len(parts) > engine.MaxPlayers {
-		return nil, userErrorf("Pay at most %d places: for example payouts=50/30/20.", engine.MaxPlayers)
+		return nil, errs.Errorf(errs.Invalid, "Pay at most %d places: for example payouts=50/30/20.", engine.MaxPlayers)
 	}
 	out := make([]int, len(parts))
 	for i, p := range parts {
 		v, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(p, "%")))
 		if err != nil || v <= 0 || v > 100 {
-			return nil, userErrorf("Write the payouts as percentages by place that add up to 100, like payouts=50/30/20, not %s.", errs.Quote(val))
+			return nil, errs.Errorf(errs.Invalid, "Write the payouts as percentages by place that add up to 100, like payouts=50/30/20, not %s.", errs.Quote(val))
 		}
 		out[i] = v
 	}
@@ -199,7 +199,7 @@ const maxPool = 1000 * engine.MaxChips
 // RoomForBuyIn refuses a buy-in or rebuy that would take the prize pool past maxPool.
 func (t *Tournament) RoomForBuyIn() error {
 	if t.Pool() > maxPool-t.BuyIn {
-		return refusef(errs.Conflict, "The prize pool holds %s chips, the most a tournament may hold: no more buy-ins or rebuys.", render.Chips(t.Pool()))
+		return errs.Errorf(errs.Conflict, "The prize pool holds %s chips, the most a tournament may hold: no more buy-ins or rebuys.", render.Chips(t.Pool()))
 	}
 	return nil
 }
