@@ -45,31 +45,6 @@ adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
-// handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
-func (t *actor) handle(ctx context.Context, cmd Command) Reply {
-	ans := &answer{click: cmd.Message}
-	r, err := t.run(ctx, cmd, ans)
-	if ans.update != nil {
-		r.Update = ans.update
-	}
-	if err != nil {
-		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
-	}
-	if cmd.Probe {
-		return r // nothing is delivered with a probe's answer: the adapter only opens a form
-	}
-	return t.withPending(cmd.User, r)
-}
-
-// isAction reports whether verb is a betting action of the player to act.
-func isAction(verb string) bool {
-	switch verb {
-	case "fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice":
-		return true
-	}
-	return false
-}
-
 func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }
@@ -107,7 +82,7 @@ type verb struct {
 	// hostToo marks a verb whose answer depends on whether the user is an admin or the host, though
 	// anyone may run it (debts lists every debt for them), so that adapters ask who is an admin.
 	hostToo bool
-	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step), with
+	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step in action.go), with
 	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
 	core  coreVerb
 	reads reads
@@ -211,114 +186,8 @@ func (d *Dealer) AdminMatters(text string) bool {
 	return v.hostToo
 }
 
-// splitCommand returns the lower-cased verb and the arguments of a command line.
-func splitCommand(text string) (string, []string) {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return "", nil
-	}
-	return strings.ToLower(fields[0]), fields[1:]
-}
-
-// lookup finds a command line's verb in the table: its first two words when they are a verb of their
-// own ("schedule add"), else its first word. It returns the verb's name and the arguments after it.
-func (d *Dealer) lookup(text string) (name string, v verb, args []string, ok bool) {
-	name, args = splitCommand(text)
-	if len(args) > 0 {
-		two := name + " " + strings.ToLower(args[0])
-		if v, ok := d.verbs[two]; ok {
-			return two, v, args[1:], true
-		}
-	}
-	v, ok = d.verbs[name]
-	return name, v, args, ok
-}
-
-func unknownVerb(verb string) error {
-	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
-}
-
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
-
-var errNoGame = errs.Errorf(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
-
-// gate checks what verb name needs before it runs, with args its arguments: the one place a
-// permission rule lives. t is the channel's table for the verbs that run on it, nil for the
-// workspace-wide ones. A verb without a need is refused as an internal error.
-func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Command, args []string) error {
-	switch v.need {
-	case needAnyone, needTable:
-		return nil
-	case needAdmin:
-		if !cmd.Admin {
-			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
-		}
-		return nil
-	case needChannelHost:
-		if cmd.Admin {
-			return nil
-		}
-		if host, err := d.hostHere(ctx, cmd); err != nil {
-			return err
-		} else if !host {
-			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
-		}
-		return nil
-	case needOwner:
-		o, err := v.owner(ctx, d, cmd, args) // for an admin too: what the command names must exist
-		if err != nil {
-			return err
-		}
-		if !cmd.Admin && cmd.User != o.user {
-			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
-		}
-		return nil
-	case needOpen, needSeat, needSeatOrHost, needHost:
-		if !t.st.Open {
-			return errNoGame
-		}
-		switch seated := t.st.SeatOf(cmd.User) >= 0; {
-		case v.need == needSeat && !seated:
-			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
-		case v.need == needSeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
-			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.refusal)
-		case v.need == needHost && !t.st.IsHost(caller(cmd)):
-			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
-		}
-		return nil
-	}
-	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.need)
-}
-
-// run runs one command on the table goroutine: the button check, the gate, then the verb.
-func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
-	first, _ := splitCommand(cmd.Text)
-	if first == "" {
-		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
-	}
-	if cmd.Token != "" && cmd.Token != t.st.Token() {
-		return Reply{}, errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
-	}
-	if cmd.Probe && !isAction(first) {
-		return Reply{}, nil // only actions are probed; anything else may always be tried
-	}
-	name, v, args, ok := t.d.lookup(cmd.Text)
-	if !ok {
-		return Reply{}, unknownVerb(first)
-	}
-	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
-		return Reply{}, err
-	}
-	if cmd.Probe {
-		_, err := t.st.MayAct(caller(cmd)) // may this player act now? (before a form opens for the amount)
-		return Reply{}, err
-	}
-	if v.core != nil {
-		return t.step(ctx, cmd, v, args, ans)
-	}
-	return v.run(ctx, t.d, t, cmd, args, ans)
-}
 
 // history answers `history [n]`: a hand of the channel, replayed as text with the cards drawn as the
 // channel's table draws them (as a new table would when none is open).

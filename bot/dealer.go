@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -116,7 +114,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.AfterFunc == nil {
-		cfg.AfterFunc = func(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+		cfg.AfterFunc = clockAfter
 	}
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
@@ -162,11 +160,6 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	return d, nil
 }
 
-// tableID names a channel's table.
-func tableID(cmd Command) string {
-	return cmd.Platform + "/" + cmd.Workspace + "/" + cmd.Channel
-}
-
 // newTable registers a table and starts its goroutine. d.mu must not be held.
 func (d *Dealer) newTable(id string) *actor {
 	d.mu.Lock()
@@ -183,168 +176,6 @@ func (d *Dealer) newTableLocked(id string) *actor {
 	return t
 }
 
-var errClosed = errors.New("the dealer is shutting down")
-
-// errNoTable is submit's answer for a channel without a table when the command may not open one.
-var errNoTable = errors.New("no table in this channel")
-
-// submit queues a job on a table's goroutine and waits for it. Only `start` (create) brings a table
-// goroutine into being; any other command for a channel without one gets errNoTable, so a command in
-// a channel with no game costs no goroutine. A full queue at one table holds up only that table's
-// callers: the dealer's lock is released before queueing.
-func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Reply, error) {
-	d.mu.Lock()
-	t := d.tables[id]
-	if t == nil && create && !d.closed {
-		t = d.newTableLocked(id)
-	}
-	if t != nil {
-		// Pinned until j is queued: a table without a session retires after any job, and another
-		// job (a Flush, a timer) could otherwise reach a new table first and retire it under `start`.
-		t.refs++
-	}
-	d.mu.Unlock()
-	if t == nil {
-		if d.isClosed() {
-			return Reply{}, errClosed
-		}
-		return Reply{}, errNoTable
-	}
-	return d.queue(ctx, t, j)
-}
-
-func (d *Dealer) isClosed() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.closed
-}
-
-// sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
-// queue, so the table goroutine never retires under one of them (see table.retire).
-func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		return Reply{}, errClosed
-	}
-	if d.tables[t.id] != t {
-		d.mu.Unlock()
-		return Reply{}, errNoTable // retired: its session ended
-	}
-	t.refs++
-	d.mu.Unlock()
-	return d.queue(ctx, t, j)
-}
-
-// queue queues j on t, whose reference the caller took (t.refs), releases that reference once j is
-// queued, and waits for j's reply.
-func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
-	j.ctx = ctx
-	j.done = make(chan Reply, 1)
-	release := func() { d.mu.Lock(); t.refs--; d.mu.Unlock() }
-	t.sendMu.RLock()
-	if t.closed {
-		t.sendMu.RUnlock()
-		release()
-		return Reply{}, errClosed
-	}
-	select {
-	case t.jobs <- j:
-		t.sendMu.RUnlock()
-		release()
-	case <-ctx.Done():
-		t.sendMu.RUnlock()
-		release()
-		return Reply{}, ctx.Err()
-	}
-	select {
-	case r := <-j.done:
-		return r, nil
-	case <-ctx.Done():
-		return Reply{}, ctx.Err()
-	}
-}
-
-// Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
-// adjust, verify, the money and schedule verbs) run here, without a table; the rest run on their channel's table goroutine, in
-// order. Private messages the command causes go out through Chat.Send before Handle returns; public
-// ones (the table message, notes) are written in the background when the platform's rate limit
-// allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
-// runs.
-func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
-	if m := d.cfg.Metrics; m != nil {
-		start := time.Now()
-		defer func() { m.answered(r, start) }()
-	}
-	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
-		return errorReply(d.log, err)
-	}
-	return d.handle(ctx, cmd, true)
-}
-
-// handle runs cmd (Handle without the rate limit). A command for a community another process owns
-// is forwarded to it through the store's inbox when forward is set (an owner applying forwarded
-// commands does not forward them again).
-func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
-	if cmd.EndCommunity != "" { // the dealer's own request, forwarded by another process
-		if err := d.endCommunity(ctx, cmd.Platform, cmd.Workspace, cmd.EndCommunity, forward); err != nil {
-			return errorReply(d.log, err)
-		}
-		return Reply{Text: "The community's tables are closed."}
-	}
-	verb, _ := splitCommand(cmd.Text)
-	name, v, args, known := d.lookup(cmd.Text)
-	if known && !v.need.onTable() {
-		if cmd.Probe {
-			return Reply{}
-		}
-		err := d.gate(ctx, name, v, nil, cmd, args)
-		var r Reply
-		if err == nil {
-			r, err = v.run(ctx, d, nil, cmd, args, nil)
-		}
-		if err != nil {
-			return errorReply(d.log.With("user", cmd.User, "verb", name), err)
-		}
-		return r
-	}
-	if !known && verb != "" { // every action is in the verb table too
-		if cmd.Probe {
-			return Reply{}
-		}
-		return errorReply(d.log, unknownVerb(verb))
-	}
-	if d.leases != nil { // processes share the store: this one may not serve cmd's community
-		if fwd, err := d.serve(ctx, cmd, forward); err != nil {
-			return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
-		} else if fwd != nil {
-			return *fwd
-		}
-	}
-	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
-	if err != nil {
-		switch {
-		case errors.Is(err, errClosed):
-			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
-		case errors.Is(err, errNoTable):
-			if verb == "" {
-				return errorReply(d.log, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list."))
-			}
-			return errorReply(d.log, errNoGame)
-		}
-		return errorReply(d.log, err)
-	}
-	return r
-}
-
-// after starts a timer whose work runs on the table goroutine. The work runs at most once, not at
-// all after Close, and not after the table's session ended (its goroutine is gone).
-func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
-	return d.cfg.AfterFunc(wait, func() {
-		_, _ = d.sendTo(context.Background(), t, job{fire: work})
-	})
-}
-
 // retire unregisters t when its session is over and no command is on its way to it; the table
 // goroutine then ends. It reports whether t was retired.
 func (d *Dealer) retire(t *actor) bool {
@@ -358,21 +189,6 @@ func (d *Dealer) retire(t *actor) bool {
 		d.ended = append(d.ended, t.out)
 	}
 	return true
-}
-
-// endedOutboxes returns the outboxes of ended tables, forgetting those that have nothing left to write.
-func (d *Dealer) endedOutboxes() []*outbox {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	keep := d.ended[:0]
-	for _, o := range d.ended {
-		if !o.idle() {
-			keep = append(keep, o)
-		}
-	}
-	clear(d.ended[len(keep):])
-	d.ended = keep
-	return append([]*outbox(nil), keep...)
 }
 
 // Tables returns how many table goroutines are running (for tests and metrics).
@@ -418,54 +234,6 @@ func (d *Dealer) Close(ctx context.Context) error {
 	select {
 	case <-done:
 		d.stopOwning(ctx)
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Flush waits until every table has finished the commands queued before it and written the channel
-// messages they caused (they go out in the background), also those of tables whose session ended, or
-// until ctx ends.
-func (d *Dealer) Flush(ctx context.Context) error {
-	d.mu.Lock()
-	tables := make([]*actor, 0, len(d.tables))
-	for _, t := range d.tables {
-		tables = append(tables, t)
-	}
-	d.mu.Unlock()
-	return d.flush(ctx, tables)
-}
-
-// FlushChannel is Flush for the one table of cmd's channel (its platform, workspace and channel):
-// a caller that waits for its own table's messages does not wait for every other table's.
-func (d *Dealer) FlushChannel(ctx context.Context, cmd Command) error {
-	d.mu.Lock()
-	var tables []*actor
-	if t := d.tables[tableID(cmd)]; t != nil {
-		tables = append(tables, t)
-	}
-	d.mu.Unlock()
-	return d.flush(ctx, tables)
-}
-
-func (d *Dealer) flush(ctx context.Context, tables []*actor) error {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for _, t := range tables {
-			var out *outbox
-			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *actor) { out = t.out }})
-			if out != nil {
-				out.wait()
-			}
-		}
-		for _, o := range d.endedOutboxes() {
-			o.wait()
-		}
-	}()
-	select {
-	case <-done:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

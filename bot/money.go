@@ -69,14 +69,11 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 	}
 }
 
-// commitSession commits a step's Change; when it ends a session at a table that plays for money,
+// settleSession commits a step's Change that ends a session at a cash table that plays for money:
 // the Change also carries the night's results in money and its settle-up's debts, worked out again
-// when the money book moved meanwhile. It returns the settle-up for the channel (nil when none).
-func (t *actor) commitSession(ctx context.Context, c table.Change) (*render.Message, error) {
+// when the money book moved meanwhile. It returns the settle-up for the channel.
+func (t *actor) settleSession(ctx context.Context, c table.Change) (*render.Message, error) {
 	rec := t.st.Rec
-	if c.Session == nil || !t.st.Open || !rec.Settings.Money.On() || rec.Tournament != nil {
-		return nil, t.d.store.Commit(ctx, c)
-	}
 	for try := 0; ; try++ {
 		evs, after, msg, err := t.d.settleNight(ctx, rec, *c.Session)
 		if err != nil {

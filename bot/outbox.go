@@ -9,10 +9,14 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/render/picture"
 )
+
+// The outbox: delivery's own state beside the action path (action.go). It holds each table's
+// message versions, what is on screen and the turn's ping, writes them to the chat in the background
+// as the platform's rate limit allows, and reports what it showed back to the table's goroutine as a
+// job of its own. Flush waits for it.
 
 // Pictures is an optional Chat capability: cards drawn as pictures in text (Discord's application
 // emojis) and pictures shown with a table message (a hand's showdown).
@@ -375,86 +379,67 @@ func (t *actor) shown(ctx context.Context, hand int64, version uint64, s table.S
 	}
 }
 
-// picture is the showdown picture of finished hand h when the platform shows pictures, else nil.
-func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
-	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) || t.live == nil {
+// --- flushing: waiting until what the tables said is delivered ---------------------------------------
+
+// Flush waits until every table has finished the commands queued before it and written the channel
+// messages they caused (they go out in the background), also those of tables whose session ended, or
+// until ctx ends.
+func (d *Dealer) Flush(ctx context.Context) error {
+	d.mu.Lock()
+	tables := make([]*actor, 0, len(d.tables))
+	for _, t := range d.tables {
+		tables = append(tables, t)
+	}
+	d.mu.Unlock()
+	return d.flush(ctx, tables)
+}
+
+// FlushChannel is Flush for the one table of cmd's channel (its platform, workspace and channel):
+// a caller that waits for its own table's messages does not wait for every other table's.
+func (d *Dealer) FlushChannel(ctx context.Context, cmd Command) error {
+	d.mu.Lock()
+	var tables []*actor
+	if t := d.tables[tableID(cmd)]; t != nil {
+		tables = append(tables, t)
+	}
+	d.mu.Unlock()
+	return d.flush(ctx, tables)
+}
+
+func (d *Dealer) flush(ctx context.Context, tables []*actor) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, t := range tables {
+			var out *outbox
+			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *actor) { out = t.out }})
+			if out != nil {
+				out.wait()
+			}
+		}
+		for _, o := range d.endedOutboxes() {
+			o.wait()
+		}
+	}()
+	select {
+	case <-done:
 		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return t.st.Picture(t.live.lines, h, names)
 }
 
-// showLive renders the hand's table message and delivers it: through the click being answered when the
-// click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
-func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names, ans *answer) {
-	if t.live == nil {
-		return // no hand on screen
-	}
-	t.initOutbox()
-	l := t.live
-	if l.pinged != "" && (h.Done() || t.st.Token() != l.pinged) {
-		t.out.unping() // the turn passed
-		l.pinged = ""
-	}
-	l.version++
-	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
-	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
-	pic := t.picture(h, names)
-	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {
-		ans.update = &m
-		t.out.deliveredBy(l.no, l.version, ans.click)
-		if pic == nil {
-			return
+// endedOutboxes returns the outboxes of ended tables, forgetting those that have nothing left to write.
+func (d *Dealer) endedOutboxes() []*outbox {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	keep := d.ended[:0]
+	for _, o := range d.ended {
+		if !o.idle() {
+			keep = append(keep, o)
 		}
-		// The result is on screen at once through the click; the picture follows in an edit of its own.
-		l.version++
 	}
-	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg, pic: pic})
-}
-
-// startTurnTimer starts the turn's clock: wait from now.
-func (t *actor) startTurnTimer(wait time.Duration) {
-	t.stopTurn()
-	if t.live != nil {
-		t.live.timerDue = false
-		t.schedulePing()
-	}
-	if wait <= 0 || t.st.Hand == nil {
-		return
-	}
-	tok := t.st.Token()
-	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
-		if t.st.Hand == nil || t.st.Token() != tok {
-			return // acted in time
-		}
-		t.turnTimer = nil
-		t.timeout(ctx)
-	})
-}
-
-// schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
-func (t *actor) schedulePing() {
-	l := t.live
-	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.st.Token() {
-		return
-	}
-	tok := t.st.Token()
-	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
-		t.pingTimer = nil
-		if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
-			return // acted in time, or the hand is over
-		}
-		text, ok := t.st.Ping(t.d.cfg.Now(), l.deadline)
-		if !ok {
-			return
-		}
-		m := t.out.where
-		m.Message = render.Message{Text: text}
-		t.out.ping(m)
-		l.pinged = tok
-	})
-}
-
-// newLive starts the table message of hand hs, whose deal said notes.
-func (t *actor) newLive(hs *table.HandState, notes []string) {
-	t.live = &liveHand{no: hs.No, lines: table.NewLines(hs, notes)}
+	clear(d.ended[len(keep):])
+	d.ended = keep
+	return append([]*outbox(nil), keep...)
 }

@@ -1,0 +1,1064 @@
+package bot
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
+	"github.com/dealerbot/dealerbot/render/picture"
+)
+
+// One action's path, in the order it travels, to be read top to bottom:
+//
+//	receive  Dealer.Handle: the per-user rate limit, workspace-wide verbs, the community's owner
+//	queue    the table's goroutine runs its jobs one at a time (submit, queue, loop)
+//	gate     the verb table's entry, the button's turn, and what the verb needs (run, gate)
+//	step     the pure core decides (table.State's verb): a table.Step, or a refusal that changes nothing
+//	commit   the Step's Change is on disk before anything is said (apply)
+//	deliver  the new state, the hand's table message, private messages, the channel's posts
+//	arm      the dealer's own next moves as the core decided them (table.Chores): the turn's clock,
+//	         acting for an absent player, the ping, the next deal
+//
+// Delivery's own state (the table message's versions, what is on screen, pings) is the outbox
+// (outbox.go), which this file hands messages to and which never calls back into an action.
+
+// --- receive: a command comes in, is rate-limited and routed to its table ----------------------------
+
+// Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
+// adjust, verify, the money and schedule verbs) run here, without a table; the rest run on their channel's table goroutine, in
+// order. Private messages the command causes go out through Chat.Send before Handle returns; public
+// ones (the table message, notes) are written in the background when the platform's rate limit
+// allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
+// runs.
+func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
+	if m := d.cfg.Metrics; m != nil {
+		start := time.Now()
+		defer func() { m.answered(r, start) }()
+	}
+	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
+		return errorReply(d.log, err)
+	}
+	return d.handle(ctx, cmd, true)
+}
+
+// handle runs cmd (Handle without the rate limit). A command for a community another process owns
+// is forwarded to it through the store's inbox when forward is set (an owner applying forwarded
+// commands does not forward them again).
+func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
+	if cmd.EndCommunity != "" { // the dealer's own request, forwarded by another process
+		if err := d.endCommunity(ctx, cmd.Platform, cmd.Workspace, cmd.EndCommunity, forward); err != nil {
+			return errorReply(d.log, err)
+		}
+		return Reply{Text: "The community's tables are closed."}
+	}
+	verb, _ := splitCommand(cmd.Text)
+	name, v, args, known := d.lookup(cmd.Text)
+	if known && !v.need.onTable() {
+		if cmd.Probe {
+			return Reply{}
+		}
+		err := d.gate(ctx, name, v, nil, cmd, args)
+		var r Reply
+		if err == nil {
+			r, err = v.run(ctx, d, nil, cmd, args, nil)
+		}
+		if err != nil {
+			return errorReply(d.log.With("user", cmd.User, "verb", name), err)
+		}
+		return r
+	}
+	if !known && verb != "" { // every action is in the verb table too
+		if cmd.Probe {
+			return Reply{}
+		}
+		return errorReply(d.log, unknownVerb(verb))
+	}
+	if d.leases != nil { // processes share the store: this one may not serve cmd's community
+		if fwd, err := d.serve(ctx, cmd, forward); err != nil {
+			return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
+		} else if fwd != nil {
+			return *fwd
+		}
+	}
+	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
+	if err != nil {
+		switch {
+		case errors.Is(err, errClosed):
+			return Reply{Text: "The dealer is shutting down and nothing changed: try again when it is back.", IsError: true}
+		case errors.Is(err, errNoTable):
+			if verb == "" {
+				return errorReply(d.log, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list."))
+			}
+			return errorReply(d.log, errNoGame)
+		}
+		return errorReply(d.log, err)
+	}
+	return r
+}
+
+// tableID names a channel's table.
+func tableID(cmd Command) string {
+	return cmd.Platform + "/" + cmd.Workspace + "/" + cmd.Channel
+}
+
+// RateLimit bounds how fast one user's commands are taken: a bucket of Burst commands, refilled by
+// one every Every. The zero value is DefaultRateLimit; Off turns limiting off (the console, where
+// the only user is at the keyboard).
+type RateLimit struct {
+	Burst int
+	Every time.Duration
+	Off   bool
+}
+
+// DefaultRateLimit lets a player click and type as fast as a person does (ten at once, then one a
+// second) and stops a script from flooding a table or the database.
+var DefaultRateLimit = RateLimit{Burst: 10, Every: time.Second}
+
+// maxBuckets bounds the limiter's memory: past it, buckets that are full again (idle users) are
+// dropped.
+const maxBuckets = 10000
+
+// limiter is a token bucket per platform, workspace and user.
+type limiter struct {
+	rl      RateLimit
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newLimiter(rl RateLimit) *limiter {
+	if rl.Burst <= 0 || rl.Every <= 0 {
+		rl.Burst, rl.Every = DefaultRateLimit.Burst, DefaultRateLimit.Every
+	}
+	return &limiter{rl: rl, buckets: map[string]*bucket{}}
+}
+
+// allow takes one token for cmd's user, or refuses with a sentence when there is none.
+func (l *limiter) allow(cmd Command, now time.Time) error {
+	if l.rl.Off || cmd.Probe || cmd.Schedule != "" { // the scheduler is bounded by its own limits
+		return nil // a probe is the first half of a click that is counted when it is submitted
+	}
+	key := cmd.Platform + "\x00" + cmd.Workspace + "\x00" + cmd.User
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[key]
+	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.prune(now)
+		}
+		b = &bucket{tokens: float64(l.rl.Burst), at: now}
+		l.buckets[key] = b
+	}
+	l.refill(b, now)
+	if b.tokens < 1 {
+		wait := time.Duration((1 - b.tokens) * float64(l.rl.Every))
+		return errs.Errorf(errs.TooMany, "You are sending commands too fast: slow down and try again in %d s.", int(wait/time.Second)+1)
+	}
+	b.tokens--
+	return nil
+}
+
+func (l *limiter) refill(b *bucket, now time.Time) {
+	if el := now.Sub(b.at); el > 0 {
+		b.tokens = min(float64(l.rl.Burst), b.tokens+float64(el)/float64(l.rl.Every))
+	}
+	b.at = now
+}
+
+// prune drops the buckets of users who have been idle long enough to be full again.
+func (l *limiter) prune(now time.Time) {
+	for k, b := range l.buckets {
+		l.refill(b, now)
+		if b.tokens >= float64(l.rl.Burst) {
+			delete(l.buckets, k)
+		}
+	}
+}
+
+// --- queue: one goroutine per table runs its jobs in order -------------------------------------------
+
+var errClosed = errors.New("the dealer is shutting down")
+
+// errNoTable is submit's answer for a channel without a table when the command may not open one.
+var errNoTable = errors.New("no table in this channel")
+
+// submit queues a job on a table's goroutine and waits for it. Only `start` (create) brings a table
+// goroutine into being; any other command for a channel without one gets errNoTable, so a command in
+// a channel with no game costs no goroutine. A full queue at one table holds up only that table's
+// callers: the dealer's lock is released before queueing.
+func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Reply, error) {
+	d.mu.Lock()
+	t := d.tables[id]
+	if t == nil && create && !d.closed {
+		t = d.newTableLocked(id)
+	}
+	if t != nil {
+		// Pinned until j is queued: a table without a session retires after any job, and another
+		// job (a Flush, a timer) could otherwise reach a new table first and retire it under `start`.
+		t.refs++
+	}
+	d.mu.Unlock()
+	if t == nil {
+		if d.isClosed() {
+			return Reply{}, errClosed
+		}
+		return Reply{}, errNoTable
+	}
+	return d.queue(ctx, t, j)
+}
+
+func (d *Dealer) isClosed() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.closed
+}
+
+// sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
+// queue, so the table goroutine never retires under one of them (see table.retire).
+func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return Reply{}, errClosed
+	}
+	if d.tables[t.id] != t {
+		d.mu.Unlock()
+		return Reply{}, errNoTable // retired: its session ended
+	}
+	t.refs++
+	d.mu.Unlock()
+	return d.queue(ctx, t, j)
+}
+
+// queue queues j on t, whose reference the caller took (t.refs), releases that reference once j is
+// queued, and waits for j's reply.
+func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
+	j.ctx = ctx
+	j.done = make(chan Reply, 1)
+	release := func() { d.mu.Lock(); t.refs--; d.mu.Unlock() }
+	t.sendMu.RLock()
+	if t.closed {
+		t.sendMu.RUnlock()
+		release()
+		return Reply{}, errClosed
+	}
+	select {
+	case t.jobs <- j:
+		t.sendMu.RUnlock()
+		release()
+	case <-ctx.Done():
+		t.sendMu.RUnlock()
+		release()
+		return Reply{}, ctx.Err()
+	}
+	select {
+	case r := <-j.done:
+		return r, nil
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+}
+
+func (t *actor) loop() {
+	defer t.d.wg.Done()
+	defer close(t.exited)
+	for j := range t.jobs {
+		j.done <- t.runJob(j)
+		if !t.st.Open && t.d.retire(t) {
+			break // no session: the goroutine ends, and `start` makes a new one
+		}
+	}
+	t.stopTimers()
+}
+
+// runJob runs one job. A panic is recovered here, so one table's fault never takes the process (and
+// every other table) down: it is logged with its stack, the hand in progress is cancelled with every
+// chip back where it was before the hand, and the channel is told in one sentence.
+func (t *actor) runJob(j job) (r Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			// The panic value is logged, not the command's text or any hand state: hole cards stay out of logs.
+			t.d.log.Error("panic at table", "table", t.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			t.afterPanic(j.ctx)
+			r = Reply{Text: errs.Apology, IsError: true}
+		}
+	}()
+	if j.fire != nil {
+		j.fire(j.ctx, t)
+		return Reply{}
+	}
+	return t.handle(j.ctx, j.cmd)
+}
+
+// --- gate: the verb, the button's turn, and what the verb needs --------------------------------------
+
+// handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
+func (t *actor) handle(ctx context.Context, cmd Command) Reply {
+	ans := &answer{click: cmd.Message}
+	r, err := t.run(ctx, cmd, ans)
+	if ans.update != nil {
+		r.Update = ans.update
+	}
+	if err != nil {
+		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
+	}
+	if cmd.Probe {
+		return r // nothing is delivered with a probe's answer: the adapter only opens a form
+	}
+	return t.withPending(cmd.User, r)
+}
+
+// isAction reports whether verb is a betting action of the player to act.
+func isAction(verb string) bool {
+	switch verb {
+	case "fold", "check", "call", "bet", "raise", "allin", "all-in", "runtwice":
+		return true
+	}
+	return false
+}
+
+// lookup finds a command line's verb in the table: its first two words when they are a verb of their
+// own ("schedule add"), else its first word. It returns the verb's name and the arguments after it.
+func (d *Dealer) lookup(text string) (name string, v verb, args []string, ok bool) {
+	name, args = splitCommand(text)
+	if len(args) > 0 {
+		two := name + " " + strings.ToLower(args[0])
+		if v, ok := d.verbs[two]; ok {
+			return two, v, args[1:], true
+		}
+	}
+	v, ok = d.verbs[name]
+	return name, v, args, ok
+}
+
+// splitCommand returns the lower-cased verb and the arguments of a command line.
+func splitCommand(text string) (string, []string) {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return "", nil
+	}
+	return strings.ToLower(fields[0]), fields[1:]
+}
+
+func unknownVerb(verb string) error {
+	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
+}
+
+var errNoGame = errs.Errorf(errs.NotFound, "There is no game in this channel yet: type `start` to open a table.")
+
+// gate checks what verb name needs before it runs, with args its arguments: the one place a
+// permission rule lives. t is the channel's table for the verbs that run on it, nil for the
+// workspace-wide ones. A verb without a need is refused as an internal error.
+func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Command, args []string) error {
+	switch v.need {
+	case needAnyone, needTable:
+		return nil
+	case needAdmin:
+		if !cmd.Admin {
+			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
+		}
+		return nil
+	case needChannelHost:
+		if cmd.Admin {
+			return nil
+		}
+		if host, err := d.hostHere(ctx, cmd); err != nil {
+			return err
+		} else if !host {
+			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
+		}
+		return nil
+	case needOwner:
+		o, err := v.owner(ctx, d, cmd, args) // for an admin too: what the command names must exist
+		if err != nil {
+			return err
+		}
+		if !cmd.Admin && cmd.User != o.user {
+			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
+		}
+		return nil
+	case needOpen, needSeat, needSeatOrHost, needHost:
+		if !t.st.Open {
+			return errNoGame
+		}
+		switch seated := t.st.SeatOf(cmd.User) >= 0; {
+		case v.need == needSeat && !seated:
+			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
+		case v.need == needSeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.refusal)
+		case v.need == needHost && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
+		}
+		return nil
+	}
+	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.need)
+}
+
+// run runs one command on the table goroutine: the button check, the gate, then the verb.
+func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
+	first, _ := splitCommand(cmd.Text)
+	if first == "" {
+		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
+	}
+	if cmd.Token != "" && cmd.Token != t.st.Token() {
+		return Reply{}, errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
+	}
+	if cmd.Probe && !isAction(first) {
+		return Reply{}, nil // only actions are probed; anything else may always be tried
+	}
+	name, v, args, ok := t.d.lookup(cmd.Text)
+	if !ok {
+		return Reply{}, unknownVerb(first)
+	}
+	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
+		return Reply{}, err
+	}
+	if cmd.Probe {
+		_, err := t.st.MayAct(caller(cmd)) // may this player act now? (before a form opens for the amount)
+		return Reply{}, err
+	}
+	if v.core != nil {
+		return t.step(ctx, cmd, v, args, ans)
+	}
+	return v.run(ctx, t.d, t, cmd, args, ans)
+}
+
+// --- step: the core decides --------------------------------------------------------------------------
+
+// caller is who runs cmd, for the core.
+func caller(cmd Command) table.Caller {
+	return table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
+}
+
+// inputs reads what a core verb needs besides the table's state.
+func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs, error) {
+	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, CardPictures: t.hasCardPictures(cmd.Platform),
+		Where: table.TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel},
+		Style: t.style()}
+	var err error
+	if r&readsPlayer != 0 {
+		in.Player, in.Known, err = t.d.store.Player(ctx, cmd.Workspace, cmd.User)
+		if err != nil {
+			return in, err
+		}
+	}
+	if r&readsDeal != 0 {
+		in.Rand, in.LastHand = shuffler{t.d}, t.handFloor
+	}
+	if r&readsLastHand != 0 {
+		in.LastHand, err = t.lastHandNo(ctx)
+	}
+	return in, err
+}
+
+// step runs a core verb: the core decides, then the shell commits its Change and, only once it is on
+// disk, takes the new state, tells the channel and arms the timers. A refused verb changes nothing.
+func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, ans *answer) (Reply, error) {
+	in, err := t.inputs(ctx, cmd, v.reads)
+	if err != nil {
+		return Reply{}, err
+	}
+	st, err := v.core(t.core(), t.d.cfg.Now(), caller(cmd), args, in)
+	if err != nil {
+		return Reply{}, err
+	}
+	st.Change.Once = cmd.ID
+	t.inStep = true
+	err = t.apply(ctx, st, ans)
+	t.inStep = false
+	if err != nil {
+		if st.Short != "" && errors.Is(err, ErrInsufficient) {
+			return Reply{}, errs.Errorf(errs.Invalid, "%s", st.Short)
+		}
+		return Reply{}, err
+	}
+	return Reply{Text: st.Reply}, nil
+}
+
+// core is the table's state for a step of the core, with the shell's settings the core reads.
+func (t *actor) core() table.State {
+	s := t.st
+	s.DealDelay = t.d.cfg.DealDelay
+	return s
+}
+
+// answer is what a command's own response can carry: the message whose button was clicked (when
+// the platform lets the click's response edit it) and the table's new version for it.
+type answer struct {
+	click  string
+	update *render.Message
+}
+
+// commitError is apply's error when the store refused a step's Change: nothing of the step
+// happened, and an automatic step is tried again (retry).
+type commitError struct {
+	table string
+	err   error
+}
+
+func (e *commitError) Error() string { return fmt.Sprintf("commit table %s: %v", e.table, e.err) }
+
+func (e *commitError) Unwrap() error { return e.err }
+
+// --- commit, then deliver: on disk first, then the state, the table message, private and public messages
+
+// apply commits a step and then carries it out: the new state, the hand's table message, the hole
+// cards, the channel's posts, then the session's end or the timers. When the commit fails nothing
+// of it happens: the core changed nothing, so the table is as it was. The session's end is a step of
+// its own (endSession), retried when refused: it does not undo the step that led to it.
+func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
+	var settleUp *render.Message // a money table's session ended: its settle-up (money.go)
+	if !st.Change.Empty() {
+		c := st.Change
+		c.Fence = t.fence
+		began := time.Now()
+		var err error
+		if rec := t.st.Rec; c.Session != nil && t.st.Open && rec.Tournament == nil && rec.Settings.Money.On() {
+			settleUp, err = t.settleSession(ctx, c) // money.go: the night's results in money go with it
+		} else {
+			err = t.d.store.Commit(ctx, c)
+		}
+		if m := t.d.cfg.Metrics; m != nil {
+			m.committed(time.Since(began))
+		}
+		if err != nil {
+			if errors.Is(err, ErrNotOwner) {
+				t.d.lostFence(t.fence) // another process took the community over
+			}
+			return &commitError{table: t.id, err: err}
+		}
+		t.failures = 0
+		if m := t.d.cfg.Metrics; m != nil {
+			m.applied(!t.inStep)
+		}
+	}
+	if st.Next != nil && !st.Next.Open {
+		// The session is over: its last posts (the standings, the settle-up) go to the channel it was
+		// open in.
+		t.public(st.Posts...)
+		if settleUp != nil {
+			t.public(*settleUp)
+		}
+		t.stopTimers()
+		t.st = table.State{}
+		return nil
+	}
+	if st.Next != nil {
+		if !t.st.Open {
+			t.pending = map[string][]pendingMessage{}
+		}
+		t.st = *st.Next
+	}
+	if v := st.View; v != nil {
+		t.see(v)
+	}
+	for _, p := range st.Private {
+		t.private(ctx, p.User, p.Message)
+	}
+	if v := st.View; v != nil && v.Hand.Done() {
+		// The hand's last version: the showdown, the awards and what they mean for the table, in the
+		// message already on screen rather than in posts of their own.
+		t.dropPending(v.State.No)
+		t.stopTurn()
+		t.showLive(v.Hand, v.State, v.Names, ans)
+	}
+	t.public(st.Posts...)
+	if st.Ends {
+		t.endSession(ctx)
+		return nil
+	}
+	// The dealer's own next moves are the core's decision; the shell arms them.
+	ch := t.chores(st.Timers)
+	if st.Timers.Turn {
+		t.afterStep(ctx, ch, ans)
+	}
+	if ch.Deal {
+		if ch.WhenShown {
+			t.dealWhenShown(ch, ans)
+		} else {
+			t.scheduleDeal()
+		}
+	}
+	return nil
+}
+
+// see puts what a step did to the running hand on its table message: a new message for a new hand,
+// then the step's lines.
+func (t *actor) see(v *table.View) {
+	if v.Deal != nil {
+		t.newLive(v.Deal, v.Notes) // the deal's notes go on the hand's table message, not in posts
+		// Whoever dealt, the deal timer (a pause still running, or a refused deal's retry) has
+		// nothing left to do: the next pause starts when this hand ends.
+		stop(&t.dealTimer)
+	}
+	if t.live != nil {
+		t.live.lines.Add(v, t.style())
+	}
+}
+
+// newLive starts the table message of hand hs, whose deal said notes.
+func (t *actor) newLive(hs *table.HandState, notes []string) {
+	t.live = &liveHand{no: hs.No, lines: table.NewLines(hs, notes)}
+}
+
+// showLive renders the hand's table message and delivers it: through the click being answered when the
+// click was on this very message (Reply.Update, no channel budget spent), else by the outbox.
+func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names, ans *answer) {
+	if t.live == nil {
+		return // no hand on screen
+	}
+	t.initOutbox()
+	l := t.live
+	if l.pinged != "" && (h.Done() || t.st.Token() != l.pinged) {
+		t.out.unping() // the turn passed
+		l.pinged = ""
+	}
+	l.version++
+	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
+	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
+	pic := t.picture(h, names)
+	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {
+		ans.update = &m
+		t.out.deliveredBy(l.no, l.version, ans.click)
+		if pic == nil {
+			return
+		}
+		// The result is on screen at once through the click; the picture follows in an edit of its own.
+		l.version++
+	}
+	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg, pic: pic})
+}
+
+// picture is the showdown picture of finished hand h when the platform shows pictures, else nil.
+func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
+	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) || t.live == nil {
+		return nil
+	}
+	return t.st.Picture(t.live.lines, h, names)
+}
+
+// private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
+func (t *actor) private(ctx context.Context, user string, m render.Message) {
+	m.Private = true
+	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, User: user, Message: m}
+	err := t.d.chat.Send(ctx, msg)
+	if err == nil {
+		return
+	}
+	blocked := errors.Is(err, ErrDMBlocked)
+	if !blocked {
+		// Not the user's settings: log it (never the text, which may hold cards) and still deliver.
+		t.d.log.Error("send private message", "table", t.id, "user", user, "err", err)
+	}
+	if e, ok := t.d.chat.(Ephemeral); ok {
+		if err := e.SendEphemeral(ctx, msg); err == nil {
+			return
+		}
+	}
+	if blocked && t.d.warnDM(t.st.Rec.Workspace, user) {
+		t.pending[user] = append(t.pending[user], pendingMessage{m: render.Message{Private: true,
+			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
+				"(or workspace) to get your cards privately; until then type `cards` or use the button below."}})
+	}
+	var hand int64
+	if t.st.Hand != nil && t.st.Rec.Hand != nil {
+		hand = t.st.Rec.Hand.No
+	}
+	t.pending[user] = append(t.pending[user], pendingMessage{hand: hand, m: m})
+}
+
+// pendingMessage is a private message kept for the user's next reply; hand is the hand it belongs
+// to (0: none), after which it is of no use.
+type pendingMessage struct {
+	hand int64
+	m    render.Message
+}
+
+// dropPending forgets the undelivered messages of hand no, which has ended: its cards must not turn
+// up with the next hand's first click.
+func (t *actor) dropPending(no int64) {
+	for user, p := range t.pending {
+		keep := p[:0]
+		for _, pm := range p {
+			if pm.hand != no {
+				keep = append(keep, pm)
+			}
+		}
+		if len(keep) == 0 {
+			delete(t.pending, user)
+		} else {
+			t.pending[user] = keep
+		}
+	}
+}
+
+// withPending attaches the user's undelivered private messages to their reply.
+func (t *actor) withPending(user string, r Reply) Reply {
+	p := t.pending[user]
+	if len(p) == 0 {
+		return r
+	}
+	delete(t.pending, user)
+	for _, pm := range p {
+		r.Extra = append(r.Extra, pm.m)
+	}
+	r.Buttons = append(r.Buttons, render.Button{Label: "Show my cards", Command: "cards", Style: render.Secondary})
+	return r
+}
+
+// public posts msgs to the table's channel through the table's outbox, written when the platform
+// allows and never holding up the table.
+func (t *actor) public(msgs ...render.Message) {
+	t.initOutbox()
+	for _, m := range msgs {
+		m.Private = false
+		t.out.say(Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m})
+	}
+}
+
+func (t *actor) publicf(format string, args ...any) {
+	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
+}
+
+// style is how the table draws cards (cardStyle).
+func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.st.Rec) }
+
+// cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
+// that chose pictures (drawn as emoji while the platform has none).
+func cardStyle(chat Chat, rec table.TableRecord) render.CardStyle {
+	k := rec.Settings.Cards
+	switch k {
+	case render.CardText, render.CardEmoji:
+		return render.CardStyle{Kind: k}
+	}
+	st := render.CardStyle{Kind: k}
+	if p, ok := chat.(Pictures); ok {
+		st.Faces, _ = p.CardFaces(rec.Platform, k == render.CardImages4)
+	}
+	if st.Faces == nil {
+		st.Kind = render.CardEmoji
+	}
+	return st
+}
+
+// hasCardPictures reports whether the platform draws cards as pictures at all.
+func (t *actor) hasCardPictures(platform string) bool {
+	if p, ok := t.pictures(); ok {
+		_, ok = p.CardFaces(platform, false)
+		return ok
+	}
+	return false
+}
+
+// pictures is the chat's Pictures capability, if it has one.
+func (t *actor) pictures() (Pictures, bool) {
+	p, ok := t.d.chat.(Pictures)
+	return p, ok
+}
+
+// --- arm: the dealer's own next moves, as the core decided them --------------------------------------
+
+// chores asks the core what the dealer does by itself now, after a step that concerns the clocks tm.
+func (t *actor) chores(tm table.Timers) table.Chores { return t.core().Chores(t.d.cfg.Now(), tm) }
+
+// afterStep carries out the core's chores for the turn: for a leaving or absent player the dealer
+// acts at once (a check when checking is free, else a fold; R-21); otherwise the turn goes on screen
+// and its clock starts when it is shown.
+func (t *actor) afterStep(ctx context.Context, ch table.Chores, ans *answer) {
+	t.stopTurn()
+	if ch.Forfeit {
+		t.forfeit(ctx, ans)
+		return
+	}
+	if !ch.Turn {
+		return
+	}
+	wait := ch.Wait
+	l := t.live
+	l.deadline, l.wait = time.Time{}, wait
+	if wait > 0 {
+		l.deadline = t.d.cfg.Now().Add(wait)
+	}
+	t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
+	if ans != nil && ans.update != nil || wait <= 0 {
+		t.startTurnTimer(wait) // on screen already: the click's response shows it
+		return
+	}
+	// The clock starts when the turn is on screen (outbox report), or after the core's backstop if
+	// the platform does not show it.
+	l.timerDue, l.turnShown = true, l.version
+	tok := t.st.Token()
+	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
+		if t.live == l && l.timerDue && t.st.Token() == tok {
+			t.startTurnTimer(wait)
+		}
+	})
+}
+
+// forfeit checks for the absent player to act when checking is free, else folds (R-21). When the
+// store refuses it, the table message shows the hand as it stands, the absent player's turn without
+// a clock, rather than the turn before it, while the step is tried again.
+func (t *actor) forfeit(ctx context.Context, ans *answer) {
+	l := t.live
+	l.timerDue, l.deadline, l.wait = false, time.Time{}, 0 // no clock for this turn
+	// A retry asks the core afresh: the player may be back (`sitin`) and get the turn.
+	again := func(ctx context.Context, t *actor) { t.afterStep(ctx, t.chores(table.Timers{Turn: true}), nil) }
+	if err := t.play(ctx, "act for leaving player", table.State.Forfeit, ans, again); err != nil && l.stalled != t.st.Token() {
+		l.stalled = t.st.Token()
+		t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
+	}
+}
+
+// play runs a step of the running hand the core takes for the player to act (the clock's timeout,
+// a check or fold for an absent player). Nobody is waiting for an answer: a failure is logged, and a
+// step the store refused is retried (again runs on the turn's timer) while the turn is the same.
+func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer,
+	again func(ctx context.Context, t *actor)) error {
+	tok := t.st.Token()
+	st, err := do(t.core(), t.d.cfg.Now())
+	if err == nil {
+		err = t.apply(ctx, st, ans)
+	}
+	if err != nil && !t.retry(what, err, &t.turnTimer, func(ctx context.Context, t *actor) {
+		if t.st.Hand != nil && t.st.Token() == tok {
+			again(ctx, t)
+		}
+	}) {
+		t.d.log.Error(what, "table", t.id, "err", err)
+	}
+	return err
+}
+
+// timeout is the turn's clock running out: the core checks or folds for the player to act.
+func (t *actor) timeout(ctx context.Context) {
+	t.play(ctx, "timeout", table.State.Timeout, nil, func(ctx context.Context, t *actor) { t.timeout(ctx) })
+}
+
+// startTurnTimer starts the turn's clock: wait from now.
+func (t *actor) startTurnTimer(wait time.Duration) {
+	t.stopTurn()
+	if t.live != nil {
+		t.live.timerDue = false
+		t.schedulePing()
+	}
+	if wait <= 0 || t.st.Hand == nil {
+		return
+	}
+	tok := t.st.Token()
+	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
+		if t.st.Hand == nil || t.st.Token() != tok {
+			return // acted in time
+		}
+		t.turnTimer = nil
+		t.timeout(ctx)
+	})
+}
+
+// schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
+func (t *actor) schedulePing() {
+	l := t.live
+	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.st.Token() {
+		return
+	}
+	tok := t.st.Token()
+	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
+		t.pingTimer = nil
+		if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
+			return // acted in time, or the hand is over
+		}
+		text, ok := t.st.Ping(t.d.cfg.Now(), l.deadline)
+		if !ok {
+			return
+		}
+		m := t.out.where
+		m.Message = render.Message{Text: text}
+		t.out.ping(m)
+		l.pinged = tok
+	})
+}
+
+// scheduleDeal arms the pause before the automatic next hand when the core says the table deals by
+// itself. While the last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not
+// begun.
+func (t *actor) scheduleDeal() {
+	ch := t.chores(table.Timers{Deal: true})
+	if !ch.Deal || t.dealTimer != nil || t.live != nil && t.live.dealDue {
+		return
+	}
+	t.dealTimer = t.d.after(t, ch.Pause, func(ctx context.Context, t *actor) {
+		t.dealTimer = nil
+		t.autoDeal(ctx)
+	})
+}
+
+// dealWhenShown starts the pause before the next deal once the hand's last version, which offers
+// players out of chips a rebuy within the pause, is on screen, so they have all of it to answer:
+// when the outbox reports it (shown), at once when the click's own response showed it, or after the
+// core's backstop when the platform does not show it.
+func (t *actor) dealWhenShown(ch table.Chores, ans *answer) {
+	l := t.live
+	if l == nil || ans != nil && ans.update != nil {
+		t.scheduleDeal()
+		return
+	}
+	l.dealDue, l.dealShown = true, l.version
+	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
+		if t.live == l && l.dealDue {
+			l.dealDue = false
+			t.scheduleDeal()
+		}
+	})
+}
+
+// autoDeal deals the next hand by itself; a deal the store refuses is tried again (retry) on the
+// deal timer, until a hand is dealt.
+func (t *actor) autoDeal(ctx context.Context) {
+	err := t.deal(ctx)
+	if err != nil && !t.retry("automatic deal", err, &t.dealTimer, func(ctx context.Context, t *actor) { t.autoDeal(ctx) }) &&
+		errs.CodeOf(err) == errs.Internal {
+		t.d.log.Error("automatic deal", "table", t.id, "err", err)
+	}
+}
+
+// Automatic steps (the clock's check or fold, the check or fold for a player who left or is away,
+// the deal of the next hand) have nobody waiting for them: when the store refuses one (a full disk,
+// a lost connection), nothing else would ever take the table on. So a refused automatic step is tried
+// again, 1 s after the first refusal, then twice as long each time, at most 30 s apart, for as long
+// as the store refuses it and the step is still due. It never gives up: a table that stopped
+// would wait for the dealer to be restarted.
+//
+// The retry is armed on the timer the step belongs to (the turn's clock, the deal's pause), so the
+// table stays as it was before the refused step: the same turn, on screen, with its buttons. A
+// person is never held up by it: the player to act may still act, and anything that takes the turn
+// on stops the turn's timer (stopTurn) and with it the retry; a player's `deal` stops the deal
+// timer (see). Each retry decides afresh from the table as it is then (the same turn still to play,
+// no hand dealt yet), so a step is never applied twice.
+const (
+	retryFirst = time.Second
+	retryMax   = 30 * time.Second
+)
+
+// retryWait is the wait before the try that follows the n-th refusal in a row (n ≥ 1).
+func retryWait(n int) time.Duration {
+	d := retryFirst
+	for i := 1; i < n && d < retryMax; i++ {
+		d *= 2
+	}
+	return min(d, retryMax)
+}
+
+// retry arms again on *tm, and logs the refusal, when err is the store's refusal of an automatic
+// step (commitError). Any other error (the core's refusal, a bug) would only repeat: it reports
+// false, and the caller says what the error is worth.
+func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.Context, t *actor)) bool {
+	var ce *commitError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	if errors.Is(err, ErrNotOwner) {
+		// Another process owns the table now and carries the step out itself: this table is being
+		// dropped here (lostFence), nothing to retry.
+		t.d.log.Info(what+": the community moved to another process", "table", t.id)
+		return true
+	}
+	t.failures++
+	wait := retryWait(t.failures)
+	t.d.log.Error(what, "table", t.id, "err", err, "retry_in", wait, "refusals", t.failures)
+	stop(tm)
+	*tm = t.d.after(t, wait, func(ctx context.Context, t *actor) {
+		*tm = nil
+		again(ctx, t)
+	})
+	return true
+}
+
+// clockAfter is the real clock's timer, Config.AfterFunc's default.
+func clockAfter(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// after starts a timer whose work runs on the table goroutine. The work runs at most once, not at
+// all after Close, and not after the table's session ended (its goroutine is gone).
+func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
+	return d.cfg.AfterFunc(wait, func() {
+		_, _ = d.sendTo(context.Background(), t, job{fire: work})
+	})
+}
+
+func (t *actor) stopTimers() {
+	t.stopTurn()
+	stop(&t.dealTimer)
+}
+
+// stopTurn stops the current turn's clock and its ping.
+func (t *actor) stopTurn() {
+	stop(&t.turnTimer)
+	stop(&t.pingTimer)
+}
+
+// stop stops a timer, if any, and forgets it.
+func stop(tm *Timer) {
+	if *tm != nil {
+		(*tm).Stop()
+		*tm = nil
+	}
+}
+
+// --- automatic steps: the deal of the next hand and the end of the session, carried out like a player's
+
+// shuffler is the dealer's randomness for the core's deal (table.Random).
+type shuffler struct{ d *Dealer }
+
+func (r shuffler) Deck() (engine.Deck, error) {
+	r.d.randMu.Lock()
+	defer r.d.randMu.Unlock()
+	return engine.ShuffledDeck(r.d.cfg.Rand)
+}
+
+func (r shuffler) Salt() (string, error) {
+	salt := make([]byte, 16)
+	if err := r.d.readRand(salt); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(salt), nil
+}
+
+// deal starts the next hand when the pause after a hand is over. It is a no-op when a hand is
+// running or no session is open.
+func (t *actor) deal(ctx context.Context) error {
+	stop(&t.dealTimer)
+	if !t.st.Open || t.st.Hand != nil {
+		return nil
+	}
+	st, err := t.core().NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	if err != nil {
+		return err
+	}
+	return t.apply(ctx, st, nil)
+}
+
+// endSession ends the session by itself (its set time is up, one player holds every chip, the host
+// asked for it to end after the hand): everyone is cashed out, the standings recorded and the table
+// closed, in one commit. It is an automatic step like a deal: the step that ended the session
+// stands, and a commit the store refuses is retried on the deal timer (retry) while the table is
+// still open between hands.
+func (t *actor) endSession(ctx context.Context) {
+	if !t.st.Open || t.st.Hand != nil {
+		return // ended by the host meanwhile, or a player dealt: that hand's end decides
+	}
+	err := t.apply(ctx, t.st.EndSession(t.d.cfg.Now()), nil)
+	if err != nil && !t.retry("end session", err, &t.dealTimer, func(ctx context.Context, t *actor) { t.endSession(ctx) }) {
+		t.d.log.Error("end session", "table", t.id, "err", err)
+	}
+}
