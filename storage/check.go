@@ -108,9 +108,10 @@ func damaged(path, why string) error {
 }
 
 // checkPages reads every page reachable from the root, read-only and under guard, before the file
-// is opened for writing. It must come first: opened for writing, bbolt rebuilds its free list by
-// walking the pages in a goroutine of its own (NoFreelistSync), where a damaged page panics beyond
-// any recover. bbolt's own Tx.Check cannot serve, since it rebuilds the free list the same way.
+// is opened for writing. It must come first: this dealer syncs the free list with every commit, but
+// a file whose free list is missing (written with NoFreelistSync, or cut short) makes bbolt rebuild
+// it on a writable open by walking the pages in a goroutine of its own, where a damaged page panics
+// beyond any recover. bbolt's own Tx.Check cannot serve, since it walks the pages the same way.
 func checkPages(path string) error {
 	var b *bolt.DB
 	err := guard(path, func() (err error) {
