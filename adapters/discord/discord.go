@@ -625,16 +625,16 @@ func (a *Adapter) dispatch(r *responder) {
 			r.fail(a.userText(err))
 			return
 		}
-		a.run(r, cmd)
+		a.run(r, delivery(cmd, i))
 	case discordgo.InteractionMessageComponent:
 		cmd, modal, err := ComponentClick(i)
 		switch {
 		case err != nil:
 			r.fail(a.userText(err))
 		case modal != nil:
-			a.openForm(r, cmd, modal)
+			a.openForm(r, delivery(cmd, i), modal)
 		default:
-			a.runClick(r, cmd)
+			a.runClick(r, delivery(cmd, i))
 		}
 	case discordgo.InteractionModalSubmit:
 		cmd, err := ModalSubmit(i)
@@ -642,10 +642,20 @@ func (a *Adapter) dispatch(r *responder) {
 			r.fail(a.userText(err))
 			return
 		}
-		a.runClick(r, cmd)
+		a.runClick(r, delivery(cmd, i))
 	default:
 		a.log.Debug("ignored interaction", "type", i.Type.String())
 	}
+}
+
+// delivery gives cmd the interaction's ID as its delivery ID: the same interaction arriving twice
+// (a load balancer's retry, at this process or another) is applied once, the second answered with
+// "already done".
+func delivery(cmd bot.Command, i *discordgo.Interaction) bot.Command {
+	if i.ID != "" {
+		cmd.ID = "discord/" + i.ID
+	}
+	return cmd
 }
 
 // userText is the sentence a user sees for err: inputErrors are written for them, anything else is
