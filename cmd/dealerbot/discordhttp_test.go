@@ -183,6 +183,10 @@ func (r *discordRig) deliver(p *proc, in discordtest.Interaction) clickResult {
 	a := r.fake.Deliver(context.Background(), endpointOf(p), in)
 	if a.Err != nil {
 		switch {
+		case a.Status != 0 && a.Status != http.StatusOK:
+			// An answer, but not an interaction response: refused as unsigned or replayed (401), or none
+			// in time (503). Discord would show the user that the interaction failed.
+			r.t.Errorf("%s answered an interaction with %d: %v", p.name, a.Status, a.Err)
 		case errors.Is(a.Err, syscall.ECONNREFUSED):
 			return clickResult{outcome: unsent}
 		case errors.Is(a.Err, context.DeadlineExceeded):
