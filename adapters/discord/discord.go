@@ -93,7 +93,7 @@ type Adapter struct {
 	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
 	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
 	dms     bot.DMChannels // DM channels kept across restarts; nil: kept in memory only
-	tokens  map[seat]live  // the newest answered interaction of each player in each channel
+	tokens  map[seat]*live // the newest answered interaction of each player in each channel
 	swept   time.Time      // when tokens was last cleared of expired ones
 }
 
@@ -179,7 +179,7 @@ func New(cfg Config, logger *slog.Logger, opts ...Option) (*Adapter, error) {
 		base:       base,
 		cancel:     cancel,
 		emojis:     cardEmojis{done: make(chan struct{})},
-		tokens:     map[seat]live{},
+		tokens:     map[seat]*live{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -650,11 +650,13 @@ func (a *Adapter) dispatch(r *responder) {
 
 // delivery gives cmd the interaction's ID as its delivery ID: the same interaction arriving twice
 // (a load balancer's retry, at this process or another) is applied once, the second answered with
-// "already done".
+// "already done". It also carries the interaction's token (Command.Followup), for the process that
+// owns the table when this one forwards the command there.
 func delivery(cmd bot.Command, i *discordgo.Interaction) bot.Command {
 	if i.ID != "" {
 		cmd.ID = "discord/" + i.ID
 	}
+	cmd.Followup = followup(cmd, i)
 	return cmd
 }
 

@@ -654,3 +654,68 @@ func waitUntil(t *testing.T, d time.Duration, what string, ok func() bool) {
 		}
 	}
 }
+
+// A command forwarded to the process that owns the table carries its interaction's token, so with
+// DISCORD_HOLE_CARDS=ephemeral the owner shows the players' cards as ephemeral follow-ups on their
+// newest interactions, as the process that received them would, not by DM: the players join at a
+// process that does not own the table, and a deal sent there gives each their cards in the channel,
+// only to them, following their join.
+func TestForwardedCardsFollowTheInteraction(t *testing.T) {
+	r := newDiscordRig(t, "DISCORD_HOLE_CARDS=ephemeral", "DISCORD_CARD_EMOJIS=off")
+	owner := r.start(1)[0]
+	g := guild{id: "9100", channel: "8100"}
+	for k, name := range []string{"alice", "bob", "carol"} {
+		g.players = append(g.players, discordtest.User{ID: fmt.Sprint(900 + k), Name: name})
+	}
+	at := func(p *proc, u discordtest.User, sub string, opts ...discordtest.Option) (string, discordtest.Interaction) {
+		t.Helper()
+		in := r.fake.NewInteraction(discordtest.TypeCommand, g.id, g.channel, u, "", discordtest.Slash(discord.CommandName, sub, opts...))
+		res := r.deliver(p, in)
+		if res.outcome != refused { // a slash command's reply is a message (type 4), whatever it says
+			t.Fatalf("/poker %s at %s: %+v", sub, p.name, res)
+		}
+		return res.text, in
+	}
+	if rep, _ := at(owner, g.players[0], "start", discordtest.Option{Name: "timer", Type: 4, Value: 0}); !strings.Contains(rep, "table is open") {
+		t.Fatalf("/poker start: %q", rep)
+	}
+	other := r.start(1)[0]
+	joins := map[string]string{} // user ID -> the token of their join
+	for _, p := range g.players {
+		rep, in := at(other, p, "join")
+		if !strings.Contains(rep, "seat") {
+			t.Fatalf("%s's /poker join at %s: %q", p.Name, other.name, rep)
+		}
+		joins[p.ID] = in.Token
+	}
+	if got := r.owner(g.community()); got != owner.name {
+		t.Fatalf("%s is owned by %q, want %s", g.community(), got, owner.name)
+	}
+	// The owner waits a moment before it uses a forwarded interaction: the time the process that
+	// received it has to pass the answer on to Discord.
+	time.Sleep(time.Second)
+	n := r.fake.Count()
+	if rep, _ := at(other, g.players[0], "deal"); !strings.Contains(rep, "Dealt hand") {
+		t.Fatalf("/poker deal at %s: %q", other.name, rep)
+	}
+	for _, p := range g.players {
+		c, ok := r.fake.WaitFor(n, 10*time.Second, func(c discordtest.Call) bool {
+			return c.Method == "POST" && c.Status == http.StatusOK && strings.Contains(c.Content(), "your cards") &&
+				(c.Path == "/channels/dm"+p.ID+"/messages" || c.Path == "/webhooks/"+r.fake.App.ID+"/"+joins[p.ID])
+		})
+		switch {
+		case !ok:
+			t.Errorf("%s got no cards:\n%s", p.Name, r.dump(30))
+		case c.Path != "/webhooks/"+r.fake.App.ID+"/"+joins[p.ID] || c.Flags()&64 == 0:
+			t.Errorf("%s's cards came as %s, want an ephemeral follow-up on their join", p.Name, c)
+		}
+	}
+	for _, c := range r.fake.Calls(0) {
+		if c.Path == "/users/@me/channels" || strings.HasPrefix(c.Path, "/channels/dm") {
+			t.Errorf("a DM though every player had a live interaction: %s", c)
+		}
+	}
+	for _, f := range r.fake.Faults() {
+		t.Errorf("fake Discord: %s", f)
+	}
+}
