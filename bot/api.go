@@ -42,6 +42,13 @@ type Command struct {
 	// the same delivery arriving twice (a retry, a resend, at two processes) changes the table once.
 	// Empty: no such ID.
 	ID string `json:",omitempty"`
+	// Followup is the platform's handle on this delivery for private messages that follow it (Discord:
+	// the interaction's application ID, ID and token, which take ephemeral follow-ups for 15 minutes),
+	// set by the adapter that received the command. The dealer does not read it: a command forwarded
+	// to the process that owns its table carries it through the inbox, and that process hands it to
+	// its own adapter (Followups), which has not seen the interaction. It is a short-lived credential:
+	// never log it.
+	Followup string `json:",omitempty"`
 	// EndCommunity, set only by the dealer itself (never by an adapter), asks the process that owns
 	// the command's community to end every table there (Dealer.EndCommunity), for the reason given:
 	// it travels through the inbox like a player's command when another process owns the community.
@@ -109,6 +116,13 @@ type Finding struct {
 // chat.postEphemeral). Platforms without it get undeliverable private messages on the user's next reply.
 type Ephemeral interface {
 	SendEphemeral(ctx context.Context, m Message) error
+}
+
+// Followups is an optional Chat: one that can send a user's private messages after a command of
+// theirs that another process received (Command.Followup), the way it does after one it received
+// itself. The dealer calls Forwarded with each forwarded command it has answered.
+type Followups interface {
+	Forwarded(cmd Command)
 }
 
 // ErrDMBlocked is returned by Chat.Send when the user does not accept direct messages.

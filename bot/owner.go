@@ -420,6 +420,11 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			if err := d.inbox.Answer(ctx, f.Seq, r); err != nil && ctx.Err() == nil {
 				d.log.Warn("answer a forwarded command", "err", err)
 			}
+			// Once answered here, the sender answers the user: from then on this process's chat may
+			// follow that answer with the user's private messages (hole cards), as the sender's could.
+			if fu, ok := d.chat.(Followups); ok && f.Cmd.Followup != "" {
+				fu.Forwarded(f.Cmd)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -187,7 +188,11 @@ func TestAdapterOverFakeDiscord(t *testing.T) {
 		}
 		cmds := dealer.commands()
 		last := cmds[len(cmds)-1]
-		want := bot.Command{Platform: "discord", Workspace: "7000", Channel: "C1", User: alice.id, UserName: "alice", Text: "join 1000"}
+		// The interaction's ID is the delivery's: the same interaction twice is applied once. Its token
+		// goes along, for the process that owns the table if this one forwards the command there.
+		seq, _ := strconv.Atoi(strings.TrimPrefix(tok, "itok"))
+		want := bot.Command{Platform: "discord", Workspace: "7000", Channel: "C1", User: alice.id, UserName: "alice", Text: "join 1000",
+			ID: fmt.Sprintf("discord/%d", 500000+seq), Followup: fmt.Sprintf("%s/%d/%s", testApp, 500000+seq, tok)}
 		if last != want {
 			t.Errorf("dealer got %+v, want %+v", last, want)
 		}

@@ -95,7 +95,7 @@ type Adapter struct {
 	rest    *restTransport // Session.Client's transport: the proxy and this process's share of the global limit
 	metrics *bot.Metrics   // rate-limit waits and 429s; nil records nothing
 	dms     bot.DMChannels // DM channels kept across restarts; nil: kept in memory only
-	tokens  map[seat]live  // the newest answered interaction of each player in each channel
+	tokens  map[seat]*live // the newest answered interaction of each player in each channel
 	swept   time.Time      // when tokens was last cleared of expired ones
 }
 
@@ -181,7 +181,7 @@ func New(cfg Config, logger *slog.Logger, opts ...Option) (*Adapter, error) {
 		base:       base,
 		cancel:     cancel,
 		emojis:     cardEmojis{done: make(chan struct{})},
-		tokens:     map[seat]live{},
+		tokens:     map[seat]*live{},
 	}
 	for _, o := range opts {
 		o(a)
@@ -617,16 +617,16 @@ func (a *Adapter) dispatch(r *responder) {
 			r.fail(a.userText(err))
 			return
 		}
-		a.run(r, cmd)
+		a.run(r, delivery(cmd, i))
 	case discordgo.InteractionMessageComponent:
 		cmd, modal, err := ComponentClick(i)
 		switch {
 		case err != nil:
 			r.fail(a.userText(err))
 		case modal != nil:
-			a.openForm(r, cmd, modal)
+			a.openForm(r, delivery(cmd, i), modal)
 		default:
-			a.runClick(r, cmd)
+			a.runClick(r, delivery(cmd, i))
 		}
 	case discordgo.InteractionModalSubmit:
 		cmd, err := ModalSubmit(i)
@@ -634,10 +634,22 @@ func (a *Adapter) dispatch(r *responder) {
 			r.fail(a.userText(err))
 			return
 		}
-		a.runClick(r, cmd)
+		a.runClick(r, delivery(cmd, i))
 	default:
 		a.log.Debug("ignored interaction", "type", i.Type.String())
 	}
+}
+
+// delivery gives cmd the interaction's ID as its delivery ID: the same interaction arriving twice
+// (a load balancer's retry, at this process or another) is applied once, the second answered with
+// "already done". It also carries the interaction's token (Command.Followup), for the process that
+// owns the table when this one forwards the command there.
+func delivery(cmd bot.Command, i *discordgo.Interaction) bot.Command {
+	if i.ID != "" {
+		cmd.ID = "discord/" + i.ID
+	}
+	cmd.Followup = followup(cmd, i)
+	return cmd
 }
 
 // userText is the sentence a user sees for err: inputErrors are written for them, anything else is

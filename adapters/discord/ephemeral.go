@@ -5,11 +5,14 @@ package discord
 // a follow-up on an interaction costs none. So the adapter remembers, for each player and channel,
 // the player's newest interaction there that has been answered (its token lives 15 minutes), and
 // shows the player's private messages from that table as ephemeral follow-ups on it: only that
-// player sees them, in the table's channel. A player without one (the token expired, or they have
-// not touched the table yet in this process) gets a DM as before.
+// player sees them, in the table's channel. When processes share the tables, the process that owns
+// a table learns the interactions of the commands other processes forwarded to it (Forwarded), so
+// their players' cards follow those too. A player without one (the token expired, or they have not
+// touched the table since this process serves it) gets a DM as before.
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -28,7 +31,18 @@ type seat struct{ user, channel string }
 type live struct {
 	i  *discordgo.Interaction // only AppID, ID and Token are kept
 	at time.Time
+	// from is when the token may first be used: at once for an interaction this process answered;
+	// forwardSettle after a forwarded one was answered here, by when the process that received it
+	// has answered Discord. Until then prev, the one before, serves.
+	from time.Time
+	prev *live
 }
+
+// forwardSettle is how long after answering a forwarded command the process that received it has to
+// pass the answer on to Discord (it reads the reply from the inbox within milliseconds): a follow-up
+// sent before would be refused (10015), or, on a slash command answered with a deferral, would
+// replace the "thinking…" message instead of following it.
+const forwardSettle = 500 * time.Millisecond
 
 // remember keeps i as its user's newest interaction in its channel, once its first response is
 // final (r.kind): a follow-up sent while the response is still a deferred "thinking…" message would
@@ -50,12 +64,60 @@ func (a *Adapter) remember(r *responder) {
 	if user == "" {
 		return
 	}
+	a.keep(seat{user: user, channel: i.ChannelID}, i, r.at, r.at)
+}
+
+var _ bot.Followups = (*Adapter)(nil)
+
+// Forwarded keeps the interaction of a command that another process received and forwarded to this
+// one, which owns its table, as the user's newest in the channel (usable forwardSettle from now):
+// the user's private messages from the table (hole cards) then follow it ephemerally, as they would
+// on the process that received it, instead of going by DM. A form's probe carries none.
+func (a *Adapter) Forwarded(cmd bot.Command) {
+	app, id, token, ok := parseFollowup(cmd.Followup)
+	if !ok || app != a.cfg.AppID || cmd.Platform != "discord" || cmd.User == "" || cmd.Channel == "" {
+		return
+	}
 	now := a.now()
-	k := seat{user: user, channel: i.ChannelID}
+	a.keep(seat{user: cmd.User, channel: cmd.Channel}, &discordgo.Interaction{AppID: app, ID: id, Token: token}, now, now.Add(forwardSettle))
+}
+
+// followup is the Command.Followup of interaction i: its application ID, ID and token. A probe has
+// none: its interaction is answered with a form, which takes no follow-ups.
+func followup(cmd bot.Command, i *discordgo.Interaction) string {
+	if cmd.Probe || i.AppID == "" || i.ID == "" || i.Token == "" {
+		return ""
+	}
+	return i.AppID + "/" + i.ID + "/" + i.Token
+}
+
+// parseFollowup reads a Command.Followup made by followup.
+func parseFollowup(s string) (app, id, token string, ok bool) {
+	parts := strings.SplitN(s, "/", 3)
+	if len(parts) != 3 || !isSnowflake(parts[0]) || !isSnowflake(parts[1]) || parts[2] == "" {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
+}
+
+// keep makes i, which arrived at and may be used from from, the newest interaction of k unless a
+// newer one is kept; the one it replaces serves until from. Expired tokens are swept once a minute.
+func (a *Adapter) keep(k seat, i *discordgo.Interaction, at, from time.Time) {
+	now := a.now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if old, ok := a.tokens[k]; !ok || !old.at.After(r.at) {
-		a.tokens[k] = live{i: &discordgo.Interaction{AppID: i.AppID, ID: i.ID, Token: i.Token}, at: r.at}
+	old := a.tokens[k]
+	if old == nil || !old.at.After(at) {
+		l := &live{i: &discordgo.Interaction{AppID: i.AppID, ID: i.ID, Token: i.Token}, at: at, from: from}
+		if old != nil {
+			if now.Before(old.from) {
+				old = old.prev // not usable yet itself: what serves until then still does
+			}
+			if old != nil {
+				l.prev = &live{i: old.i, at: old.at, from: old.from} // a chain of two at most
+			}
+		}
+		a.tokens[k] = l
 	}
 	if now.Sub(a.swept) > time.Minute {
 		a.swept = now
@@ -71,8 +133,12 @@ func (a *Adapter) remember(r *responder) {
 func (a *Adapter) liveToken(user, channel string) (*discordgo.Interaction, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	l, ok := a.tokens[seat{user: user, channel: channel}]
-	if !ok || a.now().Sub(l.at) >= tokenUsable {
+	now := a.now()
+	l := a.tokens[seat{user: user, channel: channel}]
+	if l != nil && now.Before(l.from) {
+		l = l.prev
+	}
+	if l == nil || now.Before(l.from) || now.Sub(l.at) >= tokenUsable {
 		return nil, false
 	}
 	return l.i, true
@@ -83,8 +149,15 @@ func (a *Adapter) forget(user, channel string, i *discordgo.Interaction) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	k := seat{user: user, channel: channel}
-	if l, ok := a.tokens[k]; ok && l.i.Token == i.Token {
+	l := a.tokens[k]
+	switch {
+	case l == nil:
+	case l.i.Token == i.Token && l.prev != nil:
+		a.tokens[k] = l.prev // the one before may still be good
+	case l.i.Token == i.Token:
 		delete(a.tokens, k)
+	case l.prev != nil && l.prev.i.Token == i.Token:
+		l.prev = nil
 	}
 }
 

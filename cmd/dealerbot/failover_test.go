@@ -109,10 +109,13 @@ func (l *lockedBuffer) String() string {
 var (
 	servingRE   = regexp.MustCompile(`serving lines on (\S+)`)
 	listeningRE = regexp.MustCompile(`dealerbot: listening on (\S+)`)
+	// discordRE is the log line of a process serving Discord's Interactions Endpoint without the
+	// gateway, once its commands are registered.
+	discordRE = regexp.MustCompile(`connected to Discord without the gateway`)
 )
 
 // startProc starts a dealerbot process named name on the database at url and waits until it
-// serves lines.
+// serves lines or, with Discord configured by env, Discord's Interactions Endpoint.
 func startProc(t *testing.T, url, name string, lease time.Duration, env ...string) *proc {
 	t.Helper()
 	self, err := os.Executable()
@@ -134,6 +137,7 @@ func startProc(t *testing.T, url, name string, lease time.Duration, env ...strin
 	}
 	addr := make(chan string, 1)
 	httpAddr := make(chan string, 1)
+	discordUp := make(chan struct{}, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -145,16 +149,29 @@ func startProc(t *testing.T, url, name string, lease time.Duration, env ...strin
 			if m := listeningRE.FindStringSubmatch(line); m != nil {
 				httpAddr <- m[1]
 			}
+			if discordRE.MatchString(line) {
+				select {
+				case discordUp <- struct{}{}:
+				default:
+				}
+			}
 		}
 		p.cmd.Wait()
 		close(p.done)
 	}()
-	select {
-	case p.addr = <-addr:
+	started := func() {
 		select {
 		case p.http = <-httpAddr:
-		default: // it listens before it serves lines, or not at all
+		default: // it listens before it serves, or not at all
 		}
+	}
+	select {
+	case p.addr = <-addr:
+		started()
+	case <-discordUp:
+		started()
+	case <-p.done:
+		t.Fatalf("process %s exited at start:\n%s", name, p.log)
 	case <-time.After(30 * time.Second):
 		p.cmd.Process.Kill()
 		t.Fatalf("process %s did not start:\n%s", name, p.log)

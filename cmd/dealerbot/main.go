@@ -439,11 +439,23 @@ func (r *router) SendEphemeral(ctx context.Context, m bot.Message) error {
 	return e.SendEphemeral(ctx, m)
 }
 
-// The router is a chat and shows pictures when the platform's chat does.
+// The router is a chat, shows pictures when the platform's chat does, and hands forwarded commands
+// to the platform's chat when it follows them up.
 var (
-	_ bot.Chat     = (*router)(nil)
-	_ bot.Pictures = (*router)(nil)
+	_ bot.Chat      = (*router)(nil)
+	_ bot.Pictures  = (*router)(nil)
+	_ bot.Followups = (*router)(nil)
 )
+
+func (r *router) Forwarded(cmd bot.Command) {
+	c, err := r.pick(cmd.Platform)
+	if err != nil {
+		return
+	}
+	if f, ok := c.(bot.Followups); ok {
+		f.Forwarded(cmd)
+	}
+}
 
 func (r *router) Post(ctx context.Context, m bot.Message) (string, error) {
 	s, err := r.pick(m.Platform)

@@ -16,8 +16,8 @@ import (
 
 const migrateUsage = `Usage: dealerbot migrate --from FILE --to postgres://user:password@host:5432/dbname
   copies everything in the bbolt database FILE into an empty PostgreSQL database: players, the
-  ledger, open tables with their hands in progress, finished hands, sessions, schedules, RSVPs and
-  results, record for record. Stop the dealer that uses FILE first. Afterwards both ledgers must
+  ledger, open tables with their hands in progress, finished hands, sessions, schedules, RSVPs,
+  results, the chat apps' installations and the DM channels kept, record for record. Stop the dealer that uses FILE first. Afterwards both ledgers must
   balance and every count match; the counts and chip totals of both are printed.
 `
 
@@ -108,6 +108,20 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The DM channels the Discord adapter keeps, so the new database does not open them again.
+	dms, err := src.AllDMChannels(ctx)
+	if err != nil {
+		return err
+	}
+	for _, dm := range dms {
+		if err := dst.PutDMChannel(ctx, dm.Platform, dm.User, dm.Channel); err != nil {
+			return fmt.Errorf("copy the DM channel of %s/%s: %w", dm.Platform, dm.User, err)
+		}
+	}
+	dstDMs, err := dst.CountDMChannels(ctx)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "copied %s to %s\n", from, dst)
 
 	// Read both sides anew, each through its own store, and compare.
@@ -134,6 +148,7 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 		{"RSVPs", int64(srcN.RSVPs), int64(dstN.RSVPs)},
 		{"results", int64(srcN.Results), int64(dstN.Results)},
 		{"installations", int64(len(installs)), int64(dstInstalls)},
+		{"DM channels", int64(len(dms)), int64(dstDMs)},
 		{"chips brought in", srcTot.BroughtIn, dstTot.BroughtIn},
 		{"chips in bankrolls", srcTot.Bankrolls, dstTot.Bankrolls},
 		{"chips on tables", srcTot.OnTables, dstTot.OnTables},

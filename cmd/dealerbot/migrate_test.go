@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +102,8 @@ func migrateSource(t *testing.T) string {
 	must(db.DeleteSchedule(ctx, ids[2]))
 	must(db.PutInstallation(ctx, bot.Installation{Platform: "slack", Workspace: "T1", Name: "Home game", BotUser: "U0BOT",
 		Scopes: []string{"commands", "chat:write"}, Token: []byte{1, 0, 0xff, 7}, InstalledBy: "U1", Installed: game.UTC()}))
+	must(db.PutDMChannel(ctx, "discord", "111", "5001"))
+	must(db.PutDMChannel(ctx, "discord", "222", "5002"))
 	return path
 }
 
@@ -221,6 +224,16 @@ func TestMigrateCopiesEverything(t *testing.T) {
 	in, ok, err := dst.Installation(ctx, "slack", "T1")
 	if err != nil || !ok || in.Name != "Home game" || string(in.Token) != string([]byte{1, 0, 0xff, 7}) || len(in.Scopes) != 2 {
 		t.Errorf("the copied installation: %+v ok=%v err=%v", in, ok, err)
+	}
+	// The DM channels the Discord adapter keeps come along, so the new database does not open them
+	// again; the report counts them.
+	for user, want := range map[string]string{"111": "5001", "222": "5002"} {
+		if ch, ok, err := dst.DMChannel(ctx, "discord", user); err != nil || !ok || ch != want {
+			t.Errorf("the copied DM channel of %s: %q ok=%v err=%v, want %q", user, ch, ok, err, want)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^DM channels +2 +2$`).MatchString(out) {
+		t.Errorf("migrate's report does not count 2 DM channels on both sides:\n%s", out)
 	}
 
 	// The source holds what the test means to copy.
