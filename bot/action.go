@@ -314,11 +314,28 @@ func (t *actor) handle(ctx context.Context, cmd Command) Reply {
 	}
 	if err != nil {
 		r = errorReply(t.d.log.With("table", t.id, "user", cmd.User, "command", cmd.Text), err)
+		if errors.Is(err, errEarlierTurn) || errors.Is(err, ErrApplied) {
+			r.Update = t.newest(cmd) // the clicker's message is behind: the refusal brings it up to date
+		}
 	}
 	if cmd.Probe {
 		return r // nothing is delivered with a probe's answer: the adapter only opens a form
 	}
 	return t.withPending(cmd.User, r)
+}
+
+// newest is the hand's table message as last rendered, for a click on that very message refused as
+// from an earlier turn or as a repeat (the same interaction delivered to two processes): whichever
+// of a repeated click's answers the platform shows, the message is then current. The outbox's
+// bookkeeping is left alone: a newer version it still has to write, it writes. nil when the click
+// was on another message.
+func (t *actor) newest(cmd Command) *render.Message {
+	l := t.live
+	if cmd.Message == "" || cmd.Probe || l == nil || l.last == nil || t.out == nil || !t.out.editable(l.no, cmd.Message) {
+		return nil
+	}
+	m := *l.last
+	return &m
 }
 
 // isAction reports whether verb is a betting action of the player to act.
@@ -407,6 +424,9 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.need)
 }
 
+// errEarlierTurn refuses a click on a button of a turn that is over.
+var errEarlierTurn = errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
+
 // run runs one command on the table goroutine: the button check, the gate, then the verb.
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
 	first, _ := splitCommand(cmd.Text)
@@ -414,7 +434,7 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
 	}
 	if cmd.Token != "" && cmd.Token != t.st.Token() {
-		return Reply{}, errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
+		return Reply{}, errEarlierTurn
 	}
 	if cmd.Probe && !isAction(first) {
 		return Reply{}, nil // only actions are probed; anything else may always be tried
@@ -628,6 +648,7 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 	}
 	l.version++
 	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
+	l.last = &m
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	pic := t.picture(h, names)
 	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {

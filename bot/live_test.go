@@ -423,3 +423,47 @@ func TestHostToldWhenTheChannelRefusesTheBot(t *testing.T) {
 	}
 	r.balance()
 }
+
+// A click that arrives twice (a load balancer's retry, the same interaction at two processes) is
+// applied once; the repeat is refused as from an earlier turn, and since the clicker's message may
+// be the one behind, the refusal brings the table message up to date too, whichever of the two
+// answers the platform shows. Refusals that say nothing of the message (not your turn) leave it be.
+func TestRepeatedClickBringsTheTableUpToDate(t *testing.T) {
+	r, sc := liveRig(t, "timer=30")
+	id := r.table("c1").Screen.Message
+	tr := r.table("c1")
+	u := tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
+	click := bot.Command{ID: "test/click-1", Platform: "test", Workspace: "w", Channel: "c1", User: u, UserName: u,
+		Text: "call", Token: fmt.Sprintf("1.%d", len(tr.Hand.Actions)), Message: id}
+	first := r.d.Handle(context.Background(), click)
+	if first.IsError || first.Update == nil {
+		t.Fatalf("the click: %q (update %v), want the table message", first.Text, first.Update != nil)
+	}
+	actions := len(r.table("c1").Hand.Actions)
+	again := r.d.Handle(context.Background(), click)
+	if !again.IsError || !strings.Contains(again.Text, "earlier turn") {
+		t.Fatalf("the repeat was answered %q, want the earlier-turn refusal", again.Text)
+	}
+	if again.Update == nil || again.Update.Text != first.Update.Text {
+		t.Fatalf("the repeat's refusal does not bring the table up to date: %v", again.Update)
+	}
+	if n := len(r.table("c1").Hand.Actions); n != actions {
+		t.Fatalf("the repeat changed the hand: %d actions, want %d", n, actions)
+	}
+	// Someone not to act clicks the current message: refused, and the message is left as it is.
+	tr = r.table("c1")
+	toAct := tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
+	var other string
+	for _, s := range tr.Seats {
+		if s.User != toAct {
+			other = s.User
+			break
+		}
+	}
+	rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: other, UserName: other,
+		Text: "call", Token: fmt.Sprintf("1.%d", len(tr.Hand.Actions)), Message: id})
+	if !rep.IsError || rep.Update != nil {
+		t.Fatalf("a click out of turn: %q with update %v, want a refusal alone", rep.Text, rep.Update != nil)
+	}
+	sc.settle(t)
+}

@@ -62,6 +62,8 @@ type liveHand struct {
 	// rebuy offer, to be on screen (dealWhenShown).
 	dealDue   bool
 	dealShown uint64
+	// last is the message as last rendered (showLive), which a refused click on it shows again.
+	last *render.Message
 }
 
 // outbox delivers one table's message: it keeps only the newest version waiting and writes it when
