@@ -105,6 +105,17 @@ func (a *Adapter) syncEmojis(ctx context.Context) {
 		if err == nil || ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errEmojiTaken) && attempt < emojiRetries {
+			// Another process of this bot uploads the same cards at the same time (several started
+			// at once): list again, and take theirs.
+			a.log.Info("another process is uploading the card emojis: listing them again", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Duration(attempt+1) * time.Second):
+			}
+			continue
+		}
 		var rl *discordgo.RateLimitError
 		if !errors.As(err, &rl) || attempt >= emojiRetries {
 			a.log.Warn("card emojis could not be uploaded: cards are drawn as emoji until a restart succeeds", "err", err)
@@ -120,6 +131,10 @@ func (a *Adapter) syncEmojis(ctx context.Context) {
 		}
 	}
 }
+
+// errEmojiTaken is an upload refused as a bad request after the list said the emoji was missing,
+// which is what another process uploading the same card a moment earlier looks like.
+var errEmojiTaken = errors.New("the emoji's name may have been taken meanwhile")
 
 // uploadGap is the least time between two card emoji uploads: at most 40 a second, under Discord's
 // global limit of 50 requests a second for the whole bot.
@@ -165,6 +180,11 @@ func (a *Adapter) syncEmojisOnce(ctx context.Context) error {
 				}
 				e, err := a.session.ApplicationEmojiCreate(a.cfg.AppID, &discordgo.EmojiParams{Name: name,
 					Image: "data:image/png;base64," + base64.StdEncoding.EncodeToString(deck.PNG[c])}, opts...)
+				if isStatus(err, http.StatusBadRequest) {
+					// Most likely the name was taken since the list: by another process uploading the
+					// same cards. The next attempt lists again.
+					return fmt.Errorf("upload card emoji %s: %w (%w)", name, errEmojiTaken, err)
+				}
 				if err != nil {
 					return fmt.Errorf("upload card emoji %s: %w", name, err)
 				}

@@ -78,6 +78,9 @@ type fakeDiscord struct {
 	emojiLimit   int
 	emojiWait    time.Duration
 	emojiMade    int             // uploads in the current window
+	// emojiRace, when set, runs (under f.mu) before the first upload is judged: another process
+	// uploading the same emojis at that moment.
+	emojiRace func()
 	emojiWindow  time.Time       // when the current window opened
 	refuseFiles  bool            // answer messages with files with 413, as Discord does a file too large
 	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
@@ -775,6 +778,16 @@ func (f *fakeDiscord) serveEmoji(w http.ResponseWriter, method string, parts []s
 		}
 		name, _ := c.Body["name"].(string)
 		img, _ := c.Body["image"].(string)
+		if race := f.emojiRace; race != nil {
+			f.emojiRace = nil
+			race()
+			for _, e := range f.emojis {
+				if e.name == name { // taken by the other process: what Discord answers then
+					writeJSON(w, http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: name: an emoji with this name already exists"})
+					return
+				}
+			}
+		}
 		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(img, "data:image/png;base64,"))
 		why := ""
 		switch {

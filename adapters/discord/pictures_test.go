@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
 	"net/http"
 	"regexp"
@@ -109,6 +110,42 @@ func TestCardEmojisUploadedOnce(t *testing.T) {
 	again, _ := b.CardFaces("discord", false)
 	if again == nil || *again != *two {
 		t.Error("after a restart the faces differ from the ones uploaded")
+	}
+}
+
+// Two processes started at once upload the same cards: the one whose upload finds the name taken
+// lists again and takes the other's emojis, instead of drawing cards as text until a restart. Every
+// card has one emoji on Discord.
+func TestCardEmojisUploadedByAnotherProcessMeanwhile(t *testing.T) {
+	f := newFakeDiscord(t, testApp)
+	f.emojiRace = func() { // the other process uploads every card between our list and our first upload
+		for _, col := range decks {
+			deck, err := picture.Deck(col)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for c := range len(render.Faces{}) {
+				f.nextID++
+				e := fakeEmoji{id: fmt.Sprintf("%d", 5000000+f.nextID), name: emojiName(col, engine.Card(c), deck.Version), png: deck.PNG[c]}
+				f.emojis[e.id] = e
+			}
+		}
+	}
+	logs := &bottest.Buffer{}
+	a := openAdapterWith(t, f, logs, bottest.NewClock(time.Now()), cardConfig())
+	ready(t, a)
+	if faces, _ := a.CardFaces("discord", true); faces == nil {
+		t.Fatalf("no card faces after the race:\n%s", logs.String())
+	}
+	if n := len(f.emojiIDs()); n != 106 {
+		t.Errorf("%d card emojis on Discord, want 106 (one each)", n)
+	}
+	if got := emojiCalls(f.since(0)); got["GET"] != 2 || got["POST"] != 1 {
+		t.Errorf("emoji calls %v, want a list, the refused upload, and a list again", got)
+	}
+	if strings.Contains(logs.String(), "could not be uploaded") {
+		t.Errorf("the race left cards as text:\n%s", logs.String())
 	}
 }
 
