@@ -77,24 +77,24 @@ type fakeDiscord struct {
 	emojiRefusal int
 	emojiLimit   int
 	emojiWait    time.Duration
-	emojiMade    int             // uploads in the current window
+	emojiMade    int // uploads in the current window
 	// emojiRace, when set, runs (under f.mu) before the first upload is judged: another process
 	// uploading the same emojis at that moment.
-	emojiRace func()
-	emojiWindow  time.Time       // when the current window opened
-	refuseFiles  bool            // answer messages with files with 413, as Discord does a file too large
-	noAttach     map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
-	noSend       map[string]bool // channels where the bot lacks Send Messages: any message write is 403 50013
-	notIn        map[string]bool // servers the bot was not added to: registering commands there is 403 50001
-	frozen       map[string]bool // messages too old to edit again: an edit is 400 30046
-	latency      time.Duration   // every REST request is answered this late (a slow network or service)
-	globalUntil  time.Time       // channel message writes are refused with a global 429 until then
-	globalStart  time.Time       // the current second of the global limit (50 requests a second)
-	globalUsed   int
-	globalHits   int          // global 429s answered by the limit
-	expired      []string     // interaction tokens answered too late (10062)
-	servers      []fakeServer // the servers the bot is in, for the health check
-	portalURL    string       // the Interactions Endpoint URL saved on the Developer Portal ("" for none)
+	emojiRace   func()
+	emojiWindow time.Time       // when the current window opened
+	refuseFiles bool            // answer messages with files with 413, as Discord does a file too large
+	noAttach    map[string]bool // channels where the bot lacks Attach Files: a message with files is 403 50013
+	noSend      map[string]bool // channels where the bot lacks Send Messages: any message write is 403 50013
+	notIn       map[string]bool // servers the bot was not added to: registering commands there is 403 50001
+	frozen      map[string]bool // messages too old to edit again: an edit is 400 30046
+	latency     time.Duration   // every REST request is answered this late (a slow network or service)
+	globalUntil time.Time       // channel message writes are refused with a global 429 until then
+	globalStart time.Time       // the current second of the global limit (50 requests a second)
+	globalUsed  int
+	globalHits  int          // global 429s answered by the limit
+	expired     []string     // interaction tokens answered too late (10062)
+	servers     []fakeServer // the servers the bot is in, for the health check
+	portalURL   string       // the Interactions Endpoint URL saved on the Developer Portal ("" for none)
 
 	ep         *endpoint                // where interactions are POSTed instead of the gateway, if set
 	pending    map[string]chan struct{} // interaction token -> closed once the endpoint's answer is read
