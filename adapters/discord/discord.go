@@ -45,11 +45,6 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// Handler is what the adapter needs from the dealer (*bot.Dealer has it).
-type Handler interface {
-	Handle(ctx context.Context, cmd bot.Command) bot.Reply
-}
-
 // How long a user whose DMs are closed gets no DM attempts; after that, one more try (they may have
 // opened their DMs in the meantime).
 const dmRetryAfter = 30 * time.Minute
@@ -71,7 +66,7 @@ type Adapter struct {
 	now     func() time.Time
 
 	mu        sync.Mutex
-	handler   Handler
+	handler   bot.Handler
 	probeWait time.Duration // probeTimeout; shorter in tests
 	// deferAfter is how long an interaction that came to the Interactions Endpoint waits for the
 	// dealer before its HTTP response is a deferral (httpDeferAfter; shorter in tests).
@@ -215,7 +210,7 @@ const restTimeout = 20 * time.Second
 
 // SetDealer tells the adapter where to send commands. Until it is called, interactions are answered
 // with "not ready".
-func (a *Adapter) SetDealer(h Handler) {
+func (a *Adapter) SetDealer(h bot.Handler) {
 	a.mu.Lock()
 	a.handler = h
 	a.mu.Unlock()
@@ -681,7 +676,7 @@ func (a *Adapter) run(r *responder, cmd bot.Command) {
 }
 
 // dealer is the handler commands go to; until SetDealer, nil, and the user is told to try again.
-func (a *Adapter) dealer(r *responder) Handler {
+func (a *Adapter) dealer(r *responder) bot.Handler {
 	a.mu.Lock()
 	h := a.handler
 	a.mu.Unlock()
@@ -804,7 +799,7 @@ func (r *responder) respond(resp *discordgo.InteractionResponse) bool {
 // itself; a slower answer is deferred, and the reply follows the deferral when it comes. ok is false
 // when nothing more can be shown: the deferral was not taken (the user was told the interaction
 // failed) or the dealer panicked (logged and apologised for).
-func (r *responder) handle(h Handler, cmd bot.Command, deferral *discordgo.InteractionResponse) (rep bot.Reply, ok bool) {
+func (r *responder) handle(h bot.Handler, cmd bot.Command, deferral *discordgo.InteractionResponse) (rep bot.Reply, ok bool) {
 	if r.deferAfter <= 0 {
 		if !r.respond(deferral) {
 			// Discord did not take the acknowledgement: the user was told the interaction failed, so the

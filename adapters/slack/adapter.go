@@ -34,11 +34,6 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// Dealer is what the adapter needs from the bot; *bot.Dealer implements it.
-type Dealer interface {
-	Handle(ctx context.Context, cmd bot.Command) bot.Reply
-}
-
 // Option changes how New builds the adapter.
 type Option func(*Adapter)
 
@@ -94,7 +89,7 @@ type Adapter struct {
 	busy   atomic.Int64 // work's count, which Close reports and tests wait to see reach 0
 
 	mu     sync.Mutex
-	dealer Dealer
+	dealer bot.Handler
 	dms    map[string]string    // workspace/user -> DM channel
 	users  map[string]userEntry // workspace/user -> admin flag and display name (inbound.go)
 	seen   map[string]time.Time // HTTP mode: requests already served (replays), until they expire
@@ -178,7 +173,7 @@ func (a *Adapter) newClient(token string, opts ...slackapi.Option) *slackapi.Cli
 
 // SetDealer gives the adapter the dealer that handles its commands. Call it before Run: the dealer
 // is built with the adapter as its Chat, so the two cannot be built in one step.
-func (a *Adapter) SetDealer(d Dealer) {
+func (a *Adapter) SetDealer(d bot.Handler) {
 	a.mu.Lock()
 	a.dealer = d
 	a.mu.Unlock()
