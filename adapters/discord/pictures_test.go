@@ -117,19 +117,24 @@ func TestCardEmojisUploadedOnce(t *testing.T) {
 // lists again and takes the other's emojis, instead of drawing cards as text until a restart. Every
 // card has one emoji on Discord.
 func TestCardEmojisUploadedByAnotherProcessMeanwhile(t *testing.T) {
+	// The other process's emojis, drawn before the fake starts: the race itself must be quick, since
+	// the fake holds its lock (and its gateway waits) while it runs.
+	var theirs []fakeEmoji
+	for _, col := range decks {
+		deck, err := picture.Deck(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range len(render.Faces{}) {
+			theirs = append(theirs, fakeEmoji{name: emojiName(col, engine.Card(c), deck.Version), png: deck.PNG[c]})
+		}
+	}
 	f := newFakeDiscord(t, testApp)
 	f.emojiRace = func() { // the other process uploads every card between our list and our first upload
-		for _, col := range decks {
-			deck, err := picture.Deck(col)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			for c := range len(render.Faces{}) {
-				f.nextID++
-				e := fakeEmoji{id: fmt.Sprintf("%d", 5000000+f.nextID), name: emojiName(col, engine.Card(c), deck.Version), png: deck.PNG[c]}
-				f.emojis[e.id] = e
-			}
+		for _, e := range theirs {
+			f.nextID++
+			e.id = fmt.Sprintf("%d", 5000000+f.nextID)
+			f.emojis[e.id] = e
 		}
 	}
 	logs := &bottest.Buffer{}
