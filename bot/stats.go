@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -310,16 +311,7 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 		Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
 }
 
-func cmpAbs(a, b float64) int {
-	a, b = math.Abs(a), math.Abs(b)
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func cmpAbs(a, b float64) int { return cmp.Compare(math.Abs(a), math.Abs(b)) }
 
 // seasonChart is the chart of the channel's season for `leaderboard season`, or nothing when there is
 // none to draw (no game of the season finished yet) or it cannot be drawn (logged).

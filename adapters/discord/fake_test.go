@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/dealerbot/dealerbot/adapters/discord/discordtest"
 )
 
 // fakeDiscord is an offline Discord: an httptest server answering the REST calls the adapter makes
@@ -155,16 +157,8 @@ func (c call) buttons() []button {
 		b = d
 	}
 	var out []button
-	rows, _ := b["components"].([]any)
-	for _, r := range rows {
-		row, _ := r.(map[string]any)
-		inner, _ := row["components"].([]any)
-		for _, x := range inner {
-			m, _ := x.(map[string]any)
-			id, _ := m["custom_id"].(string)
-			label, _ := m["label"].(string)
-			out = append(out, button{id: id, label: label})
-		}
+	for _, x := range discordtest.Buttons(b) {
+		out = append(out, button{id: x.CustomID, label: x.Label})
 	}
 	return out
 }

@@ -57,14 +57,7 @@ func TestFrontDoors(t *testing.T) {
 
 	get := func(method, path string) int {
 		t.Helper()
-		req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(`{"type":1}`))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode
+		return statusOf(t, method, "http://"+addr+path, "", `{"type":1}`)
 	}
 	for _, r := range []struct {
 		method, path string
@@ -143,15 +136,7 @@ func TestOneListenerForEveryDoor(t *testing.T) {
 	go runners[0](ctx)
 	status := func(method, path string) int {
 		t.Helper()
-		req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader("token=x&command=%2Fpoker"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode
+		return statusOf(t, method, "http://"+addr+path, "application/x-www-form-urlencoded", "token=x&command=%2Fpoker")
 	}
 	for _, r := range []struct {
 		method, path string
@@ -167,4 +152,23 @@ func TestOneListenerForEveryDoor(t *testing.T) {
 			t.Errorf("%s %s: %d, want %d", r.method, r.path, got, r.want)
 		}
 	}
+}
+
+// statusOf sends body (of contentType, unless empty) to url and returns the response's status.
+func statusOf(t *testing.T, method, url, contentType, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
 }

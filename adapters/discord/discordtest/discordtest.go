@@ -132,7 +132,7 @@ func (c Call) Type() int {
 }
 
 // Buttons are the buttons the call carries, in order.
-func (c Call) Buttons() []Button { return buttons(c.data()) }
+func (c Call) Buttons() []Button { return Buttons(c.data()) }
 
 // Webhook returns the interaction token of a follow-up or an edit of an interaction's response.
 func (c Call) Webhook() (token string, ok bool) {
@@ -146,7 +146,8 @@ func (c Call) Webhook() (token string, ok bool) {
 // Button is a message button: its custom_id and label.
 type Button struct{ CustomID, Label string }
 
-func buttons(d map[string]any) []Button {
+// Buttons reads the buttons of a message body (its action rows of components).
+func Buttons(d map[string]any) []Button {
 	var out []Button
 	rows, _ := d["components"].([]any)
 	for _, r := range rows {
@@ -474,7 +475,7 @@ func (s *Server) show(id, channel string, d map[string]any) {
 		m.Content = v
 	}
 	if _, ok := d["components"]; ok {
-		m.Buttons = buttons(d)
+		m.Buttons = Buttons(d)
 	}
 	s.screen[id] = m
 }
