@@ -111,6 +111,11 @@ func hostileCommand(r *rand.Rand) string {
 		return []string{"straddle", "bombpot", "bombpot " + n(r), "runtwice yes", "runtwice no", "runtwice " + n(r)}[r.IntN(6)]
 	case 23:
 		return ""
+	case 24: // the money and stats verbs, with odd amounts, handles, debt numbers and periods
+		who := []string{"u1", "@u2", "#" + n(r), n(r), strings.Repeat("y", 300)}[r.IntN(5)]
+		return []string{"payment paypal " + who, "payment other <@everyone>", "debts", "paid " + who, "confirm " + who,
+			"dispute " + who, "forgive " + who, "expense " + n(r) + " pizza", "expense " + n(r) + "." + n(r), "stats " + who,
+			"stats " + n(r) + "-01-01.." + n(r) + "-12-31", "stats season", "export money", "help money"}[r.IntN(14)]
 	default:
 		return []string{"call", "check", "fold", "raise " + n(r), "deal", "join"}[r.IntN(6)]
 	}
