@@ -358,14 +358,11 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 	return sc.Err()
 }
 
-// FormatReply prints a private reply: `[to alice] text`, then its extra messages and button hint.
+// FormatReplyIn prints a private reply: `[to alice] text`, then its extra messages and button hint.
 // An empty reply (an action at a Live table, where the table changing is the answer) prints nothing.
-// Pictures are written to the system's temporary directory (FormatReplyIn).
-func FormatReply(user string, r bot.Reply) string { return FormatReplyIn(user, r, "") }
-
-// FormatReplyIn is FormatReply writing the reply's pictures (image/* files, such as a stats chart)
-// as files in dir (the system's temporary directory when empty) and printing their paths, where a
-// chat would show them; text files are printed.
+// The reply's pictures (image/* files, such as a stats chart) are written as files in dir (the
+// system's temporary directory when empty) and their paths printed, where a chat would show them;
+// text files are printed.
 func FormatReplyIn(user string, r bot.Reply, dir string) string {
 	if r.Text == "" && len(r.Extra) == 0 && len(r.Buttons) == 0 && len(r.Files) == 0 {
 		return ""

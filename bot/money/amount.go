@@ -284,11 +284,6 @@ func Convert(chips []int64, v Value, currency string) []Converted {
 	return out
 }
 
-// ChipsWorth converts one amount of chips (not a set that must square), rounded half away from zero.
-func ChipsWorth(chips int64, v Value, currency string) int64 {
-	return Convert([]int64{chips}, v, currency)[0].Minor
-}
-
 // Describe says what a chip is worth: "1 chip = 0.01 USD".
 func (v Value) Describe(currency string) string {
 	return fmt.Sprintf("1 chip = %s %s", v.String(), currency)

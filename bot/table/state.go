@@ -263,15 +263,6 @@ func (s State) nextButton(dealt []int) int {
 	return NextButton(s.Rec.Button, s.Rec.BigBlind-1, len(s.Rec.Seats), dealt)
 }
 
-func contains(s []int, x int) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // CashOut moves a seat's stack back to the bankroll and empties the seat.
 func CashOut(n *TableRecord, c *Change, seat int, now time.Time) {
 	s := n.Seats[seat]
