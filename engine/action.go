@@ -387,3 +387,34 @@ func (h *Hand) Pot() int64 {
 	}
 	return t
 }
+
+// minBet is the smallest opening bet of a no-limit or pot-limit street: the rules' minimum bet, else
+// the big blind.
+func (r Rules) minBet() int64 {
+	if r.MinBet > 0 {
+		return r.MinBet
+	}
+	return r.BigBlind
+}
+
+// chip is the smallest chip, the unit odd chips of a split pot are counted in.
+func (r Rules) chip() int64 {
+	if r.Chip > 0 {
+		return r.Chip
+	}
+	return 1
+}
+
+// limitBet is the fixed-limit bet size of street s: the small bet before the turn, the big bet from it.
+func (r Rules) limitBet(s Street) int64 {
+	if s >= Turn {
+		if r.BigBet > 0 {
+			return r.BigBet
+		}
+		return 2 * r.BigBlind
+	}
+	if r.SmallBet > 0 {
+		return r.SmallBet
+	}
+	return r.BigBlind
+}

@@ -71,22 +71,6 @@ func (r Rank) String() string {
 	return rankChars[r : r+1]
 }
 
-// Name returns the rank as a word, singular ("king") or plural ("kings").
-func (r Rank) Name(plural bool) string {
-	names := [...]string{"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"}
-	if r > Ace {
-		return "?"
-	}
-	n := names[r]
-	if !plural {
-		return n
-	}
-	if r == Six {
-		return "sixes"
-	}
-	return n + "s"
-}
-
 // String returns the suit's letter: c, d, h or s.
 func (s Suit) String() string {
 	if s > Spades {

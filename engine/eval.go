@@ -217,3 +217,19 @@ func formatDescription(cat Category, a, b Rank) string {
 	}
 	return fmt.Sprintf("High card, %s", o[0].Name(false))
 }
+
+// Name returns the rank as a word, singular ("king") or plural ("kings").
+func (r Rank) Name(plural bool) string {
+	names := [...]string{"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"}
+	if r > Ace {
+		return "?"
+	}
+	n := names[r]
+	if !plural {
+		return n
+	}
+	if r == Six {
+		return "sixes"
+	}
+	return n + "s"
+}

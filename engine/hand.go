@@ -783,3 +783,30 @@ func (h *Hand) Clone() *Hand {
 	c.actions = slices.Clip(h.actions)
 	return &c
 }
+
+// Street is a betting round.
+type Street uint8
+
+// The streets; Showdown follows the river.
+const (
+	Preflop Street = iota
+	Flop
+	Turn
+	River
+	Showdown
+)
+
+// String names the street in lower case: "pre-flop", "flop", "turn", "river", "showdown".
+func (s Street) String() string {
+	switch s {
+	case Preflop:
+		return "pre-flop"
+	case Flop:
+		return "flop"
+	case Turn:
+		return "turn"
+	case River:
+		return "river"
+	}
+	return "showdown"
+}

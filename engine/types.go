@@ -77,59 +77,6 @@ func (r Rules) Validate() error {
 	return nil
 }
 
-func (r Rules) minBet() int64 {
-	if r.MinBet > 0 {
-		return r.MinBet
-	}
-	return r.BigBlind
-}
-
-func (r Rules) chip() int64 {
-	if r.Chip > 0 {
-		return r.Chip
-	}
-	return 1
-}
-
-func (r Rules) limitBet(s Street) int64 {
-	if s >= Turn {
-		if r.BigBet > 0 {
-			return r.BigBet
-		}
-		return 2 * r.BigBlind
-	}
-	if r.SmallBet > 0 {
-		return r.SmallBet
-	}
-	return r.BigBlind
-}
-
-// Street is a betting round.
-type Street uint8
-
-// The streets; Showdown follows the river.
-const (
-	Preflop Street = iota
-	Flop
-	Turn
-	River
-	Showdown
-)
-
-func (s Street) String() string {
-	switch s {
-	case Preflop:
-		return "pre-flop"
-	case Flop:
-		return "flop"
-	case Turn:
-		return "turn"
-	case River:
-		return "river"
-	}
-	return "showdown"
-}
-
 // ActionKind is what a player does.
 type ActionKind uint8
 

@@ -7,9 +7,10 @@ import (
 	"github.com/dealerbot/dealerbot/engine"
 )
 
-// Suit symbols. TextCards uses the plain suit characters. EmojiCards uses a four-colour deck so that no
-// two suits share a colour and every suit also has its own shape, which keeps them apart for
-// colour-blind players and on small screens:
+// Rank and suit symbols. Ranks are written as players say them (the ten is 10, not T). TextCards uses
+// the plain suit characters. EmojiCards uses a four-colour deck so that no two suits share a colour
+// and every suit also has its own shape, which keeps them apart for colour-blind players and on small
+// screens:
 //
 //	spades   ♠️  black spade
 //	hearts   ♥️  red heart
@@ -18,6 +19,7 @@ import (
 //
 // The usual emoji ♦️ and ♣️ are avoided: ♦️ is red like ♥️, and ♣️ is black like ♠️.
 var (
+	textRanks  = [13]string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
 	textSuits  = [4]string{engine.Clubs: "♣", engine.Diamonds: "♦", engine.Hearts: "♥", engine.Spades: "♠"}
 	emojiSuits = [4]string{engine.Clubs: "🍀", engine.Diamonds: "🔷", engine.Hearts: "♥️", engine.Spades: "♠️"}
 )
@@ -28,10 +30,7 @@ func Card(c engine.Card, style CardStyle) string {
 	if c > 51 {
 		return "??"
 	}
-	r := c.Rank().String()
-	if c.Rank() == engine.Ten {
-		r = "10"
-	}
+	r := textRanks[c.Rank()]
 	switch {
 	case style.Kind >= CardImages && style.Faces != nil && style.Faces[c] != "":
 		return style.Faces[c]
