@@ -60,9 +60,8 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 		}
 		return Reply{Text: "The community's tables are closed."}
 	}
-	verb, _ := splitCommand(cmd.Text)
-	name, v, args, known := d.lookup(cmd.Text)
-	if known && !v.need.onTable() {
+	verb, name, v, args, known := d.lookup(cmd.Text)
+	if known && v.need < needTable { // a workspace-wide verb: no table
 		if cmd.Probe {
 			return Reply{}
 		}
@@ -89,7 +88,7 @@ func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 			return *fwd
 		}
 	}
-	r, err := d.submit(ctx, tableID(cmd), job{cmd: cmd}, verb == "start" && !cmd.Probe)
+	r, err := d.send(ctx, tableID(cmd), nil, job{cmd: cmd}, verb == "start" && !cmd.Probe)
 	if err != nil {
 		switch {
 		case errors.Is(err, errClosed):
@@ -195,57 +194,30 @@ var errClosed = errors.New("the dealer is shutting down")
 // errNoTable is submit's answer for a channel without a table when the command may not open one.
 var errNoTable = errors.New("no table in this channel")
 
-// submit queues a job on a table's goroutine and waits for it. Only `start` (create) brings a table
-// goroutine into being; any other command for a channel without one gets errNoTable, so a command in
-// a channel with no game costs no goroutine. A full queue at one table holds up only that table's
-// callers: the dealer's lock is released before queueing.
-func (d *Dealer) submit(ctx context.Context, id string, j job, create bool) (Reply, error) {
-	d.mu.Lock()
-	t := d.tables[id]
-	if t == nil && create && !d.closed {
-		t = d.newTableLocked(id)
-	}
-	if t != nil {
-		// Pinned until j is queued: a table without a session retires after any job, and another
-		// job (a Flush, a timer) could otherwise reach a new table first and retire it under `start`.
-		t.refs++
-	}
-	d.mu.Unlock()
-	if t == nil {
-		if d.isClosed() {
-			return Reply{}, errClosed
-		}
-		return Reply{}, errNoTable
-	}
-	return d.queue(ctx, t, j)
-}
-
-func (d *Dealer) isClosed() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.closed
-}
-
-// sendTo queues j on t if t is still registered. t.refs counts senders between the look-up and the
-// queue, so the table goroutine never retires under one of them (see table.retire).
-func (d *Dealer) sendTo(ctx context.Context, t *actor, j job) (Reply, error) {
+// send queues a job on table id's goroutine and waits for its reply. With t set, the job is for that
+// very goroutine (a timer, the outbox), which may have retired meanwhile (its session ended):
+// errNoTable. Otherwise only `start` (create) brings a table goroutine into being; any other command
+// for a channel without one gets errNoTable, so a command in a channel with no game costs no
+// goroutine. The table is pinned (t.refs) from the look-up until the job is queued, so the goroutine
+// never retires under a sender (see retire), and a full queue at one table holds up only that
+// table's callers: the dealer's lock is released before queueing.
+func (d *Dealer) send(ctx context.Context, id string, t *actor, j job, create bool) (Reply, error) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
 		return Reply{}, errClosed
 	}
-	if d.tables[t.id] != t {
-		d.mu.Unlock()
-		return Reply{}, errNoTable // retired: its session ended
+	cur := d.tables[id]
+	if cur == nil && t == nil && create {
+		cur = d.newTableLocked(id)
 	}
+	if cur == nil || t != nil && cur != t {
+		d.mu.Unlock()
+		return Reply{}, errNoTable
+	}
+	t = cur
 	t.refs++
 	d.mu.Unlock()
-	return d.queue(ctx, t, j)
-}
-
-// queue queues j on t, whose reference the caller took (t.refs), releases that reference once j is
-// queued, and waits for j's reply.
-func (d *Dealer) queue(ctx context.Context, t *actor, j job) (Reply, error) {
 	j.ctx = ctx
 	j.done = make(chan Reply, 1)
 	release := func() { d.mu.Lock(); t.refs--; d.mu.Unlock() }
@@ -318,10 +290,15 @@ func (t *actor) handle(ctx context.Context, cmd Command) Reply {
 			r.Update = t.newest(cmd) // the clicker's message is behind: the refusal brings it up to date
 		}
 	}
-	if cmd.Probe {
-		return r // nothing is delivered with a probe's answer: the adapter only opens a form
+	if p := t.pending[cmd.User]; len(p) > 0 && !cmd.Probe { // a probe's answer only opens a form
+		// The user's undelivered private messages come with their reply.
+		delete(t.pending, cmd.User)
+		for _, pm := range p {
+			r.Extra = append(r.Extra, pm.m)
+		}
+		r.Buttons = append(r.Buttons, render.Button{Label: "Show my cards", Command: "cards", Style: render.Secondary})
 	}
-	return t.withPending(cmd.User, r)
+	return r
 }
 
 // newest is the hand's table message as last rendered, for a click on that very message refused as
@@ -348,26 +325,22 @@ func isAction(verb string) bool {
 }
 
 // lookup finds a command line's verb in the table: its first two words when they are a verb of their
-// own ("schedule add"), else its first word. It returns the verb's name and the arguments after it.
-func (d *Dealer) lookup(text string) (name string, v verb, args []string, ok bool) {
-	name, args = splitCommand(text)
-	if len(args) > 0 {
-		two := name + " " + strings.ToLower(args[0])
-		if v, ok := d.verbs[two]; ok {
-			return two, v, args[1:], true
-		}
-	}
-	v, ok = d.verbs[name]
-	return name, v, args, ok
-}
-
-// splitCommand returns the lower-cased verb and the arguments of a command line.
-func splitCommand(text string) (string, []string) {
+// own ("schedule add"), else its first word. It returns the line's first word (lower-cased, "" for an
+// empty line), the verb's name and the arguments after it.
+func (d *Dealer) lookup(text string) (first, name string, v verb, args []string, ok bool) {
 	fields := strings.Fields(text)
 	if len(fields) == 0 {
-		return "", nil
+		return "", "", verb{}, nil, false
 	}
-	return strings.ToLower(fields[0]), fields[1:]
+	first, args = strings.ToLower(fields[0]), fields[1:]
+	if len(args) > 0 {
+		two := first + " " + strings.ToLower(args[0])
+		if v, ok := d.verbs[two]; ok {
+			return first, two, v, args[1:], true
+		}
+	}
+	v, ok = d.verbs[first]
+	return first, first, v, args, ok
 }
 
 func unknownVerb(verb string) error {
@@ -427,71 +400,54 @@ func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Co
 // errEarlierTurn refuses a click on a button of a turn that is over.
 var errEarlierTurn = errs.Errorf(errs.Conflict, "That button is from an earlier turn: use the newest message.")
 
-// run runs one command on the table goroutine: the button check, the gate, then the verb.
+// run runs one command on the table goroutine: the button check, the gate, then the verb. A core
+// verb is a step: the core decides, then the shell commits its Change and, only once it is on disk,
+// takes the new state, tells the channel and arms the timers (apply). A refused verb changes nothing.
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
-	first, _ := splitCommand(cmd.Text)
-	if first == "" {
+	first, name, v, args, ok := t.d.lookup(cmd.Text)
+	switch {
+	case first == "":
 		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
-	}
-	if cmd.Token != "" && cmd.Token != t.st.Token() {
+	case cmd.Token != "" && cmd.Token != t.st.Token():
 		return Reply{}, errEarlierTurn
-	}
-	if cmd.Probe && !isAction(first) {
+	case cmd.Probe && !isAction(first):
 		return Reply{}, nil // only actions are probed; anything else may always be tried
-	}
-	name, v, args, ok := t.d.lookup(cmd.Text)
-	if !ok {
+	case !ok:
 		return Reply{}, unknownVerb(first)
 	}
 	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
 		return Reply{}, err
 	}
+	c := table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
 	if cmd.Probe {
-		_, err := t.st.MayAct(caller(cmd)) // may this player act now? (before a form opens for the amount)
+		_, err := t.st.MayAct(c) // may this player act now? (before a form opens for the amount)
 		return Reply{}, err
 	}
-	if v.core != nil {
-		return t.step(ctx, cmd, v, args, ans)
+	if v.core == nil {
+		return v.run(ctx, t.d, t, cmd, args, ans)
 	}
-	return v.run(ctx, t.d, t, cmd, args, ans)
-}
 
-// --- step: the core decides --------------------------------------------------------------------------
-
-// caller is who runs cmd, for the core.
-func caller(cmd Command) table.Caller {
-	return table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
-}
-
-// inputs reads what a core verb needs besides the table's state.
-func (t *actor) inputs(ctx context.Context, cmd Command, r reads) (table.Inputs, error) {
-	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, CardPictures: t.hasCardPictures(cmd.Platform),
-		Where: table.TableRecord{ID: tableID(cmd), Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel},
-		Style: t.style()}
+	// --- step: the core decides, on the table's state and what the verb reads besides it ---
+	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, Style: t.d.cardStyle(t.st.Rec),
+		Where: table.TableRecord{ID: t.id, Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel}}
+	if p := t.d.pictures; p != nil {
+		_, in.CardPictures = p.CardFaces(cmd.Platform, false)
+	}
 	var err error
-	if r&readsPlayer != 0 {
-		in.Player, in.Known, err = t.d.store.Player(ctx, cmd.Workspace, cmd.User)
-		if err != nil {
-			return in, err
+	if v.reads&readsPlayer != 0 {
+		if in.Player, in.Known, err = t.d.store.Player(ctx, cmd.Workspace, cmd.User); err != nil {
+			return Reply{}, err
 		}
 	}
-	if r&readsDeal != 0 {
+	if v.reads&readsDeal != 0 {
 		in.Rand, in.LastHand = shuffler{t.d}, t.handFloor
 	}
-	if r&readsLastHand != 0 {
-		in.LastHand, err = t.lastHandNo(ctx)
+	if v.reads&readsLastHand != 0 {
+		if in.LastHand, err = t.lastHandNo(ctx); err != nil {
+			return Reply{}, err
+		}
 	}
-	return in, err
-}
-
-// step runs a core verb: the core decides, then the shell commits its Change and, only once it is on
-// disk, takes the new state, tells the channel and arms the timers. A refused verb changes nothing.
-func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, ans *answer) (Reply, error) {
-	in, err := t.inputs(ctx, cmd, v.reads)
-	if err != nil {
-		return Reply{}, err
-	}
-	st, err := v.core(t.core(), t.d.cfg.Now(), caller(cmd), args, in)
+	st, err := v.core(t.st, t.d.cfg.Now(), c, args, in)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -508,11 +464,9 @@ func (t *actor) step(ctx context.Context, cmd Command, v verb, args []string, an
 	return Reply{Text: st.Reply}, nil
 }
 
-// core is the table's state for a step of the core, with the shell's settings the core reads.
-func (t *actor) core() table.State {
-	s := t.st
-	s.DealDelay = t.d.cfg.DealDelay
-	return s
+// caller is who runs cmd, for the core.
+func caller(cmd Command) table.Caller {
+	return table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
 }
 
 // answer is what a command's own response can carry: the message whose button was clicked (when
@@ -581,9 +535,20 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			t.pending = map[string][]pendingMessage{}
 		}
 		t.st = *st.Next
+		t.st.DealDelay = t.d.cfg.DealDelay
 	}
 	if v := st.View; v != nil {
-		t.see(v)
+		// What the step did to the running hand goes on its table message: a new message for a new
+		// hand, then the step's lines.
+		if v.Deal != nil {
+			t.newLive(v.Deal, v.Notes) // the deal's notes go on the hand's table message, not in posts
+			// Whoever dealt, the deal timer (a pause still running, or a refused deal's retry) has
+			// nothing left to do: the next pause starts when this hand ends.
+			stop(&t.dealTimer)
+		}
+		if t.live != nil {
+			t.live.lines.Add(v, t.d.cardStyle(t.st.Rec))
+		}
 	}
 	for _, p := range st.Private {
 		t.private(ctx, p.User, p.Message)
@@ -592,7 +557,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		// The hand's last version: the showdown, the awards and what they mean for the table, in the
 		// message already on screen rather than in posts of their own.
 		t.dropPending(v.State.No)
-		t.stopTurn()
+		stop(&t.turnTimer, &t.pingTimer)
 		t.showLive(v.Hand, v.State, v.Names, ans)
 	}
 	t.public(st.Posts...)
@@ -601,7 +566,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		return nil
 	}
 	// The dealer's own next moves are the core's decision; the shell arms them.
-	ch := t.chores(st.Timers)
+	ch := t.st.Chores(t.d.cfg.Now(), st.Timers)
 	if st.Timers.Turn {
 		t.afterStep(ctx, ch, ans)
 	}
@@ -615,20 +580,6 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	return nil
 }
 
-// see puts what a step did to the running hand on its table message: a new message for a new hand,
-// then the step's lines.
-func (t *actor) see(v *table.View) {
-	if v.Deal != nil {
-		t.newLive(v.Deal, v.Notes) // the deal's notes go on the hand's table message, not in posts
-		// Whoever dealt, the deal timer (a pause still running, or a refused deal's retry) has
-		// nothing left to do: the next pause starts when this hand ends.
-		stop(&t.dealTimer)
-	}
-	if t.live != nil {
-		t.live.lines.Add(v, t.style())
-	}
-}
-
 // newLive starts the table message of hand hs, whose deal said notes.
 func (t *actor) newLive(hs *table.HandState, notes []string) {
 	t.live = &liveHand{no: hs.No, lines: table.NewLines(hs, notes)}
@@ -640,17 +591,22 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 	if t.live == nil {
 		return // no hand on screen
 	}
-	t.initOutbox()
+	if t.out == nil {
+		t.initOutbox()
+	}
 	l := t.live
 	if l.pinged != "" && (h.Done() || t.st.Token() != l.pinged) {
 		t.out.unping() // the turn passed
 		l.pinged = ""
 	}
 	l.version++
-	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
+	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.d.cardStyle(t.st.Rec))
 	l.last = &m
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
-	pic := t.picture(h, names)
+	var pic *picture.Showdown // the showdown picture of a finished hand, where the platform shows pictures
+	if p := t.d.pictures; h.Done() && p != nil && p.ShowsPictures(t.st.Rec.Platform) {
+		pic = t.st.Picture(l.lines, h, names)
+	}
 	if ans != nil && ans.click != "" && t.out.editable(l.no, ans.click) {
 		ans.update = &m
 		t.out.deliveredBy(l.no, l.version, ans.click)
@@ -661,14 +617,6 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 		l.version++
 	}
 	t.out.put(liveVersion{hand: l.no, version: l.version, msg: msg, pic: pic})
-}
-
-// picture is the showdown picture of finished hand h when the platform shows pictures, else nil.
-func (t *actor) picture(h *engine.Hand, names render.Names) *picture.Showdown {
-	if p, ok := t.pictures(); !ok || !p.ShowsPictures(t.st.Rec.Platform) || t.live == nil {
-		return nil
-	}
-	return t.st.Picture(t.live.lines, h, names)
 }
 
 // private sends m to one user: by DM, else ephemerally, else kept for the user's next reply.
@@ -726,24 +674,12 @@ func (t *actor) dropPending(no int64) {
 	}
 }
 
-// withPending attaches the user's undelivered private messages to their reply.
-func (t *actor) withPending(user string, r Reply) Reply {
-	p := t.pending[user]
-	if len(p) == 0 {
-		return r
-	}
-	delete(t.pending, user)
-	for _, pm := range p {
-		r.Extra = append(r.Extra, pm.m)
-	}
-	r.Buttons = append(r.Buttons, render.Button{Label: "Show my cards", Command: "cards", Style: render.Secondary})
-	return r
-}
-
 // public posts msgs to the table's channel through the table's outbox, written when the platform
 // allows and never holding up the table.
 func (t *actor) public(msgs ...render.Message) {
-	t.initOutbox()
+	if t.out == nil {
+		t.initOutbox()
+	}
 	for _, m := range msgs {
 		m.Private = false
 		t.out.say(Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m})
@@ -754,20 +690,15 @@ func (t *actor) publicf(format string, args ...any) {
 	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
-// style is how the table draws cards (cardStyle).
-func (t *actor) style() render.CardStyle { return cardStyle(t.d.chat, t.st.Rec) }
-
 // cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
-func cardStyle(chat Chat, rec table.TableRecord) render.CardStyle {
-	k := rec.Settings.Cards
-	switch k {
-	case render.CardText, render.CardEmoji:
-		return render.CardStyle{Kind: k}
+func (d *Dealer) cardStyle(rec table.TableRecord) render.CardStyle {
+	st := render.CardStyle{Kind: rec.Settings.Cards}
+	if st.Kind == render.CardText || st.Kind == render.CardEmoji {
+		return st
 	}
-	st := render.CardStyle{Kind: k}
-	if p, ok := chat.(Pictures); ok {
-		st.Faces, _ = p.CardFaces(rec.Platform, k == render.CardImages4)
+	if d.pictures != nil {
+		st.Faces, _ = d.pictures.CardFaces(rec.Platform, st.Kind == render.CardImages4)
 	}
 	if st.Faces == nil {
 		st.Kind = render.CardEmoji
@@ -775,31 +706,13 @@ func cardStyle(chat Chat, rec table.TableRecord) render.CardStyle {
 	return st
 }
 
-// hasCardPictures reports whether the platform draws cards as pictures at all.
-func (t *actor) hasCardPictures(platform string) bool {
-	if p, ok := t.pictures(); ok {
-		_, ok = p.CardFaces(platform, false)
-		return ok
-	}
-	return false
-}
-
-// pictures is the chat's Pictures capability, if it has one.
-func (t *actor) pictures() (Pictures, bool) {
-	p, ok := t.d.chat.(Pictures)
-	return p, ok
-}
-
 // --- arm: the dealer's own next moves, as the core decided them --------------------------------------
-
-// chores asks the core what the dealer does by itself now, after a step that concerns the clocks tm.
-func (t *actor) chores(tm table.Timers) table.Chores { return t.core().Chores(t.d.cfg.Now(), tm) }
 
 // afterStep carries out the core's chores for the turn: for a leaving or absent player the dealer
 // acts at once (a check when checking is free, else a fold; R-21); otherwise the turn goes on screen
 // and its clock starts when it is shown.
 func (t *actor) afterStep(ctx context.Context, ch table.Chores, ans *answer) {
-	t.stopTurn()
+	stop(&t.turnTimer, &t.pingTimer)
 	if ch.Forfeit {
 		t.forfeit(ctx, ans)
 		return
@@ -836,7 +749,9 @@ func (t *actor) forfeit(ctx context.Context, ans *answer) {
 	l := t.live
 	l.timerDue, l.deadline, l.wait = false, time.Time{}, 0 // no clock for this turn
 	// A retry asks the core afresh: the player may be back (`sitin`) and get the turn.
-	again := func(ctx context.Context, t *actor) { t.afterStep(ctx, t.chores(table.Timers{Turn: true}), nil) }
+	again := func(ctx context.Context, t *actor) {
+		t.afterStep(ctx, t.st.Chores(t.d.cfg.Now(), table.Timers{Turn: true}), nil)
+	}
 	if err := t.play(ctx, "act for leaving player", table.State.Forfeit, ans, again); err != nil && l.stalled != t.st.Token() {
 		l.stalled = t.st.Token()
 		t.showLive(t.st.Hand, t.st.Rec.Hand, t.st.Names(), ans)
@@ -849,7 +764,7 @@ func (t *actor) forfeit(ctx context.Context, ans *answer) {
 func (t *actor) play(ctx context.Context, what string, do func(table.State, time.Time) (table.Step, error), ans *answer,
 	again func(ctx context.Context, t *actor)) error {
 	tok := t.st.Token()
-	st, err := do(t.core(), t.d.cfg.Now())
+	st, err := do(t.st, t.d.cfg.Now())
 	if err == nil {
 		err = t.apply(ctx, st, ans)
 	}
@@ -868,17 +783,35 @@ func (t *actor) timeout(ctx context.Context) {
 	t.play(ctx, "timeout", table.State.Timeout, nil, func(ctx context.Context, t *actor) { t.timeout(ctx) })
 }
 
-// startTurnTimer starts the turn's clock: wait from now.
+// startTurnTimer starts the turn's clock, wait from now, and the turn's ping: the player to act is
+// pinged if they have not acted PingAfter after their turn was shown.
 func (t *actor) startTurnTimer(wait time.Duration) {
-	t.stopTurn()
-	if t.live != nil {
-		t.live.timerDue = false
-		t.schedulePing()
+	stop(&t.turnTimer, &t.pingTimer)
+	l := t.live
+	if l != nil {
+		l.timerDue = false
 	}
-	if wait <= 0 || t.st.Hand == nil {
+	if t.st.Hand == nil {
 		return
 	}
 	tok := t.st.Token()
+	if l != nil && t.d.cfg.PingAfter > 0 && !t.st.Hand.Done() && t.out != nil && l.pinged != tok {
+		t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
+			t.pingTimer = nil
+			if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
+				return // acted in time, or the hand is over
+			}
+			if text, ok := t.st.Ping(t.d.cfg.Now(), l.deadline); ok {
+				m := t.out.where
+				m.Message = render.Message{Text: text}
+				t.out.ping(m)
+				l.pinged = tok
+			}
+		})
+	}
+	if wait <= 0 {
+		return
+	}
 	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
 		if t.st.Hand == nil || t.st.Token() != tok {
 			return // acted in time
@@ -888,34 +821,11 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 	})
 }
 
-// schedulePing pings the player to act if they have not acted PingAfter after their turn was shown.
-func (t *actor) schedulePing() {
-	l := t.live
-	if t.d.cfg.PingAfter <= 0 || t.st.Hand == nil || t.st.Hand.Done() || t.out == nil || l.pinged == t.st.Token() {
-		return
-	}
-	tok := t.st.Token()
-	t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
-		t.pingTimer = nil
-		if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
-			return // acted in time, or the hand is over
-		}
-		text, ok := t.st.Ping(t.d.cfg.Now(), l.deadline)
-		if !ok {
-			return
-		}
-		m := t.out.where
-		m.Message = render.Message{Text: text}
-		t.out.ping(m)
-		l.pinged = tok
-	})
-}
-
 // scheduleDeal arms the pause before the automatic next hand when the core says the table deals by
 // itself. While the last hand's rebuy offer waits to be on screen (dealWhenShown) the pause has not
 // begun.
 func (t *actor) scheduleDeal() {
-	ch := t.chores(table.Timers{Deal: true})
+	ch := t.st.Chores(t.d.cfg.Now(), table.Timers{Deal: true})
 	if !ch.Deal || t.dealTimer != nil || t.live != nil && t.live.dealDue {
 		return
 	}
@@ -964,7 +874,7 @@ func (t *actor) autoDeal(ctx context.Context) {
 // The retry is armed on the timer the step belongs to (the turn's clock, the deal's pause), so the
 // table stays as it was before the refused step: the same turn, on screen, with its buttons. A
 // person is never held up by it: the player to act may still act, and anything that takes the turn
-// on stops the turn's timer (stopTurn) and with it the retry; a player's `deal` stops the deal
+// on stops the turn's timer and with it the retry; a player's `deal` stops the deal
 // timer (see). Each retry decides afresh from the table as it is then (the same turn still to play,
 // no hand dealt yet), so a step is never applied twice.
 const (
@@ -1006,33 +916,27 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 	return true
 }
 
-// clockAfter is the real clock's timer, Config.AfterFunc's default.
-func clockAfter(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
-
-// after starts a timer whose work runs on the table goroutine. The work runs at most once, not at
-// all after Close, and not after the table's session ended (its goroutine is gone).
+// after starts a timer (Config.AfterFunc, else the real clock's) whose work runs on the table
+// goroutine. The work runs at most once, not at all after Close, and not after the table's session
+// ended (its goroutine is gone).
 func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
-	return d.cfg.AfterFunc(wait, func() {
-		_, _ = d.sendTo(context.Background(), t, job{fire: work})
-	})
+	fire := func() { _, _ = d.send(context.Background(), t.id, t, job{fire: work}, false) }
+	if d.cfg.AfterFunc != nil {
+		return d.cfg.AfterFunc(wait, fire)
+	}
+	return time.AfterFunc(wait, fire)
 }
 
-func (t *actor) stopTimers() {
-	t.stopTurn()
-	stop(&t.dealTimer)
-}
+func (t *actor) stopTimers() { stop(&t.turnTimer, &t.pingTimer, &t.dealTimer) }
 
-// stopTurn stops the current turn's clock and its ping.
-func (t *actor) stopTurn() {
-	stop(&t.turnTimer)
-	stop(&t.pingTimer)
-}
-
-// stop stops a timer, if any, and forgets it.
-func stop(tm *Timer) {
-	if *tm != nil {
-		(*tm).Stop()
-		*tm = nil
+// stop stops timers, those that are set, and forgets them. stop(&t.turnTimer, &t.pingTimer) stops
+// the current turn's clock and its ping.
+func stop(tms ...*Timer) {
+	for _, tm := range tms {
+		if *tm != nil {
+			(*tm).Stop()
+			*tm = nil
+		}
 	}
 }
 
@@ -1062,7 +966,7 @@ func (t *actor) deal(ctx context.Context) error {
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.core().NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.d.cardStyle(t.st.Rec), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}

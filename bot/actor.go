@@ -82,7 +82,7 @@ func (t *actor) afterPanic(ctx context.Context) {
 // the cancelled hand, 0 when none was in progress.
 func (t *actor) cancelAndQuarantine(ctx context.Context, rec table.TableRecord) (int64, error) {
 	t.stopTimers()
-	t.st = table.State{Open: true, Rec: rec, Quarantined: true}
+	t.st = table.State{Open: true, Rec: rec, Quarantined: true, DealDelay: t.d.cfg.DealDelay}
 	if rec.Hand == nil {
 		return 0, nil
 	}
@@ -142,15 +142,16 @@ func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 	t.handFloor = floor
 	st, err := table.Restore(rec)
 	t.st = st
+	t.st.DealDelay = t.d.cfg.DealDelay // the shell's setting, read by the core (every state the shell holds carries it)
 	if rec.Hand == nil {
 		t.scheduleDeal()
 		return nil
 	}
 	if err == nil {
 		t.newLive(rec.Hand, nil)
-		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, t.style()) // the hand's lines so far, for the same table message
+		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, t.d.cardStyle(t.st.Rec)) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
-		t.afterStep(ctx, t.chores(table.Timers{Turn: true}), nil)
+		t.afterStep(ctx, t.st.Chores(t.d.cfg.Now(), table.Timers{Turn: true}), nil)
 		return nil
 	}
 	// The hand cannot go on: cancel it. The seats still hold the stacks from before the hand.

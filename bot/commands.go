@@ -59,15 +59,12 @@ const (
 	needAdmin                   // workspace-wide, for a server or workspace admin
 	needChannelHost             // workspace-wide, for an admin or the host of the table open in the channel
 	needOwner                   // workspace-wide, for an admin or whoever owns what the command names (verb.owner)
-	needTable                   // runs on the channel's table goroutine (start, which opens the table)
+	needTable                   // runs on the channel's table goroutine (start, which opens the table), like every need after it
 	needOpen                    // an open table
 	needSeat                    // a seat at the open table
 	needSeatOrHost              // a seat at the open table, or its host or an admin (deal)
 	needHost                    // the table's host or an admin
 )
-
-// onTable reports whether verbs of this need run on the channel's table goroutine.
-func (n need) onTable() bool { return n >= needTable }
 
 // verb is one entry of the command table.
 type verb struct {
@@ -175,7 +172,7 @@ func newVerbs() map[string]verb {
 // for admins, for the table's host (which an admin may stand in for), for a schedule's host, or for
 // the host besides the players. Adapters that cache who is an admin ask the platform afresh for these.
 func (d *Dealer) AdminMatters(text string) bool {
-	_, v, _, ok := d.lookup(text)
+	_, _, v, _, ok := d.lookup(text)
 	if !ok {
 		return false
 	}
@@ -207,7 +204,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	}
 	style := render.CardStyle{Kind: table.DefaultSettings().Cards}
 	if open {
-		style = cardStyle(d.chat, rec)
+		style = d.cardStyle(rec)
 	}
 	hands, err := d.store.Hands(ctx, id, n)
 	if err != nil {

@@ -56,9 +56,9 @@ func (d *Dealer) endCommunity(ctx context.Context, platform, workspace, why stri
 	for _, t := range tables {
 		var err error
 		done := false
-		_, qerr := d.sendTo(ctx, t, job{fire: func(ctx context.Context, t *actor) {
+		_, qerr := d.send(ctx, t.id, t, job{fire: func(ctx context.Context, t *actor) {
 			done, err = t.endNow(ctx, why)
-		}})
+		}}, false)
 		switch {
 		case errors.Is(qerr, errNoTable):
 			// The table's session ended meanwhile (its goroutine retired): nothing left to close.

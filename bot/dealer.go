@@ -23,7 +23,7 @@ type Config struct {
 	StartingBankroll int64
 	// Now is the clock; default time.Now.
 	Now func() time.Time
-	// AfterFunc starts a timer; default wraps time.AfterFunc. Tests inject a fake clock.
+	// AfterFunc starts a timer; nil means time.AfterFunc. Tests inject a fake clock.
 	AfterFunc func(d time.Duration, f func()) Timer
 	// Rand drives shuffles and deck salts; default crypto/rand.
 	Rand io.Reader
@@ -55,10 +55,11 @@ type Timer interface{ Stop() bool }
 
 // Dealer deals at every table. Each table has one goroutine that runs its commands in order.
 type Dealer struct {
-	store Store
-	chat  Chat
-	cfg   Config
-	log   *slog.Logger
+	store    Store
+	chat     Chat
+	pictures Pictures // chat's card and showdown pictures, nil when it draws none
+	cfg      Config
+	log      *slog.Logger
 
 	randMu sync.Mutex // Rand is shared by every table
 
@@ -113,9 +114,6 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.AfterFunc == nil {
-		cfg.AfterFunc = clockAfter
-	}
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
@@ -136,6 +134,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
 		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
+	d.pictures, _ = chat.(Pictures)
 	ctx := context.Background()
 	if cfg.Owner != "" {
 		// Tables are restored community by community as this process claims them.

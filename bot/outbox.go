@@ -84,12 +84,11 @@ type outbox struct {
 	quiet    *sync.Cond   // broadcast when the writer stops (busy turns false); on mu
 	shown    table.Screen // the message on screen
 	done     uint64       // the newest version on screen (of shown.Hand)
-	// report is told, on the writer's goroutine, of every version put on screen and the message ID;
-	// pinged of the turn ping's ID whenever it changes ("" when it is gone).
-	report func(hand int64, version uint64, shown table.Screen)
-	denied func() // told, on the writer's goroutine, that the platform refused the bot the channel
-	now    func() time.Time
-	pinged func(id string)
+	now      func() time.Time
+	// table is told, by a job on its goroutine, of every version put on screen and the message ID
+	// (shown), of the turn ping's ID whenever it changes ("" when it is gone; storePing), and that
+	// the platform refused the bot the channel (cannotPost).
+	table *actor
 }
 
 type liveVersion struct {
@@ -250,8 +249,8 @@ func (o *outbox) run() {
 		}
 		cancel()
 		if err != nil {
-			if errors.Is(err, ErrCannotPost) && o.denied != nil {
-				o.denied()
+			if t := o.table; errors.Is(err, ErrCannotPost) {
+				_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.cannotPost(ctx) }}, false)
 			}
 			continue // a newer version, if any, tries again; the table goes on either way
 		}
@@ -262,9 +261,8 @@ func (o *outbox) run() {
 		}
 		shown = o.shown
 		o.mu.Unlock()
-		if o.report != nil {
-			o.report(v.hand, v.version, shown)
-		}
+		t := o.table
+		_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.shown(ctx, v.hand, v.version, shown) }}, false)
 	}
 }
 
@@ -305,34 +303,23 @@ func (o *outbox) pings() {
 		o.pingID = id
 		o.mu.Unlock()
 	}
-	if (next != nil || drop && old != "") && o.pinged != nil {
-		o.pinged(id)
+	if t := o.table; next != nil || drop && old != "" {
+		_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }}, false)
 	}
 }
 
 // --- the table's side -------------------------------------------------------------------------------
 
-// initOutbox makes the table's outbox, starting from what the record says is on screen.
+// initOutbox makes the table's outbox, starting from what the record says is on screen, the first
+// time the table has something for its channel.
 func (t *actor) initOutbox() {
-	if t.out != nil {
-		return
-	}
 	t.out = &outbox{chat: t.d.chat, log: t.d.log.With("table", t.id), shown: t.st.Rec.Screen}
 	t.out.quiet = sync.NewCond(&t.out.mu)
 	t.out.where = Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel}
 	if t.st.Rec.Screen.Ping != "" {
 		t.out.pingID, t.out.pingDrop = t.st.Rec.Screen.Ping, true // from before a restart: the turn is pinged anew
 	}
-	t.out.pinged = func(id string) {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }})
-	}
-	t.out.report = func(hand int64, version uint64, shown table.Screen) {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.shown(ctx, hand, version, shown) }})
-	}
-	t.out.now = t.d.cfg.Now
-	t.out.denied = func() {
-		_, _ = t.d.sendTo(context.Background(), t, job{fire: func(ctx context.Context, t *actor) { t.cannotPost(ctx) }})
-	}
+	t.out.now, t.out.table = t.d.cfg.Now, t
 }
 
 // cannotPost tells the host privately, once a session, that the platform refuses the bot the table's
@@ -414,7 +401,7 @@ func (d *Dealer) flush(ctx context.Context, tables []*actor) error {
 		defer close(done)
 		for _, t := range tables {
 			var out *outbox
-			_, _ = d.sendTo(context.Background(), t, job{fire: func(_ context.Context, t *actor) { out = t.out }})
+			_, _ = d.send(context.Background(), t.id, t, job{fire: func(_ context.Context, t *actor) { out = t.out }}, false)
 			if out != nil {
 				out.wait()
 			}
