@@ -560,7 +560,9 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		stop(&t.turnTimer, &t.pingTimer)
 		t.showLive(v.Hand, v.State, v.Names, ans)
 	}
-	t.public(st.Posts...)
+	if len(st.Posts) > 0 {
+		t.public(st.Posts...)
+	}
 	if st.Ends {
 		t.endSession(ctx)
 		return nil
