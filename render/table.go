@@ -325,6 +325,10 @@ type TurnView struct {
 	Street      engine.Street
 }
 
+// streetPhrases say where a turn is: "Carol to act pre-flop", "... on the flop", "... at showdown".
+var streetPhrases = [...]string{engine.Preflop: "pre-flop", engine.Flop: "on the flop", engine.Turn: "on the turn",
+	engine.River: "on the river", engine.Showdown: "at showdown"}
+
 // turn is the table message's part for the player to act, with one button per choice in a fixed order:
 // Fold, only when something is owed (a fold when checking is free is never a click away: RULES.md
 // section 11); Check or Call; Bet…/Raise… (asks for an amount) when a raise short of all-in is possible;
@@ -351,9 +355,10 @@ func turn(v TurnView, style CardStyle) Message {
 	raiseShort := canRaise && o.MinTo < all // a bet or raise that keeps chips behind
 	allIn := o.Stack > 0 && (callAllIn || canRaise && raiseMax >= all)
 
-	word, cmd := "Raise", "raise"
+	// amount starts an amount the way the commands read: "Bet 20", "Raise to 80".
+	word, cmd, amount := "Raise", "raise", "Raise to "
 	if o.CanBet {
-		word, cmd = "Bet", "bet"
+		word, cmd, amount = "Bet", "bet", "Bet "
 	}
 
 	var parts []string
@@ -365,15 +370,15 @@ func turn(v TurnView, style CardStyle) Message {
 	case o.CanCall:
 		parts = append(parts, Chips(o.ToCall)+" to call")
 	}
-	head := fmt.Sprintf("%s to act %s — %s.", name, streetPhrase(v.Street), strings.Join(parts, ""))
+	head := fmt.Sprintf("%s to act %s — %s.", name, streetPhrases[min(v.Street, engine.Showdown)], strings.Join(parts, ""))
 	sentences := []string{head}
 	switch {
 	case raiseShort && o.MinTo < raiseMax:
-		sentences = append(sentences, fmt.Sprintf("%s%s–%s.", amountWord(o), Chips(o.MinTo), Chips(raiseMax)))
+		sentences = append(sentences, fmt.Sprintf("%s%s–%s.", amount, Chips(o.MinTo), Chips(raiseMax)))
 	case raiseShort:
-		sentences = append(sentences, fmt.Sprintf("%s%s.", amountWord(o), Chips(o.MinTo)))
+		sentences = append(sentences, fmt.Sprintf("%s%s.", amount, Chips(o.MinTo)))
 	case canRaise:
-		sentences = append(sentences, fmt.Sprintf("A %s can only be all-in (%s%s).", cmd, strings.ToLower(amountWord(o)), Chips(all)))
+		sentences = append(sentences, fmt.Sprintf("A %s can only be all-in (%s%s).", cmd, strings.ToLower(amount), Chips(all)))
 	}
 	if v.SecondsLeft > 0 {
 		sentences = append(sentences, fmt.Sprintf("%ds left.", v.SecondsLeft))
@@ -398,7 +403,7 @@ func turn(v TurnView, style CardStyle) Message {
 			r.Amount, r.Min, r.Max = true, o.MinTo, raiseMax
 		} else {
 			// Only one size is legal (fixed-limit, or pot-limit capped at the minimum): no prompt.
-			r.Label = amountWord(o) + Chips(o.MinTo)
+			r.Label = amount + Chips(o.MinTo)
 			r.Command = fmt.Sprintf("%s %d", cmd, o.MinTo)
 			r.Min, r.Max = o.MinTo, o.MinTo
 		}
@@ -408,22 +413,4 @@ func turn(v TurnView, style CardStyle) Message {
 		buttons = append(buttons, b("All-in "+Chips(o.Stack), "allin", Danger))
 	}
 	return Message{Text: clip(strings.Join(sentences, " ")), Buttons: buttons}
-}
-
-// amountWord starts an amount the way the commands read: "Bet 20", "Raise to 80".
-func amountWord(o engine.Options) string {
-	if o.CanBet {
-		return "Bet "
-	}
-	return "Raise to "
-}
-
-func streetPhrase(s engine.Street) string {
-	switch s {
-	case engine.Preflop:
-		return "pre-flop"
-	case engine.Flop, engine.Turn, engine.River:
-		return "on the " + s.String()
-	}
-	return "at showdown"
 }
