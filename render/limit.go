@@ -127,8 +127,20 @@ func (ns Names) Name(p int) string {
 	return cleanName(ns[p], p)
 }
 
+// cleanName is s cleaned for a one-line message (see Names.Name), p the player's index.
 func cleanName(s string, p int) string {
-	if needsCleaning(s) {
+	// Only a name with leading, trailing, repeated or non-space white space is rebuilt; most names
+	// are used as they are.
+	messy, space := false, true // space: the rune before was white space, or there was none
+	for _, r := range s {
+		before := space
+		space = unicode.IsSpace(r)
+		if space && (before || r != ' ') {
+			messy = true
+			break
+		}
+	}
+	if messy || space {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	if s == "" {
@@ -142,19 +154,6 @@ func cleanName(s string, p int) string {
 		n++
 	}
 	return s
-}
-
-// needsCleaning reports whether s has leading, trailing, repeated or non-space white space.
-func needsCleaning(s string) bool {
-	prevSpace := true
-	for _, r := range s {
-		space := unicode.IsSpace(r)
-		if space && (prevSpace || r != ' ') {
-			return true
-		}
-		prevSpace = space
-	}
-	return prevSpace
 }
 
 // list joins names the way a sentence does: "Alice", "Alice and Bob", "Alice, Bob and Carol".

@@ -783,7 +783,7 @@ func TestProofVerifies(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	long := strings.Repeat("é", 40)
-	names := Names{"  Bob \n Smith ", "", long, strings.Repeat("x", 32), "Zoë"}
+	names := Names{"  Bob \n Smith ", "", long, strings.Repeat("x", 32), "Zoë", "Ann  Lee", "Ann\tLee", "Ann ", " \t"}
 	for _, tc := range []struct {
 		p    int
 		want string
@@ -793,7 +793,11 @@ func TestNames(t *testing.T) {
 		{2, strings.Repeat("é", 31) + "…"},
 		{3, strings.Repeat("x", 32)},
 		{4, "Zoë"},
-		{7, "Player 8"},
+		{5, "Ann Lee"},
+		{6, "Ann Lee"},
+		{7, "Ann"},
+		{8, "Player 9"},
+		{9, "Player 10"},
 		{-1, "Someone"},
 	} {
 		if got := names.Name(tc.p); got != tc.want {
