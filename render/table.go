@@ -75,7 +75,6 @@ func (v TournamentView) line() string {
 //	• 1. Alice 1,250 · button
 //	▶ 2. Bob 980 · bet 20 · to act
 func Table(v TableView, style CardStyle) Message {
-	var lines []string
 	head := strings.TrimSpace(v.Title)
 	if head == "" {
 		head = "Table"
@@ -85,13 +84,11 @@ func Table(v TableView, style CardStyle) Message {
 	} else {
 		head += " · between hands"
 	}
-	lines = append(lines, head)
 	stakes := capitalize(v.Variant.String()) + " " + Chips(v.SmallBlind) + "/" + Chips(v.BigBlind)
 	if v.Ante > 0 {
 		stakes += ", ante " + Chips(v.Ante)
 	}
-	top := append(lines, stakes)
-	top = append(top, v.extra()...)
+	top := []string{head, stakes}
 	text := strings.Join(append(top, v.body(style, true)...), "\n")
 	if Length(text) > MaxText && len(v.Pots) > 1 {
 		// Ten long names in nine side pots do not fit: count the players of each pot instead, so
@@ -101,8 +98,13 @@ func Table(v TableView, style CardStyle) Message {
 	return Message{Text: clip(text)}
 }
 
-// extra is the tournament's line and the notes, under the stakes.
-func (v TableView) extra() []string {
+// body is what a table shows under its stakes, top to bottom: the tournament's line and the notes,
+// the board and the pots (with the names of who can win each, or their number), and a line per seat.
+//
+// While a street is in play the pots are the chips collected from the streets before it
+// (TableView.Pots), and the bets in front of the players are counted apart ("pot 60 + bets 800"):
+// side pots appear when the street closes.
+func (v TableView) body(style CardStyle, withNames bool) []string {
 	var lines []string
 	if v.Tournament != nil {
 		lines = append(lines, v.Tournament.line())
@@ -110,23 +112,7 @@ func (v TableView) extra() []string {
 	for _, n := range v.Notes {
 		lines = append(lines, strings.Join(strings.Fields(n), " "))
 	}
-	return lines
-}
 
-// body is the board, the pots (with the names of who can win each, or their number) and the seats.
-func (v TableView) body(style CardStyle, withNames bool) []string {
-	lines := v.middle(style, withNames)
-	for _, s := range v.Seats {
-		lines = append(lines, seatLine(s))
-	}
-	return lines
-}
-
-// middle is the board and pots part of the summary. While a street is in play the pots are the
-// chips collected from the streets before it (TableView.Pots), and the bets in front of the players
-// are counted apart ("pot 60 + bets 800"): side pots appear when the street closes.
-func (v TableView) middle(style CardStyle, withNames bool) []string {
-	var lines []string
 	var collected, bets int64
 	for _, p := range v.Pots {
 		collected += p.Amount // a hand's chips: at most engine.MaxChips
@@ -161,39 +147,39 @@ func (v TableView) middle(style CardStyle, withNames bool) []string {
 			lines = append(lines, potLines(v.Pots, v.PotNames, withNames)...)
 		}
 	}
-	return lines
-}
 
-func seatLine(s SeatView) string {
-	mark := "• "
-	if s.ToAct {
-		mark = "▶ "
+	for _, s := range v.Seats {
+		mark := "• "
+		if s.ToAct {
+			mark = "▶ "
+		}
+		line := mark + strconv.Itoa(s.Seat+1) + ". " + cleanName(s.Name, s.Seat) + " " + Chips(s.Stack)
+		var tags []string
+		if s.Bet > 0 {
+			tags = append(tags, "bet "+Chips(s.Bet))
+		}
+		if s.Button {
+			tags = append(tags, "button")
+		}
+		switch {
+		case s.SittingOut:
+			tags = append(tags, "sitting out")
+		case s.Folded:
+			tags = append(tags, "folded")
+		case s.AllIn:
+			tags = append(tags, "all-in")
+		case s.Stack == 0:
+			tags = append(tags, "no chips")
+		}
+		if s.ToAct {
+			tags = append(tags, "to act")
+		}
+		if len(tags) > 0 {
+			line += " · " + strings.Join(tags, " · ")
+		}
+		lines = append(lines, line)
 	}
-	line := mark + strconv.Itoa(s.Seat+1) + ". " + cleanName(s.Name, s.Seat) + " " + Chips(s.Stack)
-	var tags []string
-	if s.Bet > 0 {
-		tags = append(tags, "bet "+Chips(s.Bet))
-	}
-	if s.Button {
-		tags = append(tags, "button")
-	}
-	switch {
-	case s.SittingOut:
-		tags = append(tags, "sitting out")
-	case s.Folded:
-		tags = append(tags, "folded")
-	case s.AllIn:
-		tags = append(tags, "all-in")
-	case s.Stack == 0:
-		tags = append(tags, "no chips")
-	}
-	if s.ToAct {
-		tags = append(tags, "to act")
-	}
-	if len(tags) > 0 {
-		line += " · " + strings.Join(tags, " · ")
-	}
-	return line
+	return lines
 }
 
 func capitalize(s string) string {
@@ -249,9 +235,8 @@ func HandTable(v HandView, style CardStyle) Message {
 	if len(v.Commitment) >= 16 {
 		head += " · deck " + v.Commitment[:16]
 	}
-	lines := append([]string{head}, tv.extra()...)
 	build := func(withNames bool, recent int) string {
-		out := append(append([]string(nil), lines...), tv.body(style, withNames)...)
+		out := append([]string{head}, tv.body(style, withNames)...)
 		switch {
 		case v.Over:
 			if !v.Showdown && len(v.Log) > 0 && recent > 0 {
