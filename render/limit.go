@@ -83,7 +83,9 @@ func cutLine(line string) []string {
 // clip shortens text to MaxText for functions that must return one message; it cuts at a line break
 // where it can and says how many lines were left out.
 func clip(text string) string {
-	if Length(text) <= MaxText {
+	// No character takes more UTF-16 units than UTF-8 bytes: a text of at most MaxText bytes, most
+	// messages, fits without being measured.
+	if len(text) <= MaxText || Length(text) <= MaxText {
 		return text
 	}
 	lines := strings.Split(text, "\n")

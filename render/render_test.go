@@ -219,7 +219,7 @@ func TestTurnButtons(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop}, TextCards)
+			m := turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop})
 			if !strings.Contains(m.Text, tc.text) {
 				t.Errorf("text %q does not contain %q", m.Text, tc.text)
 			}
@@ -255,7 +255,7 @@ func TestTurnButtonsAreLegal(t *testing.T) {
 		}
 		for !h.Done() {
 			o, _ := h.Options()
-			m := turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()}, TextCards)
+			m := turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()})
 			offered := map[engine.ActionKind]bool{}
 			for _, b := range m.Buttons {
 				for _, a := range buttonActions(t, o.Player, b) {
@@ -599,7 +599,7 @@ func TestMessagesFitDiscord(t *testing.T) {
 		}
 		msgs = append(msgs, Equity(eq, style))
 		msgs = append(msgs, turn(TurnView{Name: names[9], Options: engine.Options{CanCall: true, ToCall: math.MaxInt64 / 4,
-			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}, style))
+			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}))
 	}
 	var st []Standing
 	var lb []LeaderRow

@@ -235,6 +235,11 @@ func HandTable(v HandView, style CardStyle) Message {
 	if len(v.Commitment) >= 16 {
 		head += " · deck " + v.Commitment[:16]
 	}
+	playing := v.Turn != nil && !v.Over
+	var next Message // the turn: its sentence under the table, its buttons
+	if playing {
+		next = turn(*v.Turn)
+	}
 	build := func(withNames bool, recent int) string {
 		out := append([]string{head}, tv.body(style, withNames)...)
 		switch {
@@ -249,23 +254,25 @@ func HandTable(v HandView, style CardStyle) Message {
 			from := max(0, len(v.Log)-recent)
 			out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
 		}
-		if v.Turn != nil && !v.Over {
-			out = append(out, "▶ "+turn(*v.Turn, style).Text)
+		if playing {
+			out = append(out, "▶ "+next.Text)
 		}
 		return strings.Join(out, "\n")
 	}
 	text := build(true, recentLines)
-	if Length(text) > MaxText && style.Kind >= CardImages && style.Faces != nil {
-		// A card picture takes some 30 characters: a long showdown is drawn with emoji cards instead of
-		// being cut.
-		return HandTable(v.withoutPictures(style.Faces), EmojiCards)
-	}
-	for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
-		text = build(false, recent)
+	if len(text) > MaxText && Length(text) > MaxText { // in bytes it is most often far shorter: see clip
+		if style.Kind >= CardImages && style.Faces != nil {
+			// A card picture takes some 30 characters: a long showdown is drawn with emoji cards
+			// instead of being cut.
+			return HandTable(v.withoutPictures(style.Faces), EmojiCards)
+		}
+		for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
+			text = build(false, recent)
+		}
 	}
 	m := Message{Text: clip(text)}
-	if v.Turn != nil && !v.Over {
-		m.Buttons = append(turn(*v.Turn, style).Buttons, MyCards)
+	if playing {
+		m.Buttons = append(next.Buttons, MyCards)
 	}
 	return m
 }
@@ -320,7 +327,7 @@ var streetPhrases = [...]string{engine.Preflop: "pre-flop", engine.Flop: "on the
 // All-in when the player may put in every chip. Button labels show the chips the click adds ("Call
 // 40", "All-in 980"); the text and the amount prompt speak of totals ("Raise to 80–1,000"), as the
 // raise command does. In fixed-limit the one legal size needs no prompt: the button runs "raise 40".
-func turn(v TurnView, style CardStyle) Message {
+func turn(v TurnView) Message {
 	o := v.Options
 	name := cleanName(v.Name, o.Player)
 	if o.RunItTwice {
