@@ -74,18 +74,15 @@ var _ bot.Chat = (*Chat)(nil)
 // Post draws a new table message and returns its ID. Each hand is one table message, redrawn in full
 // whenever it changes, the way Discord and Slack show it: in its box even when it has no buttons (a
 // hand that ended without a decision). A turn ping, the one other post, is a line.
-func (c *Chat) Post(_ context.Context, m bot.Message) (string, error) {
+func (c *Chat) Post(ctx context.Context, m bot.Message) (string, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.next++
 	id := fmt.Sprintf("msg-%d", c.next)
+	c.mu.Unlock()
 	if isPing(m) {
-		c.log = append(c.log, m)
-		c.printf("%s", m.Text)
-		return id, nil
+		return id, c.Send(ctx, m)
 	}
-	c.draw(m)
-	return id, nil
+	return id, c.Edit(ctx, m, id)
 }
 
 // isPing reports whether a post is a turn ping: a short mention post with no buttons, which the
@@ -97,51 +94,45 @@ func isPing(m bot.Message) bool {
 // Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.
 func (c *Chat) Delete(context.Context, bot.Message, string) error { return nil }
 
-// Edit redraws table message id.
-func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.draw(m)
-	return nil
-}
-
 // Width is the terminal width the console draws for: the table box and the button hints fit in it.
 const Width = 80
 
-// draw prints the table between rules, each line wrapped inside the box; c.mu is held.
-func (c *Chat) draw(m bot.Message) {
+// Edit redraws table message id in full, in one write: its text between rules, each line wrapped
+// inside the box, then its buttons' hint wrapped to Width, between buttons where it can.
+func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.log = append(c.log, m)
-	var lines []string
+	var b strings.Builder
+	b.WriteString("┌──────────────────────────────────────────────\n")
 	for _, l := range strings.Split(m.Text, "\n") {
-		lines = append(lines, Wrap(l, Width-2, "  ")...)
-	}
-	c.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", strings.Join(lines, "\n")))
-	if h := ButtonHint(m.Buttons); h != "" {
-		c.printf("%s", wrapHint(h))
-	}
-}
-
-// wrapHint wraps a button hint to Width, between buttons where it can.
-func wrapHint(h string) string {
-	var lines []string
-	cur := ""
-	for _, part := range strings.SplitAfter(h, " | ") {
-		switch {
-		case cur == "":
-			cur = part
-		case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
-			cur += part
-		default:
-			lines = append(lines, strings.TrimSuffix(cur, " "))
-			cur = "    " + part
+		for _, w := range Wrap(l, Width-2, "  ") {
+			b.WriteString("│ " + w + "\n")
 		}
 	}
-	lines = append(lines, cur)
-	var out []string
-	for _, l := range lines {
-		out = append(out, Wrap(l, Width, "    ")...)
+	b.WriteString("└──────────────────────────────────────────────\n")
+	if h := ButtonHint(m.Buttons); h != "" {
+		var lines []string
+		cur := ""
+		for _, part := range strings.SplitAfter(h, " | ") {
+			switch {
+			case cur == "":
+				cur = part
+			case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
+				cur += part
+			default:
+				lines = append(lines, strings.TrimSuffix(cur, " "))
+				cur = "    " + part
+			}
+		}
+		for _, l := range append(lines, cur) {
+			for _, w := range Wrap(l, Width, "    ") { // a button wider than a line
+				b.WriteString(w + "\n")
+			}
+		}
 	}
-	return strings.Join(out, "\n")
+	io.WriteString(c.out, b.String())
+	return nil
 }
 
 // Wrap breaks a line into lines at most width columns wide, at spaces only, so a number or a word
