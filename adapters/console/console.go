@@ -171,7 +171,7 @@ func Wrap(line string, width int, indent string) []string {
 func cut(s string, n int) string {
 	w := 0
 	for i, r := range s {
-		rw := runeColumns(r)
+		rw := Columns(string(r))
 		if w+rw > n && i > 0 {
 			return s[:i]
 		}
@@ -186,22 +186,18 @@ func cut(s string, n int) string {
 func Columns(s string) int {
 	n := 0
 	for _, r := range s {
-		n += runeColumns(r)
+		switch {
+		case r == 0x200D || r >= 0x0300 && r <= 0x036F || r >= 0xFE00 && r <= 0xFE0E: // none
+		case r == 0xFE0F: // the emoji form of the character before it (♠️): two columns in all
+			n++
+		case r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
+			r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F000:
+			n += 2
+		default:
+			n++
+		}
 	}
 	return n
-}
-
-func runeColumns(r rune) int {
-	switch {
-	case r == 0x200D || r >= 0x0300 && r <= 0x036F || r >= 0xFE00 && r <= 0xFE0E:
-		return 0
-	case r == 0xFE0F: // the emoji form of the character before it (♠️): two columns in all
-		return 1
-	case r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
-		r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F000:
-		return 2
-	}
-	return 1
 }
 
 // Messages returns a copy of every message sent so far.
