@@ -285,8 +285,13 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	if !found || name == "" || strings.ContainsAny(name, " \t") {
 		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
 	}
-	if strings.IndexFunc(name, unprintable) >= 0 {
-		return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+	// A name may not hold control or formatting characters, among them the marks that turn text right to
+	// left (U+202E) and the zero-width ones.
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+			r == utf8.RuneError {
+			return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+		}
 	}
 	text = strings.TrimSpace(text)
 	token := ""
@@ -304,13 +309,6 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 		}
 	}
 	return cmd, true, nil
-}
-
-// unprintable reports the characters a name may not hold: control and formatting characters, among
-// them the marks that turn text right to left (U+202E) and the zero-width ones.
-func unprintable(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
-		r == utf8.RuneError
 }
 
 // Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.
