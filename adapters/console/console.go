@@ -336,22 +336,20 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 		if opts.Flush != nil {
 			_ = opts.Flush(ctx) // the table's redraw comes before the reply, as a player would see it
 		}
-		if out := FormatReplyIn(cmd.User, r, opts.FileDir); out != "" {
-			chat.Print(out)
+		// An empty reply (an action at a Live table, where the table changing is the answer) prints
+		// nothing.
+		if r.Text != "" || len(r.Extra) > 0 || len(r.Buttons) > 0 || len(r.Files) > 0 {
+			chat.Print(FormatReplyIn(cmd.User, r, opts.FileDir))
 		}
 	}
 	return sc.Err()
 }
 
 // FormatReplyIn prints a private reply: `[to alice] text`, then its extra messages and button hint.
-// An empty reply (an action at a Live table, where the table changing is the answer) prints nothing.
 // The reply's pictures (image/* files, such as a stats chart) are written as files in dir (the
 // system's temporary directory when empty) and their paths printed, where a chat would show them;
 // text files are printed.
 func FormatReplyIn(user string, r bot.Reply, dir string) string {
-	if r.Text == "" && len(r.Extra) == 0 && len(r.Buttons) == 0 && len(r.Files) == 0 {
-		return ""
-	}
 	var b strings.Builder
 	text := r.Text
 	if r.IsError {
