@@ -160,7 +160,7 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 	case engine.EvReturn:
 		return fmt.Sprintf("Uncalled %s returned to %s", Chips(ev.Amount), name), true
 	case engine.EvPots:
-		n.pots = clonePots(ev.Pots)
+		n.pots = ev.Pots // an engine.Event is immutable: no copy needed
 		n.awarded = make([]bool, len(ev.Pots))
 		switch len(ev.Pots) {
 		case 0:
@@ -350,12 +350,4 @@ func (n *Narrator) potIndex(p engine.Pot) int {
 		}
 	}
 	return -1
-}
-
-func clonePots(ps []engine.Pot) []engine.Pot {
-	out := make([]engine.Pot, len(ps))
-	for i, p := range ps {
-		out[i] = engine.Pot{Amount: p.Amount, Eligible: append([]int(nil), p.Eligible...)}
-	}
-	return out
 }

@@ -83,7 +83,9 @@ func cutLine(line string) []string {
 // clip shortens text to MaxText for functions that must return one message; it cuts at a line break
 // where it can and says how many lines were left out.
 func clip(text string) string {
-	if Length(text) <= MaxText {
+	// No character takes more UTF-16 units than UTF-8 bytes: a text of at most MaxText bytes, most
+	// messages, fits without being measured.
+	if len(text) <= MaxText || Length(text) <= MaxText {
 		return text
 	}
 	lines := strings.Split(text, "\n")
@@ -127,8 +129,20 @@ func (ns Names) Name(p int) string {
 	return cleanName(ns[p], p)
 }
 
+// cleanName is s cleaned for a one-line message (see Names.Name), p the player's index.
 func cleanName(s string, p int) string {
-	if needsCleaning(s) {
+	// Only a name with leading, trailing, repeated or non-space white space is rebuilt; most names
+	// are used as they are.
+	messy, space := false, true // space: the rune before was white space, or there was none
+	for _, r := range s {
+		before := space
+		space = unicode.IsSpace(r)
+		if space && (before || r != ' ') {
+			messy = true
+			break
+		}
+	}
+	if messy || space {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	if s == "" {
@@ -142,19 +156,6 @@ func cleanName(s string, p int) string {
 		n++
 	}
 	return s
-}
-
-// needsCleaning reports whether s has leading, trailing, repeated or non-space white space.
-func needsCleaning(s string) bool {
-	prevSpace := true
-	for _, r := range s {
-		space := unicode.IsSpace(r)
-		if space && (prevSpace || r != ' ') {
-			return true
-		}
-		prevSpace = space
-	}
-	return prevSpace
 }
 
 // list joins names the way a sentence does: "Alice", "Alice and Bob", "Alice, Bob and Carol".

@@ -219,7 +219,7 @@ func TestTurnButtons(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop}, TextCards)
+			m := turn(TurnView{Name: "Bob", Options: tc.o, SecondsLeft: 60, Token: "tok-7", Street: engine.Flop})
 			if !strings.Contains(m.Text, tc.text) {
 				t.Errorf("text %q does not contain %q", m.Text, tc.text)
 			}
@@ -255,7 +255,7 @@ func TestTurnButtonsAreLegal(t *testing.T) {
 		}
 		for !h.Done() {
 			o, _ := h.Options()
-			m := turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()}, TextCards)
+			m := turn(TurnView{Name: "P", Options: o, Token: "x", Street: h.Street()})
 			offered := map[engine.ActionKind]bool{}
 			for _, b := range m.Buttons {
 				for _, a := range buttonActions(t, o.Player, b) {
@@ -599,7 +599,7 @@ func TestMessagesFitDiscord(t *testing.T) {
 		}
 		msgs = append(msgs, Equity(eq, style))
 		msgs = append(msgs, turn(TurnView{Name: names[9], Options: engine.Options{CanCall: true, ToCall: math.MaxInt64 / 4,
-			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}, style))
+			CanRaise: true, MinTo: math.MaxInt64 / 2, MaxTo: math.MaxInt64, Stack: math.MaxInt64 / 2}, SecondsLeft: 600}))
 	}
 	var st []Standing
 	var lb []LeaderRow
@@ -783,7 +783,7 @@ func TestProofVerifies(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	long := strings.Repeat("é", 40)
-	names := Names{"  Bob \n Smith ", "", long, strings.Repeat("x", 32), "Zoë"}
+	names := Names{"  Bob \n Smith ", "", long, strings.Repeat("x", 32), "Zoë", "Ann  Lee", "Ann\tLee", "Ann ", " \t"}
 	for _, tc := range []struct {
 		p    int
 		want string
@@ -793,7 +793,11 @@ func TestNames(t *testing.T) {
 		{2, strings.Repeat("é", 31) + "…"},
 		{3, strings.Repeat("x", 32)},
 		{4, "Zoë"},
-		{7, "Player 8"},
+		{5, "Ann Lee"},
+		{6, "Ann Lee"},
+		{7, "Ann"},
+		{8, "Player 9"},
+		{9, "Player 10"},
 		{-1, "Someone"},
 	} {
 		if got := names.Name(tc.p); got != tc.want {

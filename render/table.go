@@ -75,7 +75,6 @@ func (v TournamentView) line() string {
 //	• 1. Alice 1,250 · button
 //	▶ 2. Bob 980 · bet 20 · to act
 func Table(v TableView, style CardStyle) Message {
-	var lines []string
 	head := strings.TrimSpace(v.Title)
 	if head == "" {
 		head = "Table"
@@ -85,13 +84,11 @@ func Table(v TableView, style CardStyle) Message {
 	} else {
 		head += " · between hands"
 	}
-	lines = append(lines, head)
 	stakes := capitalize(v.Variant.String()) + " " + Chips(v.SmallBlind) + "/" + Chips(v.BigBlind)
 	if v.Ante > 0 {
 		stakes += ", ante " + Chips(v.Ante)
 	}
-	top := append(lines, stakes)
-	top = append(top, v.extra()...)
+	top := []string{head, stakes}
 	text := strings.Join(append(top, v.body(style, true)...), "\n")
 	if Length(text) > MaxText && len(v.Pots) > 1 {
 		// Ten long names in nine side pots do not fit: count the players of each pot instead, so
@@ -101,8 +98,13 @@ func Table(v TableView, style CardStyle) Message {
 	return Message{Text: clip(text)}
 }
 
-// extra is the tournament's line and the notes, under the stakes.
-func (v TableView) extra() []string {
+// body is what a table shows under its stakes, top to bottom: the tournament's line and the notes,
+// the board and the pots (with the names of who can win each, or their number), and a line per seat.
+//
+// While a street is in play the pots are the chips collected from the streets before it
+// (TableView.Pots), and the bets in front of the players are counted apart ("pot 60 + bets 800"):
+// side pots appear when the street closes.
+func (v TableView) body(style CardStyle, withNames bool) []string {
 	var lines []string
 	if v.Tournament != nil {
 		lines = append(lines, v.Tournament.line())
@@ -110,23 +112,7 @@ func (v TableView) extra() []string {
 	for _, n := range v.Notes {
 		lines = append(lines, strings.Join(strings.Fields(n), " "))
 	}
-	return lines
-}
 
-// body is the board, the pots (with the names of who can win each, or their number) and the seats.
-func (v TableView) body(style CardStyle, withNames bool) []string {
-	lines := v.middle(style, withNames)
-	for _, s := range v.Seats {
-		lines = append(lines, seatLine(s))
-	}
-	return lines
-}
-
-// middle is the board and pots part of the summary. While a street is in play the pots are the
-// chips collected from the streets before it (TableView.Pots), and the bets in front of the players
-// are counted apart ("pot 60 + bets 800"): side pots appear when the street closes.
-func (v TableView) middle(style CardStyle, withNames bool) []string {
-	var lines []string
 	var collected, bets int64
 	for _, p := range v.Pots {
 		collected += p.Amount // a hand's chips: at most engine.MaxChips
@@ -161,39 +147,39 @@ func (v TableView) middle(style CardStyle, withNames bool) []string {
 			lines = append(lines, potLines(v.Pots, v.PotNames, withNames)...)
 		}
 	}
-	return lines
-}
 
-func seatLine(s SeatView) string {
-	mark := "• "
-	if s.ToAct {
-		mark = "▶ "
+	for _, s := range v.Seats {
+		mark := "• "
+		if s.ToAct {
+			mark = "▶ "
+		}
+		line := mark + strconv.Itoa(s.Seat+1) + ". " + cleanName(s.Name, s.Seat) + " " + Chips(s.Stack)
+		var tags []string
+		if s.Bet > 0 {
+			tags = append(tags, "bet "+Chips(s.Bet))
+		}
+		if s.Button {
+			tags = append(tags, "button")
+		}
+		switch {
+		case s.SittingOut:
+			tags = append(tags, "sitting out")
+		case s.Folded:
+			tags = append(tags, "folded")
+		case s.AllIn:
+			tags = append(tags, "all-in")
+		case s.Stack == 0:
+			tags = append(tags, "no chips")
+		}
+		if s.ToAct {
+			tags = append(tags, "to act")
+		}
+		if len(tags) > 0 {
+			line += " · " + strings.Join(tags, " · ")
+		}
+		lines = append(lines, line)
 	}
-	line := mark + strconv.Itoa(s.Seat+1) + ". " + cleanName(s.Name, s.Seat) + " " + Chips(s.Stack)
-	var tags []string
-	if s.Bet > 0 {
-		tags = append(tags, "bet "+Chips(s.Bet))
-	}
-	if s.Button {
-		tags = append(tags, "button")
-	}
-	switch {
-	case s.SittingOut:
-		tags = append(tags, "sitting out")
-	case s.Folded:
-		tags = append(tags, "folded")
-	case s.AllIn:
-		tags = append(tags, "all-in")
-	case s.Stack == 0:
-		tags = append(tags, "no chips")
-	}
-	if s.ToAct {
-		tags = append(tags, "to act")
-	}
-	if len(tags) > 0 {
-		line += " · " + strings.Join(tags, " · ")
-	}
-	return line
+	return lines
 }
 
 func capitalize(s string) string {
@@ -201,4 +187,222 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// --- the hand's table message ---------------------------------------------------------------------
+
+// HandView is everything the hand's table message shows: the table (stakes, board, pots, seats), the
+// turn with its buttons, the hand's last few public lines, the deck commitment and, once the hand is
+// over, its showdown and awards. The message is rendered whole from it every time the hand changes,
+// and edited in place of the previous version.
+type HandView struct {
+	TableView
+	Turn       *TurnView // the player to act; nil between turns and when the hand is over
+	Log        []string  // the hand's public lines so far, oldest first
+	Commitment string    // the deck commitment (hex); the message shows its first 16 digits
+	Result     []string  // the showdown and awards, when the hand is over
+	Over       bool
+	Showdown   bool // hands were turned up; without, the hand was won by everyone else folding
+}
+
+// recentLines is how many of the hand's lines the table message shows while the hand is played.
+const recentLines = 4
+
+// MyCards is the button anyone seated can click at any time to see their hole cards privately.
+var MyCards = Button{Label: "My cards", Command: "cards", Style: Secondary}
+
+// HandTable is the hand's table message:
+//
+//	Hand #12 · No-limit 5/10 · deck 1a2b3c4d5e6f7a8b
+//	Board: 7♦ 5♥ 9♦ · pot 300
+//	• 1. Alice 1,250 · button
+//	• 2. Bob 980 · bet 20
+//	▶ 3. Carol 500 · to act
+//	Last: Bob calls 20 · Carol raises to 60
+//	▶ Carol to act on the flop — 40 to call. Raise to 100–500. 45s left.
+//
+// with the turn's buttons and "My cards" while the hand is played. Hole cards never appear in it
+// before they are shown.
+func HandTable(v HandView, style CardStyle) Message {
+	tv := v.TableView
+	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, capitalize(tv.Variant.String()), Chips(tv.SmallBlind), Chips(tv.BigBlind))
+	if tv.Ante > 0 {
+		head += ", ante " + Chips(tv.Ante)
+	}
+	if t := strings.TrimSpace(tv.Title); t != "" && t != "Table" {
+		head = t + " · " + head
+	}
+	if len(v.Commitment) >= 16 {
+		head += " · deck " + v.Commitment[:16]
+	}
+	playing := v.Turn != nil && !v.Over
+	var next Message // the turn: its sentence under the table, its buttons
+	if playing {
+		next = turn(*v.Turn)
+	}
+	build := func(withNames bool, recent int) string {
+		out := append([]string{head}, tv.body(style, withNames)...)
+		switch {
+		case v.Over:
+			if !v.Showdown && len(v.Log) > 0 && recent > 0 {
+				// Won by folds: the last actions (and any uncalled bet) that ended it, then who won.
+				from := max(0, len(v.Log)-recent)
+				out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
+			}
+			out = append(out, v.Result...)
+		case len(v.Log) > 0 && recent > 0:
+			from := max(0, len(v.Log)-recent)
+			out = append(out, "Last: "+strings.Join(v.Log[from:], " · "))
+		}
+		if playing {
+			out = append(out, "▶ "+next.Text)
+		}
+		return strings.Join(out, "\n")
+	}
+	text := build(true, recentLines)
+	if len(text) > MaxText && Length(text) > MaxText { // in bytes it is most often far shorter: see clip
+		if style.Kind >= CardImages && style.Faces != nil {
+			// A card picture takes some 30 characters: a long showdown is drawn with emoji cards
+			// instead of being cut.
+			return HandTable(v.withoutPictures(style.Faces), EmojiCards)
+		}
+		for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
+			text = build(false, recent)
+		}
+	}
+	m := Message{Text: clip(text)}
+	if playing {
+		m.Buttons = append(next.Buttons, MyCards)
+	}
+	return m
+}
+
+// withoutPictures is the view with the card pictures in its prepared lines (the hand's log, result and
+// notes) drawn as emoji cards.
+func (v HandView) withoutPictures(f *Faces) HandView {
+	pairs := make([]string, 0, 2*len(f))
+	for c, face := range f {
+		if face != "" && c < 52 {
+			pairs = append(pairs, face, Card(engine.Card(c), EmojiCards))
+		}
+	}
+	r := strings.NewReplacer(pairs...)
+	redo := func(lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = r.Replace(l)
+		}
+		return out
+	}
+	v.Log, v.Result, v.Notes = redo(v.Log), redo(v.Result), redo(v.Notes)
+	return v
+}
+
+// --- the turn: whose it is, what they may do, their buttons ---------------------------------------
+
+// HoleCards is the private message with a player's two cards.
+func HoleCards(cards [2]engine.Card, handNo int64, style CardStyle) Message {
+	return Message{
+		Text:    fmt.Sprintf("Hand #%d — your cards: %s", handNo, Cards(cards[:], style)),
+		Private: true,
+	}
+}
+
+// TurnView is what the channel is told when a player is to act.
+type TurnView struct {
+	Name        string
+	Options     engine.Options
+	SecondsLeft int // 0 when there is no turn timer
+	Token       string
+	Street      engine.Street
+}
+
+// streetPhrases say where a turn is: "Carol to act pre-flop", "... on the flop", "... at showdown".
+var streetPhrases = [...]string{engine.Preflop: "pre-flop", engine.Flop: "on the flop", engine.Turn: "on the turn",
+	engine.River: "on the river", engine.Showdown: "at showdown"}
+
+// turn is the table message's part for the player to act, with one button per choice in a fixed order:
+// Fold, only when something is owed (a fold when checking is free is never a click away: RULES.md
+// section 11); Check or Call; Bet…/Raise… (asks for an amount) when a raise short of all-in is possible;
+// All-in when the player may put in every chip. Button labels show the chips the click adds ("Call
+// 40", "All-in 980"); the text and the amount prompt speak of totals ("Raise to 80–1,000"), as the
+// raise command does. In fixed-limit the one legal size needs no prompt: the button runs "raise 40".
+func turn(v TurnView) Message {
+	o := v.Options
+	name := cleanName(v.Name, o.Player)
+	if o.RunItTwice {
+		text := name + ": betting is over with players all-in. Run the rest of the board twice? Everyone still in must say yes; no answer is no."
+		if v.SecondsLeft > 0 {
+			text += fmt.Sprintf(" %ds left.", v.SecondsLeft)
+		}
+		return Message{Text: text, Buttons: []Button{
+			{Label: "Run it twice", Command: "runtwice yes", Token: v.Token, Style: Primary},
+			{Label: "Once", Command: "runtwice no", Token: v.Token, Style: Secondary},
+		}}
+	}
+	all := o.Bet + o.Stack
+	canRaise := (o.CanBet || o.CanRaise) && o.Stack > 0
+	callAllIn := o.CanCall && o.ToCall >= o.Stack
+	raiseMax := min(o.MaxTo, all)
+	raiseShort := canRaise && o.MinTo < all // a bet or raise that keeps chips behind
+	allIn := o.Stack > 0 && (callAllIn || canRaise && raiseMax >= all)
+
+	// amount starts an amount the way the commands read: "Bet 20", "Raise to 80".
+	word, cmd, amount := "Raise", "raise", "Raise to "
+	if o.CanBet {
+		word, cmd, amount = "Bet", "bet", "Bet "
+	}
+
+	var parts []string
+	switch {
+	case o.CanCheck:
+		parts = append(parts, "nothing to call")
+	case callAllIn:
+		parts = append(parts, Chips(o.ToCall)+" to call (all-in)")
+	case o.CanCall:
+		parts = append(parts, Chips(o.ToCall)+" to call")
+	}
+	head := fmt.Sprintf("%s to act %s — %s.", name, streetPhrases[min(v.Street, engine.Showdown)], strings.Join(parts, ""))
+	sentences := []string{head}
+	switch {
+	case raiseShort && o.MinTo < raiseMax:
+		sentences = append(sentences, fmt.Sprintf("%s%s–%s.", amount, Chips(o.MinTo), Chips(raiseMax)))
+	case raiseShort:
+		sentences = append(sentences, fmt.Sprintf("%s%s.", amount, Chips(o.MinTo)))
+	case canRaise:
+		sentences = append(sentences, fmt.Sprintf("A %s can only be all-in (%s%s).", cmd, strings.ToLower(amount), Chips(all)))
+	}
+	if v.SecondsLeft > 0 {
+		sentences = append(sentences, fmt.Sprintf("%ds left.", v.SecondsLeft))
+	}
+
+	b := func(label, command string, st Style) Button {
+		return Button{Label: label, Command: command, Token: v.Token, Style: st}
+	}
+	var buttons []Button
+	if !o.CanCheck {
+		buttons = append(buttons, b("Fold", "fold", Danger)) // never a Fold button when checking is free (R-23)
+	}
+	switch {
+	case o.CanCheck:
+		buttons = append(buttons, b("Check", "check", Primary))
+	case o.CanCall && !callAllIn:
+		buttons = append(buttons, b("Call "+Chips(o.ToCall), "call", Primary))
+	}
+	if raiseShort {
+		r := b(word+"…", cmd, Secondary)
+		if o.MinTo < raiseMax {
+			r.Amount, r.Min, r.Max = true, o.MinTo, raiseMax
+		} else {
+			// Only one size is legal (fixed-limit, or pot-limit capped at the minimum): no prompt.
+			r.Label = amount + Chips(o.MinTo)
+			r.Command = fmt.Sprintf("%s %d", cmd, o.MinTo)
+			r.Min, r.Max = o.MinTo, o.MinTo
+		}
+		buttons = append(buttons, r)
+	}
+	if allIn {
+		buttons = append(buttons, b("All-in "+Chips(o.Stack), "allin", Danger))
+	}
+	return Message{Text: clip(strings.Join(sentences, " ")), Buttons: buttons}
 }

@@ -74,18 +74,15 @@ var _ bot.Chat = (*Chat)(nil)
 // Post draws a new table message and returns its ID. Each hand is one table message, redrawn in full
 // whenever it changes, the way Discord and Slack show it: in its box even when it has no buttons (a
 // hand that ended without a decision). A turn ping, the one other post, is a line.
-func (c *Chat) Post(_ context.Context, m bot.Message) (string, error) {
+func (c *Chat) Post(ctx context.Context, m bot.Message) (string, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.next++
 	id := fmt.Sprintf("msg-%d", c.next)
+	c.mu.Unlock()
 	if isPing(m) {
-		c.log = append(c.log, m)
-		c.printf("%s", m.Text)
-		return id, nil
+		return id, c.Send(ctx, m)
 	}
-	c.draw(m)
-	return id, nil
+	return id, c.Edit(ctx, m, id)
 }
 
 // isPing reports whether a post is a turn ping: a short mention post with no buttons, which the
@@ -97,51 +94,45 @@ func isPing(m bot.Message) bool {
 // Delete does nothing: a terminal cannot take a line back, and a turn ping that went is harmless.
 func (c *Chat) Delete(context.Context, bot.Message, string) error { return nil }
 
-// Edit redraws table message id.
-func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.draw(m)
-	return nil
-}
-
 // Width is the terminal width the console draws for: the table box and the button hints fit in it.
 const Width = 80
 
-// draw prints the table between rules, each line wrapped inside the box; c.mu is held.
-func (c *Chat) draw(m bot.Message) {
+// Edit redraws table message id in full, in one write: its text between rules, each line wrapped
+// inside the box, then its buttons' hint wrapped to Width, between buttons where it can.
+func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.log = append(c.log, m)
-	var lines []string
+	var b strings.Builder
+	b.WriteString("┌──────────────────────────────────────────────\n")
 	for _, l := range strings.Split(m.Text, "\n") {
-		lines = append(lines, Wrap(l, Width-2, "  ")...)
-	}
-	c.printf("┌──────────────────────────────────────────────\n%s\n└──────────────────────────────────────────────", prefixLines("│ ", strings.Join(lines, "\n")))
-	if h := ButtonHint(m.Buttons); h != "" {
-		c.printf("%s", wrapHint(h))
-	}
-}
-
-// wrapHint wraps a button hint to Width, between buttons where it can.
-func wrapHint(h string) string {
-	var lines []string
-	cur := ""
-	for _, part := range strings.SplitAfter(h, " | ") {
-		switch {
-		case cur == "":
-			cur = part
-		case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
-			cur += part
-		default:
-			lines = append(lines, strings.TrimSuffix(cur, " "))
-			cur = "    " + part
+		for _, w := range Wrap(l, Width-2, "  ") {
+			b.WriteString("│ " + w + "\n")
 		}
 	}
-	lines = append(lines, cur)
-	var out []string
-	for _, l := range lines {
-		out = append(out, Wrap(l, Width, "    ")...)
+	b.WriteString("└──────────────────────────────────────────────\n")
+	if h := ButtonHint(m.Buttons); h != "" {
+		var lines []string
+		cur := ""
+		for _, part := range strings.SplitAfter(h, " | ") {
+			switch {
+			case cur == "":
+				cur = part
+			case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
+				cur += part
+			default:
+				lines = append(lines, strings.TrimSuffix(cur, " "))
+				cur = "    " + part
+			}
+		}
+		for _, l := range append(lines, cur) {
+			for _, w := range Wrap(l, Width, "    ") { // a button wider than a line
+				b.WriteString(w + "\n")
+			}
+		}
 	}
-	return strings.Join(out, "\n")
+	io.WriteString(c.out, b.String())
+	return nil
 }
 
 // Wrap breaks a line into lines at most width columns wide, at spaces only, so a number or a word
@@ -180,7 +171,7 @@ func Wrap(line string, width int, indent string) []string {
 func cut(s string, n int) string {
 	w := 0
 	for i, r := range s {
-		rw := runeColumns(r)
+		rw := Columns(string(r))
 		if w+rw > n && i > 0 {
 			return s[:i]
 		}
@@ -195,22 +186,18 @@ func cut(s string, n int) string {
 func Columns(s string) int {
 	n := 0
 	for _, r := range s {
-		n += runeColumns(r)
+		switch {
+		case r == 0x200D || r >= 0x0300 && r <= 0x036F || r >= 0xFE00 && r <= 0xFE0E: // none
+		case r == 0xFE0F: // the emoji form of the character before it (♠️): two columns in all
+			n++
+		case r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
+			r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F000:
+			n += 2
+		default:
+			n++
+		}
 	}
 	return n
-}
-
-func runeColumns(r rune) int {
-	switch {
-	case r == 0x200D || r >= 0x0300 && r <= 0x036F || r >= 0xFE00 && r <= 0xFE0E:
-		return 0
-	case r == 0xFE0F: // the emoji form of the character before it (♠️): two columns in all
-		return 1
-	case r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
-		r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F000:
-		return 2
-	}
-	return 1
 }
 
 // Messages returns a copy of every message sent so far.
@@ -298,8 +285,13 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	if !found || name == "" || strings.ContainsAny(name, " \t") {
 		return bot.Command{}, false, fmt.Errorf("write a line as `name: command`, for example `alice: join 1000`")
 	}
-	if strings.IndexFunc(name, unprintable) >= 0 {
-		return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+	// A name may not hold control or formatting characters, among them the marks that turn text right to
+	// left (U+202E) and the zero-width ones.
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+			r == utf8.RuneError {
+			return bot.Command{}, false, fmt.Errorf("a name may not hold control or right-to-left characters: write it in plain letters, for example `alice: join 1000`")
+		}
 	}
 	text = strings.TrimSpace(text)
 	token := ""
@@ -317,13 +309,6 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 		}
 	}
 	return cmd, true, nil
-}
-
-// unprintable reports the characters a name may not hold: control and formatting characters, among
-// them the marks that turn text right to left (U+202E) and the zero-width ones.
-func unprintable(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
-		r == utf8.RuneError
 }
 
 // Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.
@@ -351,22 +336,20 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 		if opts.Flush != nil {
 			_ = opts.Flush(ctx) // the table's redraw comes before the reply, as a player would see it
 		}
-		if out := FormatReplyIn(cmd.User, r, opts.FileDir); out != "" {
-			chat.Print(out)
+		// An empty reply (an action at a Live table, where the table changing is the answer) prints
+		// nothing.
+		if r.Text != "" || len(r.Extra) > 0 || len(r.Buttons) > 0 || len(r.Files) > 0 {
+			chat.Print(FormatReplyIn(cmd.User, r, opts.FileDir))
 		}
 	}
 	return sc.Err()
 }
 
 // FormatReplyIn prints a private reply: `[to alice] text`, then its extra messages and button hint.
-// An empty reply (an action at a Live table, where the table changing is the answer) prints nothing.
 // The reply's pictures (image/* files, such as a stats chart) are written as files in dir (the
 // system's temporary directory when empty) and their paths printed, where a chat would show them;
 // text files are printed.
 func FormatReplyIn(user string, r bot.Reply, dir string) string {
-	if r.Text == "" && len(r.Extra) == 0 && len(r.Buttons) == 0 && len(r.Files) == 0 {
-		return ""
-	}
 	var b strings.Builder
 	text := r.Text
 	if r.IsError {
