@@ -251,53 +251,27 @@ func (s State) MayAct(by Caller) (int, error) {
 	return p, nil
 }
 
-// Fold, Check, Call, AllIn, Bet, Raise and RunTwice are the betting actions of the player to act.
+// Betting is a betting verb of the player to act, named by the action it takes: fold, check, call,
+// bet, raise, allin (AllIn) and runtwice (RunTwice, answered yes or no). Its Act is the verb's core,
+// registered in the verb table once per verb.
+type Betting engine.ActionKind
+
+// Act validates and applies the caller's betting action b; args are what they typed after the verb.
 // A fold when checking is free is legal but never an accident: the first `fold` of the turn only
 // reminds the player, the second folds (R-23).
-func (s State) Fold(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	if _, err := s.MayAct(by); err != nil {
-		return Step{}, err
-	}
-	if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
-		next := s
-		next.FoldAsked = s.Token()
-		return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
-	}
-	return s.action(now, by, engine.Fold, "fold", args)
-}
-
-func (s State) Check(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Check, "check", args)
-}
-
-func (s State) Call(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Call, "call", args)
-}
-
-func (s State) AllIn(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.AllIn, "allin", args)
-}
-
-func (s State) Bet(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Bet, "bet", args)
-}
-
-func (s State) Raise(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Raise, "raise", args)
-}
-
-func (s State) RunTwice(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.RunTwice, "runtwice", args)
-}
-
-// action validates and applies one betting action of the caller. verb is what they typed.
-func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb string, args []string) (Step, error) {
+func (b Betting) Act(s State, now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
 	p, err := s.MayAct(by)
 	if err != nil {
 		return Step{}, err
 	}
-	a := engine.Action{Player: p, Kind: kind}
-	switch kind {
+	a := engine.Action{Player: p, Kind: engine.ActionKind(b)}
+	switch a.Kind {
+	case engine.Fold:
+		if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
+			next := s
+			next.FoldAsked = s.Token()
+			return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
+		}
 	case engine.RunTwice:
 		switch strings.ToLower(strings.Join(args, " ")) {
 		case "yes", "y", "twice":
@@ -307,6 +281,7 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, errs.Errorf(errs.Invalid, "Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
 		}
 	case engine.Bet, engine.Raise:
+		verb := a.Kind.String() // what they typed: bet or raise
 		// `raise to 60` and `bet to 60` say what `raise 60` says: the total (Discord's option is `to`).
 		if len(args) > 0 && strings.EqualFold(args[0], "to") {
 			args = args[1:]
@@ -321,9 +296,7 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, err
 		}
 	}
-	if err := s.Hand.Validate(a); err != nil {
-		return Step{}, err
-	}
+	// Apply checks the action first and changes nothing when it refuses it: no Validate beforehand.
 	return s.play(now, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false)
 }
 

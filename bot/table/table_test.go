@@ -180,7 +180,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"rebuy below the smallest", table.State.Rebuy, bob, []string{"5"}, "at least 400"},
 		{"kick nobody", table.State.Kick, host, []string{"@nobody"}, "not seated"},
 		{"set nonsense", table.State.Set, host, []string{"blinds=20/10"}, "small blind"},
-		{"act with no hand", table.State.Call, alice, nil, "No hand"},
+		{"act with no hand", table.Betting(engine.Call).Act, alice, nil, "No hand"},
 		{"start again", table.State.Start, carol, nil, "already running"},
 		{"sitin while playing", table.State.SitIn, alice, nil, "already playing"},
 		{"show with no hand over", table.State.Show, alice, nil, "no finished hand"},
@@ -191,7 +191,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"sitin unseated", table.State.SitIn, carol, nil, "not seated"},
 		{"rebuy unseated", table.State.Rebuy, carol, nil, "not seated"},
 		{"straddle unseated", table.State.Straddle, carol, nil, "not seated"},
-		{"act unseated", table.State.Fold, carol, nil, "not seated"},
+		{"act unseated", table.Betting(engine.Fold).Act, carol, nil, "not seated"},
 	}
 	run := func(t *testing.T, r refusal) {
 		name, want := r.name, r.want
@@ -222,11 +222,11 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		first, second = bob, alice
 	}
 	hand := []refusal{
-		{"out of turn", table.State.Call, second, nil, "turn, not yours"},
-		{"raise too little", table.State.Raise, first, []string{"11"}, "smallest raise is to 20"},
-		{"raise abc", table.State.Raise, first, []string{"abc"}, "not a number"},
-		{"raise nothing", table.State.Raise, first, nil, "Say how much"},
-		{"runtwice maybe", table.State.RunTwice, first, []string{"maybe"}, "runtwice yes"},
+		{"out of turn", table.Betting(engine.Call).Act, second, nil, "turn, not yours"},
+		{"raise too little", table.Betting(engine.Raise).Act, first, []string{"11"}, "smallest raise is to 20"},
+		{"raise abc", table.Betting(engine.Raise).Act, first, []string{"abc"}, "not a number"},
+		{"raise nothing", table.Betting(engine.Raise).Act, first, nil, "Say how much"},
+		{"runtwice maybe", table.Betting(engine.RunTwice).Act, first, []string{"maybe"}, "runtwice yes"},
 		{"rebuy in the hand", table.State.Rebuy, first, nil, "between hands"},
 		{"cards of a watcher", table.State.Cards, carol, nil, "no cards"},
 		{"deal during a hand", table.State.Deal, first, nil, "still being played"},
@@ -269,7 +269,7 @@ func TestStepPlaysOnItsOwnHand(t *testing.T) {
 	if g.s.Names()[g.s.Hand.ToAct()] != "Alice" {
 		by = bob
 	}
-	st, err := before.Fold(g.now, by, nil, g.inputs(by))
+	st, err := table.Betting(engine.Fold).Act(before, g.now, by, nil, g.inputs(by))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestCoreConservesChips(t *testing.T) {
 		}
 		by := g.s.Rec.Seats[g.s.Rec.Hand.Seats[g.s.Hand.ToAct()]]
 		caller := table.Caller{User: by.User, Name: by.Name}
-		verbs := []verbFunc{table.State.Fold, table.State.Check, table.State.Call, table.State.AllIn, table.State.Raise, table.State.Bet}
+		verbs := []verbFunc{table.Betting(engine.Fold).Act, table.Betting(engine.Check).Act, table.Betting(engine.Call).Act, table.Betting(engine.AllIn).Act, table.Betting(engine.Raise).Act, table.Betting(engine.Bet).Act}
 		v := verbs[r.IntN(len(verbs))]
 		args := []string{"40"}
 		if r.IntN(3) == 0 {
@@ -441,13 +441,13 @@ func TestFoldedCardsNeverShown(t *testing.T) {
 		c := table.Caller{User: by.User, Name: by.Name}
 		var step table.Step
 		if by.User == carol.User {
-			if step = g.do(table.State.Fold, c); step.View == nil {
-				step = g.do(table.State.Fold, c) // reminded that checking is free: fold anyway
+			if step = g.do(table.Betting(engine.Fold).Act, c); step.View == nil {
+				step = g.do(table.Betting(engine.Fold).Act, c) // reminded that checking is free: fold anyway
 			}
-		} else if s, err := g.try(table.State.Call, c); err == nil {
+		} else if s, err := g.try(table.Betting(engine.Call).Act, c); err == nil {
 			step = s
 		} else {
-			step = g.do(table.State.Check, c)
+			step = g.do(table.Betting(engine.Check).Act, c)
 		}
 		lines.Add(step.View, style)
 		final = step.View
