@@ -235,10 +235,10 @@ func (s State) MayAct(by Caller) (int, error) {
 	if seat < 0 {
 		return -1, errs.Errorf(errs.Invalid, "You are not seated at this table: type `join` to play.")
 	}
-	if s.Hand == nil {
+	if s.Hand == nil || s.Rec.Hand == nil {
 		return -1, errs.Errorf(errs.Invalid, "No hand is being played: type `deal` to start one.")
 	}
-	p := s.PlayerOf(seat)
+	p := slices.Index(s.Rec.Hand.Seats, seat) // the seat's hand index
 	if p < 0 {
 		return -1, errs.Errorf(errs.Invalid, "You are not in this hand: wait for the next one.")
 	}
