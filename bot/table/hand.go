@@ -333,21 +333,25 @@ func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error)
 	if err != nil {
 		return Step{}, err
 	}
-	n := s.Rec.Clone()
-	acts := h.Actions()
+	// Until the hand ends only the hand's log changes: the table keeps its seats (nobody changes a
+	// state's records in place) and gets a hand state of its own. The end changes the seats too
+	// (finish), on a deep copy.
+	n := s.Rec
+	hs := *s.Rec.Hand
+	n.Hand = &hs
+	hs.Actions = h.Actions()
 	names := s.Names()
-	view := &View{Events: evs, Hand: h, State: n.Hand, Names: names}
+	view := &View{Events: evs, Hand: h, State: &hs, Names: names}
 	if timeout {
-		last := acts[len(acts)-1].Player
-		n.Hand.TimedOut = append(n.Hand.TimedOut, last)
+		last := hs.Actions[len(hs.Actions)-1].Player
+		hs.TimedOut = append(slices.Clip(hs.TimedOut), last) // a new array: s's stays as it was
 		view.RanOut = names.Name(last)
 	}
-	n.Hand.Actions = acts
 	if h.Done() {
-		return s.finish(now, n, h, view), nil
+		return s.finish(now, n.Clone(), h, view), nil
 	}
-	n.Hand.Deadline = s.Deadline(now)
-	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
+	hs.Deadline = s.Deadline(now)
+	log := &ActionLog{Table: n.ID, HandNo: hs.No, Actions: hs.Actions, TimedOut: hs.TimedOut, Deadline: hs.Deadline}
 	next := s
 	next.Rec, next.Hand = n, h
 	return Step{Change: Change{Actions: log}, Next: &next, View: view,

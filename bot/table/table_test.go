@@ -284,6 +284,42 @@ func TestStepPlaysOnItsOwnHand(t *testing.T) {
 	}
 }
 
+// A step that goes on with the hand shares the table's seats with the state it was given, never the
+// hand's log: that state is as it was after a player's call and after the clock's folds, so a step
+// whose commit fails is tried again from it afresh.
+func TestStepKeepsTheGivenRecord(t *testing.T) {
+	g := newGame(t, "timer=30")
+	for _, p := range []table.Caller{alice, bob, carol, dave} {
+		g.do(table.State.Join, p)
+	}
+	g.deal()
+	for _, what := range []string{"call", "timeout", "timeout"} {
+		before := g.s
+		snap := snapshot(before)
+		var st table.Step
+		var err error
+		if by := g.toAct(); what == "call" {
+			st, err = table.Betting(engine.Call).Act(before, g.now, by, nil, g.inputs(by))
+		} else {
+			st, err = before.Timeout(g.now)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if after := snapshot(before); !reflect.DeepEqual(snap, after) {
+			t.Fatalf("the %s changed the state it was given:\n%+v\n%+v", what, snap, after)
+		}
+		if st.Next == nil || st.Next.Hand == nil || st.Change.Actions == nil {
+			t.Fatalf("the %s does not go on with the hand: %+v", what, st)
+		}
+		g.take(st)
+	}
+	if got := len(g.s.Rec.Hand.TimedOut); got != 2 {
+		t.Errorf("%d players ran out of time, want 2", got)
+	}
+	g.check("after the clock's folds")
+}
+
 // Deal takes its randomness from Inputs.Rand only: the same shuffler deals the same hand, hole cards
 // go privately to each player dealt in and never into the channel's posts.
 func TestDealIsAFunctionOfItsInputs(t *testing.T) {
