@@ -36,8 +36,8 @@ func TestTurnWait(t *testing.T) {
 			} else {
 				g.s.Rec.Hand.Deadline = time.Time{}
 			}
-			if got := g.s.TurnWait(g.now); got != tc.want {
-				t.Errorf("TurnWait = %v, want %v", got, tc.want)
+			if got := g.s.Chores(g.now, table.Timers{Turn: true}).Wait; got != tc.want {
+				t.Errorf("the turn's wait = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -311,16 +311,6 @@ func (s State) Forfeit(now time.Time) (Step, error) {
 	return s.play(now, (*engine.Hand).Timeout, false)
 }
 
-// Absent reports whether the player to act is leaving, or away at a tournament: the dealer acts for
-// them (Forfeit) rather than waiting for them.
-func (s State) Absent() bool {
-	if s.Hand == nil || s.Hand.Done() {
-		return false
-	}
-	st := s.Rec.Seats[s.Rec.Hand.Seats[s.Hand.ToAct()]]
-	return st.Leaving || st.SittingOut && s.Rec.Tournament != nil
-}
-
 // play applies one step for the player to act (do: an action, a timeout, a forfeit) to a clone of
 // the hand in play, so the state it was given is never changed and nothing is replayed: the step
 // validates and applies one action. timeout marks a step the clock took.
