@@ -156,15 +156,17 @@ func newVerbs() map[string]verb {
 	}
 	addMoneyVerbs(verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
 	addScheduleVerbs(verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
-	play := func(core coreVerb) verb { return verb{need: needSeat, refusal: "type `join` to play.", core: core} }
-	verbs["fold"] = play(table.State.Fold)
-	verbs["check"] = play(table.State.Check)
-	verbs["call"] = play(table.State.Call)
-	verbs["bet"] = play(table.State.Bet)
-	verbs["raise"] = play(table.State.Raise)
-	verbs["allin"] = play(table.State.AllIn)
-	verbs["all-in"] = play(table.State.AllIn)
-	verbs["runtwice"] = play(table.State.RunTwice)
+	play := func(k engine.ActionKind) verb {
+		return verb{need: needSeat, refusal: "type `join` to play.", core: table.Betting(k).Act}
+	}
+	verbs["fold"] = play(engine.Fold)
+	verbs["check"] = play(engine.Check)
+	verbs["call"] = play(engine.Call)
+	verbs["bet"] = play(engine.Bet)
+	verbs["raise"] = play(engine.Raise)
+	verbs["allin"] = play(engine.AllIn)
+	verbs["all-in"] = play(engine.AllIn)
+	verbs["runtwice"] = play(engine.RunTwice)
 	return verbs
 }
 

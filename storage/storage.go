@@ -57,31 +57,10 @@ type commitReq struct {
 	done chan error
 }
 
-// encoded holds a change's records that need nothing from the transaction, encoded by the caller
+// encoded holds a change's records that need nothing from the transaction, encoded by Commit
 // before queueing so the committer, which every table waits on, spends its time writing.
 type encoded struct {
 	table, actions, hand, session []byte
-}
-
-func encode(c table.Change) (e encoded, err error) {
-	marshal := func(dst *[]byte, v any) {
-		if err == nil {
-			*dst, err = json.Marshal(v)
-		}
-	}
-	if c.Table != nil {
-		marshal(&e.table, c.Table)
-	}
-	if c.Actions != nil {
-		marshal(&e.actions, c.Actions)
-	}
-	if c.Hand != nil {
-		e.hand = EncodeHand(*c.Hand)
-	}
-	if c.Session != nil {
-		marshal(&e.session, c.Session)
-	}
-	return e, err
 }
 
 // maxGroup bounds how many changes share one transaction.
@@ -282,12 +261,28 @@ func put(b *bolt.Bucket, key []byte, v any) error {
 
 // Commit applies c in one transaction and returns when it is on disk. Changes committed at the same
 // time from several goroutines may share a transaction; each is still all or nothing.
-func (d *DB) Commit(ctx context.Context, c table.Change) error {
-	enc, err := encode(c)
+func (d *DB) Commit(ctx context.Context, c table.Change) (err error) {
+	r := commitReq{c: c, done: make(chan error, 1)}
+	marshal := func(dst *[]byte, v any) {
+		if err == nil {
+			*dst, err = json.Marshal(v)
+		}
+	}
+	if c.Table != nil {
+		marshal(&r.enc.table, c.Table)
+	}
+	if c.Actions != nil {
+		marshal(&r.enc.actions, c.Actions)
+	}
+	if c.Hand != nil {
+		r.enc.hand = EncodeHand(*c.Hand)
+	}
+	if c.Session != nil {
+		marshal(&r.enc.session, c.Session)
+	}
 	if err != nil {
 		return err
 	}
-	r := commitReq{c: c, enc: enc, done: make(chan error, 1)}
 	select {
 	case d.reqs <- r:
 	case <-d.quit:

@@ -38,13 +38,22 @@ type Chores struct {
 
 // Chores decides the dealer's own next moves after a step that concerns the clocks tm (after a
 // restart: Timers{Turn: true} with a hand in play, Timers{Deal: true} without).
+//
+// The player to act who is leaving, or away at a tournament, is absent: the dealer acts for them
+// (Forfeit) rather than waiting for them. Anyone else has the table's timer, or, when the hand's
+// stored deadline leaves less (the dealer restarted, or another process took the table over), the
+// time left, but at least RestartGrace and never more than the timer.
 func (s State) Chores(now time.Time, tm Timers) Chores {
 	c := Chores{Backstop: ShowBackstop}
 	if tm.Turn && s.Hand != nil && !s.Hand.Done() {
-		if s.Absent() {
-			c.Forfeit = true
-		} else {
-			c.Turn, c.Wait = true, s.TurnWait(now)
+		st := s.Rec.Seats[s.Rec.Hand.Seats[s.Hand.ToAct()]]
+		c.Forfeit = st.Leaving || st.SittingOut && s.Rec.Tournament != nil
+		c.Turn = !c.Forfeit
+	}
+	if c.Turn {
+		c.Wait = max(time.Duration(s.Rec.Settings.Timer)*time.Second, 0)
+		if dl := s.Rec.Hand.Deadline; !dl.IsZero() && dl.Sub(now) < c.Wait {
+			c.Wait = max(dl.Sub(now), min(RestartGrace, c.Wait))
 		}
 	}
 	if tm.Deal && s.DealsItself() {
@@ -64,22 +73,6 @@ func (s State) DealsItself() bool {
 // RestartGrace is the least time a player gets to act when the dealer resumes a turn after a
 // restart or a takeover (never more than the table's own timer).
 const RestartGrace = 15 * time.Second
-
-// TurnWait is how long the player to act has from now: the table's timer, or, when the hand's
-// stored deadline leaves less (the dealer restarted, or another process took the table over), the
-// time left, but at least RestartGrace and never more than the timer. 0: the table has no timer.
-func (s State) TurnWait(now time.Time) time.Duration {
-	wait := time.Duration(s.Rec.Settings.Timer) * time.Second
-	if wait <= 0 || s.Rec.Hand == nil {
-		return max(wait, 0)
-	}
-	if dl := s.Rec.Hand.Deadline; !dl.IsZero() {
-		if left := dl.Sub(now); left < wait {
-			wait = max(left, min(RestartGrace, wait))
-		}
-	}
-	return wait
-}
 
 // Ping is the short channel post that pings the player to act when they have not acted a while
 // after their turn was shown: a mention that notifies them, what they owe, and the time left on

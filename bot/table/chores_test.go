@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // The turn's clock is the core's decision: the table's timer; after a restart the time left, but at
@@ -35,8 +36,8 @@ func TestTurnWait(t *testing.T) {
 			} else {
 				g.s.Rec.Hand.Deadline = time.Time{}
 			}
-			if got := g.s.TurnWait(g.now); got != tc.want {
-				t.Errorf("TurnWait = %v, want %v", got, tc.want)
+			if got := g.s.Chores(g.now, table.Timers{Turn: true}).Wait; got != tc.want {
+				t.Errorf("the turn's wait = %v, want %v", got, tc.want)
 			}
 		})
 	}
@@ -99,7 +100,7 @@ func TestChores(t *testing.T) {
 	}
 	g.take(fst)
 	for g.s.Hand != nil && !g.s.Hand.Done() {
-		st = g.do(table.State.Fold, g.toAct())
+		st = g.do(table.Betting(engine.Fold).Act, g.toAct())
 	}
 	g.check("after the hand")
 	c = g.s.Chores(g.now, st.Timers)

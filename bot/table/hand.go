@@ -235,10 +235,10 @@ func (s State) MayAct(by Caller) (int, error) {
 	if seat < 0 {
 		return -1, errs.Errorf(errs.Invalid, "You are not seated at this table: type `join` to play.")
 	}
-	if s.Hand == nil {
+	if s.Hand == nil || s.Rec.Hand == nil {
 		return -1, errs.Errorf(errs.Invalid, "No hand is being played: type `deal` to start one.")
 	}
-	p := s.PlayerOf(seat)
+	p := slices.Index(s.Rec.Hand.Seats, seat) // the seat's hand index
 	if p < 0 {
 		return -1, errs.Errorf(errs.Invalid, "You are not in this hand: wait for the next one.")
 	}
@@ -251,53 +251,27 @@ func (s State) MayAct(by Caller) (int, error) {
 	return p, nil
 }
 
-// Fold, Check, Call, AllIn, Bet, Raise and RunTwice are the betting actions of the player to act.
+// Betting is a betting verb of the player to act, named by the action it takes: fold, check, call,
+// bet, raise, allin (AllIn) and runtwice (RunTwice, answered yes or no). Its Act is the verb's core,
+// registered in the verb table once per verb.
+type Betting engine.ActionKind
+
+// Act validates and applies the caller's betting action b; args are what they typed after the verb.
 // A fold when checking is free is legal but never an accident: the first `fold` of the turn only
 // reminds the player, the second folds (R-23).
-func (s State) Fold(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	if _, err := s.MayAct(by); err != nil {
-		return Step{}, err
-	}
-	if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
-		next := s
-		next.FoldAsked = s.Token()
-		return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
-	}
-	return s.action(now, by, engine.Fold, "fold", args)
-}
-
-func (s State) Check(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Check, "check", args)
-}
-
-func (s State) Call(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Call, "call", args)
-}
-
-func (s State) AllIn(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.AllIn, "allin", args)
-}
-
-func (s State) Bet(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Bet, "bet", args)
-}
-
-func (s State) Raise(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.Raise, "raise", args)
-}
-
-func (s State) RunTwice(now time.Time, by Caller, args []string, in Inputs) (Step, error) {
-	return s.action(now, by, engine.RunTwice, "runtwice", args)
-}
-
-// action validates and applies one betting action of the caller. verb is what they typed.
-func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb string, args []string) (Step, error) {
+func (b Betting) Act(s State, now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
 	p, err := s.MayAct(by)
 	if err != nil {
 		return Step{}, err
 	}
-	a := engine.Action{Player: p, Kind: kind}
-	switch kind {
+	a := engine.Action{Player: p, Kind: engine.ActionKind(b)}
+	switch a.Kind {
+	case engine.Fold:
+		if o, ok := s.Hand.Options(); ok && o.CanCheck && s.FoldAsked != s.Token() {
+			next := s
+			next.FoldAsked = s.Token()
+			return Step{Next: &next, Reply: "Nothing to call: you can check. Type fold again to fold anyway."}, nil
+		}
 	case engine.RunTwice:
 		switch strings.ToLower(strings.Join(args, " ")) {
 		case "yes", "y", "twice":
@@ -307,6 +281,7 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, errs.Errorf(errs.Invalid, "Answer `runtwice yes` to run the board twice or `runtwice no` to run it once.")
 		}
 	case engine.Bet, engine.Raise:
+		verb := a.Kind.String() // what they typed: bet or raise
 		// `raise to 60` and `bet to 60` say what `raise 60` says: the total (Discord's option is `to`).
 		if len(args) > 0 && strings.EqualFold(args[0], "to") {
 			args = args[1:]
@@ -321,9 +296,7 @@ func (s State) action(now time.Time, by Caller, kind engine.ActionKind, verb str
 			return Step{}, err
 		}
 	}
-	if err := s.Hand.Validate(a); err != nil {
-		return Step{}, err
-	}
+	// Apply checks the action first and changes nothing when it refuses it: no Validate beforehand.
 	return s.play(now, func(h *engine.Hand) ([]engine.Event, error) { return h.Apply(a) }, false)
 }
 
@@ -338,16 +311,6 @@ func (s State) Forfeit(now time.Time) (Step, error) {
 	return s.play(now, (*engine.Hand).Timeout, false)
 }
 
-// Absent reports whether the player to act is leaving, or away at a tournament: the dealer acts for
-// them (Forfeit) rather than waiting for them.
-func (s State) Absent() bool {
-	if s.Hand == nil || s.Hand.Done() {
-		return false
-	}
-	st := s.Rec.Seats[s.Rec.Hand.Seats[s.Hand.ToAct()]]
-	return st.Leaving || st.SittingOut && s.Rec.Tournament != nil
-}
-
 // play applies one step for the player to act (do: an action, a timeout, a forfeit) to a clone of
 // the hand in play, so the state it was given is never changed and nothing is replayed: the step
 // validates and applies one action. timeout marks a step the clock took.
@@ -360,21 +323,25 @@ func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error)
 	if err != nil {
 		return Step{}, err
 	}
-	n := s.Rec.Clone()
-	acts := h.Actions()
+	// Until the hand ends only the hand's log changes: the table keeps its seats (nobody changes a
+	// state's records in place) and gets a hand state of its own. The end changes the seats too
+	// (finish), on a deep copy.
+	n := s.Rec
+	hs := *s.Rec.Hand
+	n.Hand = &hs
+	hs.Actions = h.Actions()
 	names := s.Names()
-	view := &View{Events: evs, Hand: h, State: n.Hand, Names: names}
+	view := &View{Events: evs, Hand: h, State: &hs, Names: names}
 	if timeout {
-		last := acts[len(acts)-1].Player
-		n.Hand.TimedOut = append(n.Hand.TimedOut, last)
+		last := hs.Actions[len(hs.Actions)-1].Player
+		hs.TimedOut = append(slices.Clip(hs.TimedOut), last) // a new array: s's stays as it was
 		view.RanOut = names.Name(last)
 	}
-	n.Hand.Actions = acts
 	if h.Done() {
-		return s.finish(now, n, h, view), nil
+		return s.finish(now, n.Clone(), h, view), nil
 	}
-	n.Hand.Deadline = s.Deadline(now)
-	log := &ActionLog{Table: n.ID, HandNo: n.Hand.No, Actions: n.Hand.Actions, TimedOut: n.Hand.TimedOut, Deadline: n.Hand.Deadline}
+	hs.Deadline = s.Deadline(now)
+	log := &ActionLog{Table: n.ID, HandNo: hs.No, Actions: hs.Actions, TimedOut: hs.TimedOut, Deadline: hs.Deadline}
 	next := s
 	next.Rec, next.Hand = n, h
 	return Step{Change: Change{Actions: log}, Next: &next, View: view,

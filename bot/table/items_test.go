@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -55,7 +56,7 @@ func TestItem10BombPotLineOnce(t *testing.T) {
 		if got := strings.Count(strings.ToLower(m.text()), "bomb pot"); got != 1 {
 			t.Fatalf("the table message says bomb pot %d times:\n%s", got, m.text())
 		}
-		m.see(g.do(table.State.Check, g.toAct()))
+		m.see(g.do(table.Betting(engine.Check).Act, g.toAct()))
 	}
 	if got := strings.Count(strings.ToLower(m.text()), "bomb pot"); got != 1 {
 		t.Fatalf("the finished hand's message says bomb pot %d times:\n%s", got, m.text())
@@ -136,14 +137,14 @@ func TestItem8TimeToRebuyOrStraddle(t *testing.T) {
 		for _, a := range []struct {
 			v  verbFunc
 			by table.Caller
-		}{{table.State.Call, dave}, {table.State.Call, alice}, {table.State.Call, bob}, {table.State.AllIn, carol},
-			{table.State.Fold, dave}, {table.State.Call, alice}} {
+		}{{table.Betting(engine.Call).Act, dave}, {table.Betting(engine.Call).Act, alice}, {table.Betting(engine.Call).Act, bob}, {table.Betting(engine.AllIn).Act, carol},
+			{table.Betting(engine.Fold).Act, dave}, {table.Betting(engine.Call).Act, alice}} {
 			if got := g.toAct(); got != a.by {
 				t.Fatalf("%s is to act, not %s", got.Name, a.by.Name)
 			}
 			g.do(a.v, a.by)
 		}
-		st := g.do(table.State.Fold, bob)
+		st := g.do(table.Betting(engine.Fold).Act, bob)
 		if g.s.Hand != nil || g.s.Rec.Seats[2].Stack != 0 {
 			t.Fatalf("Carol did not bust: %+v", g.s.Rec.Seats)
 		}
@@ -207,7 +208,7 @@ func TestItem11TournamentHandRecord(t *testing.T) {
 		if by == carol {
 			g.now = g.now.Add(20 * time.Minute) // level 2 by the clock: the rebuy period is over
 		}
-		st = g.do(table.State.AllIn, by)
+		st = g.do(table.Betting(engine.AllIn).Act, by)
 	}
 	hr := st.Change.Hand
 	if hr == nil || hr.Tournament == nil {
@@ -227,7 +228,7 @@ func TestItem11TournamentHandRecord(t *testing.T) {
 	c.do(table.State.Join, bob)
 	c.deal()
 	for c.s.Hand != nil {
-		st = c.do(table.State.Fold, c.toAct())
+		st = c.do(table.Betting(engine.Fold).Act, c.toAct())
 	}
 	if st.Change.Hand == nil || st.Change.Hand.Tournament != nil {
 		t.Errorf("a cash-game hand's record: %+v", st.Change.Hand)

@@ -58,6 +58,9 @@ func (g *game) toAct() table.Caller {
 	return table.Caller{User: st.User, Name: st.Name}
 }
 
+// absent reports whether the dealer acts at once for the player to act, who is leaving or away.
+func (g *game) absent() bool { return g.s.Chores(g.now, table.Timers{Turn: true}).Forfeit }
+
 // positions are the names of the running hand's button, small blind and big blind, read from the
 // blinds it posted.
 func (g *game) positions() (button, small, big string) {
@@ -102,7 +105,7 @@ func TestR21TimeoutChecks(t *testing.T) {
 	if got := g.toAct().Name; got != small {
 		t.Fatalf("heads-up the small blind acts first pre-flop, not %s", got)
 	}
-	g.do(table.State.Call, g.toAct())
+	g.do(table.Betting(engine.Call).Act, g.toAct())
 	if got := g.toAct().Name; got != big {
 		t.Fatalf("%s is to act after the call, want the big blind %s", got, big)
 	}
@@ -128,7 +131,7 @@ func TestR21TimeoutChecks(t *testing.T) {
 		return g.s.Rec.Seats[g.s.SeatOf(map[string]string{"Alice": alice.User, "Bob": bob.User}[name])].Stack
 	}
 	smallBefore, bigBefore := stack(small), stack(big) // the seats keep the stacks from before the hand until it ends
-	g.do(table.State.Raise, g.toAct(), "30")
+	g.do(table.Betting(engine.Raise).Act, g.toAct(), "30")
 	g.clock()
 	if g.s.Hand != nil || lastAction(g.s.Last.Hand) != engine.Fold {
 		t.Fatalf("facing a raise the big blind's timeout folds: hand running %v", g.s.Hand != nil)
@@ -162,16 +165,16 @@ func TestR21AbsentChecks(t *testing.T) {
 			button, small, big := g.positions()
 			who := map[string]table.Caller{"Alice": alice, "Bob": bob, "Carol": carol}
 			g.do(table.State.Leave, who[big])
-			if g.s.Absent() {
+			if g.absent() {
 				t.Fatalf("the big blind is away, but it is %s's turn", g.toAct().Name)
 			}
 			if got := g.toAct().Name; got != button {
 				t.Fatalf("%s acts first pre-flop, want the button %s", got, button)
 			}
-			g.do(table.State.Call, who[button])
-			g.do(table.State.Call, who[small])
-			if !g.s.Absent() || g.toAct().Name != big {
-				t.Fatalf("the big blind %s is to act and away: absent %v", big, g.s.Absent())
+			g.do(table.Betting(engine.Call).Act, who[button])
+			g.do(table.Betting(engine.Call).Act, who[small])
+			if !g.absent() || g.toAct().Name != big {
+				t.Fatalf("the big blind %s is to act and away: absent %v", big, g.absent())
 			}
 			st, err := g.s.Forfeit(g.now)
 			if err != nil {
@@ -193,8 +196,8 @@ func TestR21AbsentChecks(t *testing.T) {
 			if got := g.toAct().Name; got != small {
 				t.Fatalf("%s acts first on the flop, want the small blind %s", got, small)
 			}
-			g.do(table.State.Bet, who[small], "10")
-			if !g.s.Absent() {
+			g.do(table.Betting(engine.Bet).Act, who[small], "10")
+			if !g.absent() {
 				t.Fatalf("%s is to act, want the absent %s", g.toAct().Name, big)
 			}
 			g.take(must(g.s.Forfeit(g.now)))
@@ -236,9 +239,9 @@ func TestR22NoBigBlindTwice(t *testing.T) {
 		if got, want := pos(g), (hand{"Carol", "Alice", "Bob"}); got != want {
 			t.Fatalf("hand 1: button, small blind, big blind %v, want %v", got, want)
 		}
-		g.do(table.State.AllIn, carol)
-		g.do(table.State.Call, alice)
-		g.do(table.State.Fold, bob)
+		g.do(table.Betting(engine.AllIn).Act, carol)
+		g.do(table.Betting(engine.Call).Act, alice)
+		g.do(table.Betting(engine.Fold).Act, bob)
 		if g.s.Hand != nil || g.s.Rec.Seats[2].Stack != 0 {
 			t.Fatalf("carol busts in hand 1: stack %d", g.s.Rec.Seats[2].Stack)
 		}
@@ -262,7 +265,7 @@ func TestR22NoBigBlindTwice(t *testing.T) {
 			t.Fatalf("hand 1: button, small blind, big blind %v, want %v", got, want)
 		}
 		for _, p := range []table.Caller{dan, alice, bob} {
-			g.do(table.State.Fold, p)
+			g.do(table.Betting(engine.Fold).Act, p)
 		}
 		g.do(table.State.Leave, bob)
 		if _, err := g.try(table.State.Straddle, dan); err == nil || !strings.Contains(err.Error(), "(Alice is)") {
@@ -292,7 +295,7 @@ func TestR22NoBigBlindTwice(t *testing.T) {
 				t.Fatalf("hand %d: button, small blind, big blind %v, want %v", i+1, got, w)
 			}
 			for g.s.Hand != nil {
-				g.do(table.State.Fold, g.toAct())
+				g.do(table.Betting(engine.Fold).Act, g.toAct())
 			}
 		}
 		g.check("after five hands")
@@ -309,11 +312,11 @@ func TestR23FoldWhenFree(t *testing.T) {
 	}
 	g.script("2c 3d Ah") // carol has the button, alice the small blind, bob the big blind
 	g.deal()
-	g.do(table.State.Call, carol)
-	g.do(table.State.Call, alice)
+	g.do(table.Betting(engine.Call).Act, carol)
+	g.do(table.Betting(engine.Call).Act, alice)
 	const reminder = "Nothing to call: you can check. Type fold again to fold anyway."
 	before := snapshot(g.s)
-	st := g.do(table.State.Fold, bob)
+	st := g.do(table.Betting(engine.Fold).Act, bob)
 	if st.Reply != reminder {
 		t.Fatalf("bob's first fold with nothing to call: reply %q, want %q", st.Reply, reminder)
 	}
@@ -323,21 +326,21 @@ func TestR23FoldWhenFree(t *testing.T) {
 	if got := g.toAct().Name; got != "Bob" {
 		t.Fatalf("after the reminder it is still bob's turn, not %s's", got)
 	}
-	g.do(table.State.Fold, bob)
+	g.do(table.Betting(engine.Fold).Act, bob)
 	if p := g.s.PlayerOf(g.s.SeatOf(bob.User)); !g.s.Hand.Folded(p) || len(g.s.Hand.Board()) != 3 {
 		t.Fatalf("bob's second fold folds and the flop comes: folded %v, board %d cards", g.s.Hand.Folded(p), len(g.s.Hand.Board()))
 	}
 	g.check("after bob's fold")
 
 	// On the flop alice may check: her fold is answered again (a new turn), and a check still works.
-	if st := g.do(table.State.Fold, alice); st.Reply != reminder {
+	if st := g.do(table.Betting(engine.Fold).Act, alice); st.Reply != reminder {
 		t.Fatalf("alice's fold on the flop: reply %q", st.Reply)
 	}
-	g.do(table.State.Check, alice)
+	g.do(table.Betting(engine.Check).Act, alice)
 	// bob's reminder was for his turn pre-flop; carol's fold facing a bet folds at once.
-	g.do(table.State.Check, carol)
-	g.do(table.State.Bet, alice, "10")
-	if st := g.do(table.State.Fold, carol); st.Reply == reminder || g.s.Hand != nil {
+	g.do(table.Betting(engine.Check).Act, carol)
+	g.do(table.Betting(engine.Bet).Act, alice, "10")
+	if st := g.do(table.Betting(engine.Fold).Act, carol); st.Reply == reminder || g.s.Hand != nil {
 		t.Fatalf("carol's fold facing a bet: reply %q, hand running %v", st.Reply, g.s.Hand != nil)
 	}
 	g.check("after carol's fold")
@@ -362,11 +365,11 @@ func TestRaiseTo(t *testing.T) {
 		t.Run(typed, func(t *testing.T) {
 			g := deal(t)
 			verb, args, _ := strings.Cut(typed, " ")
-			v := map[string]verbFunc{"raise": table.State.Raise, "bet": table.State.Bet}[verb]
+			v := map[string]verbFunc{"raise": table.Betting(engine.Raise).Act, "bet": table.Betting(engine.Bet).Act}[verb]
 			if verb == "bet" { // a bet opens a street: everyone checks to the flop first
-				g.do(table.State.Call, carol)
-				g.do(table.State.Call, alice)
-				g.do(table.State.Check, bob)
+				g.do(table.Betting(engine.Call).Act, carol)
+				g.do(table.Betting(engine.Call).Act, alice)
+				g.do(table.Betting(engine.Check).Act, bob)
 				if got := g.toAct(); got != alice {
 					t.Fatalf("%s acts first on the flop, want alice", got.Name)
 				}
@@ -385,10 +388,10 @@ func TestRaiseTo(t *testing.T) {
 	}
 	g := deal(t)
 	for _, r := range []refusal{
-		{"raise to nothing", table.State.Raise, carol, []string{"to"}, "Say how much: `raise 60` makes your bet 60 in all."},
-		{"raise to abc", table.State.Raise, carol, []string{"to", "abc"}, `"abc" is not a number of chips: write it in digits, like ` + "`raise 60`."},
-		{"two amounts", table.State.Raise, carol, []string{"40", "60"}, "Say one amount: `raise 60` makes your bet 60 in all."},
-		{"raise to 40 now", table.State.Raise, carol, []string{"to", "40", "now"}, "Say one amount"},
+		{"raise to nothing", table.Betting(engine.Raise).Act, carol, []string{"to"}, "Say how much: `raise 60` makes your bet 60 in all."},
+		{"raise to abc", table.Betting(engine.Raise).Act, carol, []string{"to", "abc"}, `"abc" is not a number of chips: write it in digits, like ` + "`raise 60`."},
+		{"two amounts", table.Betting(engine.Raise).Act, carol, []string{"40", "60"}, "Say one amount: `raise 60` makes your bet 60 in all."},
+		{"raise to 40 now", table.Betting(engine.Raise).Act, carol, []string{"to", "40", "now"}, "Say one amount"},
 	} {
 		before := snapshot(g.s)
 		_, err := r.v(g.s, g.now, r.by, r.args, g.inputs(r.by))

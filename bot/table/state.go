@@ -137,12 +137,7 @@ func (s State) PlayerOf(seat int) int {
 	if s.Rec.Hand == nil {
 		return -1
 	}
-	for p, st := range s.Rec.Hand.Seats {
-		if st == seat {
-			return p
-		}
-	}
-	return -1
+	return slices.Index(s.Rec.Hand.Seats, seat)
 }
 
 // InHand reports whether a seat is dealt into the running hand.

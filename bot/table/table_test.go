@@ -180,7 +180,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"rebuy below the smallest", table.State.Rebuy, bob, []string{"5"}, "at least 400"},
 		{"kick nobody", table.State.Kick, host, []string{"@nobody"}, "not seated"},
 		{"set nonsense", table.State.Set, host, []string{"blinds=20/10"}, "small blind"},
-		{"act with no hand", table.State.Call, alice, nil, "No hand"},
+		{"act with no hand", table.Betting(engine.Call).Act, alice, nil, "No hand"},
 		{"start again", table.State.Start, carol, nil, "already running"},
 		{"sitin while playing", table.State.SitIn, alice, nil, "already playing"},
 		{"show with no hand over", table.State.Show, alice, nil, "no finished hand"},
@@ -191,7 +191,7 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		{"sitin unseated", table.State.SitIn, carol, nil, "not seated"},
 		{"rebuy unseated", table.State.Rebuy, carol, nil, "not seated"},
 		{"straddle unseated", table.State.Straddle, carol, nil, "not seated"},
-		{"act unseated", table.State.Fold, carol, nil, "not seated"},
+		{"act unseated", table.Betting(engine.Fold).Act, carol, nil, "not seated"},
 	}
 	run := func(t *testing.T, r refusal) {
 		name, want := r.name, r.want
@@ -222,11 +222,11 @@ func TestRefusedStepChangesNothing(t *testing.T) {
 		first, second = bob, alice
 	}
 	hand := []refusal{
-		{"out of turn", table.State.Call, second, nil, "turn, not yours"},
-		{"raise too little", table.State.Raise, first, []string{"11"}, "smallest raise is to 20"},
-		{"raise abc", table.State.Raise, first, []string{"abc"}, "not a number"},
-		{"raise nothing", table.State.Raise, first, nil, "Say how much"},
-		{"runtwice maybe", table.State.RunTwice, first, []string{"maybe"}, "runtwice yes"},
+		{"out of turn", table.Betting(engine.Call).Act, second, nil, "turn, not yours"},
+		{"raise too little", table.Betting(engine.Raise).Act, first, []string{"11"}, "smallest raise is to 20"},
+		{"raise abc", table.Betting(engine.Raise).Act, first, []string{"abc"}, "not a number"},
+		{"raise nothing", table.Betting(engine.Raise).Act, first, nil, "Say how much"},
+		{"runtwice maybe", table.Betting(engine.RunTwice).Act, first, []string{"maybe"}, "runtwice yes"},
 		{"rebuy in the hand", table.State.Rebuy, first, nil, "between hands"},
 		{"cards of a watcher", table.State.Cards, carol, nil, "no cards"},
 		{"deal during a hand", table.State.Deal, first, nil, "still being played"},
@@ -269,7 +269,7 @@ func TestStepPlaysOnItsOwnHand(t *testing.T) {
 	if g.s.Names()[g.s.Hand.ToAct()] != "Alice" {
 		by = bob
 	}
-	st, err := before.Fold(g.now, by, nil, g.inputs(by))
+	st, err := table.Betting(engine.Fold).Act(before, g.now, by, nil, g.inputs(by))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,6 +282,42 @@ func TestStepPlaysOnItsOwnHand(t *testing.T) {
 	if len(st.View.Result) != 0 || !st.Timers.Deal || st.Ends {
 		t.Errorf("the next hand is dealt after a pause: %+v", st)
 	}
+}
+
+// A step that goes on with the hand shares the table's seats with the state it was given, never the
+// hand's log: that state is as it was after a player's call and after the clock's folds, so a step
+// whose commit fails is tried again from it afresh.
+func TestStepKeepsTheGivenRecord(t *testing.T) {
+	g := newGame(t, "timer=30")
+	for _, p := range []table.Caller{alice, bob, carol, dave} {
+		g.do(table.State.Join, p)
+	}
+	g.deal()
+	for _, what := range []string{"call", "timeout", "timeout"} {
+		before := g.s
+		snap := snapshot(before)
+		var st table.Step
+		var err error
+		if by := g.toAct(); what == "call" {
+			st, err = table.Betting(engine.Call).Act(before, g.now, by, nil, g.inputs(by))
+		} else {
+			st, err = before.Timeout(g.now)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if after := snapshot(before); !reflect.DeepEqual(snap, after) {
+			t.Fatalf("the %s changed the state it was given:\n%+v\n%+v", what, snap, after)
+		}
+		if st.Next == nil || st.Next.Hand == nil || st.Change.Actions == nil {
+			t.Fatalf("the %s does not go on with the hand: %+v", what, st)
+		}
+		g.take(st)
+	}
+	if got := len(g.s.Rec.Hand.TimedOut); got != 2 {
+		t.Errorf("%d players ran out of time, want 2", got)
+	}
+	g.check("after the clock's folds")
 }
 
 // Deal takes its randomness from Inputs.Rand only: the same shuffler deals the same hand, hole cards
@@ -355,7 +391,7 @@ func TestCoreConservesChips(t *testing.T) {
 		}
 		by := g.s.Rec.Seats[g.s.Rec.Hand.Seats[g.s.Hand.ToAct()]]
 		caller := table.Caller{User: by.User, Name: by.Name}
-		verbs := []verbFunc{table.State.Fold, table.State.Check, table.State.Call, table.State.AllIn, table.State.Raise, table.State.Bet}
+		verbs := []verbFunc{table.Betting(engine.Fold).Act, table.Betting(engine.Check).Act, table.Betting(engine.Call).Act, table.Betting(engine.AllIn).Act, table.Betting(engine.Raise).Act, table.Betting(engine.Bet).Act}
 		v := verbs[r.IntN(len(verbs))]
 		args := []string{"40"}
 		if r.IntN(3) == 0 {
@@ -441,13 +477,13 @@ func TestFoldedCardsNeverShown(t *testing.T) {
 		c := table.Caller{User: by.User, Name: by.Name}
 		var step table.Step
 		if by.User == carol.User {
-			if step = g.do(table.State.Fold, c); step.View == nil {
-				step = g.do(table.State.Fold, c) // reminded that checking is free: fold anyway
+			if step = g.do(table.Betting(engine.Fold).Act, c); step.View == nil {
+				step = g.do(table.Betting(engine.Fold).Act, c) // reminded that checking is free: fold anyway
 			}
-		} else if s, err := g.try(table.State.Call, c); err == nil {
+		} else if s, err := g.try(table.Betting(engine.Call).Act, c); err == nil {
 			step = s
 		} else {
-			step = g.do(table.State.Check, c)
+			step = g.do(table.Betting(engine.Check).Act, c)
 		}
 		lines.Add(step.View, style)
 		final = step.View

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 // TestR18TournamentPlaces: six entrants, buy-in 100, pool 600, payouts 65/35: first 390, second 210.
@@ -152,7 +153,7 @@ func TestItem8TournamentRebuyBeforeTheDeal(t *testing.T) {
 		// big blind, calls with 7-2 and loses every chip.
 		g.script("As Kd Qh", "Ac 7c Kc Ad 2d Kh 6d 3s 8h 9d 5d Jh 6h 4c")
 		g.deal()
-		st := g.play(act{table.State.AllIn, alice}, act{table.State.Fold, bob}, act{table.State.Call, carol})
+		st := g.play(act{table.Betting(engine.AllIn).Act, alice}, act{table.Betting(engine.Fold).Act, bob}, act{table.Betting(engine.Call).Act, carol})
 		if g.s.Hand != nil || g.s.Rec.Seats[2].User != "U3" || g.s.Rec.Seats[2].Stack != 0 {
 			t.Fatalf("Carol did not bust, or lost her seat: %+v", g.s.Rec.Seats)
 		}
@@ -238,7 +239,7 @@ func TestItem8TournamentHeadsUpBust(t *testing.T) {
 		// Alice draws the button (the small blind heads-up) and moves in with kings; Bob calls with 7-2.
 		g.script("As Kd", "7c Kc 2d Kh 6d 3s 8h 9d 5d Jh 6h 4c")
 		g.deal()
-		st := g.play(act{table.State.AllIn, alice}, act{table.State.Call, bob})
+		st := g.play(act{table.Betting(engine.AllIn).Act, alice}, act{table.Betting(engine.Call).Act, bob})
 		g.checkTournament("after Bob's bust")
 		return g, st
 	}
@@ -312,11 +313,11 @@ func TestItem8TournamentTwoBustsOneRebuys(t *testing.T) {
 		// Carol (1,010) and Dave (2,000) call and lose.
 		g.script("As Kd Qh Jc", "2c 3c 4c 5c 6c 7d 8d 9c", "7c 8c As Kc 2d 3d Ah Kd 6d 4s 9h Jd 6h Qc 6s 5h")
 		g.deal()
-		g.play(act{table.State.Fold, dave}, act{table.State.Fold, alice}, act{table.State.Fold, bob})
+		g.play(act{table.Betting(engine.Fold).Act, dave}, act{table.Betting(engine.Fold).Act, alice}, act{table.Betting(engine.Fold).Act, bob})
 		g.do(table.State.Rebuy, alice)
 		g.do(table.State.Rebuy, dave)
 		g.autoDeal()
-		st := g.play(act{table.State.AllIn, alice}, act{table.State.Fold, bob}, act{table.State.AllIn, carol}, act{table.State.Call, dave})
+		st := g.play(act{table.Betting(engine.AllIn).Act, alice}, act{table.Betting(engine.Fold).Act, bob}, act{table.Betting(engine.AllIn).Act, carol}, act{table.Betting(engine.Call).Act, dave})
 		if s := g.s.Rec.Seats; s[2].Stack != 0 || s[3].Stack != 0 || s[2].User == "" || s[3].User == "" {
 			t.Fatalf("Carol and Dave did not both bust: %+v", s)
 		}
