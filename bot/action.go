@@ -34,26 +34,24 @@ import (
 // --- receive: a command comes in, is rate-limited and routed to its table ----------------------------
 
 // Handle runs cmd and waits for the private reply. Workspace-wide verbs (help, chips, leaderboard,
-// adjust, verify, the money and schedule verbs) run here, without a table; the rest run on their channel's table goroutine, in
-// order. Private messages the command causes go out through Chat.Send before Handle returns; public
-// ones (the table message, notes) are written in the background when the platform's rate limit
-// allows (Flush waits for them). A user sending commands too fast is told to slow down and nothing
-// runs.
+// adjust, verify, the money and schedule verbs) run here, without a table; the rest run on their
+// channel's table goroutine, in order. Private messages the command causes go out through Chat.Send
+// before Handle returns; public ones (the table message, notes) are written in the background when
+// the platform's rate limit allows (Flush waits for them). A user sending commands too fast is told
+// to slow down and nothing runs. A command for a community another process owns is forwarded to it
+// through the store's inbox, unless it was forwarded already (an owner applying forwarded commands,
+// which were limited and counted where they came in, does not forward them again).
 func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
-	if m := d.cfg.Metrics; m != nil {
+	forward := !cmd.Forwarded
+	if m := d.cfg.Metrics; m != nil && forward {
 		start := time.Now()
 		defer func() { m.answered(r, start) }()
 	}
-	if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
-		return errorReply(d.log, err)
+	if forward {
+		if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
+			return errorReply(d.log, err)
+		}
 	}
-	return d.handle(ctx, cmd, true)
-}
-
-// handle runs cmd (Handle without the rate limit). A command for a community another process owns
-// is forwarded to it through the store's inbox when forward is set (an owner applying forwarded
-// commands does not forward them again).
-func (d *Dealer) handle(ctx context.Context, cmd Command, forward bool) Reply {
 	if cmd.EndCommunity != "" { // the dealer's own request, forwarded by another process
 		if err := d.endCommunity(ctx, cmd.Platform, cmd.Workspace, cmd.EndCommunity, forward); err != nil {
 			return errorReply(d.log, err)

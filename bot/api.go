@@ -53,6 +53,10 @@ type Command struct {
 	// the command's community to end every table there (Dealer.EndCommunity), for the reason given:
 	// it travels through the inbox like a player's command when another process owns the community.
 	EndCommunity string `json:",omitempty"`
+	// Forwarded, set only by the dealer itself, marks a command this process applies for another
+	// that received it (from the store's inbox): it was rate-limited and counted there, and is not
+	// forwarded again.
+	Forwarded bool `json:"-"`
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show

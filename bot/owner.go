@@ -416,7 +416,8 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			continue
 		}
 		for _, f := range fs {
-			r := d.handle(ctx, f.Cmd, false)
+			f.Cmd.Forwarded = true
+			r := d.Handle(ctx, f.Cmd)
 			if err := d.inbox.Answer(ctx, f.Seq, r); err != nil && ctx.Err() == nil {
 				d.log.Warn("answer a forwarded command", "err", err)
 			}
