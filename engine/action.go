@@ -1,5 +1,43 @@
 package engine
 
+import "fmt"
+
+// Variant is the betting structure.
+type Variant uint8
+
+// The betting structures.
+const (
+	NoLimit Variant = iota
+	PotLimit
+	FixedLimit
+)
+
+// String names the betting structure: "no-limit", "pot-limit" or "fixed-limit".
+func (v Variant) String() string {
+	switch v {
+	case NoLimit:
+		return "no-limit"
+	case PotLimit:
+		return "pot-limit"
+	case FixedLimit:
+		return "fixed-limit"
+	}
+	return "unknown"
+}
+
+// ParseVariant reads "no-limit", "pot-limit" or "fixed-limit" (also "nl", "pl", "fl", "limit").
+func ParseVariant(s string) (Variant, error) {
+	switch s {
+	case "no-limit", "nolimit", "nl", "NL":
+		return NoLimit, nil
+	case "pot-limit", "potlimit", "pl", "PL":
+		return PotLimit, nil
+	case "fixed-limit", "fixedlimit", "limit", "fl", "FL":
+		return FixedLimit, nil
+	}
+	return 0, fmt.Errorf("%q is not a variant: choose no-limit, pot-limit or fixed-limit", s)
+}
+
 // ToAct returns the player to act, or -1 when nobody is (the hand is over).
 func (h *Hand) ToAct() int { return h.toAct }
 
