@@ -44,76 +44,74 @@ func (h *Hand) ToAct() int { return h.toAct }
 // Done reports whether the hand is over and every pot awarded.
 func (h *Hand) Done() bool { return h.done }
 
-// mayRaise reports whether p may bet or raise at all, ignoring amounts: the betting is open to p,
-// somebody else can still answer, and (fixed-limit) the street is not capped.
-func (h *Hand) mayRaise(p int) (bool, *Error) {
-	if h.bet[p]+h.stack[p] <= h.currentBet {
-		return false, errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
-	}
-	if !h.answerable(p) {
-		if h.othersCanAct(p) {
-			return false, errorf(ErrCannotRaise, "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold.")
-		}
-		return false, errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
-	}
-	if h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise {
-		return false, errorf(ErrCannotRaise, "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold.")
-	}
-	if h.rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4 {
-		return false, errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
-	}
-	return true, nil
+// turn is what the player to act faces, worked out once when their turn begins (advance, ask) and kept
+// until they act: what Options tells them, and what checking an action needs besides.
+type turn struct {
+	Options
+	// call is the total the player's bet becomes by calling, before their own stack caps it. While
+	// another player can still act it is the bet to match, the full big blind included; when
+	// everyone else still in the hand is all-in it is only what the largest of them put in.
+	call int64
+	// answerable is set when some other player still in the hand could answer a bet or raise with more
+	// chips than the bet to match now (RULES.md section 4, R-20).
+	answerable bool
+	// others is set when another player can still act.
+	others bool
+	// noRaise says why the player may not bet or raise at all, whatever the amount; nil when they may.
+	noRaise *Error
 }
 
-// othersCanAct reports whether a player other than p is still in the hand with chips behind.
-func (h *Hand) othersCanAct(p int) bool {
+// turnOf works out the turn of p, who is to act in the betting.
+func (h *Hand) turnOf(p int) turn {
+	t := turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p]}}
+	var most int64 // the largest bet of another player still in the hand
 	for q := 0; q < h.n; q++ {
-		if q != p && h.canAct(q) {
-			return true
+		if q == p || h.folded[q] {
+			continue
+		}
+		most = max(most, h.bet[q])
+		if !h.allIn[q] {
+			t.others = true
+			t.answerable = t.answerable || h.bet[q]+h.stack[q] > h.currentBet
 		}
 	}
-	return false
-}
-
-// answerable reports whether some other player still in the hand could answer a bet or raise by p
-// with more chips than the bet to match now (RULES.md section 4, R-20).
-func (h *Hand) answerable(p int) bool {
-	for q := 0; q < h.n; q++ {
-		if q != p && h.canAct(q) && h.bet[q]+h.stack[q] > h.currentBet {
-			return true
-		}
+	t.call = h.currentBet
+	if !t.others {
+		t.call = min(h.currentBet, most)
 	}
-	return false
-}
-
-// callTo returns the total p's bet becomes by calling, before p's own stack caps it. While another
-// player can still act it is the bet to match, the full big blind included; when everyone else
-// still in the hand is all-in it is only what the largest of them put in.
-func (h *Hand) callTo(p int) int64 {
-	if h.othersCanAct(p) {
-		return h.currentBet
+	if owe := t.call - h.bet[p]; owe > 0 {
+		t.CanCall, t.ToCall = true, min(owe, h.stack[p])
+	} else {
+		t.CanCheck = true
 	}
-	var most int64
-	for q := 0; q < h.n; q++ {
-		if q != p && !h.folded[q] && h.bet[q] > most {
-			most = h.bet[q]
-		}
+	switch {
+	case h.bet[p]+h.stack[p] <= h.currentBet:
+		t.noRaise = errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
+	case !t.answerable && t.others:
+		t.noRaise = errorf(ErrCannotRaise, "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold.")
+	case !t.answerable:
+		t.noRaise = errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
+	case h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise:
+		t.noRaise = errorf(ErrCannotRaise, "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold.")
+	case h.rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4:
+		t.noRaise = errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
+	default:
+		t.CanBet, t.CanRaise = h.currentBet == 0, h.currentBet > 0
+		t.MinTo, t.MaxTo = h.raiseBounds(p)
 	}
-	return min(h.currentBet, most)
+	return t
 }
 
 // raiseBounds returns the smallest and largest total p may bet or raise to, both capped at p's all-in.
+// The smallest is a full raise: minRaise over the bet to match, which before anyone bets this street is
+// the smallest opening bet (beginStreet), and in fixed-limit always the street's bet size.
 func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 	all := h.bet[p] + h.stack[p]
+	lo = h.currentBet + h.minRaise
 	switch h.rules.Variant {
 	case FixedLimit:
-		lo = h.currentBet + h.rules.limitBet(h.street)
 		hi = lo
 	case PotLimit:
-		lo = h.currentBet + h.minRaise
-		if h.currentBet == 0 {
-			lo = h.rules.minBet()
-		}
 		var onTable int64
 		for q := 0; q < h.n; q++ {
 			onTable += h.bet[q]
@@ -121,10 +119,6 @@ func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 		call := h.currentBet - h.bet[p]
 		hi = h.currentBet + h.collected + onTable + call
 	default:
-		lo = h.currentBet + h.minRaise
-		if h.currentBet == 0 {
-			lo = h.rules.minBet()
-		}
 		hi = all
 	}
 	if lo > all {
@@ -141,32 +135,10 @@ func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 
 // Options describes what the player to act may do. ok is false when nobody is to act.
 func (h *Hand) Options() (o Options, ok bool) {
-	p := h.toAct
-	if p < 0 {
+	if h.toAct < 0 {
 		return Options{Player: -1}, false
 	}
-	o.Player = p
-	o.Bet, o.Stack = h.bet[p], h.stack[p]
-	if h.asking {
-		o.RunItTwice = true
-		return o, true
-	}
-	owe := h.callTo(p) - h.bet[p]
-	if owe <= 0 {
-		o.CanCheck = true
-	} else {
-		o.CanCall = true
-		o.ToCall = min(owe, h.stack[p])
-	}
-	if may, _ := h.mayRaise(p); may {
-		o.MinTo, o.MaxTo = h.raiseBounds(p)
-		if h.currentBet == 0 {
-			o.CanBet = true
-		} else {
-			o.CanRaise = true
-		}
-	}
-	return o, true
+	return h.turn.Options, true
 }
 
 // Validate reports whether a would be accepted now, without changing anything.
@@ -198,7 +170,8 @@ func (h *Hand) check(a Action) (int64, *Error) {
 	case h.asking:
 		return 0, nil
 	}
-	call := h.callTo(p)
+	t := &h.turn
+	call := t.call
 	owe := call - h.bet[p]
 	all := h.bet[p] + h.stack[p]
 	switch a.Kind {
@@ -206,10 +179,10 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		return h.bet[p], nil
 	case Check:
 		if owe > 0 {
-			if may, _ := h.mayRaise(p); !may {
-				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", min(owe, h.stack[p]))
+			if t.noRaise != nil {
+				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", t.ToCall)
 			}
-			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", min(owe, h.stack[p]))
+			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", t.ToCall)
 		}
 		return h.bet[p], nil
 	case Call:
@@ -221,17 +194,17 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		if all <= call {
 			return all, nil // a call for all the player has
 		}
-		if !h.answerable(p) {
+		if !t.answerable {
 			if owe <= 0 {
 				return 0, errorf(ErrCannotRaise, "Nobody left in the hand could answer a bet: check instead.")
 			}
 			return call, nil // nobody could answer more, so all-in is a call of what can be matched
 		}
-		if may, err := h.mayRaise(p); !may {
-			return 0, err
+		if t.noRaise != nil {
+			return 0, t.noRaise
 		}
-		if _, hi := h.raiseBounds(p); all > hi {
-			return 0, h.tooLarge(hi)
+		if all > t.MaxTo {
+			return 0, h.tooLarge(t.MaxTo)
 		}
 		return all, nil
 	case Bet, Raise:
@@ -242,11 +215,10 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		if a.Amount <= 0 {
 			return 0, errorf(ErrBadAmount, "Say how much to %s to, a whole number of chips above 0.", word)
 		}
-		if may, err := h.mayRaise(p); !may {
-			return 0, err
+		if t.noRaise != nil {
+			return 0, t.noRaise
 		}
-		to := a.Amount
-		lo, hi := h.raiseBounds(p)
+		to, lo, hi := a.Amount, t.MinTo, t.MaxTo
 		if to > all {
 			return 0, errorf(ErrTooLarge, "You have only %d in all; the most you can %s to is %d (all-in).", all, word, hi)
 		}
@@ -326,10 +298,7 @@ func (h *Hand) raiseTo(p int, to int64) {
 		kind = EvBet
 	}
 	inc := to - h.currentBet
-	full := inc >= h.minRaise
-	if h.currentBet == 0 {
-		full = to >= h.rules.minBet()
-	}
+	full := inc >= h.minRaise // before a bet this street, minRaise is the smallest opening bet
 	if h.rules.Variant == FixedLimit {
 		size := h.rules.limitBet(h.street)
 		full = 2*inc >= size // an all-in of at least half a bet counts as a full raise
@@ -361,7 +330,7 @@ func (h *Hand) Timeout() ([]Event, error) {
 	if h.asking {
 		return h.Apply(Action{Player: p, Kind: RunOnce}) // silence is no
 	}
-	if h.callTo(p) <= h.bet[p] {
+	if h.turn.CanCheck {
 		return h.Apply(Action{Player: p, Kind: Check})
 	}
 	return h.Apply(Action{Player: p, Kind: Fold})
@@ -424,15 +393,6 @@ func (h *Hand) Pot() int64 {
 		t += b
 	}
 	return t
-}
-
-// minBet is the smallest opening bet of a no-limit or pot-limit street: the rules' minimum bet, else
-// the big blind.
-func (r Rules) minBet() int64 {
-	if r.MinBet > 0 {
-		return r.MinBet
-	}
-	return r.BigBlind
 }
 
 // chip is the smallest chip, the unit odd chips of a split pot are counted in.

@@ -97,7 +97,7 @@ type Hand struct {
 	street     Street
 	toAct      int
 	currentBet int64 // the amount to match this street (the full big blind pre-flop, even when short)
-	minRaise   int64 // the smallest legal raise increment
+	minRaise   int64 // the smallest legal raise increment; before a bet this street, the smallest bet
 	fullRaises int   // full bets and raises made this street
 	betCount   int   // fixed-limit: bets and raises this street, for the cap
 	noCap      bool  // fixed-limit: the street began heads-up
@@ -105,6 +105,7 @@ type Hand struct {
 	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
 	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
 	aggressor  int               // last to bet or raise this street, -1 when none
+	turn       turn              // what the player to act faces, while one is
 	collected  int64             // chips in the middle from finished streets, antes included
 	revealed   bool
 
@@ -289,9 +290,15 @@ func (h *Hand) beginStreet() {
 	if h.street != Preflop {
 		h.currentBet = 0
 	}
-	h.minRaise = h.rules.minBet()
-	if h.rules.Variant == FixedLimit {
+	// The smallest bet, and the smallest raise until someone bets: in fixed-limit the street's bet
+	// size; else the rules' minimum bet, or the big blind.
+	switch {
+	case h.rules.Variant == FixedLimit:
 		h.minRaise = h.rules.limitBet(h.street)
+	case h.rules.MinBet > 0:
+		h.minRaise = h.rules.MinBet
+	default:
+		h.minRaise = h.rules.BigBlind
 	}
 	h.fullRaises = 0
 	h.betCount = 0
@@ -342,11 +349,12 @@ func (h *Hand) advance(after int) {
 	for i := 1; i <= h.n; i++ {
 		p := h.left(after, i)
 		if h.canAct(p) && h.needs[p] {
+			t := h.turnOf(p)
 			// A lone player who has matched every all-in has nobody to bet against.
-			if h.actors() == 1 && h.bet[p] >= h.callTo(p) {
+			if !t.others && t.CanCheck {
 				break
 			}
-			h.toAct = p
+			h.toAct, h.turn = p, t
 			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
 			return
 		}
@@ -436,6 +444,7 @@ func (h *Hand) ask(after int) {
 		p := h.left(after, i)
 		if !h.folded[p] && !h.answered[p] {
 			h.toAct = p
+			h.turn = turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p], RunItTwice: true}}
 			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
 			return
 		}
