@@ -320,29 +320,15 @@ func (h *Hand) beginStreet() {
 
 func (h *Hand) canAct(p int) bool { return !h.folded[p] && !h.allIn[p] }
 
-func (h *Hand) live() int {
-	k := 0
-	for p := 0; p < h.n; p++ {
-		if !h.folded[p] {
-			k++
-		}
-	}
-	return k
-}
-
-func (h *Hand) actors() int {
-	k := 0
-	for p := 0; p < h.n; p++ {
-		if h.canAct(p) {
-			k++
-		}
-	}
-	return k
-}
-
 // advance finds the next player to act after `after`, or closes the betting round.
 func (h *Hand) advance(after int) {
-	if h.live() == 1 {
+	live := 0
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] {
+			live++
+		}
+	}
+	if live == 1 {
 		h.endByFolds()
 		return
 	}
@@ -362,8 +348,10 @@ func (h *Hand) advance(after int) {
 	h.endStreet()
 }
 
-// returnUncalled gives back the part of the largest bet this street that nobody matched.
-func (h *Hand) returnUncalled() {
+// closeBets ends a street's betting: the part of the largest bet that nobody matched goes back, and
+// the bets go to the middle.
+func (h *Hand) closeBets() {
+	h.toAct = -1
 	top, second := -1, int64(0)
 	for p := 0; p < h.n; p++ {
 		if top < 0 || h.bet[p] > h.bet[top] {
@@ -375,21 +363,16 @@ func (h *Hand) returnUncalled() {
 			second = h.bet[p]
 		}
 	}
-	if top < 0 || h.bet[top] <= second {
-		return
+	if back := h.bet[top] - second; back > 0 {
+		h.bet[top] -= back
+		h.contrib[top] -= back
+		h.stack[top] += back
+		h.allIn[top] = false
+		if h.currentBet > h.bet[top] {
+			h.currentBet = h.bet[top]
+		}
+		h.emit(Event{Kind: EvReturn, Player: top, Amount: back, Street: h.street})
 	}
-	back := h.bet[top] - second
-	h.bet[top] -= back
-	h.contrib[top] -= back
-	h.stack[top] += back
-	h.allIn[top] = false
-	if h.currentBet > h.bet[top] {
-		h.currentBet = h.bet[top]
-	}
-	h.emit(Event{Kind: EvReturn, Player: top, Amount: back, Street: h.street})
-}
-
-func (h *Hand) collect() {
 	for p := 0; p < h.n; p++ {
 		h.collected += h.bet[p]
 		h.bet[p] = 0
@@ -397,15 +380,20 @@ func (h *Hand) collect() {
 }
 
 func (h *Hand) endStreet() {
-	h.toAct = -1
-	h.returnUncalled()
-	h.collect()
-	h.emit(Event{Kind: EvPots, Player: -1, Street: h.street, Pots: h.Pots()})
+	h.closeBets()
+	// With the bets collected, the pots are the ones the street left.
+	h.emit(Event{Kind: EvPots, Player: -1, Street: h.street, Pots: h.CollectedPots()})
 	if h.street == River {
 		h.showdown()
 		return
 	}
-	if h.actors() <= 1 {
+	actors := 0
+	for p := 0; p < h.n; p++ {
+		if h.canAct(p) {
+			actors++
+		}
+	}
+	if actors <= 1 {
 		// Betting is closed with players all-in: turn every live hand up and run the board out.
 		h.revealed = true
 		var hands []Revealed
@@ -574,9 +562,7 @@ func (h *Hand) dealStreet() {
 }
 
 func (h *Hand) endByFolds() {
-	h.toAct = -1
-	h.returnUncalled()
-	h.collect()
+	h.closeBets()
 	w := -1
 	for p := 0; p < h.n; p++ {
 		if !h.folded[p] {
