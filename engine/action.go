@@ -386,6 +386,36 @@ func (h *Hand) Folded(p int) bool { return h.folded[p] }
 // IsAllIn reports whether p has no chips behind.
 func (h *Hand) IsAllIn(p int) bool { return h.allIn[p] }
 
+// Public is what everyone at the table sees of a hand at one moment: all but the hole cards and the
+// deck. Its slices are the caller's own.
+type Public struct {
+	Button int
+	Street Street // Showdown once the hand is over
+	ToAct  int    // -1 when nobody is to act
+	Done   bool
+	Turn   *Options // what the player to act may do (Options); nil when nobody is to act
+	Stacks []int64  // chips behind (Stacks)
+	Bets   []int64  // chips in front this street (Bets)
+	Folded []bool
+	AllIn  []bool
+	Board  []Card
+	Board2 []Card // the second run's board of a hand run twice (Board2)
+	Pots   []Pot  // the pots as the last street that closed left them (CollectedPots)
+}
+
+// Public reads at once what the accessors tell one by one: what everyone at the table sees of the hand.
+func (h *Hand) Public() Public {
+	v := Public{Button: h.setup.Button, Street: h.street, ToAct: h.toAct, Done: h.done,
+		Stacks: append([]int64(nil), h.stack[:h.n]...), Bets: append([]int64(nil), h.bet[:h.n]...),
+		Folded: append([]bool(nil), h.folded[:h.n]...), AllIn: append([]bool(nil), h.allIn[:h.n]...),
+		Board: append([]Card(nil), h.board...), Board2: append([]Card(nil), h.board2...), Pots: h.CollectedPots()}
+	if h.toAct >= 0 {
+		o := h.turn.Options
+		v.Turn = &o
+	}
+	return v
+}
+
 // Pot returns every chip in the middle, bets in front of players included.
 func (h *Hand) Pot() int64 {
 	t := h.collected
