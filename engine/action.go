@@ -48,58 +48,58 @@ func (h *Hand) Done() bool { return h.done }
 // until they act: what Options tells them, and what checking an action needs besides.
 type turn struct {
 	Options
-	// call is the total the player's bet becomes by calling, before their own stack caps it. While
-	// another player can still act it is the bet to match, the full big blind included; when
-	// everyone else still in the hand is all-in it is only what the largest of them put in.
-	call int64
 	// answerable is set when some other player still in the hand could answer a bet or raise with more
 	// chips than the bet to match now (RULES.md section 4, R-20).
 	answerable bool
 	// others is set when another player can still act.
 	others bool
-	// noRaise says why the player may not bet or raise at all, whatever the amount; nil when they may.
-	noRaise *Error
+	// noRaise says why the player may not bet or raise at all, whatever the amount (the Message of an
+	// ErrCannotRaise); empty when they may.
+	noRaise string
 }
 
-// turnOf works out the turn of p, who is to act in the betting.
-func (h *Hand) turnOf(p int) turn {
-	t := turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p]}}
-	var most int64 // the largest bet of another player still in the hand
-	for q := 0; q < h.n; q++ {
-		if q == p || h.folded[q] {
-			continue
-		}
-		most = max(most, h.bet[q])
-		if !h.allIn[q] {
+// beginTurn works out the turn of p, who is next to act in the betting, into h.turn.
+func (h *Hand) beginTurn(p int) {
+	t := &h.turn
+	*t = turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p]}}
+	for q := 0; q < h.n && !t.answerable; q++ {
+		if q != p && h.canAct(q) {
 			t.others = true
-			t.answerable = t.answerable || h.bet[q]+h.stack[q] > h.currentBet
+			t.answerable = h.bet[q]+h.stack[q] > h.currentBet
 		}
 	}
-	t.call = h.currentBet
+	// Calling matches the bet, the full big blind included, while another player can still act;
+	// when everyone else still in the hand is all-in, only what the largest of them put in.
+	call := h.currentBet
 	if !t.others {
-		t.call = min(h.currentBet, most)
+		var most int64 // the largest bet of another player still in the hand
+		for q := 0; q < h.n; q++ {
+			if q != p && !h.folded[q] {
+				most = max(most, h.bet[q])
+			}
+		}
+		call = min(h.currentBet, most)
 	}
-	if owe := t.call - h.bet[p]; owe > 0 {
+	if owe := call - h.bet[p]; owe > 0 {
 		t.CanCall, t.ToCall = true, min(owe, h.stack[p])
 	} else {
 		t.CanCheck = true
 	}
 	switch {
 	case h.bet[p]+h.stack[p] <= h.currentBet:
-		t.noRaise = errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
+		t.noRaise = "You do not have enough chips to raise: call all-in or fold."
 	case !t.answerable && t.others:
-		t.noRaise = errorf(ErrCannotRaise, "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold.")
+		t.noRaise = "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold."
 	case !t.answerable:
-		t.noRaise = errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
+		t.noRaise = "Everyone else is all-in, so there is nobody to raise: call or fold."
 	case h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise:
-		t.noRaise = errorf(ErrCannotRaise, "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold.")
-	case h.rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4:
-		t.noRaise = errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
+		t.noRaise = "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold."
+	case h.setup.Rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4:
+		t.noRaise = "The betting is capped at four bets this street: call or fold."
 	default:
 		t.CanBet, t.CanRaise = h.currentBet == 0, h.currentBet > 0
 		t.MinTo, t.MaxTo = h.raiseBounds(p)
 	}
-	return t
 }
 
 // raiseBounds returns the smallest and largest total p may bet or raise to, both capped at p's all-in.
@@ -108,7 +108,7 @@ func (h *Hand) turnOf(p int) turn {
 func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 	all := h.bet[p] + h.stack[p]
 	lo = h.currentBet + h.minRaise
-	switch h.rules.Variant {
+	switch h.setup.Rules.Variant {
 	case FixedLimit:
 		hi = lo
 	case PotLimit:
@@ -171,37 +171,36 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		return 0, nil
 	}
 	t := &h.turn
-	call := t.call
-	owe := call - h.bet[p]
+	call := h.bet[p] + t.ToCall // what the player's bet becomes by calling, capped at their stack
 	all := h.bet[p] + h.stack[p]
 	switch a.Kind {
 	case Fold:
 		return h.bet[p], nil
 	case Check:
-		if owe > 0 {
-			if t.noRaise != nil {
+		if t.CanCall {
+			if t.noRaise != "" {
 				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", t.ToCall)
 			}
 			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", t.ToCall)
 		}
 		return h.bet[p], nil
 	case Call:
-		if owe <= 0 {
+		if !t.CanCall {
 			return 0, errorf(ErrNothingToCall, "There is nothing to call: check instead.")
 		}
-		return min(call, all), nil
+		return call, nil
 	case AllIn:
-		if all <= call {
+		if call == all {
 			return all, nil // a call for all the player has
 		}
 		if !t.answerable {
-			if owe <= 0 {
+			if !t.CanCall {
 				return 0, errorf(ErrCannotRaise, "Nobody left in the hand could answer a bet: check instead.")
 			}
 			return call, nil // nobody could answer more, so all-in is a call of what can be matched
 		}
-		if t.noRaise != nil {
-			return 0, t.noRaise
+		if t.noRaise != "" {
+			return 0, &Error{Code: ErrCannotRaise, Message: t.noRaise}
 		}
 		if all > t.MaxTo {
 			return 0, h.tooLarge(t.MaxTo)
@@ -215,8 +214,8 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		if a.Amount <= 0 {
 			return 0, errorf(ErrBadAmount, "Say how much to %s to, a whole number of chips above 0.", word)
 		}
-		if t.noRaise != nil {
-			return 0, t.noRaise
+		if t.noRaise != "" {
+			return 0, &Error{Code: ErrCannotRaise, Message: t.noRaise}
 		}
 		to, lo, hi := a.Amount, t.MinTo, t.MaxTo
 		if to > all {
@@ -237,7 +236,7 @@ func (h *Hand) check(a Action) (int64, *Error) {
 }
 
 func (h *Hand) tooLarge(hi int64) *Error {
-	switch h.rules.Variant {
+	switch h.setup.Rules.Variant {
 	case PotLimit:
 		return errorf(ErrTooLarge, "In pot-limit the largest raise is to %d.", hi)
 	case FixedLimit:
@@ -299,14 +298,14 @@ func (h *Hand) raiseTo(p int, to int64) {
 	}
 	inc := to - h.currentBet
 	full := inc >= h.minRaise // before a bet this street, minRaise is the smallest opening bet
-	if h.rules.Variant == FixedLimit {
-		size := h.rules.limitBet(h.street)
+	if h.setup.Rules.Variant == FixedLimit {
+		size := h.setup.Rules.limitBet(h.street)
 		full = 2*inc >= size // an all-in of at least half a bet counts as a full raise
 	}
 	if full {
 		h.fullRaises++
 		h.betCount++
-		if h.rules.Variant != FixedLimit && inc > h.minRaise {
+		if h.setup.Rules.Variant != FixedLimit && inc > h.minRaise {
 			h.minRaise = inc
 		}
 	}

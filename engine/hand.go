@@ -77,7 +77,6 @@ const MaxPlayers = 10
 // advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for concurrent use.
 type Hand struct {
 	setup Setup
-	rules Rules
 	n     int
 
 	next  int // next card in the deck
@@ -107,7 +106,8 @@ type Hand struct {
 	aggressor  int               // last to bet or raise this street, -1 when none
 	turn       turn              // what the player to act faces, while one is
 	collected  int64             // chips in the middle from finished streets, antes included
-	revealed   bool
+	revealed   bool              // betting closed with players all-in: every live hand is turned up
+	done       bool              // the hand is over and every pot awarded
 
 	// Run it twice: asking is set while the players are asked; answered marks who said yes.
 	asking   bool
@@ -117,7 +117,6 @@ type Hand struct {
 
 	events  []Event
 	actions []Action
-	done    bool
 }
 
 // NewHand posts antes and blinds and deals the hole cards. The first player to act is ToAct.
@@ -154,7 +153,6 @@ func NewHand(s Setup) (*Hand, error) {
 	s.Stacks = append([]int64(nil), s.Stacks...)
 	h := &Hand{
 		setup:     s,
-		rules:     s.Rules,
 		n:         n,
 		aggressor: -1,
 		toAct:     -1,
@@ -213,7 +211,7 @@ func (h *Hand) put(p int, amount int64) int64 {
 }
 
 func (h *Hand) postAndDeal() {
-	r := h.rules
+	r := h.setup.Rules
 	bb := h.bigBlindPos()
 	if bomb := h.setup.BombPot; bomb > 0 {
 		for i := 0; i < h.n; i++ {
@@ -293,12 +291,12 @@ func (h *Hand) beginStreet() {
 	// The smallest bet, and the smallest raise until someone bets: in fixed-limit the street's bet
 	// size; else the rules' minimum bet, or the big blind.
 	switch {
-	case h.rules.Variant == FixedLimit:
-		h.minRaise = h.rules.limitBet(h.street)
-	case h.rules.MinBet > 0:
-		h.minRaise = h.rules.MinBet
+	case h.setup.Rules.Variant == FixedLimit:
+		h.minRaise = h.setup.Rules.limitBet(h.street)
+	case h.setup.Rules.MinBet > 0:
+		h.minRaise = h.setup.Rules.MinBet
 	default:
-		h.minRaise = h.rules.BigBlind
+		h.minRaise = h.setup.Rules.BigBlind
 	}
 	h.fullRaises = 0
 	h.betCount = 0
@@ -335,12 +333,12 @@ func (h *Hand) advance(after int) {
 	for i := 1; i <= h.n; i++ {
 		p := h.left(after, i)
 		if h.canAct(p) && h.needs[p] {
-			t := h.turnOf(p)
+			h.beginTurn(p)
 			// A lone player who has matched every all-in has nobody to bet against.
-			if !t.others && t.CanCheck {
+			if !h.turn.others && h.turn.CanCheck {
 				break
 			}
-			h.toAct, h.turn = p, t
+			h.toAct = p
 			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
 			return
 		}
@@ -508,7 +506,7 @@ func halves(amount, chip int64) (first, second int64) {
 func (h *Hand) showdownTwice() {
 	pots := h.Pots()
 	h.street = Showdown
-	chip := h.rules.chip()
+	chip := h.setup.Rules.chip()
 	for run, board := range [2][]Card{h.board, h.board2} {
 		var seven [7]Card
 		copy(seven[2:], board)
@@ -718,7 +716,7 @@ func (h *Hand) showdown() {
 		}
 		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p)})
 	}
-	chip := h.rules.chip()
+	chip := h.setup.Rules.chip()
 	for k := range pots {
 		pot := &pots[k]
 		h.pay(pot, &ranks, chip)
