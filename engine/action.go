@@ -1,81 +1,117 @@
 package engine
 
+import "fmt"
+
+// Variant is the betting structure.
+type Variant uint8
+
+// The betting structures.
+const (
+	NoLimit Variant = iota
+	PotLimit
+	FixedLimit
+)
+
+// String names the betting structure: "no-limit", "pot-limit" or "fixed-limit".
+func (v Variant) String() string {
+	switch v {
+	case NoLimit:
+		return "no-limit"
+	case PotLimit:
+		return "pot-limit"
+	case FixedLimit:
+		return "fixed-limit"
+	}
+	return "unknown"
+}
+
+// ParseVariant reads "no-limit", "pot-limit" or "fixed-limit" (also "nl", "pl", "fl", "limit").
+func ParseVariant(s string) (Variant, error) {
+	switch s {
+	case "no-limit", "nolimit", "nl", "NL":
+		return NoLimit, nil
+	case "pot-limit", "potlimit", "pl", "PL":
+		return PotLimit, nil
+	case "fixed-limit", "fixedlimit", "limit", "fl", "FL":
+		return FixedLimit, nil
+	}
+	return 0, fmt.Errorf("%q is not a variant: choose no-limit, pot-limit or fixed-limit", s)
+}
+
 // ToAct returns the player to act, or -1 when nobody is (the hand is over).
 func (h *Hand) ToAct() int { return h.toAct }
 
 // Done reports whether the hand is over and every pot awarded.
 func (h *Hand) Done() bool { return h.done }
 
-// mayRaise reports whether p may bet or raise at all, ignoring amounts: the betting is open to p,
-// somebody else can still answer, and (fixed-limit) the street is not capped.
-func (h *Hand) mayRaise(p int) (bool, *Error) {
-	if h.bet[p]+h.stack[p] <= h.currentBet {
-		return false, errorf(ErrCannotRaise, "You do not have enough chips to raise: call all-in or fold.")
-	}
-	if !h.answerable(p) {
-		if h.othersCanAct(p) {
-			return false, errorf(ErrCannotRaise, "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold.")
-		}
-		return false, errorf(ErrCannotRaise, "Everyone else is all-in, so there is nobody to raise: call or fold.")
-	}
-	if h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise {
-		return false, errorf(ErrCannotRaise, "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold.")
-	}
-	if h.rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4 {
-		return false, errorf(ErrCannotRaise, "The betting is capped at four bets this street: call or fold.")
-	}
-	return true, nil
+// turn is what the player to act faces, worked out once when their turn begins (advance, ask) and kept
+// until they act: what Options tells them, and what checking an action needs besides.
+type turn struct {
+	Options
+	// answerable is set when some other player still in the hand could answer a bet or raise with more
+	// chips than the bet to match now (RULES.md section 4, R-20).
+	answerable bool
+	// others is set when another player can still act.
+	others bool
+	// noRaise says why the player may not bet or raise at all, whatever the amount (the Message of an
+	// ErrCannotRaise); empty when they may.
+	noRaise string
 }
 
-// othersCanAct reports whether a player other than p is still in the hand with chips behind.
-func (h *Hand) othersCanAct(p int) bool {
-	for q := 0; q < h.n; q++ {
+// beginTurn works out the turn of p, who is next to act in the betting, into h.turn.
+func (h *Hand) beginTurn(p int) {
+	t := &h.turn
+	*t = turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p]}}
+	for q := 0; q < h.n && !t.answerable; q++ {
 		if q != p && h.canAct(q) {
-			return true
+			t.others = true
+			t.answerable = h.bet[q]+h.stack[q] > h.currentBet
 		}
 	}
-	return false
-}
-
-// answerable reports whether some other player still in the hand could answer a bet or raise by p
-// with more chips than the bet to match now (RULES.md section 4, R-20).
-func (h *Hand) answerable(p int) bool {
-	for q := 0; q < h.n; q++ {
-		if q != p && h.canAct(q) && h.bet[q]+h.stack[q] > h.currentBet {
-			return true
+	// Calling matches the bet, the full big blind included, while another player can still act;
+	// when everyone else still in the hand is all-in, only what the largest of them put in.
+	call := h.currentBet
+	if !t.others {
+		var most int64 // the largest bet of another player still in the hand
+		for q := 0; q < h.n; q++ {
+			if q != p && !h.folded[q] {
+				most = max(most, h.bet[q])
+			}
 		}
+		call = min(h.currentBet, most)
 	}
-	return false
-}
-
-// callTo returns the total p's bet becomes by calling, before p's own stack caps it. While another
-// player can still act it is the bet to match, the full big blind included; when everyone else
-// still in the hand is all-in it is only what the largest of them put in.
-func (h *Hand) callTo(p int) int64 {
-	if h.othersCanAct(p) {
-		return h.currentBet
+	if owe := call - h.bet[p]; owe > 0 {
+		t.CanCall, t.ToCall = true, min(owe, h.stack[p])
+	} else {
+		t.CanCheck = true
 	}
-	var most int64
-	for q := 0; q < h.n; q++ {
-		if q != p && !h.folded[q] && h.bet[q] > most {
-			most = h.bet[q]
-		}
+	switch {
+	case h.bet[p]+h.stack[p] <= h.currentBet:
+		t.noRaise = "You do not have enough chips to raise: call all-in or fold."
+	case !t.answerable && t.others:
+		t.noRaise = "Nobody left in the hand has more chips than the bet, so nobody could answer a raise: call or fold."
+	case !t.answerable:
+		t.noRaise = "Everyone else is all-in, so there is nobody to raise: call or fold."
+	case h.lastFaced[p] >= 0 && h.fullRaises == h.lastFull[p] && h.currentBet-h.lastFaced[p] < h.minRaise:
+		t.noRaise = "The all-in since your last action was not a full raise, so the betting is not reopened for you: call or fold."
+	case h.setup.Rules.Variant == FixedLimit && !h.noCap && h.betCount >= 4:
+		t.noRaise = "The betting is capped at four bets this street: call or fold."
+	default:
+		t.CanBet, t.CanRaise = h.currentBet == 0, h.currentBet > 0
+		t.MinTo, t.MaxTo = h.raiseBounds(p)
 	}
-	return min(h.currentBet, most)
 }
 
 // raiseBounds returns the smallest and largest total p may bet or raise to, both capped at p's all-in.
+// The smallest is a full raise: minRaise over the bet to match, which before anyone bets this street is
+// the smallest opening bet (beginStreet), and in fixed-limit always the street's bet size.
 func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 	all := h.bet[p] + h.stack[p]
-	switch h.rules.Variant {
+	lo = h.currentBet + h.minRaise
+	switch h.setup.Rules.Variant {
 	case FixedLimit:
-		lo = h.currentBet + h.rules.limitBet(h.street)
 		hi = lo
 	case PotLimit:
-		lo = h.currentBet + h.minRaise
-		if h.currentBet == 0 {
-			lo = h.rules.minBet()
-		}
 		var onTable int64
 		for q := 0; q < h.n; q++ {
 			onTable += h.bet[q]
@@ -83,10 +119,6 @@ func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 		call := h.currentBet - h.bet[p]
 		hi = h.currentBet + h.collected + onTable + call
 	default:
-		lo = h.currentBet + h.minRaise
-		if h.currentBet == 0 {
-			lo = h.rules.minBet()
-		}
 		hi = all
 	}
 	if lo > all {
@@ -103,32 +135,10 @@ func (h *Hand) raiseBounds(p int) (lo, hi int64) {
 
 // Options describes what the player to act may do. ok is false when nobody is to act.
 func (h *Hand) Options() (o Options, ok bool) {
-	p := h.toAct
-	if p < 0 {
+	if h.toAct < 0 {
 		return Options{Player: -1}, false
 	}
-	o.Player = p
-	o.Bet, o.Stack = h.bet[p], h.stack[p]
-	if h.asking {
-		o.RunItTwice = true
-		return o, true
-	}
-	owe := h.callTo(p) - h.bet[p]
-	if owe <= 0 {
-		o.CanCheck = true
-	} else {
-		o.CanCall = true
-		o.ToCall = min(owe, h.stack[p])
-	}
-	if may, _ := h.mayRaise(p); may {
-		o.MinTo, o.MaxTo = h.raiseBounds(p)
-		if h.currentBet == 0 {
-			o.CanBet = true
-		} else {
-			o.CanRaise = true
-		}
-	}
-	return o, true
+	return h.turn.Options, true
 }
 
 // Validate reports whether a would be accepted now, without changing anything.
@@ -160,40 +170,40 @@ func (h *Hand) check(a Action) (int64, *Error) {
 	case h.asking:
 		return 0, nil
 	}
-	call := h.callTo(p)
-	owe := call - h.bet[p]
+	t := &h.turn
+	call := h.bet[p] + t.ToCall // what the player's bet becomes by calling, capped at their stack
 	all := h.bet[p] + h.stack[p]
 	switch a.Kind {
 	case Fold:
 		return h.bet[p], nil
 	case Check:
-		if owe > 0 {
-			if may, _ := h.mayRaise(p); !may {
-				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", min(owe, h.stack[p]))
+		if t.CanCall {
+			if t.noRaise != "" {
+				return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call or fold.", t.ToCall)
 			}
-			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", min(owe, h.stack[p]))
+			return 0, errorf(ErrCannotCheck, "You cannot check: it is %d to call. Call, raise or fold.", t.ToCall)
 		}
 		return h.bet[p], nil
 	case Call:
-		if owe <= 0 {
+		if !t.CanCall {
 			return 0, errorf(ErrNothingToCall, "There is nothing to call: check instead.")
 		}
-		return min(call, all), nil
+		return call, nil
 	case AllIn:
-		if all <= call {
+		if call == all {
 			return all, nil // a call for all the player has
 		}
-		if !h.answerable(p) {
-			if owe <= 0 {
+		if !t.answerable {
+			if !t.CanCall {
 				return 0, errorf(ErrCannotRaise, "Nobody left in the hand could answer a bet: check instead.")
 			}
 			return call, nil // nobody could answer more, so all-in is a call of what can be matched
 		}
-		if may, err := h.mayRaise(p); !may {
-			return 0, err
+		if t.noRaise != "" {
+			return 0, &Error{Code: ErrCannotRaise, Message: t.noRaise}
 		}
-		if _, hi := h.raiseBounds(p); all > hi {
-			return 0, h.tooLarge(hi)
+		if all > t.MaxTo {
+			return 0, h.tooLarge(t.MaxTo)
 		}
 		return all, nil
 	case Bet, Raise:
@@ -204,11 +214,10 @@ func (h *Hand) check(a Action) (int64, *Error) {
 		if a.Amount <= 0 {
 			return 0, errorf(ErrBadAmount, "Say how much to %s to, a whole number of chips above 0.", word)
 		}
-		if may, err := h.mayRaise(p); !may {
-			return 0, err
+		if t.noRaise != "" {
+			return 0, &Error{Code: ErrCannotRaise, Message: t.noRaise}
 		}
-		to := a.Amount
-		lo, hi := h.raiseBounds(p)
+		to, lo, hi := a.Amount, t.MinTo, t.MaxTo
 		if to > all {
 			return 0, errorf(ErrTooLarge, "You have only %d in all; the most you can %s to is %d (all-in).", all, word, hi)
 		}
@@ -227,7 +236,7 @@ func (h *Hand) check(a Action) (int64, *Error) {
 }
 
 func (h *Hand) tooLarge(hi int64) *Error {
-	switch h.rules.Variant {
+	switch h.setup.Rules.Variant {
 	case PotLimit:
 		return errorf(ErrTooLarge, "In pot-limit the largest raise is to %d.", hi)
 	case FixedLimit:
@@ -288,18 +297,15 @@ func (h *Hand) raiseTo(p int, to int64) {
 		kind = EvBet
 	}
 	inc := to - h.currentBet
-	full := inc >= h.minRaise
-	if h.currentBet == 0 {
-		full = to >= h.rules.minBet()
-	}
-	if h.rules.Variant == FixedLimit {
-		size := h.rules.limitBet(h.street)
+	full := inc >= h.minRaise // before a bet this street, minRaise is the smallest opening bet
+	if h.setup.Rules.Variant == FixedLimit {
+		size := h.setup.Rules.limitBet(h.street)
 		full = 2*inc >= size // an all-in of at least half a bet counts as a full raise
 	}
 	if full {
 		h.fullRaises++
 		h.betCount++
-		if h.rules.Variant != FixedLimit && inc > h.minRaise {
+		if h.setup.Rules.Variant != FixedLimit && inc > h.minRaise {
 			h.minRaise = inc
 		}
 	}
@@ -323,7 +329,7 @@ func (h *Hand) Timeout() ([]Event, error) {
 	if h.asking {
 		return h.Apply(Action{Player: p, Kind: RunOnce}) // silence is no
 	}
-	if h.callTo(p) <= h.bet[p] {
+	if h.turn.CanCheck {
 		return h.Apply(Action{Player: p, Kind: Check})
 	}
 	return h.Apply(Action{Player: p, Kind: Fold})
@@ -379,6 +385,36 @@ func (h *Hand) Folded(p int) bool { return h.folded[p] }
 // IsAllIn reports whether p has no chips behind.
 func (h *Hand) IsAllIn(p int) bool { return h.allIn[p] }
 
+// Public is what everyone at the table sees of a hand at one moment: all but the hole cards and the
+// deck. Its slices are the caller's own.
+type Public struct {
+	Button int
+	Street Street // Showdown once the hand is over
+	ToAct  int    // -1 when nobody is to act
+	Done   bool
+	Turn   *Options // what the player to act may do (Options); nil when nobody is to act
+	Stacks []int64  // chips behind (Stacks)
+	Bets   []int64  // chips in front this street (Bets)
+	Folded []bool
+	AllIn  []bool
+	Board  []Card
+	Board2 []Card // the second run's board of a hand run twice (Board2)
+	Pots   []Pot  // the pots as the last street that closed left them (CollectedPots)
+}
+
+// Public reads at once what the accessors tell one by one: what everyone at the table sees of the hand.
+func (h *Hand) Public() Public {
+	v := Public{Button: h.setup.Button, Street: h.street, ToAct: h.toAct, Done: h.done,
+		Stacks: append([]int64(nil), h.stack[:h.n]...), Bets: append([]int64(nil), h.bet[:h.n]...),
+		Folded: append([]bool(nil), h.folded[:h.n]...), AllIn: append([]bool(nil), h.allIn[:h.n]...),
+		Board: append([]Card(nil), h.board...), Board2: append([]Card(nil), h.board2...), Pots: h.CollectedPots()}
+	if h.toAct >= 0 {
+		o := h.turn.Options
+		v.Turn = &o
+	}
+	return v
+}
+
 // Pot returns every chip in the middle, bets in front of players included.
 func (h *Hand) Pot() int64 {
 	t := h.collected
@@ -386,15 +422,6 @@ func (h *Hand) Pot() int64 {
 		t += b
 	}
 	return t
-}
-
-// minBet is the smallest opening bet of a no-limit or pot-limit street: the rules' minimum bet, else
-// the big blind.
-func (r Rules) minBet() int64 {
-	if r.MinBet > 0 {
-		return r.MinBet
-	}
-	return r.BigBlind
 }
 
 // chip is the smallest chip, the unit odd chips of a split pot are counted in.

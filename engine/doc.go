@@ -16,6 +16,8 @@ Validate says whether an action would be accepted. Apply either succeeds and ret
 caused (dealing, the run-out when players are all-in, the showdown and the award of each pot happen
 inside the action that closes the betting) or returns an *Error written for players and changes
 nothing. Bet and Raise amounts are totals: Raise to 60 makes the player's bet this street 60.
+Public reads in one call what everyone at the table sees of the hand (stacks, bets, boards, pots and
+the turn's options), as a table view needs it.
 
 A hand is fully described by its Setup and its action log: Replay(h.Setup(), h.Actions()) rebuilds
 an identical hand. Table carries stacks and the button from hand to hand and applies new blind levels

@@ -77,7 +77,6 @@ const MaxPlayers = 10
 // advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for concurrent use.
 type Hand struct {
 	setup Setup
-	rules Rules
 	n     int
 
 	next  int // next card in the deck
@@ -97,7 +96,7 @@ type Hand struct {
 	street     Street
 	toAct      int
 	currentBet int64 // the amount to match this street (the full big blind pre-flop, even when short)
-	minRaise   int64 // the smallest legal raise increment
+	minRaise   int64 // the smallest legal raise increment; before a bet this street, the smallest bet
 	fullRaises int   // full bets and raises made this street
 	betCount   int   // fixed-limit: bets and raises this street, for the cap
 	noCap      bool  // fixed-limit: the street began heads-up
@@ -105,8 +104,10 @@ type Hand struct {
 	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
 	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
 	aggressor  int               // last to bet or raise this street, -1 when none
+	turn       turn              // what the player to act faces, while one is
 	collected  int64             // chips in the middle from finished streets, antes included
-	revealed   bool
+	revealed   bool              // betting closed with players all-in: every live hand is turned up
+	done       bool              // the hand is over and every pot awarded
 
 	// Run it twice: asking is set while the players are asked; answered marks who said yes.
 	asking   bool
@@ -116,7 +117,6 @@ type Hand struct {
 
 	events  []Event
 	actions []Action
-	done    bool
 }
 
 // NewHand posts antes and blinds and deals the hole cards. The first player to act is ToAct.
@@ -153,7 +153,6 @@ func NewHand(s Setup) (*Hand, error) {
 	s.Stacks = append([]int64(nil), s.Stacks...)
 	h := &Hand{
 		setup:     s,
-		rules:     s.Rules,
 		n:         n,
 		aggressor: -1,
 		toAct:     -1,
@@ -212,7 +211,7 @@ func (h *Hand) put(p int, amount int64) int64 {
 }
 
 func (h *Hand) postAndDeal() {
-	r := h.rules
+	r := h.setup.Rules
 	bb := h.bigBlindPos()
 	if bomb := h.setup.BombPot; bomb > 0 {
 		for i := 0; i < h.n; i++ {
@@ -289,9 +288,15 @@ func (h *Hand) beginStreet() {
 	if h.street != Preflop {
 		h.currentBet = 0
 	}
-	h.minRaise = h.rules.minBet()
-	if h.rules.Variant == FixedLimit {
-		h.minRaise = h.rules.limitBet(h.street)
+	// The smallest bet, and the smallest raise until someone bets: in fixed-limit the street's bet
+	// size; else the rules' minimum bet, or the big blind.
+	switch {
+	case h.setup.Rules.Variant == FixedLimit:
+		h.minRaise = h.setup.Rules.limitBet(h.street)
+	case h.setup.Rules.MinBet > 0:
+		h.minRaise = h.setup.Rules.MinBet
+	default:
+		h.minRaise = h.setup.Rules.BigBlind
 	}
 	h.fullRaises = 0
 	h.betCount = 0
@@ -313,37 +318,24 @@ func (h *Hand) beginStreet() {
 
 func (h *Hand) canAct(p int) bool { return !h.folded[p] && !h.allIn[p] }
 
-func (h *Hand) live() int {
-	k := 0
-	for p := 0; p < h.n; p++ {
-		if !h.folded[p] {
-			k++
-		}
-	}
-	return k
-}
-
-func (h *Hand) actors() int {
-	k := 0
-	for p := 0; p < h.n; p++ {
-		if h.canAct(p) {
-			k++
-		}
-	}
-	return k
-}
-
 // advance finds the next player to act after `after`, or closes the betting round.
 func (h *Hand) advance(after int) {
-	if h.live() == 1 {
+	live := 0
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] {
+			live++
+		}
+	}
+	if live == 1 {
 		h.endByFolds()
 		return
 	}
 	for i := 1; i <= h.n; i++ {
 		p := h.left(after, i)
 		if h.canAct(p) && h.needs[p] {
+			h.beginTurn(p)
 			// A lone player who has matched every all-in has nobody to bet against (R-20).
-			if h.actors() == 1 && h.bet[p] >= h.callTo(p) {
+			if !h.turn.others && h.turn.CanCheck {
 				break
 			}
 			h.toAct = p
@@ -354,8 +346,10 @@ func (h *Hand) advance(after int) {
 	h.endStreet()
 }
 
-// returnUncalled gives back the part of the largest bet this street that nobody matched.
-func (h *Hand) returnUncalled() {
+// closeBets ends a street's betting: the part of the largest bet that nobody matched goes back, and
+// the bets go to the middle.
+func (h *Hand) closeBets() {
+	h.toAct = -1
 	top, second := -1, int64(0)
 	for p := 0; p < h.n; p++ {
 		if top < 0 || h.bet[p] > h.bet[top] {
@@ -367,21 +361,16 @@ func (h *Hand) returnUncalled() {
 			second = h.bet[p]
 		}
 	}
-	if top < 0 || h.bet[top] <= second {
-		return
+	if back := h.bet[top] - second; back > 0 {
+		h.bet[top] -= back
+		h.contrib[top] -= back
+		h.stack[top] += back
+		h.allIn[top] = false
+		if h.currentBet > h.bet[top] {
+			h.currentBet = h.bet[top]
+		}
+		h.emit(Event{Kind: EvReturn, Player: top, Amount: back, Street: h.street})
 	}
-	back := h.bet[top] - second
-	h.bet[top] -= back
-	h.contrib[top] -= back
-	h.stack[top] += back
-	h.allIn[top] = false
-	if h.currentBet > h.bet[top] {
-		h.currentBet = h.bet[top]
-	}
-	h.emit(Event{Kind: EvReturn, Player: top, Amount: back, Street: h.street})
-}
-
-func (h *Hand) collect() {
 	for p := 0; p < h.n; p++ {
 		h.collected += h.bet[p]
 		h.bet[p] = 0
@@ -389,15 +378,20 @@ func (h *Hand) collect() {
 }
 
 func (h *Hand) endStreet() {
-	h.toAct = -1
-	h.returnUncalled()
-	h.collect()
-	h.emit(Event{Kind: EvPots, Player: -1, Street: h.street, Pots: h.Pots()})
+	h.closeBets()
+	// With the bets collected, the pots are the ones the street left.
+	h.emit(Event{Kind: EvPots, Player: -1, Street: h.street, Pots: h.CollectedPots()})
 	if h.street == River {
 		h.showdown()
 		return
 	}
-	if h.actors() <= 1 {
+	actors := 0
+	for p := 0; p < h.n; p++ {
+		if h.canAct(p) {
+			actors++
+		}
+	}
+	if actors <= 1 {
 		// Betting is closed with players all-in: turn every live hand up and run the board out.
 		h.revealed = true
 		var hands []Revealed
@@ -436,6 +430,7 @@ func (h *Hand) ask(after int) {
 		p := h.left(after, i)
 		if !h.folded[p] && !h.answered[p] {
 			h.toAct = p
+			h.turn = turn{Options: Options{Player: p, Bet: h.bet[p], Stack: h.stack[p], RunItTwice: true}}
 			h.emit(Event{Kind: EvTurn, Player: p, Street: h.street})
 			return
 		}
@@ -511,7 +506,7 @@ func halves(amount, chip int64) (first, second int64) {
 func (h *Hand) showdownTwice() {
 	pots := h.Pots()
 	h.street = Showdown
-	chip := h.rules.chip()
+	chip := h.setup.Rules.chip()
 	for run, board := range [2][]Card{h.board, h.board2} {
 		var seven [7]Card
 		copy(seven[2:], board)
@@ -565,9 +560,7 @@ func (h *Hand) dealStreet() {
 }
 
 func (h *Hand) endByFolds() {
-	h.toAct = -1
-	h.returnUncalled()
-	h.collect()
+	h.closeBets()
 	w := -1
 	for p := 0; p < h.n; p++ {
 		if !h.folded[p] {
@@ -723,7 +716,7 @@ func (h *Hand) showdown() {
 		}
 		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p)})
 	}
-	chip := h.rules.chip()
+	chip := h.setup.Rules.chip()
 	for k := range pots {
 		pot := &pots[k]
 		h.pay(pot, &ranks, chip)

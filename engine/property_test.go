@@ -149,6 +149,7 @@ func TestPropertyRandomHands(t *testing.T) {
 				}
 			}
 			if i%10 == 0 {
+				checkPublic(t, i, h)
 				before := snapshot(h)
 				for _, a := range refusedSample(h, o) {
 					if _, err := h.Apply(a); err == nil {
@@ -169,6 +170,9 @@ func TestPropertyRandomHands(t *testing.T) {
 			}
 		}
 		checkHandInvariants(t, i, h)
+		if i%10 == 0 {
+			checkPublic(t, i, h)
+		}
 		if i%97 == 0 {
 			again, err := Replay(h.Setup(), h.Actions())
 			if err != nil {

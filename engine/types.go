@@ -2,41 +2,6 @@ package engine
 
 import "fmt"
 
-// Variant is the betting structure.
-type Variant uint8
-
-// The betting structures.
-const (
-	NoLimit Variant = iota
-	PotLimit
-	FixedLimit
-)
-
-func (v Variant) String() string {
-	switch v {
-	case NoLimit:
-		return "no-limit"
-	case PotLimit:
-		return "pot-limit"
-	case FixedLimit:
-		return "fixed-limit"
-	}
-	return "unknown"
-}
-
-// ParseVariant reads "no-limit", "pot-limit" or "fixed-limit" (also "nl", "pl", "fl", "limit").
-func ParseVariant(s string) (Variant, error) {
-	switch s {
-	case "no-limit", "nolimit", "nl", "NL":
-		return NoLimit, nil
-	case "pot-limit", "potlimit", "pl", "PL":
-		return PotLimit, nil
-	case "fixed-limit", "fixedlimit", "limit", "fl", "FL":
-		return FixedLimit, nil
-	}
-	return 0, fmt.Errorf("%q is not a variant: choose no-limit, pot-limit or fixed-limit", s)
-}
-
 // Rules are a hand's stakes and betting structure.
 type Rules struct {
 	Variant    Variant

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,14 +27,10 @@ func (s State) View(now time.Time) render.TableView {
 	if s.Rec.Tournament != nil {
 		v.Title = "Tournament table"
 	}
-	var bets, stacks []int64
+	var pub engine.Public
 	if s.Hand != nil {
-		v.HandNo = s.Rec.Hand.No
-		v.Board = s.Hand.Board()
-		v.Pots = s.Hand.CollectedPots()
-		v.PotNames = s.Names()
-		v.Board2 = s.Hand.Board2()
-		bets, stacks = s.Hand.Bets(), s.Hand.Stacks()
+		pub = s.Hand.Public()
+		v.HandNo, v.Board, v.Board2, v.Pots, v.PotNames = s.Rec.Hand.No, pub.Board, pub.Board2, pub.Pots, s.Names()
 	}
 	for i, st := range s.Rec.Seats {
 		if st.User == "" {
@@ -41,8 +38,8 @@ func (s State) View(now time.Time) render.TableView {
 		}
 		sv := render.SeatView{Seat: i, Name: st.Name, Stack: st.Stack, SittingOut: st.SittingOut, Button: i == s.Rec.Button}
 		if p := s.PlayerOf(i); p >= 0 && s.Hand != nil {
-			sv.Stack, sv.Bet = stacks[p], bets[p]
-			sv.Folded, sv.AllIn, sv.ToAct = s.Hand.Folded(p), s.Hand.IsAllIn(p), s.Hand.ToAct() == p
+			sv.Stack, sv.Bet = pub.Stacks[p], pub.Bets[p]
+			sv.Folded, sv.AllIn, sv.ToAct = pub.Folded[p], pub.AllIn[p], pub.ToAct == p
 		}
 		v.Seats = append(v.Seats, sv)
 	}
@@ -118,23 +115,27 @@ func NewLines(hs *HandState, notes []string) *Lines {
 	return &Lines{No: hs.No, Commitment: render.DeckCommitment(hs.Deck, hs.Salt), Notes: notes}
 }
 
-// Add puts what a step did (v) into the lines, cards drawn in style: who ran out of time, the events
-// narrated (the board and pots only once the hands are turned up: the table shows them itself),
-// an all-in's chances after the hands are turned up, and when the hand is over what it means for
-// the table.
+// Add puts what a step did (v) into the lines, cards drawn in style: the hand's home-game options
+// with the deal's notes, who ran out of time, the events narrated (the board and pots only once the
+// hands are turned up: the table shows them itself), an all-in's chances after the hands are turned
+// up, and when the hand is over what it means for the table.
 func (l *Lines) Add(v *View, style render.CardStyle) {
 	if l.narr == nil {
 		l.narr = &render.Narrator{Names: v.Names, Style: style}
+	}
+	if v.Deal != nil {
+		// They do not change during the hand: said once here, shown from the deal to the end.
+		l.Notes = append(HandNotes(v.Deal, v.Names), l.Notes...)
 	}
 	if v.RanOut != "" {
 		l.Log = append(l.Log, v.RanOut+" ran out of time")
 	}
 	for _, ev := range v.Events {
+		m, ok := l.narr.Event(ev)
 		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
 			l.Showdown = true
+			l.collect(ev, m.Text)
 		}
-		m, ok := l.narr.Event(ev)
-		l.collect(ev, m.Text)
 		if !ok {
 			continue
 		}
@@ -176,8 +177,8 @@ func equity(ev engine.Event, names render.Names, style render.CardStyle) (render
 	return render.Equity(render.EquityView{Names: names, Hands: ev.Hands, Board: ev.Board, Results: res}, style), true
 }
 
-// collect keeps what the showdown picture shows: hands turned up (never a folded or mucked one),
-// what they make, what they win and the awards as narrated (line).
+// collect keeps what the showdown picture shows from a showdown event: hands turned up (never a
+// folded or mucked one), what they make, what they win and the awards as narrated (line).
 func (l *Lines) collect(ev engine.Event, line string) {
 	hand := func(p int) *ShownHand {
 		for i := range l.Shown {
@@ -200,7 +201,7 @@ func (l *Lines) collect(ev engine.Event, line string) {
 			h.Label = ev.Value.Description
 		}
 	case engine.EvAward:
-		if ev.Street != engine.Showdown || len(l.Shown) == 0 {
+		if len(l.Shown) == 0 {
 			return
 		}
 		switch pot := ev.Pots; {
@@ -240,27 +241,26 @@ func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Sh
 // HandView is the hand's table message for engine hand h (dealt from hs to the players names), with
 // its lines l, at now; deadline is when the turn shown runs out (zero: no timer).
 func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Names, now, deadline time.Time) render.HandView {
-	r := hs.Rules
+	r, pub := hs.Rules, h.Public()
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
-		Ante: r.Ante, HandNo: hs.No, Board: h.Board(), Board2: h.Board2(), PotNames: names, Notes: append(append(HandNotes(hs, names), l.Notes...), s.nextNotes()...)},
-		Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: h.Done(), Showdown: l.Showdown}
+		Ante: r.Ante, HandNo: hs.No, Board: pub.Board, Board2: pub.Board2, PotNames: names, Notes: slices.Concat(l.Notes, s.nextNotes())},
+		Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: pub.Done, Showdown: l.Showdown}
 	if s.Rec.Tournament != nil {
 		v.Title, v.Tournament = "Tournament", TournamentView(s.Rec, now)
 	}
-	if !h.Done() {
-		v.Pots = h.CollectedPots()
+	if !pub.Done {
+		v.Pots = pub.Pots
 	}
-	bets, stacks := h.Bets(), h.Stacks()
 	for p, st := range hs.Seats {
-		v.Seats = append(v.Seats, render.SeatView{Seat: st, Name: names.Name(p), Stack: stacks[p], Bet: bets[p],
-			Folded: h.Folded(p), AllIn: h.IsAllIn(p) && !h.Done(), Button: p == h.Button(), ToAct: !h.Done() && h.ToAct() == p})
+		v.Seats = append(v.Seats, render.SeatView{Seat: st, Name: names.Name(p), Stack: pub.Stacks[p], Bet: pub.Bets[p],
+			Folded: pub.Folded[p], AllIn: pub.AllIn[p] && !pub.Done, Button: p == pub.Button, ToAct: pub.ToAct == p})
 	}
-	if o, ok := h.Options(); ok && !h.Done() {
+	if o := pub.Turn; o != nil {
 		secs := 0
 		if !deadline.IsZero() {
 			secs = int((deadline.Sub(now) + time.Second - 1) / time.Second)
 		}
-		v.Turn = &render.TurnView{Name: names.Name(o.Player), Options: o, SecondsLeft: max(secs, 0), Token: s.Token(), Street: h.Street()}
+		v.Turn = &render.TurnView{Name: names.Name(o.Player), Options: *o, SecondsLeft: max(secs, 0), Token: s.Token(), Street: pub.Street}
 	}
 	return v
 }
