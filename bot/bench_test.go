@@ -98,7 +98,7 @@ type driver struct {
 func (dr *driver) cmd(user, text string) bot.Reply {
 	cmd := bot.Command{Platform: "bench", Workspace: "w", Channel: dr.ch, User: user, UserName: user, Text: text}
 	r := dr.d.Handle(context.Background(), cmd)
-	_ = dr.d.FlushChannel(context.Background(), cmd) // the table message shows the next turn
+	_ = dr.d.Flush(context.Background(), cmd) // the table message shows the next turn
 	return r
 }
 

@@ -654,15 +654,15 @@ func TestStartWhileFlushing(t *testing.T) {
 	}
 }
 
-// FlushChannel waits for one channel's table message only: after it the turn is on screen there,
+// Flush with a command waits for one channel's table message only: after it the turn is on screen there,
 // and a channel without a table returns at once.
 func TestFlushChannelShowsTheTurn(t *testing.T) {
 	d, chat := newBenchDealer(t, "bbolt")
 	dr := &driver{d: d, chat: chat, ch: "solo"}
 	dr.setup(t)
-	dr.deal(t) // Handle, then FlushChannel
+	dr.deal(t) // Handle, then Flush of its channel
 	if !dr.live || dr.next.name == "" {
-		t.Fatal("after FlushChannel the dealt hand's turn is not on screen")
+		t.Fatal("after Flush of its channel the dealt hand's turn is not on screen")
 	}
 	for i := 0; i < 3 && dr.live; i++ {
 		before := dr.next
@@ -671,7 +671,7 @@ func TestFlushChannelShowsTheTurn(t *testing.T) {
 			t.Fatalf("action %d: the table message still shows the turn before it", i+1)
 		}
 	}
-	if err := d.FlushChannel(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: "empty"}); err != nil {
+	if err := d.Flush(context.Background(), bot.Command{Platform: "bench", Workspace: "w", Channel: "empty"}); err != nil {
 		t.Fatal(err)
 	}
 }

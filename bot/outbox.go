@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -372,30 +374,21 @@ func (t *actor) shown(ctx context.Context, hand int64, version uint64, s table.S
 
 // Flush waits until every table has finished the commands queued before it and written the channel
 // messages they caused (they go out in the background), also those of tables whose session ended, or
-// until ctx ends.
-func (d *Dealer) Flush(ctx context.Context) error {
-	d.mu.Lock()
-	tables := make([]*actor, 0, len(d.tables))
-	for _, t := range d.tables {
-		tables = append(tables, t)
-	}
-	d.mu.Unlock()
-	return d.flush(ctx, tables)
-}
-
-// FlushChannel is Flush for the one table of cmd's channel (its platform, workspace and channel):
-// a caller that waits for its own table's messages does not wait for every other table's.
-func (d *Dealer) FlushChannel(ctx context.Context, cmd Command) error {
+// until ctx ends. Given commands, it waits only for the tables of their channels (platform,
+// workspace and channel) and the ended ones: a caller that waits for its own table's messages does
+// not wait for every other table's.
+func (d *Dealer) Flush(ctx context.Context, channels ...Command) error {
 	d.mu.Lock()
 	var tables []*actor
-	if t := d.tables[tableID(cmd)]; t != nil {
-		tables = append(tables, t)
+	if len(channels) == 0 {
+		tables = slices.Collect(maps.Values(d.tables))
+	}
+	for _, cmd := range channels {
+		if t := d.tables[tableID(cmd)]; t != nil {
+			tables = append(tables, t)
+		}
 	}
 	d.mu.Unlock()
-	return d.flush(ctx, tables)
-}
-
-func (d *Dealer) flush(ctx context.Context, tables []*actor) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

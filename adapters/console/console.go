@@ -263,7 +263,7 @@ type Options struct {
 	Admins []string
 	// Flush, when set, waits until the dealer has written the channel messages a command caused
 	// (bot.Dealer.Flush): with a Live chat they are written in the background.
-	Flush func(ctx context.Context) error
+	Flush func(ctx context.Context, channels ...bot.Command) error
 	// FileDir is where pictures sent to a player (a stats chart) are written, their paths printed;
 	// empty: the system's temporary directory.
 	FileDir string

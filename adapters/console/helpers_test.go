@@ -175,7 +175,7 @@ func (g *game) open() {
 		g.t.Fatal(err)
 	}
 	g.d = d
-	flush := func(ctx context.Context) error { return g.d.Flush(ctx) }
+	flush := func(ctx context.Context, channels ...bot.Command) error { return g.d.Flush(ctx, channels...) }
 	g.opts.Flush = flush
 	g.clock.Settle = func() { _ = flush(context.Background()) }
 	_ = flush(context.Background()) // what the restore drew is on screen

@@ -242,10 +242,10 @@ func (s State) MayAct(by Caller) (int, error) {
 	if p < 0 {
 		return -1, errs.Errorf(errs.Invalid, "You are not in this hand: wait for the next one.")
 	}
-	if s.Hand.Folded(p) {
-		return -1, errs.Errorf(errs.Invalid, "You have folded this hand: wait for the next one.")
-	}
 	if to := s.Hand.ToAct(); to != p {
+		if s.Hand.Folded(p) {
+			return -1, errs.Errorf(errs.Invalid, "You have folded this hand: wait for the next one.")
+		}
 		return -1, errs.Errorf(errs.Invalid, "It is %s's turn, not yours.", s.Names().Name(to))
 	}
 	return p, nil
