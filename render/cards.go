@@ -22,22 +22,31 @@ var (
 	textRanks  = [13]string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
 	textSuits  = [4]string{engine.Clubs: "♣", engine.Diamonds: "♦", engine.Hearts: "♥", engine.Spades: "♠"}
 	emojiSuits = [4]string{engine.Clubs: "🍀", engine.Diamonds: "🔷", engine.Hearts: "♥️", engine.Spades: "♠️"}
+
+	// Every card drawn as text and as emoji, worked out once: a table message draws dozens.
+	textCards, emojiCards = drawDeck(textSuits), drawDeck(emojiSuits)
 )
+
+// drawDeck draws each of the 52 cards as its rank and, from suits, its suit.
+func drawDeck(suits [4]string) (deck [52]string) {
+	for c := range engine.Card(52) {
+		deck[c] = textRanks[c.Rank()] + suits[c.Suit()]
+	}
+	return deck
+}
 
 // Card draws one card: "A♠", "10♥" (the ten is written 10, not T, for players who do not read hand
 // histories), or its picture's text. A value outside the deck is drawn as "??".
 func Card(c engine.Card, style CardStyle) string {
-	if c > 51 {
-		return "??"
-	}
-	r := textRanks[c.Rank()]
 	switch {
+	case c > 51:
+		return "??"
 	case style.Kind >= CardImages && style.Faces != nil && style.Faces[c] != "":
 		return style.Faces[c]
 	case style.Kind != CardText:
-		return r + emojiSuits[c.Suit()]
+		return emojiCards[c]
 	}
-	return r + textSuits[c.Suit()]
+	return textCards[c]
 }
 
 // Cards draws cards separated by spaces: "A♠ K♥ 9♦".

@@ -8,6 +8,9 @@ import (
 	"github.com/dealerbot/dealerbot/engine"
 )
 
+// boardLabels name the cards a street deals: "Flop: 9♠ 7♣ 5♠".
+var boardLabels = [...]string{engine.Preflop: "Pre-flop", engine.Flop: "Flop", engine.Turn: "Turn", engine.River: "River", engine.Showdown: "Showdown"}
+
 // Event is the public channel text for one event, and false when the event has nothing public to say.
 // Hole cards (EvHoleCards) are never public, and EvTurn is rendered by Turn, which has the options.
 //
@@ -181,9 +184,9 @@ func (n *Narrator) line(ev engine.Event) (string, bool) {
 		}
 		return "The board runs once.", true
 	case engine.EvBoard:
-		label := capitalize(ev.Street.String())
+		label := boardLabels[min(ev.Street, engine.Showdown)]
 		if ev.Run > 0 {
-			label = []string{"", "First run, ", "Second run, "}[ev.Run] + ev.Street.String()
+			label = []string{"", "First run, ", "Second run, "}[ev.Run] + strings.ToLower(label)
 		}
 		if len(ev.Board) > len(ev.Cards) {
 			return fmt.Sprintf("%s: %s (board %s)", label, Cards(ev.Cards, n.Style), Cards(ev.Board, n.Style)), true
