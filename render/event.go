@@ -45,7 +45,7 @@ type Narrator struct {
 
 // Event renders one event; see the package function Event.
 func (n *Narrator) Event(ev engine.Event) (Message, bool) {
-	line, ok := n.line(ev)
+	line, ok := n.Line(ev)
 	if !ok {
 		return Message{}, false
 	}
@@ -67,7 +67,7 @@ func (n *Narrator) Events(evs []engine.Event) []Message {
 	}
 	for i := 0; i < len(evs); i++ {
 		ev := evs[i]
-		line, ok := n.line(ev)
+		line, ok := n.Line(ev)
 		if !ok {
 			continue
 		}
@@ -125,8 +125,10 @@ func isShowdown(ev engine.Event) bool {
 	return false
 }
 
-// line is the text of one event; lines of several pots are separated by line breaks.
-func (n *Narrator) line(ev engine.Event) (string, bool) {
+// Line is the text of one event, false for an event that says nothing; lines of several pots are
+// separated by line breaks. Unlike Event it is not cut to fit a message of its own: a table
+// message's log takes it as it is, and is cut as a whole.
+func (n *Narrator) Line(ev engine.Event) (string, bool) {
 	name := n.Names.Name(ev.Player)
 	allIn := ""
 	if ev.AllIn {

@@ -281,7 +281,7 @@ func (s script) liveTranscript(t *testing.T, handNo int64, style CardStyle) stri
 	showdown := false
 	add := func(evs []engine.Event) {
 		for _, ev := range evs {
-			line, ok := n.line(ev)
+			line, ok := n.Line(ev)
 			if !ok {
 				continue
 			}

@@ -131,10 +131,10 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 		l.Log = append(l.Log, v.RanOut+" ran out of time")
 	}
 	for _, ev := range v.Events {
-		m, ok := l.narr.Event(ev)
+		text, ok := l.narr.Line(ev)
 		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
 			l.Showdown = true
-			l.collect(ev, m.Text)
+			l.collect(ev, text)
 		}
 		if !ok {
 			continue
@@ -142,7 +142,7 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 		if !l.Showdown && (ev.Kind == engine.EvPots || ev.Kind == engine.EvBoard || ev.Kind == engine.EvEnd) {
 			continue // the table message shows the board and pots itself
 		}
-		for _, line := range strings.Split(m.Text, "\n") {
+		for _, line := range strings.Split(text, "\n") {
 			if l.Showdown || ev.Kind == engine.EvAward {
 				l.Result = append(l.Result, line)
 			} else {
