@@ -47,7 +47,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		start := time.Now()
 		defer func() { m.answered(r, start) }()
 	}
-	if forward {
+	if forward && d.limiter != nil { // nil: limiting is off
 		if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
 			return errorReply(d.log, err)
 		}
@@ -136,7 +136,11 @@ type bucket struct {
 	at     time.Time
 }
 
+// newLimiter is the limiter of rl, nil when rl is Off.
 func newLimiter(rl RateLimit) *limiter {
+	if rl.Off {
+		return nil
+	}
 	if rl.Burst <= 0 || rl.Every <= 0 {
 		rl.Burst, rl.Every = DefaultRateLimit.Burst, DefaultRateLimit.Every
 	}
@@ -145,7 +149,7 @@ func newLimiter(rl RateLimit) *limiter {
 
 // allow takes one token for cmd's user, or refuses with a sentence when there is none.
 func (l *limiter) allow(cmd Command, now time.Time) error {
-	if l.rl.Off || cmd.Probe || cmd.Schedule != "" { // the scheduler is bounded by its own limits
+	if cmd.Probe || cmd.Schedule != "" { // the scheduler is bounded by its own limits
 		return nil // a probe is the first half of a click that is counted when it is submitted
 	}
 	key := cmd.Platform + "\x00" + cmd.Workspace + "\x00" + cmd.User
