@@ -656,7 +656,7 @@ func TestStartWhileFlushing(t *testing.T) {
 
 // Flush with a command waits for one channel's table message only: after it the turn is on screen there,
 // and a channel without a table returns at once.
-func TestFlushChannelShowsTheTurn(t *testing.T) {
+func TestFlushOfAChannelShowsTheTurn(t *testing.T) {
 	d, chat := newBenchDealer(t, "bbolt")
 	dr := &driver{d: d, chat: chat, ch: "solo"}
 	dr.setup(t)

@@ -86,7 +86,7 @@ func (c *Chat) Post(ctx context.Context, m bot.Message) (string, error) {
 }
 
 // isPing reports whether a post is a turn ping: a short mention post with no buttons, which the
-// dealer begins with a bell (bot's schedulePing).
+// dealer begins with a bell (the ping bot's startTurnTimer arms).
 func isPing(m bot.Message) bool {
 	return len(m.Buttons) == 0 && strings.HasPrefix(m.Text, "🔔")
 }
