@@ -306,6 +306,10 @@ func (g *game) playHand(tb testing.TB) handStats {
 func (g *game) playHandFrom(tb testing.TB, id string, start int) handStats {
 	tb.Helper()
 	f := g.f
+	// The dealer takes message id as the table message once its post returns. A click faster than
+	// that (no person is) finds it not yet on screen, and the update goes to the channel instead of
+	// through the click.
+	g.flush()
 	st := handStats{}
 	began := time.Now()
 	raised := false
