@@ -20,9 +20,9 @@ import (
 // One action's path, in the order it travels, to be read top to bottom:
 //
 //	receive  Dealer.Handle: the per-user rate limit, workspace-wide verbs, the community's owner
-//	queue    the table's goroutine runs its jobs one at a time (submit, queue, loop)
+//	queue    the table's goroutine runs its jobs one at a time (send, loop)
 //	gate     the verb table's entry, the button's turn, and what the verb needs (run, gate)
-//	step     the pure core decides (table.State's verb): a table.Step, or a refusal that changes nothing
+//	step     the pure core decides (table.State's verb, in run): a table.Step, or a refusal that changes nothing
 //	commit   the Step's Change is on disk before anything is said (apply)
 //	deliver  the new state, the hand's table message, private messages, the channel's posts
 //	arm      the dealer's own next moves as the core decided them (table.Chores): the turn's clock,
@@ -193,7 +193,7 @@ func (l *limiter) prune(now time.Time) {
 
 var errClosed = errors.New("the dealer is shutting down")
 
-// errNoTable is submit's answer for a channel without a table when the command may not open one.
+// errNoTable is send's answer for a channel without a table when the command may not open one.
 var errNoTable = errors.New("no table in this channel")
 
 // send queues a job on table id's goroutine and waits for its reply. With t set, the job is for that
@@ -277,7 +277,7 @@ func (t *actor) runJob(j job) (r Reply) {
 	return t.handle(j.ctx, j.cmd)
 }
 
-// --- gate: the verb, the button's turn, and what the verb needs --------------------------------------
+// --- gate, then step: the verb, the button's turn, what the verb needs; then the core decides -------
 
 // handle runs one command. Every refusal is a private reply with IsError set and changes nothing.
 func (t *actor) handle(ctx context.Context, cmd Command) Reply {
