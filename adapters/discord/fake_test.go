@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -410,26 +408,13 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"code": 0, "message": "401: Unauthorized"})
 		return
 	}
-	var raw []byte
-	var files map[string]string
-	if mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-		// A message with attachments: the JSON in payload_json, each file in its own part.
-		files = map[string]string{}
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			data, _ := io.ReadAll(part)
-			if part.FormName() == "payload_json" {
-				raw = data
-			} else {
-				files[part.FileName()] = string(data)
-			}
+	raw, uploads := discordtest.ReadBody(r)
+	var files map[string]string // a message with attachments: its files by name
+	for _, u := range uploads {
+		if files == nil {
+			files = map[string]string{}
 		}
-	} else {
-		raw, _ = io.ReadAll(r.Body)
+		files[u.Name] = string(u.Data)
 	}
 	c := call{Method: r.Method, Path: path, Query: r.URL.Query(), Raw: string(raw), Files: files, At: time.Now()}
 	parts := strings.Split(strings.Trim(path, "/"), "/")

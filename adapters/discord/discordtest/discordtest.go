@@ -341,26 +341,33 @@ func (s *Server) spendChannel(channel string, now time.Time) (remaining int, aft
 	return ChannelWrites - b.used, after, true
 }
 
-// readBody reads a JSON body or a multipart one (payload_json and files).
-func readBody(r *http.Request) (raw []byte, files []string) {
-	if mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		for {
-			part, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			data, _ := io.ReadAll(part)
-			if part.FormName() == "payload_json" {
-				raw = data
-			} else {
-				files = append(files, part.FileName())
-			}
-		}
-		return raw, files
+// Upload is a file sent in a multipart request.
+type Upload struct {
+	Name string
+	Data []byte
+}
+
+// ReadBody reads a request's body as Discord takes it: JSON, or a multipart message whose JSON is
+// the payload_json part and whose files are the other parts, in order.
+func ReadBody(r *http.Request) (raw []byte, files []Upload) {
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		raw, _ = io.ReadAll(r.Body)
+		return raw, nil
 	}
-	raw, _ = io.ReadAll(r.Body)
-	return raw, nil
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			return raw, files
+		}
+		data, _ := io.ReadAll(part)
+		if part.FormName() == "payload_json" {
+			raw = data
+		} else {
+			files = append(files, Upload{Name: part.FileName(), Data: data})
+		}
+	}
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -370,7 +377,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"code": 0, "message": "404: Not Found"})
 		return
 	}
-	raw, files := readBody(r)
+	raw, uploads := ReadBody(r)
+	var files []string
+	for _, u := range uploads {
+		files = append(files, u.Name)
+	}
 	c := Call{Method: r.Method, Path: path, Raw: string(raw), Files: files, At: time.Now()}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if len(raw) > 0 {
