@@ -924,11 +924,17 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 // goroutine. The work runs at most once, not at all after Close, and not after the table's session
 // ended (its goroutine is gone).
 func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
-	fire := func() { _, _ = d.send(context.Background(), t.id, t, job{fire: work}, false) }
+	fire := func() { t.tell(work) }
 	if d.cfg.AfterFunc != nil {
 		return d.cfg.AfterFunc(wait, fire)
 	}
 	return time.AfterFunc(wait, fire)
+}
+
+// tell runs work on t's goroutine and waits for it; nothing runs when t's session ended (its
+// goroutine is gone) or the dealer is closing. Timers, the outbox and Flush reach the table this way.
+func (t *actor) tell(work func(ctx context.Context, t *actor)) {
+	_, _ = t.d.send(context.Background(), t.id, t, job{fire: work}, false)
 }
 
 func (t *actor) stopTimers() { stop(&t.turnTimer, &t.pingTimer, &t.dealTimer) }

@@ -251,8 +251,8 @@ func (o *outbox) run() {
 		}
 		cancel()
 		if err != nil {
-			if t := o.table; errors.Is(err, ErrCannotPost) {
-				_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.cannotPost(ctx) }}, false)
+			if errors.Is(err, ErrCannotPost) {
+				o.table.tell(func(ctx context.Context, t *actor) { t.cannotPost(ctx) })
 			}
 			continue // a newer version, if any, tries again; the table goes on either way
 		}
@@ -263,8 +263,7 @@ func (o *outbox) run() {
 		}
 		shown = o.shown
 		o.mu.Unlock()
-		t := o.table
-		_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.shown(ctx, v.hand, v.version, shown) }}, false)
+		o.table.tell(func(ctx context.Context, t *actor) { t.shown(ctx, v.hand, v.version, shown) })
 	}
 }
 
@@ -305,8 +304,8 @@ func (o *outbox) pings() {
 		o.pingID = id
 		o.mu.Unlock()
 	}
-	if t := o.table; next != nil || drop && old != "" {
-		_, _ = t.d.send(context.Background(), t.id, t, job{fire: func(ctx context.Context, t *actor) { t.storePing(ctx, id) }}, false)
+	if next != nil || drop && old != "" {
+		o.table.tell(func(ctx context.Context, t *actor) { t.storePing(ctx, id) })
 	}
 }
 
@@ -394,7 +393,7 @@ func (d *Dealer) Flush(ctx context.Context, channels ...Command) error {
 		defer close(done)
 		for _, t := range tables {
 			var out *outbox
-			_, _ = d.send(context.Background(), t.id, t, job{fire: func(_ context.Context, t *actor) { out = t.out }}, false)
+			t.tell(func(_ context.Context, t *actor) { out = t.out })
 			if out != nil {
 				out.wait()
 			}

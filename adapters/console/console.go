@@ -345,7 +345,9 @@ func Run(ctx context.Context, d Handler, chat *Chat, in io.Reader, opts Options)
 	return sc.Err()
 }
 
-// FormatReplyIn prints a private reply: `[to alice] text`, then its extra messages and button hint.
+// FormatReplyIn prints a private reply that has something to show (Run prints nothing for an empty
+// one, an action at a Live table, where the table changing is the answer): `[to alice] text`, then
+// its extra messages and button hint.
 // The reply's pictures (image/* files, such as a stats chart) are written as files in dir (the
 // system's temporary directory when empty) and their paths printed, where a chat would show them;
 // text files are printed.
