@@ -199,8 +199,9 @@ func (r *discordRig) deliver(p *proc, in discordtest.Interaction) clickResult {
 		return clickResult{outcome: unknown, text: a.Err.Error()}
 	}
 	res := clickResult{took: a.Took}
+	webhook := "/webhooks/" + r.fake.App.ID + "/" + in.Token
 	switch a.Type() {
-	case 7: // the clicked message updated: applied
+	case 7: // the clicked message updated: applied, unless a refusal follows (refusalsWithUpdate)
 		res.outcome = applied
 		return res
 	case 4:
@@ -215,7 +216,6 @@ func (r *discordRig) deliver(p *proc, in discordtest.Interaction) clickResult {
 		res.outcome = refused
 		return res
 	}
-	webhook := "/webhooks/" + r.fake.App.ID + "/" + in.Token
 	c, ok := r.fake.WaitFor(0, 15*time.Second, func(c discordtest.Call) bool {
 		return c.Status == http.StatusOK && (c.Path == webhook+"/messages/@original" || c.Path == webhook)
 	})
@@ -228,6 +228,40 @@ func (r *discordRig) deliver(p *proc, in discordtest.Interaction) clickResult {
 		res.outcome, res.text, res.took = refused, c.Content(), c.At.Sub(sent)
 	}
 	return res
+}
+
+// refusalFollows bounds the wait for the refusals that follow a click's updates
+// (refusalsWithUpdate): the adapter sends each right after its update, from the same goroutine.
+const refusalFollows = 500 * time.Millisecond
+
+// refusalsWithUpdate returns the refusals among the answers of interaction token that updated the
+// clicked message, at most updated of them. A click from an earlier turn, or a repeat of one already
+// applied, brings the message up to date and says privately, in a follow-up, why nothing was done;
+// those two are the only refusals that come with an update, and an applied click's follow-ups (a
+// player's cards) say neither. The copies of a click sent twice share the token, so the refusals are
+// counted, not matched to a copy.
+func (r *discordRig) refusalsWithUpdate(token string, updated int) []string {
+	webhook := "/webhooks/" + r.fake.App.ID + "/" + token
+	deadline := time.After(refusalFollows)
+	for {
+		changed := r.fake.Changed()
+		var texts []string
+		for _, c := range r.fake.Calls(0) {
+			text := c.Content()
+			if c.Method == "POST" && c.Status == http.StatusOK && c.Path == webhook &&
+				(strings.Contains(text, "earlier turn") || strings.Contains(text, "already done")) {
+				texts = append(texts, text)
+			}
+		}
+		if len(texts) >= updated {
+			return texts[:updated]
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return texts
+		}
+	}
 }
 
 // slash sends /poker sub from u to a random process and returns the reply, which must be applied.
@@ -371,6 +405,21 @@ func (r *discordRig) playGuild(ctx context.Context, g guild, seed uint64, st *cl
 			go func() { defer wg.Done(); results[k] = r.deliver(p, in) }()
 		}
 		wg.Wait()
+		updated := 0
+		for _, res := range results {
+			if res.outcome == applied {
+				updated++
+			}
+		}
+		if updated > 0 {
+			refusals := r.refusalsWithUpdate(in.Token, updated)
+			for k := len(results) - 1; k >= 0 && len(refusals) > 0; k-- {
+				if results[k].outcome == applied {
+					results[k].outcome, results[k].text = refused, refusals[0]
+					refusals = refusals[1:]
+				}
+			}
+		}
 		r.count(st, results, local, g)
 	}
 }
