@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,16 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 	if known && v.need < needTable { // a workspace-wide verb: no table
 		if cmd.Probe {
 			return Reply{}
+		}
+		if v.served && d.leases != nil { // the community's owner runs it, under its lease
+			fwd, err := d.serve(ctx, cmd, forward)
+			if err != nil {
+				return errorReply(d.log.With("user", cmd.User, "verb", name), err)
+			}
+			if fwd != nil {
+				return *fwd
+			}
+			ctx = d.fencedFor(ctx, table.Community(cmd.Platform, cmd.Workspace))
 		}
 		err := d.gate(ctx, name, v, nil, cmd, args)
 		var r Reply
@@ -270,6 +281,13 @@ func (t *actor) runJob(j job) (r Reply) {
 			r = Reply{Text: errs.Apology, IsError: true}
 		}
 	}()
+	if t.unsure && !t.reconcile(j.ctx) { // a commit's fate is not known yet: nothing runs on a guess
+		if j.fire != nil {
+			t.reconcileLater()
+			return Reply{}
+		}
+		return errorReply(t.d.log, fmt.Errorf("table %s: %w", t.id, ErrStoreUnreachable))
+	}
 	if j.fire != nil {
 		j.fire(j.ctx, t)
 		return Reply{}
@@ -497,9 +515,15 @@ func (e *commitError) Unwrap() error { return e.err }
 // its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	var settleUp *render.Message // a money table's session ended: its settle-up (money.go)
+	version := t.st.Rec.Version
 	if !st.Change.Empty() {
 		c := st.Change
 		c.Fence = t.fence
+		stepped := c.Table != nil || c.Actions != nil || c.DeleteTable != ""
+		if stepped { // the change applies only to the version it was computed from (see settle)
+			c.Step, c.Base = t.d.stepPrefix+strconv.FormatUint(t.d.steps.Add(1), 36), version
+			version++
+		}
 		began := time.Now()
 		var err error
 		if rec := t.st.Rec; c.Session != nil && t.st.Open && rec.Tournament == nil && rec.Settings.Money.On() {
@@ -510,9 +534,15 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		if m := t.d.cfg.Metrics; m != nil {
 			m.committed(time.Since(began))
 		}
+		if err != nil && stepped && errors.Is(err, ErrOutcomeUnknown) {
+			err = t.settle(c, err) // the answer was lost: did it land?
+		}
 		if err != nil {
-			if errors.Is(err, ErrNotOwner) {
+			switch {
+			case errors.Is(err, ErrNotOwner):
 				t.d.lostFence(t.fence) // another process took the community over
+			case errors.Is(err, ErrStale), errors.Is(err, ErrApplied):
+				t.unsure = true // the store is ahead of this table: read it back before the next job
 			}
 			return &commitError{table: t.id, err: err}
 		}
@@ -539,6 +569,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		t.st = *st.Next
 		t.st.DealDelay = t.d.cfg.DealDelay
 	}
+	t.st.Rec.Version = version
 	if v := st.View; v != nil {
 		// What the step did to the running hand goes on its table message: a new message for a new
 		// hand, then the step's lines.

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -55,6 +57,82 @@ type actor struct {
 	inStep bool
 	// exited is closed when the goroutine has ended (its last queued job done).
 	exited chan struct{}
+	// unsure is set when a commit's outcome could not be learnt (the database's answer was lost
+	// and it could not be read back) or the store holds a newer version of the table than st: the
+	// next job first reads the table back (reconcile) and runs only once st is the store's.
+	unsure bool
+}
+
+// settle finds out, after the commit of c ended without an answer (cause wraps ErrOutcomeUnknown:
+// the connection broke around COMMIT, or the wait was cut short), whether c landed, by reading its
+// table back: nil when it did (the step goes on as committed), an error that says nothing changed
+// when it did not (saying so is then true), cause when the database cannot tell yet. A table the
+// store holds at another version than st marks the table unsure, as does an unknown outcome.
+func (t *actor) settle(c table.Change, cause error) error {
+	id := c.TableID()
+	for try := range 3 {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		rec, ok, err := t.d.store.Table(ctx, id)
+		cancel()
+		if err != nil {
+			continue
+		}
+		switch {
+		case ok && rec.Step == c.Step, !ok && c.Table == nil && c.DeleteTable == id && c.Base > 0:
+			t.d.log.Info("commit answer lost: the step landed", "table", t.id, "err", cause)
+			return nil
+		case ok && rec.Version != c.Base, !ok && c.Base > 0:
+			t.unsure = true // the store moved on without this process: read it back before anything else
+		}
+		t.d.log.Info("commit answer lost: the step did not land", "table", t.id, "err", cause)
+		if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+			return fmt.Errorf("commit table %s did not land: %w", t.id, context.Canceled)
+		}
+		return fmt.Errorf("commit table %s did not land: %w", t.id, ErrStoreUnreachable)
+	}
+	t.unsure = true
+	t.d.log.Warn("commit answer lost and not read back", "table", t.id, "err", cause)
+	return cause
+}
+
+// reconcile reads the table back when t is unsure of it and, when the store holds another version,
+// takes the store's as it would on a restart; false when the store cannot be read.
+func (t *actor) reconcile(ctx context.Context) bool {
+	rctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	rec, ok, err := t.d.store.Table(rctx, t.id)
+	cancel()
+	if err != nil {
+		t.d.log.Warn("read the table back", "table", t.id, "err", err)
+		return false
+	}
+	t.unsure = false
+	if ok == t.st.Open && rec.Version == t.st.Rec.Version {
+		return true // the store holds what this table holds
+	}
+	t.d.log.Info("the store holds a newer table: taking it", "table", t.id, "version", rec.Version, "had", t.st.Rec.Version)
+	t.stopTimers()
+	t.live = nil
+	if !ok {
+		t.st = table.State{}
+		return true
+	}
+	if err := t.restoreNow(ctx, rec); err != nil {
+		t.d.log.Error("take the stored table", "table", t.id, "err", err)
+		t.unsure = true
+		return false
+	}
+	return true
+}
+
+// reconcileLater tries reconcile again after a wait, for a table no command is waiting on: the
+// stored table's timers are armed when it is taken.
+func (t *actor) reconcileLater() {
+	t.failures++
+	stop(&t.dealTimer)
+	t.dealTimer = t.d.after(t, retryWait(t.failures), func(context.Context, *actor) {})
 }
 
 // afterPanic puts the table back on its last committed state, which the panic cannot have touched

@@ -79,6 +79,10 @@ type verb struct {
 	// hostToo marks a verb whose answer depends on whether the user is an admin or the host, though
 	// anyone may run it (debts lists every debt for them), so that adapters ask who is an admin.
 	hostToo bool
+	// served marks a workspace-wide verb that writes what its community's owner works on (a
+	// schedule): when processes share the store it runs only where the community is served,
+	// forwarded there like a table's command, its writes fenced by that process's lease.
+	served bool
 	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step in action.go), with
 	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
 	core  coreVerb

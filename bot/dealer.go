@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -90,6 +92,11 @@ type Dealer struct {
 	inbox     Inbox // commands for communities other processes own go there; nil without one
 	// inboxStop ends the loop applying forwarded commands.
 	inboxStop context.CancelFunc
+
+	// stepPrefix and steps name each change a table commits (table.Change.Step): a prefix random
+	// to this process start and a counter, so no two steps anywhere share a key.
+	stepPrefix string
+	steps      atomic.Uint64
 }
 
 // job is one unit of work for a table goroutine.
@@ -135,17 +142,25 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
 		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
 	d.pictures, _ = chat.(Pictures)
-	ctx := context.Background()
+	var nonce [9]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return nil, fmt.Errorf("make the step keys' prefix: %w", err)
+	}
+	d.stepPrefix = base64.RawURLEncoding.EncodeToString(nonce[:]) + "."
+	// Start-up has a deadline: a database that does not answer (or a lock a stuck transaction
+	// holds) ends it with a sentence saying what it waited for, instead of hanging.
+	ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+	defer cancel()
 	if cfg.Owner != "" {
 		// Tables are restored community by community as this process claims them.
 		if err := d.startOwning(ctx); err != nil {
-			return nil, err
+			return nil, startError(err)
 		}
 		return d, nil
 	}
 	recs, err := store.Tables(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load tables: %w", err)
+		return nil, startError(fmt.Errorf("load the tables: %w", err))
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
 	for i := range recs {
@@ -157,6 +172,18 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		}
 	}
 	return d, nil
+}
+
+// StartTimeout bounds New: how long it waits for the store to register the process and load
+// the tables before it gives up with an error that says what it waited for.
+var StartTimeout = 30 * time.Second
+
+// startError says what start-up waited for when it ran out of time.
+func startError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("start-up gave up after %v waiting for the database (%v): is it out of reach, or is a transaction holding a lock?", StartTimeout, err)
+	}
+	return err
 }
 
 // newTable registers a table and starts its goroutine. d.mu must not be held.

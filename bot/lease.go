@@ -62,6 +62,17 @@ var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")
 // came from arrived twice, and the second time changes nothing.
 var ErrApplied = errors.New("that was already applied")
 
+// ErrOutcomeUnknown is wrapped by Commit's error when the change may have landed although the call
+// failed: the request reached the database and its answer was lost (the connection broke around
+// COMMIT, or the wait was cut short while the database worked). Nobody may be told "nothing
+// changed" on it: the dealer reads the table back first (actor.settle).
+var ErrOutcomeUnknown = errors.New("the database's answer to a write was lost")
+
+// ErrStale is returned by Commit for a stepped Change (table.Change.Step) whose table is no longer
+// at the version the step was computed from: another change landed first (the same step retried
+// after it landed, or a writer that no longer owns the table), and nothing was written.
+var ErrStale = errors.New("the table changed since that step was computed")
+
 // Inbox is what a shared store offers for commands that reach a process which does not own their
 // community: the receiving process forwards them, the owner applies them in order and answers.
 type Inbox interface {

@@ -50,8 +50,10 @@ func (m *Metrics) Watch(reg prometheus.Registerer, d *Dealer) {
 	reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_open_tables", Help: "Tables with a goroutine in this process."},
 			func() float64 { return float64(d.Tables()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_owned", Help: "Communities this process serves."},
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_owned", Help: "Communities this process holds a lease on."},
 			func() float64 { return float64(len(d.Owned())) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_served", Help: "Communities this process serves: held, restored and renewed within two thirds of the lease."},
+			func() float64 { return float64(d.Served()) }),
 	)
 }
 

@@ -17,8 +17,9 @@ import (
 // serves only the communities (a Discord guild, a Slack team, the console) it holds a lease on, and
 // every write of their tables and schedules carries the lease's fence, so a process that lost a
 // community (paused, cut off, taken over) cannot write to it. A process:
-//   - renews its leases every Lease/3; a lease that changed hands, or one it could not renew before
-//     it expired, is dropped: its tables stop here without another write;
+//   - renews its leases every Lease/4 on a loop of its own; a lease that changed hands, or one it
+//     could not renew for two thirds of the lease, is dropped: its tables stop here without another
+//     write, before the lease can pass to another process;
 //   - looks at every community once a second (scan) and claims the free and expired ones up to its
 //     share, ceil(communities / live processes); the live processes are those whose own process
 //     lease ("process/OWNER", renewed with the others) lives. A process holding more than its share
@@ -87,29 +88,47 @@ func (d *Dealer) startOwning(ctx context.Context) error {
 	return nil
 }
 
-// ownLoop renews the leases and scans the communities until the dealer closes.
+// ownLoop renews the leases and scans the communities until the dealer closes, each on a loop of
+// its own: a scan that claims and restores a community, or waits on a busy database, never holds up
+// a renewal.
 func (d *Dealer) ownLoop() {
 	defer close(d.ownDone)
-	scanEvery := min(time.Second, d.cfg.Lease/3)
-	renewEvery := d.cfg.Lease / 3
-	scan := time.NewTicker(scanEvery)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		every := d.cfg.Lease / 4
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-d.ownStop:
+				return
+			case <-tick.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), every)
+			d.renew(ctx)
+			cancel()
+		}
+	}()
+	scan := time.NewTicker(min(time.Second, d.cfg.Lease/3))
 	defer scan.Stop()
-	lastRenew := time.Now()
 	for {
 		select {
 		case <-d.ownStop:
+			<-done
 			return
 		case <-scan.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), d.cfg.Lease)
-		if time.Since(lastRenew) >= renewEvery-scanEvery/2 {
-			d.renew(ctx)
-			lastRenew = time.Now()
-		}
 		d.scan(ctx)
 		cancel()
 	}
 }
+
+// staleAfter is how long after its last renewal a community stops being served here: two thirds of
+// the lease, so that this process has stopped before the lease can pass to another (whose clock,
+// the database's, may run a little ahead of ours).
+func (d *Dealer) staleAfter() time.Duration { return 2 * d.cfg.Lease / 3 }
 
 // renew renews the process lease and every community lease.
 func (d *Dealer) renew(ctx context.Context) {
@@ -144,8 +163,8 @@ func (d *Dealer) renew(ctx context.Context) {
 			d.mu.Unlock()
 		case errors.Is(err, ErrNotOwner):
 			d.lose(c.lease, "its lease was taken over by another process")
-		case time.Since(c.renewed) >= d.cfg.Lease:
-			d.lose(c.lease, fmt.Sprintf("its lease could not be renewed before it expired: %v", err))
+		case time.Since(c.renewed) >= d.staleAfter():
+			d.lose(c.lease, fmt.Sprintf("its lease could not be renewed for two thirds of its time: %v", err))
 		default:
 			d.log.Warn("renew lease", "community", c.lease.Community, "err", err)
 		}
@@ -349,7 +368,16 @@ func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, 
 		return nil, nil
 	}
 	name := table.Community(cmd.Platform, cmd.Workspace)
-	_, err := d.claim(ctx, name)
+	c, err := d.claim(ctx, name)
+	if err == nil {
+		d.mu.Lock()
+		stale := time.Since(c.renewed) >= d.staleAfter()
+		d.mu.Unlock()
+		if stale { // not renewed for long: the lease may pass to another process any moment
+			return nil, fmt.Errorf("community %s: its lease is not renewed: %w", name, ErrStoreUnreachable)
+		}
+		return nil, nil
+	}
 	if !errors.Is(err, ErrOwned) {
 		return nil, err
 	}
@@ -443,6 +471,17 @@ func (d *Dealer) fenceLocked(id string) *Fence {
 	return &Fence{Community: communityOf(id), Owner: d.cfg.Owner, Epoch: -1}
 }
 
+// fencedFor carries the fence of community's lease in ctx, for a workspace-wide verb's writes; a
+// community no longer held gets a fence no lease matches, so nothing is written.
+func (d *Dealer) fencedFor(ctx context.Context, community string) context.Context {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if c := d.owned[community]; c != nil {
+		return table.WithFence(ctx, c.lease.Fence())
+	}
+	return table.WithFence(ctx, &Fence{Community: community, Owner: d.cfg.Owner, Epoch: -1})
+}
+
 // lostFence drops the community of a fence the store refused.
 func (d *Dealer) lostFence(f *Fence) {
 	if f == nil {
@@ -524,7 +563,7 @@ func (d *Dealer) Ready() error {
 	return nil
 }
 
-// Owned returns the communities this process serves (for tests, health checks and metrics).
+// Owned returns the communities this process holds (for tests, health checks and metrics).
 func (d *Dealer) Owned() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -533,4 +572,22 @@ func (d *Dealer) Owned() []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// Served returns how many communities this process serves now: held, restored, and renewed within
+// two thirds of the lease (a community held while the database does not answer is not served).
+func (d *Dealer) Served() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, c := range d.owned {
+		select {
+		case <-c.ready:
+			if c.err == nil && time.Since(c.renewed) < d.staleAfter() {
+				n++
+			}
+		default:
+		}
+	}
+	return n
 }

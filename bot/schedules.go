@@ -70,14 +70,14 @@ func addScheduleVerbs(verbs map[string]verb) {
 		names []string
 		v     verb
 	}{
-		{[]string{"add", "new"}, verb{need: needChannelHost, refusal: "add a schedule: ask one of them to run `schedule add`",
+		{[]string{"add", "new"}, verb{need: needChannelHost, refusal: "add a schedule: ask one of them to run `schedule add`", served: true,
 			run: inScheduler((*schedule.Manager).Add)}},
 		{[]string{"list", "ls"}, verb{need: needAnyone, run: inScheduler(func(m *schedule.Manager, ctx context.Context, r schedule.Request, _ []string) (schedule.Reply, error) {
 			return m.List(ctx, r)
 		})}},
-		{[]string{"remove", "rm", "delete", "cancel"}, verb{need: needOwner, refusal: "remove it", owner: scheduleOwner("remove"),
+		{[]string{"remove", "rm", "delete", "cancel"}, verb{need: needOwner, refusal: "remove it", owner: scheduleOwner("remove"), served: true,
 			run: inScheduler((*schedule.Manager).Remove)}},
-		{[]string{"skip"}, verb{need: needOwner, refusal: "skip it", owner: scheduleOwner("skip"),
+		{[]string{"skip"}, verb{need: needOwner, refusal: "skip it", owner: scheduleOwner("skip"), served: true,
 			run: inScheduler((*schedule.Manager).Skip)}},
 	}
 	for _, head := range []string{"schedule", "schedules"} {
@@ -94,7 +94,7 @@ func addScheduleVerbs(verbs map[string]verb) {
 			}
 		}
 	}
-	verbs["rsvp"] = verb{need: needAnyone, run: inScheduler((*schedule.Manager).RSVP)}
+	verbs["rsvp"] = verb{need: needAnyone, served: true, run: inScheduler((*schedule.Manager).RSVP)}
 	season := inScheduler((*schedule.Manager).Season)
 	verbs["leaderboard season"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, ans *answer) (Reply, error) {
 		r, err := season(ctx, d, t, cmd, args, ans)

@@ -18,6 +18,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -78,18 +79,43 @@ func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 				return err
 			}
 			cp.ID = strconv.FormatUint(n, 10)
+			cp.Version = 0
 		}
 		key, err := schedID(cp.ID)
 		if err != nil {
 			return err
 		}
+		if s.ID != "" {
+			if err := scheduleAt(b, key, s); err != nil {
+				return err
+			}
+		}
 		id = cp.ID
+		cp.Version++
 		return put(b, key, cp)
 	})
 	if err != nil {
 		return fmt.Errorf("put schedule: %w", err)
 	}
 	s.ID = id // only once the schedule is on disk
+	s.Version++
+	return nil
+}
+
+// scheduleAt refuses a write of s unless the schedule stored under key is at s.Version
+// (bot.ErrStale: removed, or written meanwhile).
+func scheduleAt(b *bolt.Bucket, key []byte, s *schedule.Schedule) error {
+	v := b.Get(key)
+	if v == nil {
+		return fmt.Errorf("schedule %s was removed: %w", s.ID, bot.ErrStale)
+	}
+	var stored struct{ Version int64 }
+	if err := json.Unmarshal(v, &stored); err != nil {
+		return fmt.Errorf("schedule %s: %w", s.ID, err)
+	}
+	if stored.Version != s.Version {
+		return fmt.Errorf("schedule %s is at version %d, written from version %d: %w", s.ID, stored.Version, s.Version, bot.ErrStale)
+	}
 	return nil
 }
 
@@ -195,7 +221,8 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 	if err != nil {
 		return err
 	}
-	return d.update(func(tx *bolt.Tx) error {
+	wrote := false
+	err = d.update(func(tx *bolt.Tx) error {
 		if err := checkFence(tx, table.FenceFrom(ctx)); err != nil {
 			return err
 		}
@@ -216,8 +243,21 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 		if b.Get(skey) == nil {
 			return nil // removed while the game ran: keep the result only
 		}
-		return put(b, skey, s)
+		if err := scheduleAt(b, skey, s); err != nil {
+			return err
+		}
+		cp := *s
+		cp.Version++
+		if err := put(b, skey, cp); err != nil {
+			return err
+		}
+		wrote = true
+		return nil
 	})
+	if err == nil && wrote {
+		s.Version++
+	}
+	return err
 }
 
 // Results returns a schedule's results, oldest game first.

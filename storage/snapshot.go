@@ -56,7 +56,7 @@ type RawActions struct {
 }
 
 // RawHand is a finished hand (binary, see EncodeHand). Kept is 0 for the first hand stored under its
-// number and 1, 2, ... for the ones kept beside it (see keptHandKey), in the order they were kept.
+// number and 1, 2, ... for the ones kept beside it (see handKey), in the order they were kept.
 type RawHand struct {
 	Table string
 	No    int64

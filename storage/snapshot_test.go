@@ -3,12 +3,15 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -34,9 +37,13 @@ func TestSnapshot(t *testing.T) {
 		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
 		must(d.Commit(ctx, table.Change{Hand: &h}))
 	}
-	for i := 0; i < 2; i++ { // hand 7 of table a twice more
+	for i := 0; i < 2; i++ { // two other hands numbered 7 at table a, as older versions kept them
 		h := playedHand(r, "console/w/a", 7)
+		h.Salt = fmt.Sprintf("%02x", i+1)
 		must(d.Commit(ctx, table.Change{Hand: &h}))
+		if err := d.Commit(ctx, table.Change{Hand: &h}); !errors.Is(err, bot.ErrApplied) {
+			t.Fatalf("the same hand again: %v, want ErrApplied", err)
+		}
 	}
 	now := time.Unix(1_800_000_000, 0).UTC()
 	result := func(u string, n int64) table.LedgerEntry {

@@ -32,6 +32,9 @@ var (
 	bucketMeta     = []byte("meta")
 	// bucketApplied holds the delivery IDs (Change.Once) already applied, with when (Unix seconds).
 	bucketApplied = []byte("applied")
+	// bucketVersions holds each open table's version and the key of its last step (Change.Step):
+	// 8 bytes of version, then the key.
+	bucketVersions = []byte("versions")
 
 	// keyHandsFormat in bucketMeta marks a database whose hands are all binary (formatHand).
 	keyHandsFormat = []byte("hands-format")
@@ -230,15 +233,12 @@ func handKey(tableID string, no int64) []byte {
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
 
-// keptHandKey is the key of a finished hand whose handKey is taken by another hand of the same number
-// (kept by a version that numbered each session's hands from 1): handKey and then a sequence number,
-// so the hand is kept beside the older one, after it, and nothing is overwritten.
-func keptHandKey(tableID string, no int64, seq uint64) []byte {
-	return binary.BigEndian.AppendUint64(handKey(tableID, no), seq)
-}
+// A kept hand's key is handKey followed by a sequence number: a hand whose handKey is taken by
+// another hand of the same number (kept by a version that numbered each session's hands from 1) is
+// kept beside the older one, and nothing is overwritten. The same hand twice is refused (apply).
 
-// decodeHandKV reads a hand with its table and number from its key (handKey or keptHandKey). Table
-// IDs hold no zero byte, so a zero 17 bytes from the end marks a keptHandKey.
+// decodeHandKV reads a hand with its table and number from its key (handKey, or a kept hand's key). Table
+// IDs hold no zero byte, so a zero 17 bytes from the end marks a kept hand's key.
 func decodeHandKV(k, v []byte) (table.HandRecord, error) {
 	if len(k) >= 17 && k[len(k)-17] == 0 {
 		k = k[:len(k)-8]
@@ -311,6 +311,34 @@ func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 			return bot.ErrApplied
 		}
 		if err := b.Put([]byte(c.Once), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+			return err
+		}
+	}
+	// The table's version moves on with every write of its records; a stepped change must find it
+	// at c.Base (written out here, not in a helper: every action runs it).
+	if id := c.DeleteTable; c.Table != nil || c.Actions != nil || id != "" {
+		if c.Table != nil {
+			id = c.Table.ID
+		} else if c.Actions != nil {
+			id = c.Actions.Table
+		}
+		b, err := tx.CreateBucketIfNotExists(bucketVersions)
+		if err != nil {
+			return err
+		}
+		var cur int64
+		if v := b.Get([]byte(id)); len(v) >= 8 {
+			cur = int64(binary.BigEndian.Uint64(v))
+		}
+		if c.Step != "" && cur != c.Base {
+			return fmt.Errorf("table %s is at version %d, the step was computed at %d: %w", id, cur, c.Base, bot.ErrStale)
+		}
+		if c.Table == nil && c.DeleteTable == id {
+			err = b.Delete([]byte(id))
+		} else {
+			err = b.Put([]byte(id), append(binary.BigEndian.AppendUint64(nil, uint64(cur+1)), c.Step...))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -403,12 +431,27 @@ func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 		hands := tx.Bucket(bucketHands)
 		k := handKey(c.Hand.Table, c.Hand.No)
 		if hands.Get(k) != nil {
-			// Never overwrite a kept hand (see keptHandKey).
+			// A hand is stored once: the same hand again (its deck's salt, drawn at the deal, says
+			// which hand it is) is a retry of a step that landed. Another hand under a number taken
+			// by a version that numbered each session from 1 is kept beside the older one, after it.
+			cur := hands.Cursor()
+			for hk, hv := cur.Seek(k); hk != nil && bytes.HasPrefix(hk, k); hk, hv = cur.Next() {
+				if len(hk) != len(k) && len(hk) != len(k)+8 {
+					continue // a longer table ID's key
+				}
+				old, err := decodeHandKV(hk, hv)
+				if err != nil {
+					return err
+				}
+				if old.Salt == c.Hand.Salt {
+					return fmt.Errorf("hand #%d of %s is stored already: %w", c.Hand.No, c.Hand.Table, bot.ErrApplied)
+				}
+			}
 			seq, err := hands.NextSequence()
 			if err != nil {
 				return err
 			}
-			k = keptHandKey(c.Hand.Table, c.Hand.No, seq)
+			k = binary.BigEndian.AppendUint64(k, seq)
 		}
 		if err := hands.Put(k, enc.hand); err != nil {
 			return err
@@ -430,6 +473,14 @@ func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 		}
 	}
 	return nil
+}
+
+// decodeVersion reads a table's version and last step key from bucketVersions (0 and "" for none).
+func decodeVersion(v []byte) (int64, string) {
+	if len(v) < 8 {
+		return 0, ""
+	}
+	return int64(binary.BigEndian.Uint64(v)), string(v[8:])
 }
 
 // Tables returns every open table.
@@ -467,6 +518,9 @@ func readTable(tx *bolt.Tx, k, v []byte) (table.TableRecord, error) {
 	var t table.TableRecord
 	if err := json.Unmarshal(v, &t); err != nil {
 		return t, fmt.Errorf("table %s: %w", k, err)
+	}
+	if b := tx.Bucket(bucketVersions); b != nil {
+		t.Version, t.Step = decodeVersion(b.Get(k))
 	}
 	// The action log is written alone on each action; within a hand it only grows, so the
 	// longer of the two copies is the newer.
@@ -541,7 +595,7 @@ func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]table.HandReco
 	return out, err
 }
 
-// Hand returns hand number no of a table; of several hands kept under that number (see keptHandKey),
+// Hand returns hand number no of a table; of several hands kept under that number (see handKey),
 // the newest.
 func (d *DB) Hand(ctx context.Context, tableID string, no int64) (table.HandRecord, bool, error) {
 	var h table.HandRecord
@@ -714,7 +768,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 
 // Tally adds up a store's chips and reports an error when they do not balance: bankrolls + chips on
 // tables must equal the chips brought in (grants and adjustments), the ledger's entries must add up
-// to the same, and the tables must hold exactly the chips the ledger says are on them. Every store
+// to the same, and the tables must hold exactly the chips the ledger says each player has on them. Every store
 // reads its records in one snapshot and hands them here, so both stores judge alike.
 func Tally(ledger []LedgerRecord, players []table.PlayerRecord, tables []table.TableRecord) (Totals, error) {
 	var t Totals
@@ -744,6 +798,16 @@ func Tally(ledger []LedgerRecord, players []table.PlayerRecord, tables []table.T
 			return t, fmt.Errorf("player %s/%s holds a negative amount: %+v", p.Workspace, p.User, p)
 		}
 	}
+	// Each player's chips on tables, as the tables hold them: a step applied twice can leave the
+	// totals even (a hand's results counted twice add up to nothing) but never each player's.
+	held := map[[2]string]int64{}
+	hold := func(workspace, user string, v int64) {
+		k := [2]string{workspace, user}
+		var ok bool
+		held[k], ok = AddChips(held[k], v)
+		exact = exact && ok
+		add(&t.Stacks, v)
+	}
 	for _, tr := range tables {
 		// During a hand the seats keep their stacks from before it; the hand's result lands with
 		// its end, so the seats always hold the chips the ledger has on the table.
@@ -752,14 +816,26 @@ func Tally(ledger []LedgerRecord, players []table.PlayerRecord, tables []table.T
 				return t, fmt.Errorf("table %s: a negative stack %d", tr.ID, s.Stack)
 			}
 			if tr.Tournament == nil {
-				add(&t.Stacks, s.Stack)
+				hold(tr.Workspace, s.User, s.Stack)
 			}
 		}
 		// A tournament's seats hold tournament chips; the ledger's chips there are the prize pool.
 		if tr.Tournament != nil {
 			for _, e := range tr.Tournament.Entries {
-				add(&t.Stacks, e.Paid)
+				hold(tr.Workspace, e.User, e.Paid)
 			}
+		}
+	}
+	for _, p := range players {
+		k := [2]string{p.Workspace, p.User}
+		if p.OnTable != held[k] {
+			return t, fmt.Errorf("ledger does not balance: %s/%s has %d chips on tables by the ledger, and the tables hold %d of theirs", p.Workspace, p.User, p.OnTable, held[k])
+		}
+		delete(held, k)
+	}
+	for k, v := range held {
+		if v != 0 {
+			return t, fmt.Errorf("ledger does not balance: %s/%s holds %d chips on tables and has no account", k[0], k[1], v)
 		}
 	}
 	if !exact {

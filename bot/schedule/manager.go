@@ -11,7 +11,9 @@ import (
 
 // Store keeps schedules, RSVPs and results. storage.DB implements it; each method is one transaction.
 type Store interface {
-	// PutSchedule writes s; when s.ID is empty it first gives s a new ID.
+	// PutSchedule writes s; when s.ID is empty it first gives s a new ID. A schedule with an ID is
+	// written only while the stored one is still at s.Version (removed or written meanwhile: an
+	// error, nothing written); on success s.Version is the new version.
 	PutSchedule(ctx context.Context, s *Schedule) error
 	// DeleteSchedule removes a schedule and its RSVPs; its results stay for the season.
 	DeleteSchedule(ctx context.Context, id string) error
@@ -21,7 +23,8 @@ type Store interface {
 	PutRSVP(ctx context.Context, r RSVP) error
 	// RSVPs returns the answers for one game, in the order they were first given.
 	RSVPs(ctx context.Context, schedule string, game time.Time) ([]RSVP, error)
-	// PutResult records a game's result and writes s (which has settled the game) together.
+	// PutResult records a game's result and writes s (which has settled the game) together, s on
+	// the same condition as PutSchedule (a schedule removed meanwhile: the result alone).
 	PutResult(ctx context.Context, r Result, s *Schedule) error
 	// Results returns a schedule's results, oldest game first.
 	Results(ctx context.Context, schedule string) ([]Result, error)

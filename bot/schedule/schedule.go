@@ -53,6 +53,11 @@ type Schedule struct {
 	Reminded  bool
 	Skip      []time.Time // games the host skipped
 	Open      []Session   // games started and not yet settled
+
+	// Version counts the schedule's writes: the store writes a schedule only while it is still at
+	// the version it was read at (a command or a tick elsewhere wrote it meanwhile: refused), and
+	// moves it on.
+	Version int64 `json:",omitempty"`
 }
 
 // Session is one game that was started.

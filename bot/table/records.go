@@ -34,6 +34,25 @@ type Change struct {
 	// settle-up shows are theirs.
 	Money      []money.Event `json:",omitempty"`
 	MoneyAfter uint64        `json:",omitempty"`
+	// Step, when set, names this change (a key unique to it, set by the shell) and makes it
+	// conditional: the store applies it only while the table it writes (TableID) is still at
+	// version Base, in the same transaction as the writes (ErrStale otherwise, and nothing is
+	// written), and keeps Step with the table's new version Base+1, so that a writer who never heard
+	// the outcome can read back whether its change landed (TableRecord.Step). Every write of a
+	// table's records moves its version on, stepped or not.
+	Step string `json:",omitempty"`
+	Base int64  `json:",omitempty"`
+}
+
+// TableID is the table whose records the change writes, "" when it writes none.
+func (c Change) TableID() string {
+	switch {
+	case c.Table != nil:
+		return c.Table.ID
+	case c.Actions != nil:
+		return c.Actions.Table
+	}
+	return c.DeleteTable
 }
 
 // Fence names a community's lease at one epoch (a fencing token).
@@ -180,6 +199,10 @@ type TableRecord struct {
 	Tournament *Tournament `json:",omitempty"`
 	// Screen is the hand's table message, edited in place as the hand goes on.
 	Screen Screen `json:",omitempty"`
+	// Version counts the table's committed changes and Step names the last one (Change.Step):
+	// the store keeps both beside the record and fills them in when it reads the table.
+	Version int64  `json:"-"`
+	Step    string `json:"-"`
 }
 
 // Tournament is a tournament's registration, prize pool and finishing places.

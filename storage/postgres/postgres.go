@@ -23,8 +23,9 @@
 //
 // # Caveats
 //
-// A commit whose connection breaks after COMMIT was sent is reported as failed although it may have
-// been applied; the caller cannot tell (this is true of any client/server database).
+// A commit whose connection breaks after COMMIT was sent may have been applied although the call
+// failed: Commit then wraps bot.ErrOutcomeUnknown, and the caller reads back (the table's Step) to
+// learn whether it landed.
 package postgres
 
 import (
@@ -111,6 +112,17 @@ func Redact(raw string) string {
 	return u.String()
 }
 
+// SessionTimeouts are the settings of every session the dealer opens, unless its URL sets them:
+// no statement waits more than lock_timeout for a lock or runs longer than statement_timeout, and
+// the server ends a session left idle inside a transaction (a paused process) after
+// idle_in_transaction_session_timeout, releasing its locks. The dealer's own transactions are one
+// round trip each, or a few short ones (the money book, schedules, migrate), far inside these.
+var SessionTimeouts = map[string]string{
+	"lock_timeout":                        "2s",
+	"statement_timeout":                   "30s",
+	"idle_in_transaction_session_timeout": "2s",
+}
+
 // Open connects to the database at rawURL (postgres://user:password@host:port/db?...), checks that it
 // answers, and creates or migrates its schema. A wrong URL, host, user or password is an error that
 // says which; a schema newer than this binary's is refused (ErrNewerSchema) and nothing is written.
@@ -124,6 +136,14 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		cfg.MaxConns = 16 // tables commit in parallel; PostgreSQL groups their syncs
 	}
 	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	// Bounded waits on every session: a process paused inside a transaction, or a statement stuck
+	// behind a lock, must not stall the others (a takeover waits for the lease row). The URL may set
+	// other values (options=-c%20lock_timeout%3D5s, or lock_timeout=5s as a parameter).
+	for name, value := range SessionTimeouts {
+		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open the database %s: %v", safe, redactErr(err, rawURL))
@@ -231,7 +251,7 @@ func (d *DB) wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrMoneyMoved) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) {
+	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrMoneyMoved) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) || errors.Is(err, bot.ErrStale) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -248,10 +268,21 @@ func (d *DB) wrap(what string, err error) error {
 			}
 		case "22003":
 			return fmt.Errorf("%s: %w", what, storage.ErrOverflow)
+		case "DBV01":
+			return fmt.Errorf("%s: %w", what, bot.ErrStale)
+		case "DBH01":
+			return fmt.Errorf("%s: the hand is stored already: %w", what, bot.ErrApplied)
 		case "23505":
-			if pe.ConstraintName == "applied_pkey" {
+			switch pe.ConstraintName {
+			case "applied_pkey":
 				return bot.ErrApplied
+			case "hands_pkey":
+				return fmt.Errorf("%s: the hand is stored already: %w", what, bot.ErrApplied)
 			}
+		case "55P03", "57014", "25P03":
+			// A lock not had within lock_timeout, a statement past statement_timeout, a session
+			// ended idle in a transaction: the transaction rolled back, nothing of it was written.
+			return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
 		case "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004":
 			return fmt.Errorf("%s: %w (%v)", what, ErrUnreachable, err)
 		}
@@ -265,71 +296,40 @@ func (d *DB) wrap(what string, err error) error {
 
 // --- Commit ------------------------------------------------------------------------------------
 
-// Commit applies c in one transaction. A change with a Fence is applied only while the fence is the
-// community's lease (bot.ErrNotOwner otherwise); a bankroll that would go below zero refuses the
-// whole change (bot.ErrInsufficient).
+// Commit applies c in one transaction, sent as one batch in one round trip (a batch outside a
+// transaction runs as one implicit transaction), so no lock is held across round trips: a process
+// paused mid-commit holds nothing. A change with a Fence is applied only while the fence is the
+// community's lease (bot.ErrNotOwner otherwise); a stepped change only while its table is at the
+// version it was computed from (bot.ErrStale); a bankroll that would go below zero refuses the whole
+// change (bot.ErrInsufficient).
 func (d *DB) Commit(ctx context.Context, c table.Change) error {
-	if !slices.ContainsFunc(c.Ledger, func(e table.LedgerEntry) bool { return e.Kind == table.KindGrant }) {
-		// One round trip: a batch outside a transaction runs as one implicit transaction.
-		var b pgx.Batch
-		queueFence(&b, c.Fence)
-		queueOnce(&b, c.Once)
-		queueLedger(&b, c.Ledger)
-		if err := queueRecords(&b, c); err != nil {
-			return err
-		}
-		return d.wrap("commit", d.pool.SendBatch(ctx, &b).Close())
-	}
-	// A grant only opens an account: whether it applies (and enters the ledger) depends on the row,
-	// so the grants go first in an explicit transaction.
-	tx, err := d.pool.Begin(ctx)
-	if err != nil {
-		return d.wrap("begin", err)
-	}
-	defer tx.Rollback(ctx)
-	if c.Fence != nil {
-		if _, err := tx.Exec(ctx, "SELECT dealerbot_fence($1, $2, $3)", c.Fence.Community, c.Fence.Owner, c.Fence.Epoch); err != nil {
-			return d.wrap("commit", err)
-		}
-	}
-	if c.Once != "" {
-		if _, err := tx.Exec(ctx, "INSERT INTO applied (id) VALUES ($1)", c.Once); err != nil {
-			return d.wrap("commit", err)
-		}
-	}
-	var applied []table.LedgerEntry
 	var b pgx.Batch
-	for _, e := range c.Ledger {
-		if e.Kind != table.KindGrant {
-			applied = append(applied, e)
-			continue
-		}
-		var opened bool
-		err := tx.QueryRow(ctx, `INSERT INTO players (workspace, user_id, name, bankroll, on_table, granted, hands)
-			VALUES ($1, $2, $3, $4, $5, $4, 0) ON CONFLICT DO NOTHING RETURNING true`,
-			e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable).Scan(&opened)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue // the account exists: the grant does nothing
-		}
-		if err != nil {
-			return d.wrap("commit", err)
-		}
-		e.Seq = grantWritten
-		applied = append(applied, e)
+	queueFence(&b, c.Fence)
+	queueOnce(&b, c.Once)
+	if id := c.TableID(); id != "" {
+		b.Queue("SELECT dealerbot_step($1, $2, $3, $4)", id, c.Base, c.Step, c.Step != "")
 	}
-	queueLedger(&b, applied)
+	queueLedger(&b, c.Ledger)
 	if err := queueRecords(&b, c); err != nil {
 		return err
 	}
-	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
-		return d.wrap("commit", err)
+	err := d.pool.SendBatch(ctx, &b).Close()
+	if lostAnswer(err) {
+		return fmt.Errorf("commit: %w: %w (%v)", bot.ErrOutcomeUnknown, ErrUnreachable, err)
 	}
-	return d.wrap("commit", tx.Commit(ctx))
+	return d.wrap("commit", err)
 }
 
-// grantWritten marks, in Seq (which the store sets anyway), a grant whose account row the
-// transaction already wrote: queueLedger records it in the ledger without touching the player.
-const grantWritten = ^uint64(0)
+// lostAnswer reports whether err leaves a write's fate unknown: the request may have reached the
+// server (pgconn could not say it was never sent) and no answer from the server came back (an
+// error the server sent, even a FATAL one, means the transaction did not commit).
+func lostAnswer(err error) bool {
+	if err == nil || pgconn.SafeToRetry(err) {
+		return false
+	}
+	var pe *pgconn.PgError
+	return !errors.As(err, &pe)
+}
 
 // queueFence queues the lease check that fails the transaction unless f is still the lease.
 func queueFence(b *pgx.Batch, f *table.Fence) {
@@ -346,15 +346,23 @@ func queueOnce(b *pgx.Batch, id string) {
 	}
 }
 
-// queueLedger queues the account updates of es and their ledger records, one per event.
+// queueLedger queues the account updates of es and their ledger records, one per event. A grant
+// only opens an account: it and its ledger record are written only when the player has none.
 func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 	for _, e := range es {
-		if e.Seq == grantWritten {
+		if e.Kind == table.KindGrant {
+			one := e
+			one.Seq = 0
+			b.Queue(`WITH opened AS (
+					INSERT INTO players (workspace, user_id, name, bankroll, on_table, granted, hands)
+					VALUES ($1, $2, $3, $4, $5, $4, 0) ON CONFLICT DO NOTHING RETURNING 1)
+				INSERT INTO ledger (rec) SELECT $6 FROM opened`,
+				e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable, storage.EncodeLedger([]table.LedgerEntry{one}))
 			continue
 		}
 		var granted, hands int64
 		switch e.Kind {
-		case table.KindGrant, table.KindAdjust:
+		case table.KindAdjust:
 			granted = e.Bankroll
 		case table.KindResult:
 			hands = 1
@@ -376,12 +384,16 @@ func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 		for n < len(es) && storage.SameEvent(es[0], es[n]) {
 			n++
 		}
-		group := make([]table.LedgerEntry, n)
-		copy(group, es[:n])
-		for i := range group {
-			group[i].Seq = 0
+		group := make([]table.LedgerEntry, 0, n)
+		for _, e := range es[:n] {
+			if e.Kind != table.KindGrant { // written with its account above
+				e.Seq = 0
+				group = append(group, e)
+			}
 		}
-		b.Queue("INSERT INTO ledger (rec) VALUES ($1)", storage.EncodeLedger(group))
+		if len(group) > 0 {
+			b.Queue("INSERT INTO ledger (rec) VALUES ($1)", storage.EncodeLedger(group))
+		}
 		es = es[n:]
 	}
 }
@@ -393,9 +405,10 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 		if err != nil {
 			return err
 		}
-		b.Queue(`INSERT INTO tables (id, community, rec) VALUES ($1, $2, $3)
+		// A new table starts at version 1; an existing one was moved on by dealerbot_step.
+		b.Queue(`INSERT INTO tables (id, community, rec, version, step) VALUES ($1, $2, $3, 1, $4)
 			ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec`,
-			c.Table.ID, table.Community(c.Table.Platform, c.Table.Workspace), data)
+			c.Table.ID, table.Community(c.Table.Platform, c.Table.Workspace), data, c.Step)
 		if c.Table.Hand == nil {
 			b.Queue("DELETE FROM actions WHERE table_id = $1", c.Table.ID)
 		}
@@ -413,10 +426,9 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 		b.Queue("DELETE FROM actions WHERE table_id = $1", c.DeleteTable)
 	}
 	if c.Hand != nil {
-		// A hand number already kept is kept beside, never overwritten (as storage.DB does).
-		b.Queue(`INSERT INTO hands (table_id, no, kept, rec)
-			SELECT $1, $2, coalesce((SELECT max(kept) + 1 FROM hands WHERE table_id = $1 AND no = $2), 0), $3`,
-			c.Hand.Table, c.Hand.No, storage.EncodeHand(*c.Hand))
+		// A hand is stored once (the same salt again is a retried step: bot.ErrApplied); another
+		// hand under a number an older version's session took is kept beside, as storage.DB does.
+		b.Queue("SELECT dealerbot_hand($1, $2, $3, $4)", c.Hand.Table, c.Hand.No, c.Hand.Salt, storage.EncodeHand(*c.Hand))
 	}
 	if c.Session != nil {
 		data, err := json.Marshal(c.Session)
@@ -452,7 +464,7 @@ func (d *DB) Table(ctx context.Context, id string) (table.TableRecord, bool, err
 // tables reads the tables whose column col (t.id or t.community) is val; all of them when col is
 // empty.
 func (d *DB) tables(ctx context.Context, col, val string) ([]table.TableRecord, error) {
-	q := `SELECT t.id, t.rec, a.rec FROM tables t LEFT JOIN actions a ON a.table_id = t.id`
+	q := `SELECT t.id, t.rec, a.rec, t.version, t.step FROM tables t LEFT JOIN actions a ON a.table_id = t.id`
 	var args []any
 	if col != "" {
 		q += " WHERE " + col + " = $1"
@@ -465,15 +477,17 @@ func (d *DB) tables(ctx context.Context, col, val string) ([]table.TableRecord, 
 	defer rows.Close()
 	var out []table.TableRecord
 	for rows.Next() {
-		var id string
+		var id, step string
 		var rec, acts []byte
-		if err := rows.Scan(&id, &rec, &acts); err != nil {
+		var version int64
+		if err := rows.Scan(&id, &rec, &acts, &version, &step); err != nil {
 			return nil, d.wrap("load tables", err)
 		}
 		var t table.TableRecord
 		if err := json.Unmarshal(rec, &t); err != nil {
 			return nil, fmt.Errorf("table %s: %w", id, err)
 		}
+		t.Version, t.Step = version, step
 		// As in storage.DB: the action log only grows within a hand, so the longer copy is newer.
 		if acts != nil && t.Hand != nil {
 			var log table.ActionLog
@@ -732,41 +746,39 @@ func scheduleKey(id string) (int64, error) {
 	return n, nil
 }
 
-// PutSchedule writes s; when s.ID is empty it first gives s the next schedule number.
+// PutSchedule writes s; when s.ID is empty it first gives s the next schedule number. A schedule
+// with an ID is written only at the version it was read at (bot.ErrStale otherwise). The writes go in
+// one batch: no lock is held across round trips.
 func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 	cp := *s
 	community := table.Community(s.Platform, s.Workspace)
-	tx, err := d.pool.Begin(ctx)
-	if err != nil {
-		return d.wrap("put schedule", err)
-	}
-	defer tx.Rollback(ctx)
-	var b pgx.Batch
-	fenceSchedule(ctx, &b)
 	if cp.ID == "" {
 		var n int64
-		if err := tx.QueryRow(ctx, "SELECT nextval(pg_get_serial_sequence('schedules', 'id'))").Scan(&n); err != nil {
+		if err := d.pool.QueryRow(ctx, "SELECT nextval(pg_get_serial_sequence('schedules', 'id'))").Scan(&n); err != nil {
 			return d.wrap("put schedule", err)
 		}
-		cp.ID = strconv.FormatInt(n, 10)
+		cp.ID, cp.Version = strconv.FormatInt(n, 10), 0
 	}
 	id, err := scheduleKey(cp.ID)
 	if err != nil {
 		return err
 	}
+	cp.Version++
 	data, err := json.Marshal(cp)
 	if err != nil {
 		return err
 	}
-	b.Queue(`INSERT INTO schedules (id, community, rec) VALUES ($1, $2, $3)
-		ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec`, id, community, data)
-	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+	var b pgx.Batch
+	fenceSchedule(ctx, &b)
+	if s.ID != "" {
+		b.Queue("SELECT dealerbot_schedule_at($1, $2, false)", id, s.Version)
+	}
+	b.Queue(`INSERT INTO schedules (id, community, rec, version) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec, version = excluded.version`, id, community, data, cp.Version)
+	if err := d.pool.SendBatch(ctx, &b).Close(); err != nil {
 		return d.wrap("put schedule", err)
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return d.wrap("put schedule", err)
-	}
-	s.ID = cp.ID // only once the schedule is stored
+	s.ID, s.Version = cp.ID, cp.Version // only once the schedule is stored
 	return nil
 }
 
@@ -839,18 +851,30 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 	fenceSchedule(ctx, &b)
 	b.Queue(`INSERT INTO results (schedule, game, rec) VALUES ($1, $2, $3)
 		ON CONFLICT (schedule, game) DO UPDATE SET rec = excluded.rec`, n, r.Game.UnixNano(), data)
+	var next *schedule.Schedule
 	if s != nil {
 		sid, err := scheduleKey(s.ID)
 		if err != nil {
 			return err
 		}
-		sdata, err := json.Marshal(s)
+		cp := *s
+		cp.Version++
+		sdata, err := json.Marshal(cp)
 		if err != nil {
 			return err
 		}
-		b.Queue("UPDATE schedules SET rec = $2 WHERE id = $1", sid, sdata) // removed meanwhile: result only
+		b.Queue("SELECT dealerbot_schedule_at($1, $2, true)", sid, s.Version)
+		// Removed meanwhile: the result alone.
+		b.Queue("UPDATE schedules SET rec = $2, version = $3 WHERE id = $1", sid, sdata, cp.Version)
+		next = &cp
 	}
-	return d.wrap("put result", d.pool.SendBatch(ctx, &b).Close())
+	if err := d.pool.SendBatch(ctx, &b).Close(); err != nil {
+		return d.wrap("put result", err)
+	}
+	if next != nil {
+		s.Version = next.Version
+	}
+	return nil
 }
 
 // Results returns a schedule's results, oldest game first.

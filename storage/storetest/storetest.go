@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,6 +56,9 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"DeleteTable", deleteTable},
 		{"SessionsInOrder", sessionsInOrder},
 		{"LedgerBalances", ledgerBalances},
+		{"BalanceSeesEachPlayer", balanceSeesEachPlayer},
+		{"SteppedCommit", steppedCommit},
+		{"ConditionalSchedules", conditionalSchedules},
 		{"Schedules", schedules},
 		{"LeaseClaimRenewRelease", leaseClaimRenewRelease},
 		{"FencedCommit", fencedCommit},
@@ -314,7 +318,16 @@ func handNumbersAcrossSessions(t *testing.T, s Store) {
 	for no := int64(4); no <= 5; no++ {
 		commit(t, s, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: no, Names: []string{"second"}, Stacks: []int64{100}}})
 	}
-	commit(t, s, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: 2, Names: []string{"again"}, Stacks: []int64{100}}})
+	// The same hand again (same number and deck salt) is a retried step: refused, nothing written.
+	if err := s.Commit(ctx, table.Change{Hand: &table.HandRecord{Table: tr.ID, No: 2, Names: []string{"retried"}, Stacks: []int64{100}}}); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("hand 2 again: err %v, want ErrApplied", err)
+	}
+	// Another hand under a number an older version's session took is kept beside, never over it.
+	again := table.HandRecord{Table: tr.ID, No: 2, Names: []string{"again"}, Stacks: []int64{100}, Salt: "0a0b"}
+	commit(t, s, table.Change{Hand: &again})
+	if err := s.Commit(ctx, table.Change{Hand: &again}); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("the kept-beside hand 2 again: err %v, want ErrApplied", err)
+	}
 	h, ok, err := s.Hand(ctx, tr.ID, 2)
 	if err != nil || !ok || h.Names[0] != "again" {
 		t.Fatalf("Hand(2) = %+v ok=%v err=%v, want the newer hand 2", h, ok, err)
@@ -322,7 +335,7 @@ func handNumbersAcrossSessions(t *testing.T, s Store) {
 	n := 0
 	_ = s.EachHand(ctx, func(table.HandRecord) error { n++; return nil })
 	if n != 6 {
-		t.Fatalf("%d hands kept, want 6 (none overwritten)", n)
+		t.Fatalf("%d hands kept, want 6 (none overwritten, none twice)", n)
 	}
 	hs, _ := s.Hands(ctx, tr.ID, 10)
 	if len(hs) != 6 || hs[0].No != 5 {
@@ -463,13 +476,18 @@ func sessionsInOrder(t *testing.T, s Store) {
 // ledger balances after every step and its entries come back in order.
 func ledgerBalances(t *testing.T, s Store) {
 	id := "console/w/t"
+	seatsOf := func(id string, a, b int64) *table.TableRecord { // a's and b's seats
+		tr := tableRec(id, a, b)
+		tr.Seats[0].User, tr.Seats[1].User = "a", "b"
+		return tr
+	}
 	steps := []table.Change{
 		{Ledger: []table.LedgerEntry{grant("a", 1000), grant("b", 1000)}},
-		{Table: tableRec("t", 500, 500), Ledger: []table.LedgerEntry{buyIn(id, "u0", 0), buyIn(id, "a", 500), buyIn(id, "b", 500)}},
-		{Table: tableRec("t", 700, 300), Ledger: []table.LedgerEntry{
+		{Table: seatsOf("t", 500, 500), Ledger: []table.LedgerEntry{buyIn(id, "u0", 0), buyIn(id, "a", 500), buyIn(id, "b", 500)}},
+		{Table: seatsOf("t", 700, 300), Ledger: []table.LedgerEntry{
 			{Kind: table.KindResult, Workspace: "w", User: "a", Table: id, HandNo: 1, OnTable: 200},
 			{Kind: table.KindResult, Workspace: "w", User: "b", Table: id, HandNo: 1, OnTable: -200}}},
-		{Table: tableRec("t", 700, 500), Ledger: []table.LedgerEntry{{Kind: table.KindRebuy, Workspace: "w", User: "b", Table: id, Bankroll: -200, OnTable: 200}}},
+		{Table: seatsOf("t", 700, 500), Ledger: []table.LedgerEntry{{Kind: table.KindRebuy, Workspace: "w", User: "b", Table: id, Bankroll: -200, OnTable: 200}}},
 		{DeleteTable: id, Ledger: []table.LedgerEntry{
 			{Kind: table.KindCashOut, Workspace: "w", User: "a", Table: id, Bankroll: 700, OnTable: -700},
 			{Kind: table.KindCashOut, Workspace: "w", User: "b", Table: id, Bankroll: 500, OnTable: -500}}},
@@ -504,6 +522,139 @@ func ledgerBalances(t *testing.T, s Store) {
 	commit(t, s, table.Change{Table: tableRec("bad", 1)})
 	if _, err := s.Balance(ctx); err == nil {
 		t.Fatal("Balance accepted a table holding a chip the ledger does not know")
+	}
+}
+
+// A stepped change applies only to the version it was computed from; every write of a table moves
+// its version on; the store gives back the version and the last step's key, so a writer that never
+// heard its commit's outcome can tell whether it landed.
+func steppedCommit(t *testing.T, s Store) {
+	id := "console/w/t"
+	version := func(want int64, step string) {
+		t.Helper()
+		tr, ok, err := s.Table(ctx, id)
+		if err != nil || !ok || tr.Version != want || tr.Step != step {
+			t.Fatalf("Table: version %d step %q ok=%v err=%v, want version %d step %q", tr.Version, tr.Step, ok, err, want, step)
+		}
+		ts, err := s.Tables(ctx)
+		if err != nil || len(ts) != 1 || ts[0].Version != want || ts[0].Step != step {
+			t.Fatalf("Tables: %+v err=%v, want version %d step %q", ts, err, want, step)
+		}
+	}
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1000)}})
+	commit(t, s, table.Change{Step: "s1", Table: tableRec("t", 100), Ledger: []table.LedgerEntry{buyIn(id, "u0", 100)}})
+	version(1, "s1")
+	tr := tableRec("t", 100)
+	tr.Hand = &table.HandState{No: 1}
+	commit(t, s, table.Change{Step: "s2", Base: 1, Table: tr})
+	commit(t, s, table.Change{Step: "s3", Base: 2, Actions: &table.ActionLog{Table: id, HandNo: 1, Actions: []engine.Action{{Kind: engine.Call}}}})
+	version(3, "s3")
+	// The same buy-in computed from version 1 again: refused, and nothing of it is written.
+	err := s.Commit(ctx, table.Change{Step: "s4", Base: 1, Table: tableRec("t", 200), Ledger: []table.LedgerEntry{buyIn(id, "u0", 100)}})
+	if !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("a step from an old version: err %v, want ErrStale", err)
+	}
+	version(3, "s3")
+	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 900 || p.OnTable != 100 {
+		t.Fatalf("player %+v after the refused step, want 900 and 100 on the table", p)
+	}
+	// A write that is not a step moves the version on too, and a step from before it is stale.
+	commit(t, s, table.Change{Table: tr})
+	version(4, "")
+	if err := s.Commit(ctx, table.Change{Step: "s5", Base: 3, Table: tr}); !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("a step from before a plain write: err %v, want ErrStale", err)
+	}
+	// The table's end: deleted, then opened again from version 0.
+	commit(t, s, table.Change{Step: "s6", Base: 4, DeleteTable: id, Ledger: []table.LedgerEntry{{Kind: table.KindCashOut, Workspace: "w", User: "u0", Table: id, Bankroll: 100, OnTable: -100}}})
+	if _, ok, _ := s.Table(ctx, id); ok {
+		t.Fatal("the deleted table is still there")
+	}
+	if err := s.Commit(ctx, table.Change{Step: "s7", Base: 4, Table: tableRec("t")}); !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("a step on a table that is gone: err %v, want ErrStale", err)
+	}
+	commit(t, s, table.Change{Step: "s8", Table: tableRec("t")})
+	version(1, "s8")
+	balance(t, s)
+}
+
+// A schedule is written only at the version it was read at: a copy read before a command changed
+// it, or before it was removed, cannot write it back (a removed schedule never comes back), and a
+// result written with a stale copy is refused whole; a removed schedule's result is kept alone.
+func conditionalSchedules(t *testing.T, s Store) {
+	sch := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "c", When: "weekly fri 20:00"}
+	if err := s.PutSchedule(ctx, sch); err != nil {
+		t.Fatal(err)
+	}
+	read := func() schedule.Schedule {
+		t.Helper()
+		all, err := s.Schedules(ctx)
+		if err != nil || len(all) != 1 {
+			t.Fatalf("Schedules: %v err %v", all, err)
+		}
+		return all[0]
+	}
+	a, b := read(), read()
+	a.Announced = true
+	if err := s.PutSchedule(ctx, &a); err != nil {
+		t.Fatalf("the first write of a copy: %v", err)
+	}
+	b.Skip = []time.Time{time.Date(2026, 12, 4, 20, 0, 0, 0, time.UTC)}
+	if err := s.PutSchedule(ctx, &b); !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("a write from the older copy: %v, want ErrStale", err)
+	}
+	if got := read(); !got.Announced || len(got.Skip) != 0 || got.Version != a.Version {
+		t.Fatalf("stored %+v, want the first write's (version %d)", got, a.Version)
+	}
+	game := time.Date(2026, 12, 4, 20, 0, 0, 0, time.UTC)
+	if err := s.PutResult(ctx, schedule.Result{Schedule: sch.ID, Game: game}, &b); !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("a result with the older copy: %v, want ErrStale", err)
+	}
+	if rs, _ := s.Results(ctx, sch.ID); len(rs) != 0 {
+		t.Fatal("the refused result was written")
+	}
+	if err := s.PutResult(ctx, schedule.Result{Schedule: sch.ID, Game: game}, &a); err != nil {
+		t.Fatalf("a result with the current copy: %v", err)
+	}
+	if err := s.DeleteSchedule(ctx, sch.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSchedule(ctx, &a); !errors.Is(err, bot.ErrStale) {
+		t.Fatalf("writing back a removed schedule: %v, want ErrStale", err)
+	}
+	if all, _ := s.Schedules(ctx); len(all) != 0 {
+		t.Fatalf("the removed schedule came back: %+v", all)
+	}
+	later := game.Add(7 * 24 * time.Hour)
+	if err := s.PutResult(ctx, schedule.Result{Schedule: sch.ID, Game: later}, &a); err != nil {
+		t.Fatalf("the result of a removed schedule's game: %v", err)
+	}
+	if rs, _ := s.Results(ctx, sch.ID); len(rs) != 2 {
+		t.Fatalf("%d results, want both games'", len(rs))
+	}
+	if all, _ := s.Schedules(ctx); len(all) != 0 {
+		t.Fatal("a result brought the removed schedule back")
+	}
+}
+
+// A step applied twice whose chips add up to nothing (a hand's results counted twice) still shows:
+// Balance compares each player's chips on tables with their seats, not only the totals.
+func balanceSeesEachPlayer(t *testing.T, s Store) {
+	id := "console/w/t"
+	tr := tableRec("t", 700, 300)
+	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1000), grant("u1", 1000)}})
+	commit(t, s, table.Change{Table: tableRec("t", 500, 500), Ledger: []table.LedgerEntry{buyIn(id, "u0", 500), buyIn(id, "u1", 500)}})
+	results := []table.LedgerEntry{
+		{Kind: table.KindResult, Workspace: "w", User: "u0", Table: id, HandNo: 1, OnTable: 200},
+		{Kind: table.KindResult, Workspace: "w", User: "u1", Table: id, HandNo: 1, OnTable: -200}}
+	commit(t, s, table.Change{Table: tr, Ledger: results})
+	balance(t, s)
+	commit(t, s, table.Change{Ledger: results}) // the same results again
+	tot, err := s.Balance(ctx)
+	if err == nil {
+		t.Fatalf("Balance accepted a hand's results counted twice (totals %+v)", tot)
+	}
+	if !strings.Contains(err.Error(), "w/u0 has 900 chips on tables") {
+		t.Fatalf("Balance: %v, want it to name u0's 900 chips", err)
 	}
 }
 

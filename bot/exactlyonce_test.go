@@ -1,0 +1,371 @@
+package bot_test
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage/pgtest"
+	"github.com/dealerbot/dealerbot/storage/postgres"
+)
+
+// The fault a managed database gives most often: the connection breaks around COMMIT, the server
+// committed and the dealer never heard. These tests put a fault-injecting proxy (pgtest.Proxy)
+// between the dealer and a real PostgreSQL server and check that a step is applied exactly once and
+// that what the player is told is true.
+
+// lossyRig is an autoRig on PostgreSQL reached through a fault proxy, and a second connection to
+// the same database, around the proxy, to read what is stored.
+type lossyRig struct {
+	*autoRig
+	proxy  *pgtest.Proxy
+	direct *postgres.DB
+}
+
+// newLossyRig opens a table in c1 for users through the proxy without dealing: its first user is the
+// host. Every user gets the starting 10,000 when they first join.
+func newLossyRig(t *testing.T, opts string, users ...string) *lossyRig {
+	t.Helper()
+	u := pgtest.URL(t)
+	proxy, through := pgtest.ProxyURL(t, u)
+	db, err := postgres.Open(context.Background(), through)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	direct, err := postgres.Open(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { direct.Close() })
+	r := &autoRig{t: t, store: &flakyStore{Store: db}, chips: totalsOf(direct), users: users, log: &bottest.Buffer{},
+		clk: bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)), chat: &surfaceChat{text: map[string]string{}}}
+	d, err := bot.New(r.store, r.chat, bot.Config{Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Rand: rand.NewChaCha8([32]byte{7}),
+		RateLimit: bot.RateLimit{Off: true}, PingAfter: -1, Logger: slog.New(slog.NewTextHandler(r.log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close(context.Background()) })
+	r.d = d
+	r.clk.Settle = r.flush
+	r.must(users[0], "start "+opts)
+	return &lossyRig{autoRig: r, proxy: proxy, direct: direct}
+}
+
+// say runs a command in c1 and returns the reply, whatever it is.
+func (r *lossyRig) say(user, text string) bot.Reply {
+	rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: user, UserName: user, Text: text})
+	r.flush()
+	return rep
+}
+
+// player is user's account as stored.
+func (r *lossyRig) player(user string) table.PlayerRecord {
+	r.t.Helper()
+	p, ok, err := r.direct.Player(context.Background(), "w", user)
+	if err != nil || !ok {
+		r.t.Fatalf("player %s: ok=%v err=%v", user, ok, err)
+	}
+	return p
+}
+
+// A buy-in whose COMMIT's answer is lost is read back: the player is told it went through (never
+// "nothing changed"), and their retry is refused as the seat it already is. The bankroll pays one
+// buy-in and the ledger balances, player by player.
+func TestLostCommitAnswerBuyInAppliedOnce(t *testing.T) {
+	r := newLossyRig(t, "", "ann", "ben")
+	r.must("ann", "join 1000")
+	r.proxy.CutAfterCommit(1)
+	rep := r.say("ben", "join 1000") // ben's first join: the grant and the buy-in in one commit
+	if r.proxy.Cuts() != 1 {
+		t.Fatalf("%d commits cut, want 1", r.proxy.Cuts())
+	}
+	if rep.IsError || strings.Contains(rep.Text, "nothing changed") {
+		t.Fatalf("the buy-in landed, but ben was told: %q", rep.Text)
+	}
+	again := r.say("ben", "join 1000")
+	if !again.IsError || !strings.Contains(again.Text, "already") {
+		t.Fatalf("ben's retry: %+v, want a refusal saying he is seated already", again)
+	}
+	if p := r.player("ben"); p.Bankroll != 9000 || p.OnTable != 1000 {
+		t.Fatalf("ben's account %+v, want 9,000 in the bankroll and 1,000 on the table", p)
+	}
+	r.conserved()
+}
+
+// When the answer is lost and the database cannot be read back either, the player is told that
+// the dealer cannot tell yet (never "nothing changed"); the next command reads the table back first
+// and sees the seat.
+func TestLostCommitAnswerNotReadBackSaysSo(t *testing.T) {
+	r := newLossyRig(t, "", "ann", "ben")
+	r.must("ann", "join 1000")
+	r.proxy.CutAfterCommit(1)
+	r.proxy.Refuse(true) // the connection that would read it back cannot be opened
+	rep := r.say("ben", "join 1000")
+	if !rep.IsError || strings.Contains(rep.Text, "nothing changed") || !strings.Contains(rep.Text, "cannot tell") {
+		t.Fatalf("the outcome is unknown, and ben was told: %q", rep.Text)
+	}
+	still := r.say("ben", "join 1000") // the database is still out of reach: nothing runs on a guess
+	if !still.IsError || !strings.Contains(still.Text, "nothing changed") {
+		t.Fatalf("while the database is out of reach: %q", still.Text)
+	}
+	r.proxy.Refuse(false)
+	again := r.say("ben", "join 1000")
+	if !again.IsError || !strings.Contains(again.Text, "already") {
+		t.Fatalf("ben's retry once the database is back: %+v, want a refusal saying he is seated already", again)
+	}
+	if p := r.player("ben"); p.Bankroll != 9000 || p.OnTable != 1000 {
+		t.Fatalf("ben's account %+v, want one buy-in", p)
+	}
+	r.conserved()
+}
+
+// A player's command that did not land (the connection broke before COMMIT reached the server) is
+// answered "nothing changed", which is then true, and the retry applies it once.
+func TestBrokenConnectionBeforeCommitChangesNothing(t *testing.T) {
+	r := newLossyRig(t, "", "ann", "ben")
+	r.must("ann", "join 1000")
+	r.must("ben", "join 1000")
+	r.proxy.Refuse(true)
+	r.proxy.Reset()
+	rep := r.say("ann", "rebuy 500")
+	if !rep.IsError || !strings.Contains(rep.Text, "nothing changed") {
+		t.Fatalf("a rebuy that never reached the database: %q", rep.Text)
+	}
+	r.proxy.Refuse(false)
+	if p := r.player("ann"); p.OnTable != 1000 {
+		t.Fatalf("ann has %d on the table after the failed rebuy, want 1,000", p.OnTable)
+	}
+	r.conserved()
+}
+
+// The dealer's own step: the clock's fold whose answer is lost is not applied twice, and the hand
+// it is part of is stored once, counted once for each player.
+func TestLostCommitAnswerTimeoutFoldOnce(t *testing.T) {
+	for _, readBack := range []bool{true, false} {
+		name := map[bool]string{true: "read back", false: "read back later"}[readBack]
+		t.Run(name, func(t *testing.T) {
+			r := newLossyRig(t, "timer=30", "ann", "ben")
+			r.must("ann", "join 1000")
+			r.must("ben", "join 1000")
+			r.must("ann", "deal")
+			who, p := r.toAct()
+			r.proxy.CutAfterCommit(1)
+			if !readBack {
+				r.proxy.Refuse(true)
+			}
+			r.advance(30 * time.Second) // heads-up: the fold ends the hand
+			if r.proxy.Cuts() != 1 {
+				t.Fatalf("%d commits cut, want 1", r.proxy.Cuts())
+			}
+			if !readBack {
+				r.advance(5 * time.Second) // the dealer tries again to read the table: still out of reach
+				r.proxy.Refuse(false)
+				r.advance(5 * time.Second)
+			}
+			hands, err := r.direct.Hands(context.Background(), "test/w/c1", 10)
+			if err != nil || len(hands) != 1 {
+				t.Fatalf("%d hands stored (err %v), want hand #1 once", len(hands), err)
+			}
+			if acts := hands[0].Actions; len(acts) != 1 || acts[0].Player != p || acts[0].Kind != engine.Fold {
+				t.Fatalf("hand #1's actions %v, want %s's fold", acts, who)
+			}
+			for _, u := range []string{"ann", "ben"} {
+				if pl := r.player(u); pl.Hands != 1 {
+					t.Fatalf("%s has %d hands counted, want 1", u, pl.Hands)
+				}
+			}
+			r.conserved()
+		})
+	}
+}
+
+// A process paused inside a transaction that holds a community's lease row (a new player's first
+// join, a schedule write) neither stalls a process that starts afterwards nor the takeover: the
+// server ends the idle transaction (idle_in_transaction_session_timeout), the start-up has a
+// deadline, and the community is served by the new process within the lease plus 2 s of its
+// expiry.
+func TestStuckTransactionStallsNobody(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		name := map[bool]string{false: "starts while the lease lives", true: "starts after it expired"}[late]
+		t.Run(name, func(t *testing.T) { stuckTransaction(t, late) })
+	}
+}
+
+func stuckTransaction(t *testing.T, late bool) {
+	u := pgtest.URL(t)
+	ghost, err := postgres.Open(context.Background(), u) // the paused process's connections
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ghost.Close() })
+	const lease = 2 * time.Second
+	l, err := ghost.Claim(context.Background(), "test/w", "ghost", lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expires := time.Now().Add(lease)
+	tx, err := ghost.Pool().Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(context.Background(), "SELECT dealerbot_fence($1, $2, $3)", l.Community, l.Owner, l.Epoch); err != nil {
+		t.Fatal(err)
+	}
+	// The ghost is paused now, its transaction open and the lease row held FOR SHARE.
+	if late {
+		time.Sleep(time.Until(expires) + 100*time.Millisecond)
+	}
+	db, err := postgres.Open(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	began := time.Now()
+	started := make(chan *bot.Dealer, 1)
+	go func() {
+		d, err := bot.New(db, &surfaceChat{text: map[string]string{}}, bot.Config{Owner: "b", Lease: lease, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+		if err != nil {
+			t.Error(err)
+		}
+		started <- d
+	}()
+	var d *bot.Dealer
+	select {
+	case d = <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("bot.New still waits 10 s after it began, behind the paused transaction")
+	}
+	if d == nil {
+		return
+	}
+	t.Cleanup(func() { d.Close(context.Background()) })
+	t.Logf("bot.New took %v", time.Since(began).Round(time.Millisecond))
+	// B serves the community once the ghost's lease expired: a table opens there.
+	time.Sleep(time.Until(expires))
+	cctx, cancel := context.WithTimeout(context.Background(), lease+2*time.Second)
+	defer cancel()
+	rep := d.Handle(cctx, bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: "ann", UserName: "ann", Text: "start"})
+	if rep.IsError {
+		t.Fatalf("start at the paused owner's community %v after its lease expired: %s", time.Since(expires).Round(time.Millisecond), rep.Text)
+	}
+	t.Logf("served %v after the lease expired", time.Since(expires).Round(time.Millisecond))
+	if d.Served() != 1 {
+		t.Fatalf("served %d communities, want 1", d.Served())
+	}
+}
+
+// pausingSchedules holds the first schedule write it is armed for until released: the owner's tick
+// is then between reading a schedule and writing its progress back.
+type pausingSchedules struct {
+	*postgres.DB
+	mu      sync.Mutex
+	armed   bool
+	paused  chan struct{} // closed when a write is held
+	release chan struct{}
+}
+
+func (p *pausingSchedules) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
+	p.mu.Lock()
+	hold := p.armed
+	p.armed = false
+	p.mu.Unlock()
+	if hold {
+		close(p.paused)
+		<-p.release
+	}
+	return p.DB.PutSchedule(ctx, s)
+}
+
+// `schedule remove` and `schedule skip` sent to a process that does not own the schedule's
+// community go to the owner, like a table's command, so they are applied in order with the owner's
+// tick: a removed schedule does not come back, and a skipped game stays skipped, even when the
+// command arrives while the owner's tick is between reading the schedule and writing it back.
+func TestScheduleVerbsGoToTheOwner(t *testing.T) {
+	for _, verb := range []string{"remove", "skip"} {
+		t.Run(verb, func(t *testing.T) {
+			db, err := postgres.Open(context.Background(), pgtest.URL(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			ctx := context.Background()
+			now := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
+			clock := func() time.Time { return now }
+			store := &pausingSchedules{DB: db, paused: make(chan struct{}), release: make(chan struct{})}
+			a := startShared(t, store, "A", &schedChat{}, clock)
+			as, err := bot.NewScheduler(a, store, bot.ScheduleConfig{Now: clock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := startShared(t, db, "B", &schedChat{}, clock)
+			if _, err := bot.NewScheduler(b, db, bot.ScheduleConfig{Now: clock}); err != nil {
+				t.Fatal(err)
+			}
+			cmd := bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: "alice", UserName: "alice"}
+			do := func(d *bot.Dealer, text string) bot.Reply {
+				c := cmd
+				c.Text = text
+				return d.Handle(ctx, c)
+			}
+			if r := do(a, "start"); r.IsError {
+				t.Fatal(r.Text)
+			}
+			if r := do(a, "schedule add weekly thu 20:00 tz=UTC"); r.IsError {
+				t.Fatal(r.Text)
+			}
+			all, err := db.Schedules(ctx)
+			if err != nil || len(all) != 1 {
+				t.Fatalf("schedules %v err %v", all, err)
+			}
+			id := all[0].ID
+			store.mu.Lock()
+			store.armed = true // A's next schedule write waits: its tick announces the game
+			store.mu.Unlock()
+			ticked := make(chan error, 1)
+			go func() { ticked <- as.Tick(ctx) }()
+			<-store.paused
+			answered := make(chan bot.Reply, 1)
+			go func() { answered <- do(b, "schedule "+verb+" "+id) }() // alice is the schedule's host
+			select {
+			case r := <-answered: // applied beside the owner's tick: what the owner writes next undoes it
+				answered <- r
+			case <-time.After(500 * time.Millisecond): // forwarded, waiting for the owner's tick
+			}
+			close(store.release)
+			if err := <-ticked; err != nil {
+				t.Logf("tick: %v", err)
+			}
+			if r := <-answered; r.IsError {
+				t.Fatalf("schedule %s on B: %s", verb, r.Text)
+			}
+			if err := as.Tick(ctx); err != nil {
+				t.Fatal(err)
+			}
+			all, err = db.Schedules(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch verb {
+			case "remove":
+				if len(all) != 0 {
+					t.Fatalf("the removed schedule came back: %+v", all)
+				}
+			case "skip":
+				if len(all) != 1 || len(all[0].Skip) != 1 {
+					t.Fatalf("schedule after the skip: %+v, want the next game skipped", all)
+				}
+			}
+		})
+	}
+}
