@@ -34,7 +34,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,21 +95,6 @@ var (
 	_ schedule.Store = (*DB)(nil)
 )
 
-// Redact returns the URL without its password, for messages and logs.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "(a URL that cannot be parsed)"
-		}
-		return raw
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
 // Open connects to the database at rawURL (postgres://user:password@host:port/db?...), checks that it
 // answers, and creates or migrates its schema. A wrong URL, host, user or password is an error that
 // says which; a schema newer than this binary's is refused (ErrNewerSchema) and nothing is written.
@@ -161,18 +145,6 @@ func connectProblem(err error, rawURL string) string {
 		last = "nothing answers there (" + last[i+len("dial error: "):] + ")"
 	}
 	return last
-}
-
-// redactErr keeps the password out of an error pgx built from the URL.
-func redactErr(err error, rawURL string) error {
-	u, perr := url.Parse(rawURL)
-	if perr != nil || u.User == nil {
-		return err
-	}
-	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
-		return errors.New(strings.ReplaceAll(err.Error(), pw, "xxxxx"))
-	}
-	return err
 }
 
 // migrateLock is the key of the transaction-scoped advisory lock that serializes migrations of
