@@ -114,18 +114,9 @@ func (m *Main) Run(ctx context.Context) int {
 	case args[0] == "migrate":
 		return runMigrate(ctx, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "export":
-		return runExport(ctx, settings.DB, args[1:], m.Stdout, m.Stderr)
+		return runExport(ctx, settings, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "backup":
-		if len(args) != 2 {
-			fmt.Fprint(m.Stderr, "dealerbot backup needs exactly one argument: the file to write the copy to\n")
-			return 2
-		}
-		if err := backup(ctx, settings.DB, args[1]); err != nil {
-			fmt.Fprintln(m.Stderr, "dealerbot backup:", err)
-			return 1
-		}
-		fmt.Fprintf(m.Stdout, "backed up %s to %s\n", settings.DB, args[1])
-		return 0
+		return runBackup(ctx, settings, args[1:], m.Stdout, m.Stderr)
 	default:
 		fmt.Fprintf(m.Stderr, "dealerbot: unknown command %q\n%s", args[0], usage)
 		return 2

@@ -99,6 +99,19 @@ var (
 // answers, and creates or migrates its schema. A wrong URL, host, user or password is an error that
 // says which; a schema newer than this binary's is refused (ErrNewerSchema) and nothing is written.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
+	d, err := connect(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.migrate(ctx); err != nil {
+		d.pool.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// connect opens a pool on rawURL and checks that the database answers.
+func connect(ctx context.Context, rawURL string) (*DB, error) {
 	safe := Redact(rawURL)
 	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
@@ -112,18 +125,13 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the database %s: %v", safe, redactErr(err, rawURL))
 	}
-	d := &DB{pool: pool, safe: safe}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("cannot connect to the database %s: %s", safe, connectProblem(err, rawURL))
 	}
-	if err := d.migrate(ctx); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return d, nil
+	return &DB{pool: pool, safe: safe}, nil
 }
 
 // connectProblem says in a few words why a connection failed.
