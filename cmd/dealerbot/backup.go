@@ -119,6 +119,9 @@ func backupPostgres(ctx context.Context, url, out string, stdout io.Writer) erro
 	if st, err := os.Stat(out); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a folder: name the file to write the copy to", out)
 	}
+	if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+		return fmt.Errorf("there is no folder %s to write %s in: create it first", filepath.Dir(out), filepath.Base(out))
+	}
 	pg, err := postgres.OpenExisting(ctx, url)
 	if err != nil {
 		return err

@@ -193,6 +193,7 @@ func TestBackupOnPostgres(t *testing.T) {
 		name, url, out, want string
 	}{
 		{"a folder", url, dir, "is a folder: name the file to write the copy to"},
+		{"a missing folder", url, filepath.Join(dir, "missing", "b.db"), "there is no folder " + filepath.Join(dir, "missing") + " to write b.db in"},
 		{"no dealerbot there", empty, old, "holds no dealerbot tables"},
 		{"nothing answers", "postgres://dealer:hunter2@127.0.0.1:1/x", old, "nothing answers there"},
 	} {
