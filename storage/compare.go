@@ -109,7 +109,7 @@ func Summarize(ctx context.Context, s Snapshot, n Counts, t Totals, balance erro
 		m.add("payment handles", r.Community, r.User, r.Rec)
 	}
 	for _, in := range s.Installations {
-		data, err := json.Marshal(comparable(in))
+		data, err := json.Marshal(asStored(in))
 		if err != nil {
 			return Summary{}, err
 		}
@@ -130,9 +130,9 @@ func Summarize(ctx context.Context, s Snapshot, n Counts, t Totals, balance erro
 	return Summary{Counts: n, Totals: t, Balance: balance, Sums: m.sums}, nil
 }
 
-// comparable is an installation as both stores keep it: PostgreSQL keeps its time to the
+// asStored is an installation as both stores keep it: PostgreSQL keeps its time to the
 // microsecond, and no scopes as none.
-func comparable(in bot.Installation) bot.Installation {
+func asStored(in bot.Installation) bot.Installation {
 	in.Installed = in.Installed.UTC().Truncate(time.Microsecond)
 	if len(in.Scopes) == 0 {
 		in.Scopes = nil

@@ -375,9 +375,9 @@ func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (storage.Summary, error) 
 	if err != nil {
 		return storage.Summary{}, err
 	}
-	t, balance := d.balanceOn(ctx, tx)
+	t, balance := d.balanceOn(ctx, tx) // an error of the reads themselves fails the hands' reads below
 	if balance != nil && ctx.Err() != nil {
-		return storage.Summary{}, balance
+		return storage.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
 	}
 	return storage.Summarize(ctx, s, n, t, balance)
 }

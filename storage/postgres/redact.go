@@ -20,9 +20,11 @@ func secretKey(k string) bool {
 	return k == "password" || k == "sslpassword"
 }
 
-// isURL reports whether a connection string is a URL rather than key=value pairs (as pgconn decides).
+// isURL reports whether a connection string is a URL (postgres://, or another scheme that a
+// message may quote) rather than key=value pairs: a scheme comes before any = or space.
 func isURL(raw string) bool {
-	return strings.HasPrefix(raw, "postgres://") || strings.HasPrefix(raw, "postgresql://") || strings.Contains(raw, "://")
+	i := strings.Index(raw, "://")
+	return i > 0 && !strings.ContainsAny(raw[:i], "= \t\n")
 }
 
 // Redact returns the connection string (a URL or key=value pairs) with every password replaced by

@@ -31,6 +31,8 @@ func TestRedact(t *testing.T) {
 		{"key=value unterminated quote", "host=db password='s3cret dbname=d", "host=db password=xxxxx", []string{"s3cret"}},
 		{"key=value sslpassword", "host=db sslpassword=keypass", "host=db sslpassword=xxxxx", []string{"keypass"}},
 		{"key=value without a password", "host=db user=dealer", "host=db user=dealer", nil},
+		{"key=value with :// in the password", "host=db password=x://y@z dbname=d", "host=db password=xxxxx dbname=d", []string{"x://y@z"}},
+		{"another scheme's URL", "mysql://dealer:s3cret@db/d", "mysql://dealer:xxxxx@db/d", []string{"s3cret"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
