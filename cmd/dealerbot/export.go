@@ -25,7 +25,8 @@ const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--ou
   ohh         Open Hand History JSON, one hand per line
   phh         one .phh file per hand in the folder --out, named by hand ID
 Without --out, pokerstars and ohh go to standard output. Unshown hole cards are never written;
-with --player, that player's hands only, with their own hole cards.
+with --player, that player's hands only, with their own hole cards. It reads the PostgreSQL
+database DEALERBOT_DATABASE_URL names when it is set, else the file DEALERBOT_DB names.
 `
 
 // runExport exports every finished hand in the database: the PostgreSQL one DEALERBOT_DATABASE_URL

@@ -59,7 +59,8 @@ const usage = `Usage:
   dealerbot [--env FILE] [--script FILE]   run the dealer (the console table when no chat is configured)
   dealerbot check                          check the Discord and Slack settings: token, application,
                                            servers, channel permissions, scopes, Socket Mode
-  dealerbot backup FILE                    write a consistent copy of the database
+  dealerbot backup FILE                    write a consistent copy of the database (of PostgreSQL: a
+                                           portable bbolt file of every record; see dealerbot backup -h)
   dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since DATE] [--player NAME]
                                            export finished hands for trackers (see dealerbot export -h)
   dealerbot phh check PATH...              replay PHH hand histories and compare final stacks
