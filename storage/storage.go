@@ -680,7 +680,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	)
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			ledger = append(ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: v})
+			ledger = append(ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)}) // v lives only in the transaction
 			return nil
 		})
 		if err != nil {
