@@ -5,8 +5,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -45,25 +43,5 @@ func (d *DB) PutDMChannel(ctx context.Context, platform, user, channel string) e
 	})
 }
 
-// DMChannel is one kept DM channel, as AllDMChannels lists them.
+// DMChannel is one kept DM channel, as a Snapshot lists them.
 type DMChannel struct{ Platform, User, Channel string }
-
-// AllDMChannels lists every DM channel kept (for `dealerbot migrate`).
-func (d *DB) AllDMChannels(ctx context.Context) ([]DMChannel, error) {
-	var out []DMChannel
-	err := d.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketDMChannels)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			platform, user, ok := strings.Cut(string(k), "\x00")
-			if !ok {
-				return fmt.Errorf("DM channel key %q has no platform", k)
-			}
-			out = append(out, DMChannel{Platform: platform, User: user, Channel: string(v)})
-			return nil
-		})
-	})
-	return out, err
-}

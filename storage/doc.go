@@ -16,6 +16,11 @@
 //
 // Backup writes a consistent copy of the whole file while the dealer keeps running.
 //
+// Snapshot reads every record as stored, for copying into another store (`dealerbot migrate` into
+// PostgreSQL); Import writes one into an empty file (`dealerbot backup` from PostgreSQL). Summary
+// sums a store up (counts, chip totals, a checksum of every record of each kind), so that a copy is
+// compared with its original whichever way it goes.
+//
 // # Caveats
 //
 // Commits are written by one goroutine: a change that arrives while the disk is idle is written at

@@ -70,23 +70,3 @@ func (d *DB) DeleteInstallation(ctx context.Context, platform, workspace string)
 		return b.Delete([]byte(table.Community(platform, workspace)))
 	})
 }
-
-// AllInstallations returns every installation, ordered by platform and workspace (for migrate).
-func (d *DB) AllInstallations(ctx context.Context) ([]bot.Installation, error) {
-	var out []bot.Installation
-	err := d.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketInstallations)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			var in bot.Installation
-			if err := json.Unmarshal(v, &in); err != nil {
-				return fmt.Errorf("installation %s: %w", k, err)
-			}
-			out = append(out, in)
-			return nil
-		})
-	})
-	return out, err
-}

@@ -5,6 +5,7 @@ package storage
 // the PostgreSQL store, so the dealer runs one way on both and one conformance suite checks both.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,17 +127,21 @@ func (d *DB) Communities(ctx context.Context) ([]bot.Lease, error) {
 	seen := map[string]bot.Lease{}
 	err := d.view(func(tx *bolt.Tx) error {
 		now := d.now()
-		err := tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+		// One table of each community is read: the others are under the same prefix (the ID is
+		// community/channel), which the cursor then jumps past.
+		cur := tx.Bucket(bucketTables).Cursor()
+		for k, v := cur.First(); k != nil; {
 			var t struct{ Platform, Workspace string }
 			if err := json.Unmarshal(v, &t); err != nil {
 				return fmt.Errorf("table %s: %w", k, err)
 			}
 			c := table.Community(t.Platform, t.Workspace)
 			seen[c] = bot.Lease{Community: c}
-			return nil
-		})
-		if err != nil {
-			return err
+			if prefix := []byte(c + "/"); bytes.HasPrefix(k, prefix) {
+				k, v = cur.Seek(append([]byte(c), '/'+1)) // the first key after the prefix
+			} else {
+				k, v = cur.Next()
+			}
 		}
 		if b := tx.Bucket(schedBucketSchedules); b != nil {
 			err := b.ForEach(func(k, v []byte) error {
@@ -172,17 +177,24 @@ func (d *DB) Communities(ctx context.Context) ([]bot.Lease, error) {
 	return out, err
 }
 
-// CommunityTables returns the open tables of one community.
+// CommunityTables returns the open tables of one community. A table's ID is its community, a
+// slash and its channel (platform/workspace/channel), so the community's tables are the keys under
+// that prefix: it reads those only, not every open table (BenchmarkClaimManyTables).
 func (d *DB) CommunityTables(ctx context.Context, community string) ([]table.TableRecord, error) {
-	all, err := d.Tables(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := all[:0]
-	for _, t := range all {
-		if table.Community(t.Platform, t.Workspace) == community {
-			out = append(out, t)
+	var out []table.TableRecord
+	err := d.view(func(tx *bolt.Tx) error {
+		prefix := []byte(community + "/")
+		c := tx.Bucket(bucketTables).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			t, err := readTable(tx, k, v)
+			if err != nil {
+				return err
+			}
+			if table.Community(t.Platform, t.Workspace) == community { // not a workspace with a slash in its name
+				out = append(out, t)
+			}
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }

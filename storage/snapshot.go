@@ -13,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -31,6 +32,9 @@ type Snapshot struct {
 	Results   []RawResult          // by schedule and game; a removed schedule's results stay
 	Money     []RawMoney           // the money books, by community and number (money.go)
 	Handles   []RawHandle          // payment handles, by community and user
+
+	Installations []bot.Installation // the chat apps' installations, sealed tokens as they are (install.go)
+	DMChannels    []DMChannel        // the DM channels the adapters keep (dm.go)
 
 	// The bucket sequences: the last number given to a ledger event, a session and a schedule. They
 	// may be ahead of the last record (a schedule removed), and a copy must not number anew from
@@ -56,7 +60,7 @@ type RawActions struct {
 }
 
 // RawHand is a finished hand (binary, see EncodeHand). Kept is 0 for the first hand stored under its
-// number and 1, 2, ... for the ones kept beside it (see handKey), in the order they were kept.
+// number and 1, 2, ... for the ones kept beside it (see keptHandKey), in the order they were kept.
 type RawHand struct {
 	Table string
 	No    int64
@@ -160,12 +164,44 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 		if err := s.readMoney(tx); err != nil {
 			return err
 		}
+		if err := s.readAdapters(tx); err != nil {
+			return err
+		}
 		return s.readSchedules(tx)
 	})
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("read %s: %w", d.Path(), err)
 	}
 	return s, nil
+}
+
+// readAdapters reads what the chat adapters keep: installations and DM channels, whose buckets
+// exist once something was written.
+func (s *Snapshot) readAdapters(tx *bolt.Tx) error {
+	if b := tx.Bucket(bucketInstallations); b != nil {
+		err := b.ForEach(func(k, v []byte) error {
+			var in bot.Installation
+			if err := json.Unmarshal(v, &in); err != nil {
+				return fmt.Errorf("installation %s: %w", k, err)
+			}
+			s.Installations = append(s.Installations, in)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if b := tx.Bucket(bucketDMChannels); b != nil {
+		return b.ForEach(func(k, v []byte) error {
+			platform, user, ok := bytes.Cut(k, []byte{0})
+			if !ok {
+				return fmt.Errorf("DM channel key %q has no platform: %w", k, errCorrupt)
+			}
+			s.DMChannels = append(s.DMChannels, DMChannel{Platform: string(platform), User: string(user), Channel: string(v)})
+			return nil
+		})
+	}
+	return nil
 }
 
 // readSchedules reads the schedule buckets, which exist once a schedule was written.
@@ -277,6 +313,10 @@ type Counts struct {
 	Schedules       int
 	RSVPs           int
 	Results         int
+	MoneyEvents     int // events of the money books
+	Handles         int // payment handles
+	Installations   int
+	DMChannels      int
 }
 
 // Counts counts the records in one transaction.
@@ -291,6 +331,8 @@ func (d *DB) Counts(ctx context.Context) (Counts, error) {
 		}
 		n.Players, n.Hands, n.Sessions = keys(bucketPlayers), keys(bucketHands), keys(bucketSessions)
 		n.Schedules, n.RSVPs, n.Results = keys(schedBucketSchedules), keys(schedBucketRSVPs), keys(schedBucketResults)
+		n.MoneyEvents, n.Handles = keys(bucketMoney), keys(bucketMoneyHandles)
+		n.Installations, n.DMChannels = keys(bucketInstallations), keys(bucketDMChannels)
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
 			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
 			n.LedgerEntries += len(es)

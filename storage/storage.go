@@ -233,12 +233,16 @@ func handKey(tableID string, no int64) []byte {
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
 
-// A kept hand's key is handKey followed by a sequence number: a hand whose handKey is taken by
-// another hand of the same number (kept by a version that numbered each session's hands from 1) is
-// kept beside the older one, and nothing is overwritten. The same hand twice is refused (apply).
+// keptHandKey is the key of a finished hand whose handKey is taken by another hand of the same
+// number (kept by a version that numbered each session's hands from 1): handKey and then a sequence
+// number, so the hand is kept beside the older one, after it, and nothing is overwritten. The same
+// hand twice is refused (apply).
+func keptHandKey(tableID string, no int64, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(handKey(tableID, no), seq)
+}
 
-// decodeHandKV reads a hand with its table and number from its key (handKey, or a kept hand's key). Table
-// IDs hold no zero byte, so a zero 17 bytes from the end marks a kept hand's key.
+// decodeHandKV reads a hand with its table and number from its key (handKey or keptHandKey). Table
+// IDs hold no zero byte, so a zero 17 bytes from the end marks a keptHandKey.
 func decodeHandKV(k, v []byte) (table.HandRecord, error) {
 	if len(k) >= 17 && k[len(k)-17] == 0 {
 		k = k[:len(k)-8]
@@ -451,7 +455,7 @@ func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 			if err != nil {
 				return err
 			}
-			k = binary.BigEndian.AppendUint64(k, seq)
+			k = keptHandKey(c.Hand.Table, c.Hand.No, seq)
 		}
 		if err := hands.Put(k, enc.hand); err != nil {
 			return err
@@ -595,7 +599,7 @@ func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]table.HandReco
 	return out, err
 }
 
-// Hand returns hand number no of a table; of several hands kept under that number (see handKey),
+// Hand returns hand number no of a table; of several hands kept under that number (see keptHandKey),
 // the newest.
 func (d *DB) Hand(ctx context.Context, tableID string, no int64) (table.HandRecord, bool, error) {
 	var h table.HandRecord
@@ -734,7 +738,7 @@ func (d *DB) Balance(ctx context.Context) (Totals, error) {
 	)
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			ledger = append(ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: v})
+			ledger = append(ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)}) // v lives only in the transaction
 			return nil
 		})
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
 // A running bot holds bbolt's exclusive lock on its file, so another process cannot open it. The bot
@@ -68,6 +69,106 @@ func serveBackups(db *storage.DB, log *slog.Logger) (stop func(), err error) {
 		}
 	}()
 	return func() { ln.Close(); os.Remove(path) }, nil
+}
+
+const backupUsage = `Usage: dealerbot backup FILE
+  writes a consistent copy of the database to FILE, also while dealers are running. With
+  DEALERBOT_DB (the bbolt file) the copy is that file as it is. With DEALERBOT_DATABASE_URL
+  (PostgreSQL) it is a portable bbolt file of every record the dealers keep, read in one
+  transaction and compared with the database before it is kept: open it with DEALERBOT_DB, or move
+  it back with dealerbot migrate. It leaves out the leases, forwarded commands and delivery IDs
+  applied; pg_dump remains the full backup of a PostgreSQL database.
+`
+
+// runBackup runs `dealerbot backup FILE`.
+func runBackup(ctx context.Context, settings Settings, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprint(stdout, backupUsage)
+		return 0
+	}
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(stderr, "dealerbot backup needs exactly one argument: the file to write the copy to\n"+backupUsage)
+		return 2
+	}
+	out := args[0]
+	if settings.DatabaseURL != "" {
+		if err := backupPostgres(ctx, settings.DatabaseURL, out, stdout); err != nil {
+			fmt.Fprintln(stderr, "dealerbot backup:", oneLine(err))
+			return 1
+		}
+		return 0
+	}
+	if err := backup(ctx, settings.DB, out); err != nil {
+		fmt.Fprintln(stderr, "dealerbot backup:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "backed up %s to %s\n", settings.DB, out)
+	return 0
+}
+
+// oneLine puts an error on one line: pgx lists each address it tried on a line of its own.
+func oneLine(err error) string {
+	return strings.ReplaceAll(strings.ReplaceAll(err.Error(), "\n\t", "; "), "\n", " ")
+}
+
+// backupPostgres writes every record of the PostgreSQL database at url into a new bbolt file, reads
+// the file back and compares it with the database (the comparison migrate makes the other way), and
+// only then puts it at out. Nothing is written to the database, and out is left as it was when
+// anything fails.
+func backupPostgres(ctx context.Context, url, out string, stdout io.Writer) error {
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a folder: name the file to write the copy to", out)
+	}
+	if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+		return fmt.Errorf("there is no folder %s to write %s in: create it first", filepath.Dir(out), filepath.Base(out))
+	}
+	pg, err := postgres.OpenExisting(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer pg.Close()
+	// A new file beside out: storage.Open makes a new database only where no file is.
+	dir, err := os.MkdirTemp(filepath.Dir(out), ".dealerbot-backup-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "copy.db")
+	var report strings.Builder
+	err = pg.ReadAll(ctx, func(snap storage.Snapshot, want storage.Summary) error {
+		db, err := storage.Open(path)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if err := db.Import(ctx, snap); err != nil {
+			return fmt.Errorf("write the copy: %w", err)
+		}
+		got, err := db.Summary(ctx)
+		if err != nil {
+			return fmt.Errorf("read the copy back: %w", err)
+		}
+		if want.Balance != nil {
+			// A backup keeps the records as they are, also a ledger that does not balance.
+			fmt.Fprintf(&report, "warning: the database's ledger does not check out (%v); the copy keeps it as it is\n", want.Balance)
+			want.Balance, got.Balance = nil, nil
+		}
+		if differ := compareCopy(&report, "postgres", "bbolt", want, got); len(differ) > 0 {
+			return fmt.Errorf("the copy differs from the database (%s), so %s was not written", strings.Join(differ, "; "), out)
+		}
+		return db.Close()
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(path, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backed up %s (PostgreSQL) to %s, a portable bbolt file of every record the dealers keep\n", pg, out)
+	fmt.Fprint(stdout, report.String())
+	fmt.Fprintf(stdout, "every count and every record matches. Open the copy with DEALERBOT_DB=%s, or move it into an empty PostgreSQL database with dealerbot migrate.\n", out)
+	fmt.Fprintln(stdout, "It leaves out the leases, forwarded commands and delivery IDs applied: pg_dump remains the full backup of the database.")
+	return nil
 }
 
 // backup writes a consistent copy of the database at dbPath to out.

@@ -17,6 +17,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render/hh"
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
 const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since YYYY-MM-DD] [--player NAME]
@@ -24,11 +25,13 @@ const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--ou
   ohh         Open Hand History JSON, one hand per line
   phh         one .phh file per hand in the folder --out, named by hand ID
 Without --out, pokerstars and ohh go to standard output. Unshown hole cards are never written;
-with --player, that player's hands only, with their own hole cards.
+with --player, that player's hands only, with their own hole cards. It reads the PostgreSQL
+database DEALERBOT_DATABASE_URL names when it is set, else the file DEALERBOT_DB names.
 `
 
-// runExport exports every finished hand in the database named by DEALERBOT_DB.
-func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr io.Writer) int {
+// runExport exports every finished hand in the database: the PostgreSQL one DEALERBOT_DATABASE_URL
+// names, or else the file DEALERBOT_DB names.
+func runExport(ctx context.Context, settings Settings, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dealerbot export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // printed below: asked for on standard output, after a mistake on standard error
@@ -69,7 +72,14 @@ func runExport(ctx context.Context, dbPath string, args []string, stdout, stderr
 		fmt.Fprintf(stderr, "dealerbot export: --format must be pokerstars, ohh or phh\n")
 		return 2
 	}
-	db, cleanup, err := openForExport(ctx, dbPath)
+	var db handSource
+	var cleanup func()
+	var err error
+	if settings.DatabaseURL != "" {
+		db, cleanup, err = openPostgresForExport(ctx, settings.DatabaseURL)
+	} else {
+		db, cleanup, err = openForExport(ctx, settings.DB)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dealerbot export:", err)
 		return 1
@@ -114,7 +124,21 @@ func openForExport(ctx context.Context, path string) (*storage.DB, func(), error
 	return db, func() { db.Close(); os.RemoveAll(dir) }, nil
 }
 
-func export(ctx context.Context, db *storage.DB, format, out string, f bot.ExportFilter, stdout io.Writer) (int, error) {
+// openPostgresForExport opens the PostgreSQL database for reading; it writes nothing to it.
+func openPostgresForExport(ctx context.Context, url string) (*postgres.DB, func(), error) {
+	db, err := postgres.OpenExisting(ctx, url)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, func() { db.Close() }, nil
+}
+
+// handSource is a store export reads: the bbolt file or PostgreSQL.
+type handSource interface {
+	EachHand(ctx context.Context, fn func(table.HandRecord) error) error
+}
+
+func export(ctx context.Context, db handSource, format, out string, f bot.ExportFilter, stdout io.Writer) (int, error) {
 	var w io.Writer = stdout
 	var file *os.File
 	if format == bot.FormatPHH {

@@ -59,7 +59,8 @@ const usage = `Usage:
   dealerbot [--env FILE] [--script FILE]   run the dealer (the console table when no chat is configured)
   dealerbot check                          check the Discord and Slack settings: token, application,
                                            servers, channel permissions, scopes, Socket Mode
-  dealerbot backup FILE                    write a consistent copy of the database
+  dealerbot backup FILE                    write a consistent copy of the database (of PostgreSQL: a
+                                           portable bbolt file of every record; see dealerbot backup -h)
   dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since DATE] [--player NAME]
                                            export finished hands for trackers (see dealerbot export -h)
   dealerbot phh check PATH...              replay PHH hand histories and compare final stacks
@@ -114,18 +115,9 @@ func (m *Main) Run(ctx context.Context) int {
 	case args[0] == "migrate":
 		return runMigrate(ctx, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "export":
-		return runExport(ctx, settings.DB, args[1:], m.Stdout, m.Stderr)
+		return runExport(ctx, settings, args[1:], m.Stdout, m.Stderr)
 	case args[0] == "backup":
-		if len(args) != 2 {
-			fmt.Fprint(m.Stderr, "dealerbot backup needs exactly one argument: the file to write the copy to\n")
-			return 2
-		}
-		if err := backup(ctx, settings.DB, args[1]); err != nil {
-			fmt.Fprintln(m.Stderr, "dealerbot backup:", err)
-			return 1
-		}
-		fmt.Fprintf(m.Stdout, "backed up %s to %s\n", settings.DB, args[1])
-		return 0
+		return runBackup(ctx, settings, args[1:], m.Stdout, m.Stderr)
 	default:
 		fmt.Fprintf(m.Stderr, "dealerbot: unknown command %q\n%s", args[0], usage)
 		return 2

@@ -128,6 +128,8 @@ func TestBadCommandLines(t *testing.T) {
 	}{
 		{"unknown subcommand", nil, []string{"dance"}, 2, `unknown command "dance"`},
 		{"backup without a file", nil, []string{"backup"}, 2, "exactly one argument"},
+		{"backup to two files", nil, []string{"backup", "a.db", "b.db"}, 2, "exactly one argument"},
+		{"backup with a flag", nil, []string{"backup", "--force"}, 2, "exactly one argument"},
 		{"backup of a missing database", map[string]string{"DEALERBOT_DB": filepath.Join(dir, "nope.db")},
 			[]string{"backup", filepath.Join(dir, "out.db")}, 1, "set DEALERBOT_DB"},
 		{"bad setting", map[string]string{"DEALERBOT_DEAL_DELAY": "soon"}, nil, 2, "DEALERBOT_DEAL_DELAY"},

@@ -17,8 +17,10 @@ import (
 const migrateUsage = `Usage: dealerbot migrate --from FILE --to postgres://user:password@host:5432/dbname
   copies everything in the bbolt database FILE into an empty PostgreSQL database: players, the
   ledger, open tables with their hands in progress, finished hands, sessions, schedules, RSVPs,
-  results, the chat apps' installations and the DM channels kept, record for record. Stop the dealer that uses FILE first. Afterwards both ledgers must
-  balance and every count match; the counts and chip totals of both are printed.
+  results, money books, payment handles, the chat apps' installations and the DM channels kept,
+  record for record, in one transaction. Stop the dealer that uses FILE first. Before the copy
+  commits it is read back: both ledgers must balance, every count match and every record be the
+  same, or nothing is written; the counts and chip totals of both are printed.
 `
 
 // runMigrate copies a bbolt database into an empty PostgreSQL one.
@@ -51,8 +53,9 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-// migrate copies the bbolt file at from into the empty PostgreSQL database at to, then compares the
-// two and prints their counts and chip totals.
+// migrate copies the bbolt file at from into the empty PostgreSQL database at to and, in the same
+// transaction, compares the two and prints their counts and chip totals: a copy that differs is
+// rolled back.
 func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	if u, err := url.Parse(to); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return fmt.Errorf("--to %s is not a PostgreSQL URL: write it as postgres://user:password@host:5432/dbname", postgres.Redact(to))
@@ -78,9 +81,12 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	}
 	defer src.Close()
 	// A source that does not balance would make a copy that does not either: say so before writing.
-	srcTot, err := src.Balance(ctx)
+	srcSum, err := src.Summary(ctx)
 	if err != nil {
-		return fmt.Errorf("%s is not copied, its ledger does not check out: %w", from, err)
+		return err
+	}
+	if srcSum.Balance != nil {
+		return fmt.Errorf("%s is not copied, its ledger does not check out: %w", from, srcSum.Balance)
 	}
 	dst, err := postgres.Open(ctx, to)
 	if err != nil {
@@ -91,86 +97,67 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := dst.Import(ctx, snap); err != nil {
-		return err
-	}
-	// The chat apps' installations (Slack for many workspaces), sealed tokens as they are.
-	installs, err := src.AllInstallations(ctx)
-	if err != nil {
-		return err
-	}
-	for _, in := range installs {
-		if err := dst.PutInstallation(ctx, in); err != nil {
-			return fmt.Errorf("copy the installation of %s/%s: %w", in.Platform, in.Workspace, err)
+	// The copy is read back and compared in its own transaction, before it commits: a copy that
+	// differs is rolled back whole.
+	err = dst.Import(ctx, snap, func(dstSum storage.Summary) error {
+		fmt.Fprintf(stdout, "copied %s to %s\n", from, dst)
+		differ := compareCopy(stdout, "bbolt", "postgres", srcSum, dstSum)
+		if len(differ) > 0 {
+			return fmt.Errorf("the copy differs from %s (%s), so nothing was written", from, strings.Join(differ, "; "))
 		}
-	}
-	dstInstalls, err := dst.CountInstallations(ctx)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	// The DM channels the Discord adapter keeps, so the new database does not open them again.
-	dms, err := src.AllDMChannels(ctx)
-	if err != nil {
-		return err
-	}
-	for _, dm := range dms {
-		if err := dst.PutDMChannel(ctx, dm.Platform, dm.User, dm.Channel); err != nil {
-			return fmt.Errorf("copy the DM channel of %s/%s: %w", dm.Platform, dm.User, err)
-		}
-	}
-	dstDMs, err := dst.CountDMChannels(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "copied %s to %s\n", from, dst)
+	fmt.Fprintln(stdout, "both ledgers balance and every count matches; every record is the same on both sides")
+	return nil
+}
 
-	// Read both sides anew, each through its own store, and compare.
-	srcN, err := src.Counts(ctx)
-	if err != nil {
-		return err
-	}
-	dstN, err := dst.Counts(ctx)
-	if err != nil {
-		return fmt.Errorf("count the copy's records: %w", err)
-	}
-	dstTot, dstErr := dst.Balance(ctx)
+// compareCopy prints the counts and chip totals of a database and of its copy side by side, and
+// returns what differs between them: a count, a total, a kind of record whose checksums differ
+// (the same count of different records), or a ledger that does not balance.
+func compareCopy(w io.Writer, fromName, toName string, src, dst storage.Summary) []string {
+	sn, dn, st, dt := src.Counts, dst.Counts, src.Totals, dst.Totals
 	rows := []struct {
 		what     string
 		src, dst int64
 	}{
-		{"players", int64(srcN.Players), int64(dstN.Players)},
-		{"ledger entries", int64(srcN.LedgerEntries), int64(dstN.LedgerEntries)},
-		{"open tables", int64(srcN.Tables), int64(dstN.Tables)},
-		{"hands in progress", int64(srcN.HandsInProgress), int64(dstN.HandsInProgress)},
-		{"finished hands", int64(srcN.Hands), int64(dstN.Hands)},
-		{"sessions", int64(srcN.Sessions), int64(dstN.Sessions)},
-		{"schedules", int64(srcN.Schedules), int64(dstN.Schedules)},
-		{"RSVPs", int64(srcN.RSVPs), int64(dstN.RSVPs)},
-		{"results", int64(srcN.Results), int64(dstN.Results)},
-		{"installations", int64(len(installs)), int64(dstInstalls)},
-		{"DM channels", int64(len(dms)), int64(dstDMs)},
-		{"chips brought in", srcTot.BroughtIn, dstTot.BroughtIn},
-		{"chips in bankrolls", srcTot.Bankrolls, dstTot.Bankrolls},
-		{"chips on tables", srcTot.OnTables, dstTot.OnTables},
-		{"chips in stacks and prize pools", srcTot.Stacks, dstTot.Stacks},
-		{"sum of the ledger", srcTot.LedgerSum, dstTot.LedgerSum},
+		{"players", int64(sn.Players), int64(dn.Players)},
+		{"ledger entries", int64(sn.LedgerEntries), int64(dn.LedgerEntries)},
+		{"open tables", int64(sn.Tables), int64(dn.Tables)},
+		{"hands in progress", int64(sn.HandsInProgress), int64(dn.HandsInProgress)},
+		{"finished hands", int64(sn.Hands), int64(dn.Hands)},
+		{"sessions", int64(sn.Sessions), int64(dn.Sessions)},
+		{"schedules", int64(sn.Schedules), int64(dn.Schedules)},
+		{"RSVPs", int64(sn.RSVPs), int64(dn.RSVPs)},
+		{"results", int64(sn.Results), int64(dn.Results)},
+		{"money events", int64(sn.MoneyEvents), int64(dn.MoneyEvents)},
+		{"payment handles", int64(sn.Handles), int64(dn.Handles)},
+		{"installations", int64(sn.Installations), int64(dn.Installations)},
+		{"DM channels", int64(sn.DMChannels), int64(dn.DMChannels)},
+		{"chips brought in", st.BroughtIn, dt.BroughtIn},
+		{"chips in bankrolls", st.Bankrolls, dt.Bankrolls},
+		{"chips on tables", st.OnTables, dt.OnTables},
+		{"chips in stacks and prize pools", st.Stacks, dt.Stacks},
+		{"sum of the ledger", st.LedgerSum, dt.LedgerSum},
 	}
-	fmt.Fprintf(stdout, "%-32s %14s %14s\n", "", "bbolt", "postgres")
+	fmt.Fprintf(w, "%-32s %14s %14s\n", "", fromName, toName)
 	var differ []string
 	for _, r := range rows {
-		fmt.Fprintf(stdout, "%-32s %14d %14d\n", r.what, r.src, r.dst)
+		fmt.Fprintf(w, "%-32s %14d %14d\n", r.what, r.src, r.dst)
 		if r.src != r.dst {
 			differ = append(differ, fmt.Sprintf("%s %d, copied %d", r.what, r.src, r.dst))
 		}
 	}
-	// The copy is committed by now: a difference is reported, and the target left for a look.
-	const after = "the copy is written; look into it, or drop that database and migrate into a new one"
-	if dstErr != nil {
-		return fmt.Errorf("the copy's ledger does not check out (%v): %s", dstErr, after)
+	for _, k := range storage.SumsDiffer(src, dst) {
+		differ = append(differ, fmt.Sprintf("the %s are not the same records", k))
 	}
-	if len(differ) > 0 {
-		return fmt.Errorf("the copy differs from %s (%s): %s", from, strings.Join(differ, "; "), after)
+	if src.Balance != nil {
+		differ = append(differ, fmt.Sprintf("the original's ledger does not check out (%v)", src.Balance))
 	}
-	fmt.Fprintln(stdout, "both ledgers balance and every count matches")
-	return nil
+	if dst.Balance != nil {
+		differ = append(differ, fmt.Sprintf("the copy's ledger does not check out (%v)", dst.Balance))
+	}
+	return differ
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
@@ -106,6 +107,13 @@ func migrateSource(t *testing.T) string {
 		Scopes: []string{"commands", "chat:write"}, Token: []byte{1, 0, 0xff, 7}, InstalledBy: "U1", Installed: game.UTC()}))
 	must(db.PutDMChannel(ctx, "discord", "111", "5001"))
 	must(db.PutDMChannel(ctx, "discord", "222", "5002"))
+	// Money books in two communities and payment handles.
+	for _, c := range []string{"console/local", "discord/1"} {
+		must(db.AppendMoney(ctx, c, 0, []money.Event{{Time: game, Kind: money.KindDebt, Community: c, From: "bob", To: "alice", Amount: 350, Currency: "USD"},
+			{Time: game, Kind: money.KindPaid, Community: c, Debt: 1, By: "bob"}}))
+	}
+	must(db.SetHandle(ctx, "discord/1", "alice", money.Handle{App: "venmo", Name: "@alice-w"}))
+	must(db.SetHandle(ctx, "console/local", "bob", money.Handle{App: "paypal", Name: "bob@example.com"}))
 	return path
 }
 
@@ -121,6 +129,10 @@ type storeDump struct {
 	Schedules []schedule.Schedule
 	RSVPs     map[string][]schedule.RSVP
 	Results   map[string][]schedule.Result
+	Money     map[string][]money.Event           // every community's book
+	Handles   map[string]map[string]money.Handle // the payment handles of every community with a book
+	Installs  map[string]bot.Installation
+	DMs       map[string]string
 	Totals    storage.Totals
 }
 
@@ -135,7 +147,8 @@ func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
 		}
 	}
 	d := storeDump{Community: map[string][]table.TableRecord{}, Players: map[string][]table.PlayerRecord{},
-		Recent: map[string][]table.HandRecord{}, RSVPs: map[string][]schedule.RSVP{}, Results: map[string][]schedule.Result{}}
+		Recent: map[string][]table.HandRecord{}, RSVPs: map[string][]schedule.RSVP{}, Results: map[string][]schedule.Result{},
+		Money: map[string][]money.Event{}, Handles: map[string]map[string]money.Handle{}, Installs: map[string]bot.Installation{}, DMs: map[string]string{}}
 	var err error
 	// A table's version and last step count the writes of the store that holds it (table.Change.Step):
 	// a copy starts its own count, so they are left out of the comparison.
@@ -176,6 +189,32 @@ func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
 	for _, r := range snap.Results {
 		d.Results[fmt.Sprint(r.Schedule)], err = s.Results(ctx, fmt.Sprint(r.Schedule))
 		must(err)
+	}
+	cs, err := s.MoneyCommunities(ctx)
+	must(err)
+	for _, h := range snap.Handles {
+		cs = append(cs, h.Community)
+	}
+	for _, c := range cs {
+		d.Money[c], err = s.MoneyBook(ctx, c)
+		must(err)
+		d.Handles[c], err = s.Handles(ctx, c)
+		must(err)
+	}
+	if ins, ok := s.(bot.Installations); ok {
+		for _, want := range snap.Installations {
+			in, found, err := ins.Installation(ctx, want.Platform, want.Workspace)
+			must(err)
+			if found {
+				in.Installed = in.Installed.UTC()
+			}
+			d.Installs[want.Platform+"/"+want.Workspace] = in
+		}
+	}
+	for _, dm := range snap.DMChannels {
+		ch, _, err := s.DMChannel(ctx, dm.Platform, dm.User)
+		must(err)
+		d.DMs[dm.Platform+"/"+dm.User] = ch
 	}
 	d.Totals, err = s.Balance(ctx)
 	must(err)
@@ -244,6 +283,11 @@ func TestMigrateCopiesEverything(t *testing.T) {
 			t.Errorf("the copied DM channel of %s: %q ok=%v err=%v, want %q", user, ch, ok, err, want)
 		}
 	}
+	for _, row := range []string{`DM channels +2 +2`, `money events +4 +4`, `payment handles +2 +2`, `installations +1 +1`} {
+		if !regexp.MustCompile(`(?m)^` + row + `$`).MatchString(out) {
+			t.Errorf("migrate's report lacks the row %q:\n%s", row, out)
+		}
+	}
 	if !regexp.MustCompile(`(?m)^DM channels +2 +2$`).MatchString(out) {
 		t.Errorf("migrate's report does not count 2 DM channels on both sides:\n%s", out)
 	}
@@ -284,7 +328,7 @@ func TestMigrateCopiesEverything(t *testing.T) {
 
 	// A second migrate into the same database is refused with a sentence and changes nothing.
 	code, out, errOut = runMain(t, nil, "", "migrate", "--from", from, "--to", url)
-	if code != 1 || !strings.Contains(errOut, "already holds players, ledger entries, open tables, action logs, finished hands, sessions, schedules, RSVPs, results, so nothing was written") ||
+	if code != 1 || !strings.Contains(errOut, "already holds players, ledger entries, open tables, action logs, finished hands, sessions, schedules, RSVPs, results, money events, payment handles, installations, DM channels, so nothing was written") ||
 		strings.Count(errOut, "\n") != 1 || out != "" {
 		t.Fatalf("second migrate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -335,6 +379,12 @@ func TestMigrateRefusesATargetWithData(t *testing.T) {
 		{"a session", func(d *postgres.DB) error {
 			return d.Commit(ctx, table.Change{Session: &table.SessionRecord{Table: "t"}})
 		}, "already holds sessions, so"},
+		// The chat apps' records are checked in the same transaction as the rest: a copy never
+		// mixes its installations or DM channels into another database's.
+		{"an installation", func(d *postgres.DB) error {
+			return d.PutInstallation(ctx, bot.Installation{Platform: "slack", Workspace: "T9", Token: []byte{1}, Installed: time.Now()})
+		}, "already holds installations, so"},
+		{"a DM channel", func(d *postgres.DB) error { return d.PutDMChannel(ctx, "discord", "7", "8") }, "already holds DM channels, so"},
 		{"a lease only", func(d *postgres.DB) error {
 			_, err := d.Claim(ctx, "console/local", "another process", time.Minute)
 			return err

@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
@@ -55,12 +56,19 @@ type storeName struct {
 
 func (s storeName) String() string { return s.path }
 
-// defaultOwner names this process among those sharing a database: host and process ID, unique
-// while the process lives (a restarted process is a new owner, and claims anew).
+// defaultOwner names this process among those sharing a database: host, process ID and a random
+// part drawn at each start. Host and process ID alone repeat when a container restarts (same host
+// name, often PID 1), and a restarted process would take the lease rows of its previous life for its
+// own; the random part makes every start a new owner, which claims anew.
 func defaultOwner() string {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "dealerbot"
 	}
-	return fmt.Sprintf("%s-%s", host, strconv.Itoa(os.Getpid()))
+	if len(host) > 64 {
+		host = host[:64] // DEALERBOT_OWNER is at most 100 characters; so is this
+	}
+	var b [4]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }

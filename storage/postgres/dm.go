@@ -29,10 +29,3 @@ func (d *DB) PutDMChannel(ctx context.Context, platform, user, channel string) e
 		ON CONFLICT (platform, user_id) DO UPDATE SET channel = excluded.channel`, platform, user, channel)
 	return d.wrap("keep a DM channel", err)
 }
-
-// CountDMChannels counts the DM channels kept (for `dealerbot migrate`).
-func (d *DB) CountDMChannels(ctx context.Context) (int, error) {
-	var n int
-	err := d.pool.QueryRow(ctx, "SELECT count(*) FROM dm_channels").Scan(&n)
-	return n, d.wrap("count DM channels", err)
-}

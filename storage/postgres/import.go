@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -34,6 +35,8 @@ var dataTables = []struct{ name, what string }{
 	{"results", "results"},
 	{"money_events", "money events"},
 	{"payment_handles", "payment handles"},
+	{"installations", "installations"},
+	{"dm_channels", "DM channels"},
 }
 
 // importBatch is how many hands one COPY writes: the snapshot's hands are read in batches as well,
@@ -42,11 +45,16 @@ const importBatch = 1000
 
 // Import writes s into the database in one transaction, every record as it was stored: players' rows
 // as they are (nothing re-derived from the ledger), ledger events, sessions and schedules under their
-// own numbers, hands in their binary form. The sequences that number new ledger events, sessions and
+// own numbers, hands in their binary form, money books, payment handles, the chat apps'
+// installations and DM channels. The sequences that number new ledger events, sessions and
 // schedules go on after the snapshot's. Import refuses, with ErrNotEmpty and nothing written, a
 // database that holds any record; the check runs in the same transaction, with the tables locked
 // against writers until it ends.
-func (d *DB) Import(ctx context.Context, s storage.Snapshot) error {
+//
+// check, when not nil, is called in the same transaction after the copy and before its commit, with
+// the copy summed up as the transaction reads it (counts, chip totals, every record's checksum); an
+// error from check rolls the whole copy back and is returned.
+func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.Summary) error) error {
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
 		return d.wrap("begin the import", err)
@@ -56,6 +64,9 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot) error {
 	// something holds a transaction open.
 	if _, err := tx.Exec(ctx, "SET LOCAL lock_timeout = '15s'"); err != nil {
 		return d.wrap("import", err)
+	}
+	if err := d.longTransaction(ctx, tx); err != nil {
+		return err
 	}
 	names := make([]string, len(dataTables))
 	for i, t := range dataTables {
@@ -86,6 +97,9 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot) error {
 		return err
 	}
 	if err := d.copyMoney(ctx, tx, s); err != nil { // money.go
+		return err
+	}
+	if err := d.copyAdapters(ctx, tx, s); err != nil {
 		return err
 	}
 	if s.Hands != nil {
@@ -130,7 +144,43 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot) error {
 			return d.wrap("set the "+q.what+" sequence", err)
 		}
 	}
+	if check != nil {
+		sum, err := d.summaryOn(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("read the copy back: %w", err)
+		}
+		if err := check(sum); err != nil {
+			return err
+		}
+	}
 	return d.wrap("commit the import", tx.Commit(ctx))
+}
+
+// copyAdapters copies the chat apps' installations (sealed tokens as they are) and DM channels.
+func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+	var rows [][]any
+	for _, in := range s.Installations {
+		if in.Platform == "" || in.Workspace == "" {
+			return errors.New("copy an installation: no platform or workspace given")
+		}
+		scopes := in.Scopes
+		if scopes == nil {
+			scopes = []string{}
+		}
+		token := in.Token
+		if token == nil {
+			token = []byte{}
+		}
+		rows = append(rows, []any{in.Platform, in.Workspace, in.Name, in.BotUser, scopes, token, in.InstalledBy, in.Installed})
+	}
+	if err := d.copyRows(ctx, tx, "installations", []string{"platform", "workspace", "name", "bot_user", "scopes", "token", "installed_by", "installed_at"}, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for _, dm := range s.DMChannels {
+		rows = append(rows, []any{dm.Platform, dm.User, dm.Channel})
+	}
+	return d.copyRows(ctx, tx, "dm_channels", []string{"platform", "user_id", "channel"}, rows)
 }
 
 // copyRecords copies every record of s but the hands.
@@ -243,15 +293,22 @@ func scheduleNo(n uint64) (int64, error) {
 
 // Counts counts the records in one snapshot, as storage.DB.Counts does.
 func (d *DB) Counts(ctx context.Context) (storage.Counts, error) {
-	var n storage.Counts
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return n, d.wrap("begin", err)
+		return storage.Counts{}, d.wrap("begin", err)
 	}
 	defer tx.Rollback(ctx)
-	err = tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM hands), (SELECT count(*) FROM sessions),
-		(SELECT count(*) FROM schedules), (SELECT count(*) FROM rsvps), (SELECT count(*) FROM results)`).
-		Scan(&n.Players, &n.Hands, &n.Sessions, &n.Schedules, &n.RSVPs, &n.Results)
+	return d.countsOn(ctx, tx)
+}
+
+// countsOn is Counts in a transaction.
+func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
+	var n storage.Counts
+	err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM hands), (SELECT count(*) FROM sessions),
+		(SELECT count(*) FROM schedules), (SELECT count(*) FROM rsvps), (SELECT count(*) FROM results),
+		(SELECT count(*) FROM money_events), (SELECT count(*) FROM payment_handles),
+		(SELECT count(*) FROM installations), (SELECT count(*) FROM dm_channels)`).
+		Scan(&n.Players, &n.Hands, &n.Sessions, &n.Schedules, &n.RSVPs, &n.Results, &n.MoneyEvents, &n.Handles, &n.Installations, &n.DMChannels)
 	if err != nil {
 		return n, d.wrap("count records", err)
 	}
@@ -287,4 +344,43 @@ func (d *DB) Counts(ctx context.Context) (storage.Counts, error) {
 		}
 	}
 	return n, d.wrap("count tables", rows.Err())
+}
+
+// balanceOn is Balance in a transaction (Balance itself is left as it is: the commit path's owners
+// are changing it).
+func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (storage.Totals, error) {
+	ledger, err := d.ledgerRecords(ctx, tx)
+	if err != nil {
+		return storage.Totals{}, err
+	}
+	prows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players")
+	if err != nil {
+		return storage.Totals{}, d.wrap("load players", err)
+	}
+	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (table.PlayerRecord, error) { return scanPlayer(r) })
+	if err != nil {
+		return storage.Totals{}, d.wrap("load players", err)
+	}
+	tables, err := jsonRowsOn[table.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
+	if err != nil {
+		return storage.Totals{}, err
+	}
+	return storage.Tally(ledger, players, tables)
+}
+
+// summaryOn sums up the database as tx reads it: counts, chip totals and every record's checksum.
+func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (storage.Summary, error) {
+	s, err := d.snapshotOn(ctx, tx)
+	if err != nil {
+		return storage.Summary{}, err
+	}
+	n, err := d.countsOn(ctx, tx)
+	if err != nil {
+		return storage.Summary{}, err
+	}
+	t, balance := d.balanceOn(ctx, tx) // an error of the reads themselves fails the hands' reads below
+	if balance != nil && ctx.Err() != nil {
+		return storage.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
+	}
+	return storage.Summarize(ctx, s, n, t, balance)
 }

@@ -53,10 +53,3 @@ func (d *DB) DeleteInstallation(ctx context.Context, platform, workspace string)
 	_, err := d.pool.Exec(ctx, "DELETE FROM installations WHERE platform = $1 AND workspace = $2", platform, workspace)
 	return d.wrap("delete the installation", err)
 }
-
-// CountInstallations counts the stored installations (for migrate).
-func (d *DB) CountInstallations(ctx context.Context) (int, error) {
-	var n int
-	err := d.pool.QueryRow(ctx, "SELECT count(*) FROM installations").Scan(&n)
-	return n, d.wrap("count installations", err)
-}

@@ -37,7 +37,18 @@ func TestImportCopiesMoney(t *testing.T) {
 	}
 	dst := mustOpen(t)
 	defer dst.Close()
-	if err := dst.Import(ctx, snap); err != nil {
+	want, err := src.Summary(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The copy, read back in Import's transaction, holds the same money events and handles.
+	err = dst.Import(ctx, snap, func(got storage.Summary) error {
+		if d := storage.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Counts.MoneyEvents != 4 || got.Counts.Handles != 1 {
+			t.Errorf("the copy differs in %v: counts %+v, want %+v", d, got.Counts, want.Counts)
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []string{"console/local", "discord/1"} {

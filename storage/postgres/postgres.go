@@ -35,7 +35,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,21 +96,6 @@ var (
 	_ schedule.Store = (*DB)(nil)
 )
 
-// Redact returns the URL without its password, for messages and logs.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "(a URL that cannot be parsed)"
-		}
-		return raw
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
 // SessionTimeouts are the settings of every session the dealer opens, unless its URL sets them:
 // no statement waits more than lock_timeout for a lock or runs longer than statement_timeout, and
 // the server ends a session left idle inside a transaction (a paused process) after
@@ -123,10 +107,31 @@ var SessionTimeouts = map[string]string{
 	"idle_in_transaction_session_timeout": "2s",
 }
 
+// longTransaction lifts the statement and idle-in-transaction timeouts (SessionTimeouts) for the rest
+// of tx: an operator's copy of the whole database (migrate, backup) reads and writes between its
+// statements for as long as the data takes.
+func (d *DB) longTransaction(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0")
+	return d.wrap("lift the timeouts of a long transaction", err)
+}
+
 // Open connects to the database at rawURL (postgres://user:password@host:port/db?...), checks that it
 // answers, and creates or migrates its schema. A wrong URL, host, user or password is an error that
 // says which; a schema newer than this binary's is refused (ErrNewerSchema) and nothing is written.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
+	d, err := connect(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.migrate(ctx); err != nil {
+		d.pool.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// connect opens a pool on rawURL and checks that the database answers.
+func connect(ctx context.Context, rawURL string) (*DB, error) {
 	safe := Redact(rawURL)
 	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
@@ -148,18 +153,13 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the database %s: %v", safe, redactErr(err, rawURL))
 	}
-	d := &DB{pool: pool, safe: safe}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("cannot connect to the database %s: %s", safe, connectProblem(err, rawURL))
 	}
-	if err := d.migrate(ctx); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	return d, nil
+	return &DB{pool: pool, safe: safe}, nil
 }
 
 // connectProblem says in a few words why a connection failed.
@@ -181,18 +181,6 @@ func connectProblem(err error, rawURL string) string {
 		last = "nothing answers there (" + last[i+len("dial error: "):] + ")"
 	}
 	return last
-}
-
-// redactErr keeps the password out of an error pgx built from the URL.
-func redactErr(err error, rawURL string) error {
-	u, perr := url.Parse(rawURL)
-	if perr != nil || u.User == nil {
-		return err
-	}
-	if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(err.Error(), pw) {
-		return errors.New(strings.ReplaceAll(err.Error(), pw, "xxxxx"))
-	}
-	return err
 }
 
 // migrateLock is the key of the transaction-scoped advisory lock that serializes migrations of

@@ -72,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"PaymentHandles", paymentHandles},
 		{"HandsOfACommunity", handsOfACommunity},
 		{"DMChannels", dmChannels},
+		{"CommunitiesAlike", communitiesAlike},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1211,6 +1212,40 @@ func dmChannels(t *testing.T, s Store) {
 		ch, ok, err := s.DMChannel(ctx, w.platform, w.user)
 		if err != nil || ch != w.want || ok != (w.want != "") {
 			t.Errorf("DMChannel(%s, %s) = %q, %v, %v; want %q", w.platform, w.user, ch, ok, err, w.want)
+		}
+	}
+}
+
+// Communities whose names begin alike ("discord/g1", "discord/g10", "discord/g1x") are told apart:
+// each lists its own tables, and every one of them is listed once, with several tables each.
+func communitiesAlike(t *testing.T, s Store) {
+	for _, id := range []string{"discord/g1/c1", "discord/g1/c2", "discord/g1/c3", "discord/g10/c1", "discord/g1x/c1", "discord/g10/c2", "console/local/console"} {
+		var platform, ws, ch string
+		if parts := strings.SplitN(id, "/", 3); len(parts) == 3 {
+			platform, ws, ch = parts[0], parts[1], parts[2]
+		}
+		commit(t, s, table.Change{Table: &table.TableRecord{ID: id, Platform: platform, Workspace: ws, Channel: ch, Button: -1}})
+	}
+	cs, err := s.Communities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.Community)
+	}
+	if want := "[console/local discord/g1 discord/g10 discord/g1x]"; fmt.Sprint(got) != want {
+		t.Fatalf("Communities = %v, want %s", got, want)
+	}
+	for c, want := range map[string]string{"discord/g1": "[discord/g1/c1 discord/g1/c2 discord/g1/c3]",
+		"discord/g10": "[discord/g10/c1 discord/g10/c2]", "discord/g1x": "[discord/g1x/c1]", "discord": "[]", "discord/g1/c1": "[]"} {
+		ts, err := s.CommunityTables(ctx, c)
+		var ids []string
+		for _, tr := range ts {
+			ids = append(ids, tr.ID)
+		}
+		if err != nil || fmt.Sprint(ids) != want && !(want == "[]" && len(ids) == 0) {
+			t.Errorf("CommunityTables(%s) = %v, %v; want %s", c, ids, err, want)
 		}
 	}
 }
