@@ -2,6 +2,9 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -367,5 +370,176 @@ func TestScheduleVerbsGoToTheOwner(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The owner applies forwarded commands in order within a community and communities in parallel: a
+// forwarded command for one server is not held up by another server's slow step (here a deal whose
+// hole-card DMs take seconds to send).
+func TestInboxServesCommunitiesInParallel(t *testing.T) {
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	chatA := &surfaceChat{text: map[string]string{}}
+	slow := func(m bot.Message) {
+		if m.Workspace == "g1" && m.User != "" {
+			time.Sleep(1200 * time.Millisecond)
+		}
+	}
+	chatA.onSend.Store(&slow)
+	a := startShared(t, db, "A", chatA, time.Now)
+	do := func(d *bot.Dealer, workspace, user, text string) bot.Reply {
+		return d.Handle(ctx, bot.Command{Platform: "discord", Workspace: workspace, Channel: "c1", User: user, UserName: user, Text: text})
+	}
+	for _, g := range []string{"g1", "g2"} {
+		for _, line := range [][2]string{{"ann", "start"}, {"ann", "join 1000"}, {"ben", "join 1000"}} {
+			if r := do(a, g, line[0], line[1]); r.IsError {
+				t.Fatalf("%s %s: %s", g, line[1], r.Text)
+			}
+		}
+	}
+	b := startShared(t, db, "B", &surfaceChat{text: map[string]string{}}, time.Now)
+	dealt := make(chan bot.Reply, 1)
+	go func() { dealt <- do(b, "g1", "ann", "deal") }() // forwarded to A, whose DMs for g1 are slow
+	time.Sleep(500 * time.Millisecond)
+	began := time.Now()
+	if r := do(b, "g2", "ann", "table"); r.IsError {
+		t.Fatalf("table at g2 through B: %s", r.Text)
+	}
+	if waited := time.Since(began); waited > time.Second {
+		t.Fatalf("the forwarded `table` for g2 waited %v behind g1's deal", waited.Round(time.Millisecond))
+	}
+	if r := <-dealt; r.IsError {
+		t.Fatalf("the forwarded deal at g1: %s", r.Text)
+	}
+}
+
+// Forwarded commands that waited too long for an owner are answered "too late" and not applied (a
+// typed command after 2 minutes, an interaction after 15), and every answered command's interaction
+// token is gone from the inbox.
+func TestInboxRowsExpire(t *testing.T) {
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	a := startShared(t, db, "A", &surfaceChat{text: map[string]string{}}, time.Now)
+	do := func(user, text string) bot.Reply {
+		return a.Handle(ctx, bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: user, UserName: user, Text: text})
+	}
+	if r := do("ann", "start"); r.IsError {
+		t.Fatal(r.Text)
+	}
+	queue := func(id, user, followup string, age time.Duration) {
+		t.Helper()
+		cmd := bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: user, UserName: user, Text: "join 1000", ID: id, Followup: followup}
+		data, err := json.Marshal(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Pool().Exec(ctx, `INSERT INTO inbox (id, community, cmd, created_at) VALUES ($1, 'discord/g1', $2, now() - $3::interval)`,
+			id, data, fmt.Sprintf("%d seconds", int(age.Seconds()))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Pool().Exec(ctx, "SELECT pg_notify('dealerbot_inbox', 'discord/g1')"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	queue("typed-late", "ben", "", 3*time.Minute)
+	queue("click-late", "cat", "app/1/secret-token-1", 16*time.Minute)
+	queue("click-in-time", "dan", "app/2/secret-token-2", 5*time.Minute)
+	answer := func(id string) (string, string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			var reply, cmd []byte
+			if err := db.Pool().QueryRow(ctx, "SELECT reply, cmd FROM inbox WHERE id = $1", id).Scan(&reply, &cmd); err != nil {
+				t.Fatal(err)
+			}
+			if reply != nil {
+				return string(reply), string(cmd)
+			}
+		}
+		t.Fatalf("%s was not answered", id)
+		return "", ""
+	}
+	for _, id := range []string{"typed-late", "click-late"} {
+		reply, cmd := answer(id)
+		if !strings.Contains(reply, "Too late") || !strings.Contains(reply, "nothing changed") {
+			t.Errorf("%s answered %s, want too late and nothing changed", id, reply)
+		}
+		if strings.Contains(cmd, "secret-token") {
+			t.Errorf("%s's token is still in the inbox after its answer: %s", id, cmd)
+		}
+	}
+	reply, cmd := answer("click-in-time")
+	if strings.Contains(reply, "Too late") || strings.Contains(cmd, "secret-token") {
+		t.Errorf("the click in time: answered %s, its command now %s: want it applied and its token gone", reply, cmd)
+	}
+	tr, _, err := db.Table(ctx, "discord/g1/c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seated []string
+	for _, s := range tr.Seats {
+		if s.User != "" {
+			seated = append(seated, s.User)
+		}
+	}
+	if fmt.Sprint(seated) != "[dan]" {
+		t.Fatalf("seated %v, want only dan (the commands too late change nothing)", seated)
+	}
+}
+
+// A process that lost a community cannot answer a command forwarded to it: the answer is written
+// under the lease, so the command stays for the new owner, whose answer is the one the sender gets.
+func TestInboxAnswerNeedsTheLease(t *testing.T) {
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	old, err := db.Claim(ctx, "discord/g1", "A", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool().Exec(ctx, "UPDATE leases SET expires_at = now() WHERE community = 'discord/g1'"); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := db.Claim(ctx, "discord/g1", "B", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: "ann", Text: "table", ID: "fwd-1"}
+	got := make(chan bot.Reply, 1)
+	go func() {
+		r, err := db.Forward(ctx, "discord/g1", cmd)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	var fs []bot.Forwarded
+	for deadline := time.Now().Add(5 * time.Second); len(fs) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if fs, err = db.Pending(ctx, []string{"discord/g1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(fs) != 1 {
+		t.Fatalf("pending %v, want the forwarded command", fs)
+	}
+	err = db.Answer(table.WithFence(ctx, old.Fence()), fs[0].Seq, bot.Reply{Text: "from the former owner"})
+	if !errors.Is(err, bot.ErrNotOwner) {
+		t.Fatalf("the former owner's answer: %v, want ErrNotOwner", err)
+	}
+	if err := db.Answer(table.WithFence(ctx, cur.Fence()), fs[0].Seq, bot.Reply{Text: "from the owner"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-got; r.Text != "from the owner" {
+		t.Fatalf("the sender got %q, want the owner's answer", r.Text)
 	}
 }

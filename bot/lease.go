@@ -81,7 +81,10 @@ type Inbox interface {
 	Forward(ctx context.Context, community string, cmd Command) (Reply, error)
 	// Pending returns the unanswered commands of the given communities, oldest first.
 	Pending(ctx context.Context, communities []string) ([]Forwarded, error)
-	// Answer stores the reply to a forwarded command.
+	// Answer stores the reply to a forwarded command and forgets its short-lived credentials
+	// (Command.Followup). When ctx carries a fence (table.WithFence), the answer is stored only while
+	// the fence is the community's lease (ErrNotOwner otherwise, and the command stays for the
+	// owner): a process that lost the community cannot answer for it.
 	Answer(ctx context.Context, seq int64, r Reply) error
 	// Doorbell receives when a command was forwarded, until ctx ends.
 	Doorbell(ctx context.Context) <-chan struct{}
@@ -93,6 +96,7 @@ type Inbox interface {
 type Forwarded struct {
 	Seq int64
 	Cmd Command
+	Age time.Duration // how long it has waited, by the store's clock
 }
 
 // ErrNoReply is returned by Inbox.Forward when the owner did not answer in time.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/schedule"
@@ -405,13 +406,18 @@ func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, 
 	return &r, nil
 }
 
-// inboxLoop applies the commands other processes forward to this one, in order, until ctx ends.
+// inboxLoop applies the commands other processes forward to this one until ctx ends: in order
+// within a community, communities in parallel (a worker each while it has commands), so one
+// server's slow step never holds up another's.
 func (d *Dealer) inboxLoop(ctx context.Context) {
 	bell := d.inbox.Doorbell(ctx)
 	look := time.NewTicker(500 * time.Millisecond) // a ring missed (the listener reconnecting) waits at most this
 	defer look.Stop()
 	prune := time.NewTicker(time.Minute)
 	defer prune.Stop()
+	again := make(chan struct{}, 1) // a worker finished: its community may have more
+	var mu sync.Mutex
+	busy := map[string]bool{} // communities with a worker
 	for {
 		select {
 		case <-ctx.Done():
@@ -423,15 +429,18 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			continue
 		case <-bell:
 		case <-look.C:
+		case <-again:
 		}
 		d.mu.Lock()
 		var names []string
 		for name, c := range d.owned {
 			select {
 			case <-c.ready:
-				if c.err == nil {
+				mu.Lock()
+				if c.err == nil && !busy[name] {
 					names = append(names, name)
 				}
+				mu.Unlock()
 			default:
 			}
 		}
@@ -443,18 +452,68 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			}
 			continue
 		}
+		byCommunity := map[string][]Forwarded{}
 		for _, f := range fs {
-			f.Cmd.Forwarded = true
-			r := d.Handle(ctx, f.Cmd)
-			if err := d.inbox.Answer(ctx, f.Seq, r); err != nil && ctx.Err() == nil {
-				d.log.Warn("answer a forwarded command", "err", err)
-			}
-			// Once answered here, the sender answers the user: from then on this process's chat may
-			// follow that answer with the user's private messages (hole cards), as the sender's could.
-			if fu, ok := d.chat.(Followups); ok && f.Cmd.Followup != "" {
-				fu.Forwarded(f.Cmd)
-			}
+			name := table.Community(f.Cmd.Platform, f.Cmd.Workspace)
+			byCommunity[name] = append(byCommunity[name], f)
 		}
+		for name, queue := range byCommunity {
+			mu.Lock()
+			busy[name] = true
+			mu.Unlock()
+			go func() {
+				for _, f := range queue {
+					d.applyForwarded(ctx, name, f)
+				}
+				mu.Lock()
+				delete(busy, name)
+				mu.Unlock()
+				select {
+				case again <- struct{}{}:
+				default:
+				}
+			}()
+		}
+	}
+}
+
+// forwardedDeadline bounds the work of one forwarded command, its chat sends included.
+const forwardedDeadline = 10 * time.Second
+
+// Forwarded commands expire: an interaction's after 15 minutes (its token stops working then), a
+// typed command's after 2 minutes (its sender was told long before that it was queued, and a bet
+// that late would surprise the table).
+const (
+	expireInteraction = 15 * time.Minute
+	expireTyped       = 2 * time.Minute
+)
+
+// applyForwarded applies one forwarded command, or answers that it came too late, and stores the
+// answer under this process's lease for community.
+func (d *Dealer) applyForwarded(ctx context.Context, community string, f Forwarded) {
+	f.Cmd.Forwarded = true
+	expiry := expireTyped
+	if f.Cmd.Followup != "" || f.Cmd.Token != "" {
+		expiry = expireInteraction
+	}
+	var r Reply
+	if f.Age > expiry {
+		r = Reply{Text: fmt.Sprintf("Too late: that command waited %v for this server's dealer and was not carried out, so nothing changed.", f.Age.Round(time.Second)), IsError: true}
+	} else {
+		hctx, cancel := context.WithTimeout(ctx, forwardedDeadline)
+		r = d.Handle(hctx, f.Cmd)
+		cancel()
+	}
+	if err := d.inbox.Answer(d.fencedFor(ctx, community), f.Seq, r); err != nil {
+		if ctx.Err() == nil {
+			d.log.Warn("answer a forwarded command", "community", community, "err", err)
+		}
+		return
+	}
+	// Once answered here, the sender answers the user: from then on this process's chat may follow
+	// that answer with the user's private messages (hole cards), as the sender's could.
+	if fu, ok := d.chat.(Followups); ok && f.Cmd.Followup != "" && f.Age <= expiry {
+		fu.Forwarded(f.Cmd)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
 )
 
 // The inbox: a process that receives a command for a community another process owns writes it here
@@ -73,7 +74,8 @@ func (d *DB) Pending(ctx context.Context, communities []string) ([]bot.Forwarded
 	if len(communities) == 0 {
 		return nil, nil
 	}
-	rows, err := d.pool.Query(ctx, `SELECT seq, cmd FROM inbox WHERE reply IS NULL AND community = ANY($1) ORDER BY seq LIMIT 500`, communities)
+	rows, err := d.pool.Query(ctx, `SELECT seq, cmd, extract(epoch FROM now() - created_at) FROM inbox
+		WHERE reply IS NULL AND community = ANY($1) ORDER BY seq LIMIT 500`, communities)
 	if err != nil {
 		return nil, d.wrap("read the inbox", err)
 	}
@@ -82,9 +84,11 @@ func (d *DB) Pending(ctx context.Context, communities []string) ([]bot.Forwarded
 	for rows.Next() {
 		var f bot.Forwarded
 		var data []byte
-		if err := rows.Scan(&f.Seq, &data); err != nil {
+		var age float64
+		if err := rows.Scan(&f.Seq, &data, &age); err != nil {
 			return nil, d.wrap("read the inbox", err)
 		}
+		f.Age = time.Duration(age * float64(time.Second))
 		if err := json.Unmarshal(data, &f.Cmd); err != nil {
 			return nil, err
 		}
@@ -93,21 +97,31 @@ func (d *DB) Pending(ctx context.Context, communities []string) ([]bot.Forwarded
 	return out, d.wrap("read the inbox", rows.Err())
 }
 
-// Answer stores the owner's reply to a forwarded command.
+// Answer stores the owner's reply to a forwarded command, under the fence ctx carries, and drops the
+// command's interaction token (Followup): nothing needs it once the command is answered.
 func (d *DB) Answer(ctx context.Context, seq int64, r bot.Reply) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	_, err = d.pool.Exec(ctx, "UPDATE inbox SET reply = $2, answered_at = now() WHERE seq = $1 AND reply IS NULL", seq, data)
-	return d.wrap("answer", err)
+	var b pgx.Batch
+	queueFence(&b, table.FenceFrom(ctx))
+	b.Queue(`UPDATE inbox SET reply = $2, answered_at = now(), cmd = convert_to((convert_from(cmd, 'UTF8')::jsonb - 'Followup')::text, 'UTF8')
+		WHERE seq = $1 AND reply IS NULL`, seq, data)
+	return d.wrap("answer", d.pool.SendBatch(ctx, &b).Close())
 }
 
+// expireUnanswered is how long an unanswered command stays in the inbox: an interaction's token
+// stops working after 15 minutes, and the owners answer expired commands "too late" before then.
+const expireUnanswered = 15 * time.Minute
+
 // Prune forgets answered commands and applied delivery IDs older than keep (platforms stop
-// retrying a delivery within minutes).
+// retrying a delivery within minutes), and commands nobody answered within expireUnanswered,
+// with their tokens.
 func (d *DB) Prune(ctx context.Context, keep time.Duration) error {
 	var b pgx.Batch
 	b.Queue("DELETE FROM inbox WHERE answered_at < now() - $1::interval", interval(keep))
+	b.Queue("DELETE FROM inbox WHERE reply IS NULL AND created_at < now() - $1::interval", interval(expireUnanswered+time.Minute))
 	b.Queue("DELETE FROM applied WHERE at < now() - $1::interval", interval(keep))
 	return d.wrap("prune the inbox", d.pool.SendBatch(ctx, &b).Close())
 }
