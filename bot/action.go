@@ -515,7 +515,7 @@ func (e *commitError) Unwrap() error { return e.err }
 // its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	var settleUp *render.Message // a money table's session ended: its settle-up (money.go)
-	version := t.st.Rec.Version
+	version, began := t.st.Rec.Version, time.Now()
 	if !st.Change.Empty() {
 		c := st.Change
 		c.Fence = t.fence
@@ -524,7 +524,6 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			c.Step, c.Base = t.d.stepPrefix+strconv.FormatUint(t.d.steps.Add(1), 36), version
 			version++
 		}
-		began := time.Now()
 		var err error
 		if rec := t.st.Rec; c.Session != nil && t.st.Open && rec.Tournament == nil && rec.Settings.Money.On() {
 			settleUp, err = t.settleSession(ctx, c) // money.go: the night's results in money go with it
@@ -570,6 +569,8 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		t.st.DealDelay = t.d.cfg.DealDelay
 	}
 	t.st.Rec.Version = version
+	t.midHand.Store(t.st.Hand != nil)
+	t.lastStep.Store(began.UnixNano())
 	if v := st.View; v != nil {
 		// What the step did to the running hand goes on its table message: a new message for a new
 		// hand, then the step's lines.

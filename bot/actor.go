@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
@@ -57,6 +58,11 @@ type actor struct {
 	inStep bool
 	// exited is closed when the goroutine has ended (its last queued job done).
 	exited chan struct{}
+	// midHand and lastStep (Unix nanoseconds) tell the lease loop, which may not touch st, whether a
+	// hand is in play and when the table last took a step: a community is handed to another
+	// process only between hands, the one idle longest first.
+	midHand  atomic.Bool
+	lastStep atomic.Int64
 	// unsure is set when a commit's outcome could not be learnt (the database's answer was lost
 	// and it could not be read back) or the store holds a newer version of the table than st: the
 	// next job first reads the table back (reconcile) and runs only once st is the store's.
@@ -220,6 +226,7 @@ func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 	t.handFloor = floor
 	st, err := table.Restore(rec)
 	t.st = st
+	t.midHand.Store(rec.Hand != nil)
 	t.st.DealDelay = t.d.cfg.DealDelay // the shell's setting, read by the core (every state the shell holds carries it)
 	if rec.Hand == nil {
 		t.scheduleDeal()

@@ -543,3 +543,44 @@ func TestInboxAnswerNeedsTheLease(t *testing.T) {
 		t.Fatalf("the sender got %q, want the owner's answer", r.Text)
 	}
 }
+
+// A process with more than its share hands a community to one with room only between hands, the
+// one idle longest: a table with a hand in play stays where it is (a move pauses it for a restore).
+func TestHandBackOnlyBetweenHands(t *testing.T) {
+	for _, st := range sharedStores {
+		t.Run(st.name, func(t *testing.T) {
+			db := st.open(t)
+			defer db.Close()
+			ctx := context.Background()
+			a := startShared(t, db, "A", &schedChat{}, nil)
+			do := func(d *bot.Dealer, g, user, text string) bot.Reply {
+				return d.Handle(ctx, bot.Command{Platform: "discord", Workspace: g, Channel: "c", User: user, UserName: user, Text: text})
+			}
+			for _, g := range []string{"g1", "g2"} { // g2 sorts last: the old choice
+				for _, line := range [][2]string{{"ann", "start timer=off"}, {"ann", "join 1000"}, {"ben", "join 1000"}} {
+					if r := do(a, g, line[0], line[1]); r.IsError {
+						t.Fatalf("%s: %s", line[1], r.Text)
+					}
+				}
+			}
+			if r := do(a, "g2", "ann", "deal"); r.IsError { // a hand in play at g2
+				t.Fatal(r.Text)
+			}
+			b := startShared(t, db, "B", &schedChat{}, nil)
+			deadline := time.Now().Add(15 * time.Second)
+			for len(b.Owned()) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("after 15 s B serves nothing; A serves %v", a.Owned())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			time.Sleep(2 * time.Second) // more scans: nothing else moves
+			if got := b.Owned(); len(got) != 1 || got[0] != "discord/g1" {
+				t.Fatalf("B serves %v, want discord/g1 (idle), not g2, whose hand is in play", got)
+			}
+			if got := a.Owned(); len(got) != 1 || got[0] != "discord/g2" {
+				t.Fatalf("A serves %v, want discord/g2", got)
+			}
+		})
+	}
+}

@@ -25,7 +25,8 @@ import (
 //     share, ceil(communities / live processes); the live processes are those whose own process
 //     lease ("process/OWNER", renewed with the others) lives. A process holding more than its share
 //     hands one community back per scan (Release), when another live process has room below its
-//     share, so a process that just started picks it up and nothing bounces between full ones;
+//     share, so a process that just started picks it up and nothing bounces between full ones: only
+//     between hands, the one idle longest, and never one that moved here within the minute;
 //   - claims a free or expired community at once when a command for it arrives;
 //   - restores a community it claims the way a restart does: each table's hand replayed from its
 //     committed actions, timers re-armed from their stored deadlines, the table message re-synced;
@@ -227,11 +228,20 @@ func (d *Dealer) scan(ctx context.Context) {
 	if mine > share && room {
 		d.mu.Lock()
 		var give *community
-		for _, c := range d.owned {
-			// Not one just claimed: a command that claimed it is likely still on its way.
-			if c.lease.Epoch > 0 && time.Since(c.claimed) > handBackAfter &&
-				(give == nil || c.lease.Community > give.lease.Community) {
-				give = c
+		var giveIdle time.Time
+		for name, c := range d.owned {
+			// Not one just claimed (a command that claimed it is likely still on its way), nor one
+			// that moved here within the minute (nothing goes back and forth), nor one with a hand in
+			// play (each move pauses its tables for a restore): the one idle longest.
+			stay := handBackAfter
+			if c.lease.Epoch > 1 {
+				stay = movedStays
+			}
+			if c.lease.Epoch <= 0 || time.Since(c.claimed) <= stay {
+				continue
+			}
+			if idle, ok := d.idleLocked(name); ok && (give == nil || idle.Before(giveIdle)) {
+				give, giveIdle = c, idle
 			}
 		}
 		d.mu.Unlock()
@@ -313,8 +323,30 @@ func (d *Dealer) adopt(ctx context.Context, c *community) error {
 }
 
 // handBackAfter is how long a community stays with the process that claimed it before it may be
-// handed back to spread the load.
-const handBackAfter = 5 * time.Second
+// handed back to spread the load; movedStays how long one that came from another process stays.
+const (
+	handBackAfter = 5 * time.Second
+	movedStays    = time.Minute
+)
+
+// idleLocked returns when community's tables last took a step (the zero time for none), and false
+// when one of them has a hand in play. d.mu is held.
+func (d *Dealer) idleLocked(community string) (time.Time, bool) {
+	var last int64
+	for id, t := range d.tables {
+		if communityOf(id) != community {
+			continue
+		}
+		if t.midHand.Load() {
+			return time.Time{}, false
+		}
+		last = max(last, t.lastStep.Load())
+	}
+	if last == 0 {
+		return time.Time{}, true
+	}
+	return time.Unix(0, last), true
+}
 
 // lose stops serving a community held at l's epoch: its tables stop without another write (their
 // queued commands are answered by the goroutine as it drains; any commit they try is fenced off).
