@@ -300,7 +300,12 @@ func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply,
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
 	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
-	if err := d.store.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{e}}); errors.Is(err, ErrInsufficient) {
+	key := d.requestKey(cmd) // applied once; a lost answer is read back (landed)
+	err = d.store.Commit(ctx, table.Change{Once: key, Ledger: []table.LedgerEntry{e}})
+	if errors.Is(err, ErrOutcomeUnknown) {
+		err = d.landed(key, err)
+	}
+	if errors.Is(err, ErrInsufficient) {
 		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
 	} else if err != nil {
 		return Reply{}, err

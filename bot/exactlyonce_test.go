@@ -584,3 +584,37 @@ func TestHandBackOnlyBetweenHands(t *testing.T) {
 		})
 	}
 }
+
+// An admin's adjustment whose COMMIT answer is lost is read back: the admin is told it went through,
+// and it is applied once.
+func TestLostCommitAnswerAdjustOnce(t *testing.T) {
+	r := newLossyRig(t, "", "ann", "ben")
+	r.must("ben", "join 1000")
+	adjust := func() bot.Reply {
+		rep := r.d.Handle(context.Background(), bot.Command{Platform: "test", Workspace: "w", Channel: "c1", User: "ann", UserName: "ann",
+			Admin: true, Text: "adjust @ben 500"})
+		r.flush()
+		return rep
+	}
+	r.proxy.CutAfterCommit(1)
+	rep := adjust()
+	if r.proxy.Cuts() != 1 {
+		t.Fatalf("%d commits cut, want 1", r.proxy.Cuts())
+	}
+	if rep.IsError || !strings.Contains(rep.Text, "9,500") {
+		t.Fatalf("the adjustment landed, but ann was told: %q", rep.Text)
+	}
+	if p := r.player("ben"); p.Bankroll != 9500 {
+		t.Fatalf("ben's bankroll %d, want 9,500: the adjustment once", p.Bankroll)
+	}
+	r.proxy.CutAfterCommit(1)
+	r.proxy.Refuse(true) // and now it cannot be read back either
+	rep = adjust()
+	if !rep.IsError || !strings.Contains(rep.Text, "cannot tell") {
+		t.Fatalf("an adjustment whose fate is unknown: %q", rep.Text)
+	}
+	r.proxy.Refuse(false)
+	if p := r.player("ben"); p.Bankroll != 10000 {
+		t.Fatalf("ben's bankroll %d, want 10,000: the second adjustment landed once", p.Bankroll)
+	}
+}

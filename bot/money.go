@@ -38,14 +38,19 @@ func communityOfCmd(cmd Command) string { return table.Community(cmd.Platform, c
 // maxMoneyTries bounds how often an append is worked out again because the book moved meanwhile.
 const maxMoneyTries = 8
 
-// appendMoney works out events from the newest book with build and appends them; when another
-// event came in meanwhile it works them out again. It returns the book they were worked out from
-// and the events as appended (numbered).
-func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b *money.Book) ([]money.Event, error)) (*money.Book, []money.Event, error) {
+// appendMoney works out events from the newest book with build and appends them under key (the
+// request's, applied once: requestKey); when another event came in meanwhile it works them out
+// again, unless the book already holds the request's events (an earlier try landed and its answer
+// was lost). A lost answer is read back before anything is said (landed). It returns the book they
+// were worked out from and the events as appended (numbered).
+func (d *Dealer) appendMoney(ctx context.Context, community, key string, build func(b *money.Book) ([]money.Event, error)) (*money.Book, []money.Event, error) {
 	for try := 0; ; try++ {
 		evs, err := d.store.MoneyBook(ctx, community)
 		if err != nil {
 			return nil, nil, err
+		}
+		if mine := keyed(evs, key); len(mine) > 0 {
+			return money.Fold(evs[:mine[0].Seq-1]), mine, nil // landed before: its answer was lost
 		}
 		b := money.Fold(evs)
 		out, err := build(b)
@@ -53,11 +58,14 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 			return b, nil, err
 		}
 		for i := range out {
-			out[i].Community = community
+			out[i].Community, out[i].Key = community, key
 		}
 		err = d.store.AppendMoney(ctx, community, b.Head, out)
-		if errors.Is(err, ErrMoneyMoved) && try < maxMoneyTries {
-			continue
+		if errors.Is(err, ErrOutcomeUnknown) {
+			err = d.landed(key, err)
+		}
+		if errors.Is(err, ErrMoneyMoved) && try < maxMoneyTries || errors.Is(err, ErrApplied) {
+			continue // the next look at the book finds the request's events, or works them out again
 		}
 		if err != nil {
 			return nil, nil, err
@@ -67,6 +75,17 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 		}
 		return b, out, nil
 	}
+}
+
+// keyed returns the events of evs appended under key ("" matches none).
+func keyed(evs []money.Event, key string) []money.Event {
+	var out []money.Event
+	for _, e := range evs {
+		if key != "" && e.Key == key {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // settleSession commits a step's Change that ends a session at a cash table that plays for money:

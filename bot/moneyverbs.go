@@ -177,7 +177,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 	}
 	now := d.cfg.Now()
 	var marked []*money.Debt
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
 		marked = nil
 		if r.id != 0 {
 			x := b.Debt(r.id)
@@ -305,7 +305,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	now := d.cfg.Now()
 	var x money.Event
 	var settled *money.Event
-	_, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
 		// The night: the session running here, or the last one played for money here.
 		var n *money.Night
 		var players []money.Share
@@ -430,7 +430,7 @@ func (d *Dealer) remindDebts(ctx context.Context) error {
 		}
 		byPayer := map[string][]*money.Debt{}
 		var payers []string
-		_, evs, err := d.appendMoney(ctx, c, func(b *money.Book) ([]money.Event, error) {
+		_, evs, err := d.appendMoney(ctx, c, d.requestKey(Command{}), func(b *money.Book) ([]money.Event, error) {
 			byPayer, payers = map[string][]*money.Debt{}, nil
 			for _, x := range b.Due(now) {
 				if byPayer[x.Opened.From] == nil {

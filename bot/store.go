@@ -28,6 +28,9 @@ type Store interface {
 	Hand(ctx context.Context, table string, no int64) (h table.HandRecord, ok bool, err error)
 	// Sessions returns every finished session, oldest first.
 	Sessions(ctx context.Context) ([]table.SessionRecord, error)
+	// Landed reports whether a write keyed key (table.Change.Once, money.Event.Key) was applied:
+	// how a writer whose answer was lost (ErrOutcomeUnknown) learns the truth.
+	Landed(ctx context.Context, key string) (bool, error)
 	// The money books and payment handles (money.go).
 	MoneyStore
 	// The hands stats read (stats.go).

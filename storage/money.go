@@ -5,6 +5,7 @@ package storage
 // money.Event) and "money_handles" (community, 0, user -> JSON money.Handle).
 
 import (
+	"time"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -67,7 +68,21 @@ func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, ev
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.update(func(tx *bolt.Tx) error { return appendMoney(tx, community, after, true, evs) })
+	return d.update(func(tx *bolt.Tx) error {
+		if len(evs) > 0 && evs[0].Key != "" { // the request's key, applied once (as Change.Once)
+			b, err := tx.CreateBucketIfNotExists(bucketApplied)
+			if err != nil {
+				return err
+			}
+			if b.Get([]byte(evs[0].Key)) != nil {
+				return bot.ErrApplied
+			}
+			if err := b.Put([]byte(evs[0].Key), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+				return err
+			}
+		}
+		return appendMoney(tx, community, after, true, evs)
+	})
 }
 
 // MoneyBook returns community's book in order.

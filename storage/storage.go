@@ -487,6 +487,19 @@ func decodeVersion(v []byte) (int64, string) {
 	return int64(binary.BigEndian.Uint64(v)), string(v[8:])
 }
 
+// Landed reports whether a change or money append keyed key (Change.Once, money.Event.Key) was
+// applied.
+func (d *DB) Landed(ctx context.Context, key string) (bool, error) {
+	ok := false
+	err := d.view(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketApplied); b != nil {
+			ok = b.Get([]byte(key)) != nil
+		}
+		return nil
+	})
+	return ok, err
+}
+
 // Tables returns every open table.
 func (d *DB) Tables(ctx context.Context) ([]table.TableRecord, error) {
 	var out []table.TableRecord

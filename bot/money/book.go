@@ -55,6 +55,10 @@ type Event struct {
 	// Bank, on a session, says its host (By) is the bank: every payment of its nights goes through them.
 	Bank     bool     `json:",omitempty"`
 	Reminded []uint64 `json:",omitempty"` // the debts a reminder named
+	// Key names the request that appended the event (every event of one append shares it): the store
+	// keeps it under a unique constraint with the append, so the same request is applied once, and a
+	// writer that lost the answer finds its events in the book by it.
+	Key string `json:",omitempty"`
 }
 
 // Share is one player's part of a session's results or of an expense.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
@@ -59,23 +61,31 @@ func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, ev
 	if err != nil {
 		return err
 	}
-	tx, err := d.pool.Begin(ctx)
-	if err != nil {
-		return d.wrap("append money", err)
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "SELECT dealerbot_money_head($1, $2)", community, int64(after)); err != nil {
-		return d.wrap("append money", err)
-	}
-	tag, err := tx.Exec(ctx, `WITH h AS (UPDATE money_heads SET seq = seq + $2 WHERE community = $1 RETURNING seq - $2 AS base) `+insertMoney,
+	// One batch, one round trip: the book's head is checked and moved, the request's key recorded
+	// (applied once), the events written.
+	var b pgx.Batch
+	b.Queue("SELECT dealerbot_money_head($1, $2)", community, int64(after))
+	queueOnce(&b, evs[0].Key)
+	b.Queue(`WITH h AS (UPDATE money_heads SET seq = seq + $2 WHERE community = $1 RETURNING seq - $2 AS base) `+insertMoney,
 		community, int64(len(recs)), recs)
+	br := d.pool.SendBatch(ctx, &b)
+	var tag pgconn.CommandTag
+	for i := 0; i < b.Len() && err == nil; i++ {
+		tag, err = br.Exec()
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if lostAnswer(err) {
+		return fmt.Errorf("append money: %w: %w (%v)", bot.ErrOutcomeUnknown, ErrUnreachable, err)
+	}
 	if err != nil {
 		return d.wrap("append money", err)
 	}
 	if tag.RowsAffected() != int64(len(recs)) {
 		return fmt.Errorf("append money: %d of %d events written", tag.RowsAffected(), len(recs))
 	}
-	return d.wrap("append money", tx.Commit(ctx))
+	return nil
 }
 
 // MoneyBook returns community's book in order.

@@ -430,6 +430,14 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 
 // --- reads -------------------------------------------------------------------------------------
 
+// Landed reports whether a change or money append keyed key (Change.Once, money.Event.Key) was
+// applied (keys are kept for an hour: Prune).
+func (d *DB) Landed(ctx context.Context, key string) (bool, error) {
+	var ok bool
+	err := d.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM applied WHERE id = $1)", key).Scan(&ok)
+	return ok, d.wrap("read back a write", err)
+}
+
 // Tables returns every open table, as last committed.
 func (d *DB) Tables(ctx context.Context) ([]table.TableRecord, error) {
 	return d.tables(ctx, "", "")

@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"BalanceSeesEachPlayer", balanceSeesEachPlayer},
 		{"SteppedCommit", steppedCommit},
 		{"ConditionalSchedules", conditionalSchedules},
+		{"RequestKeys", requestKeys},
 		{"Schedules", schedules},
 		{"LeaseClaimRenewRelease", leaseClaimRenewRelease},
 		{"FencedCommit", fencedCommit},
@@ -634,6 +635,41 @@ func conditionalSchedules(t *testing.T, s Store) {
 	}
 	if all, _ := s.Schedules(ctx); len(all) != 0 {
 		t.Fatal("a result brought the removed schedule back")
+	}
+}
+
+// A write keyed for the request it comes from is applied once: a change's Once and a money append's
+// Key are refused the second time (ErrApplied), and Landed reports both.
+func requestKeys(t *testing.T, s Store) {
+	for _, key := range []string{"req-1", "req-2"} {
+		if ok, err := s.Landed(ctx, key); err != nil || ok {
+			t.Fatalf("Landed(%s) before any write: %v, %v", key, ok, err)
+		}
+	}
+	commit(t, s, table.Change{Once: "req-1", Ledger: []table.LedgerEntry{grant("u0", 1000)}})
+	adjust := table.Change{Once: "req-1", Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u0", Bankroll: 5}}}
+	if err := s.Commit(ctx, adjust); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("the same request again: %v, want ErrApplied", err)
+	}
+	ev := []money.Event{{Kind: money.KindExpense, Community: "console/w", By: "u0", Amount: 3000, Currency: "USD", Key: "req-2"},
+		{Kind: money.KindDebt, Community: "console/w", From: "u1", To: "u0", Amount: 1500, Currency: "USD", Key: "req-2"}}
+	if err := s.AppendMoney(ctx, "console/w", 0, ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMoney(ctx, "console/w", 2, ev); !errors.Is(err, bot.ErrApplied) {
+		t.Fatalf("the same money request again: %v, want ErrApplied", err)
+	}
+	book, err := s.MoneyBook(ctx, "console/w")
+	if err != nil || len(book) != 2 || book[0].Key != "req-2" || book[1].Key != "req-2" {
+		t.Fatalf("book %+v err %v, want the request's two events, once, with its key", book, err)
+	}
+	for _, key := range []string{"req-1", "req-2"} {
+		if ok, err := s.Landed(ctx, key); err != nil || !ok {
+			t.Fatalf("Landed(%s) after the write: %v, %v", key, ok, err)
+		}
+	}
+	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 1000 {
+		t.Fatalf("bankroll %d, want 1,000 (the repeated adjustment refused)", p.Bankroll)
 	}
 }
 
