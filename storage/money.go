@@ -5,12 +5,12 @@ package storage
 // money.Event) and "money_handles" (community, 0, user -> JSON money.Handle).
 
 import (
-	"time"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
