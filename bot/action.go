@@ -241,7 +241,7 @@ func (d *Dealer) send(ctx context.Context, id string, t *actor, j job, create bo
 		return Reply{}, errClosed
 	}
 	select {
-	case t.jobs <- j:
+	case t.jobs <- &j:
 		t.sendMu.RUnlock()
 		release()
 	case <-ctx.Done():
@@ -261,7 +261,7 @@ func (t *actor) loop() {
 	defer t.d.wg.Done()
 	defer close(t.exited)
 	for j := range t.jobs {
-		j.done <- t.runJob(j)
+		j.done <- t.runJob(*j)
 		if !t.st.Open && t.d.retire(t) {
 			break // no session: the goroutine ends, and `start` makes a new one
 		}

@@ -229,7 +229,7 @@ func (d *Dealer) newTable(id string) *actor {
 }
 
 func (d *Dealer) newTableLocked(id string) *actor {
-	t := &actor{d: d, id: id, jobs: make(chan job, 64), pending: map[string][]pendingMessage{}, fence: d.fenceLocked(id),
+	t := &actor{d: d, id: id, jobs: make(chan *job, 64), pending: map[string][]pendingMessage{}, fence: d.fenceLocked(id),
 		exited: make(chan struct{})}
 	d.tables[id] = t
 	d.wg.Add(1)
