@@ -373,8 +373,8 @@ func TestScheduleVerbsGoToTheOwner(t *testing.T) {
 	}
 }
 
-// The owner applies forwarded commands in order within a community and communities in parallel: a
-// forwarded command for one server is not held up by another server's slow step (here a deal whose
+// The owner applies forwarded commands in order within a table, tables and communities in parallel:
+// a forwarded command for one server is not held up by another server's slow step (here a deal whose
 // hole-card DMs take seconds to send).
 func TestInboxServesCommunitiesInParallel(t *testing.T) {
 	db, err := postgres.Open(context.Background(), pgtest.URL(t))

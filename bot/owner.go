@@ -439,17 +439,17 @@ func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, 
 }
 
 // inboxLoop applies the commands other processes forward to this one until ctx ends: in order
-// within a community, communities in parallel (a worker each while it has commands), so one
-// server's slow step never holds up another's.
+// within a table (a channel), tables and communities in parallel (a worker each while it has
+// commands), so one server's slow step never holds up another's.
 func (d *Dealer) inboxLoop(ctx context.Context) {
 	bell := d.inbox.Doorbell(ctx)
 	look := time.NewTicker(500 * time.Millisecond) // a ring missed (the listener reconnecting) waits at most this
 	defer look.Stop()
 	prune := time.NewTicker(time.Minute)
 	defer prune.Stop()
-	again := make(chan struct{}, 1) // a worker finished: its community may have more
+	again := make(chan struct{}, 1) // a worker finished: its table may have more
 	var mu sync.Mutex
-	busy := map[string]bool{} // communities with a worker
+	busy := map[string]bool{} // tables with a worker
 	for {
 		select {
 		case <-ctx.Done():
@@ -468,11 +468,9 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 		for name, c := range d.owned {
 			select {
 			case <-c.ready:
-				mu.Lock()
-				if c.err == nil && !busy[name] {
+				if c.err == nil {
 					names = append(names, name)
 				}
-				mu.Unlock()
 			default:
 			}
 		}
@@ -484,21 +482,28 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			}
 			continue
 		}
-		byCommunity := map[string][]Forwarded{}
+		queues := map[string][]Forwarded{}
+		var keys []string
 		for _, f := range fs {
-			name := table.Community(f.Cmd.Platform, f.Cmd.Workspace)
-			byCommunity[name] = append(byCommunity[name], f)
+			key := tableID(f.Cmd)
+			if queues[key] == nil {
+				keys = append(keys, key)
+			}
+			queues[key] = append(queues[key], f)
 		}
-		for name, queue := range byCommunity {
-			mu.Lock()
-			busy[name] = true
-			mu.Unlock()
+		mu.Lock()
+		for _, key := range keys {
+			if busy[key] {
+				continue // its worker is still at an earlier command of the same table
+			}
+			busy[key] = true
+			queue := queues[key]
 			go func() {
 				for _, f := range queue {
-					d.applyForwarded(ctx, name, f)
+					d.applyForwarded(ctx, table.Community(f.Cmd.Platform, f.Cmd.Workspace), f)
 				}
 				mu.Lock()
-				delete(busy, name)
+				delete(busy, key)
 				mu.Unlock()
 				select {
 				case again <- struct{}{}:
@@ -506,6 +511,7 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 				}
 			}()
 		}
+		mu.Unlock()
 	}
 }
 
