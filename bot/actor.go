@@ -17,8 +17,8 @@ import (
 
 // actor is one channel's table. Only its goroutine (loop) touches it after creation.
 type actor struct {
-	d    *Dealer
-	id   string
+	d  *Dealer
+	id string
 	// jobs is the table's queue. It holds pointers: a job takes memory only while it waits, and an
 	// idle table's queue costs a few hundred bytes (a slot of the job itself was 280).
 	jobs chan *job
