@@ -111,7 +111,7 @@ var errNoScheduler = errs.Errorf(errs.Conflict, "Scheduled games are not availab
 // schedRequest is who sent cmd, and where, for the scheduler.
 func schedRequest(cmd Command) schedule.Request {
 	return schedule.Request{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: cmd.User,
-		UserName: cmd.UserName, Token: cmd.Token}
+		UserName: cmd.UserName, Token: cmd.Token, Key: cmd.ID}
 }
 
 // inScheduler makes f a verb run by the scheduler's manager, once NewScheduler has made one.

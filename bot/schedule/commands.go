@@ -196,6 +196,7 @@ func (m *Manager) Add(ctx context.Context, r Request, args []string) (Reply, err
 		}
 	}
 	s.Game = desc
+	s.Key = r.Key // the same delivery twice adds one schedule
 	if err := m.Store.PutSchedule(ctx, s); err != nil {
 		return Reply{}, fmt.Errorf("save schedule: %w", err)
 	}

@@ -54,6 +54,9 @@ type Request struct {
 	User      string
 	UserName  string
 	Token     string // the schedule ID on an RSVP button
+	// Key is the platform's ID of the delivery (bot.Command.ID), empty when it has none: the store
+	// adds a schedule once per key.
+	Key string
 }
 
 // Reply is the private answer to a command. A refusal is the command's error instead.

@@ -58,6 +58,9 @@ type Schedule struct {
 	// the version it was read at (a command or a tick elsewhere wrote it meanwhile: refused), and
 	// moves it on.
 	Version int64 `json:",omitempty"`
+	// Key, on a schedule being added, names the request that adds it: the store keeps it under a
+	// unique constraint with the new schedule (an add delivered twice adds one). Not stored.
+	Key string `json:"-"`
 }
 
 // Session is one game that was started.

@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
@@ -76,11 +75,8 @@ func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, ev
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	if lostAnswer(err) {
-		return fmt.Errorf("append money: %w: %w (%v)", bot.ErrOutcomeUnknown, ErrUnreachable, err)
-	}
 	if err != nil {
-		return d.wrap("append money", err)
+		return d.wrapWrite("append money", err)
 	}
 	if tag.RowsAffected() != int64(len(recs)) {
 		return fmt.Errorf("append money: %d of %d events written", tag.RowsAffected(), len(recs))
@@ -126,7 +122,7 @@ func (d *DB) MoneyCommunities(ctx context.Context) ([]string, error) {
 func (d *DB) SetHandle(ctx context.Context, community, user string, h money.Handle) error {
 	if h.IsZero() {
 		_, err := d.pool.Exec(ctx, "DELETE FROM payment_handles WHERE community = $1 AND user_id = $2", community, user)
-		return d.wrap("clear payment handle", err)
+		return d.wrapWrite("clear payment handle", err)
 	}
 	data, err := json.Marshal(h)
 	if err != nil {
@@ -134,7 +130,7 @@ func (d *DB) SetHandle(ctx context.Context, community, user string, h money.Hand
 	}
 	_, err = d.pool.Exec(ctx, `INSERT INTO payment_handles (community, user_id, rec) VALUES ($1, $2, $3)
 		ON CONFLICT (community, user_id) DO UPDATE SET rec = excluded.rec`, community, user, data)
-	return d.wrap("save payment handle", err)
+	return d.wrapWrite("save payment handle", err)
 }
 
 // Handles returns a community's payment handles by user.

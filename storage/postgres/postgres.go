@@ -301,11 +301,16 @@ func (d *DB) Commit(ctx context.Context, c table.Change) error {
 	if err := queueRecords(&b, c); err != nil {
 		return err
 	}
-	err := d.pool.SendBatch(ctx, &b).Close()
+	return d.wrapWrite("commit", d.pool.SendBatch(ctx, &b).Close())
+}
+
+// wrapWrite is wrap for a write: a lost answer (lostAnswer) wraps bot.ErrOutcomeUnknown too, so
+// nobody is told "nothing changed" for a write that may have landed.
+func (d *DB) wrapWrite(what string, err error) error {
 	if lostAnswer(err) {
-		return fmt.Errorf("commit: %w: %w (%v)", bot.ErrOutcomeUnknown, ErrUnreachable, err)
+		return fmt.Errorf("%s: %w: %w (%v)", what, bot.ErrOutcomeUnknown, ErrUnreachable, err)
 	}
-	return d.wrap("commit", err)
+	return d.wrap(what, err)
 }
 
 // lostAnswer reports whether err leaves a write's fate unknown: the request may have reached the
@@ -768,11 +773,13 @@ func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 	fenceSchedule(ctx, &b)
 	if s.ID != "" {
 		b.Queue("SELECT dealerbot_schedule_at($1, $2, false)", id, s.Version)
+	} else {
+		queueOnce(&b, s.Key) // the request that adds it, applied once
 	}
 	b.Queue(`INSERT INTO schedules (id, community, rec, version) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (id) DO UPDATE SET community = excluded.community, rec = excluded.rec, version = excluded.version`, id, community, data, cp.Version)
 	if err := d.pool.SendBatch(ctx, &b).Close(); err != nil {
-		return d.wrap("put schedule", err)
+		return d.wrapWrite("put schedule", err)
 	}
 	s.ID, s.Version = cp.ID, cp.Version // only once the schedule is stored
 	return nil
@@ -788,7 +795,7 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 	fenceSchedule(ctx, &b)
 	b.Queue("DELETE FROM schedules WHERE id = $1", n)
 	b.Queue("DELETE FROM rsvps WHERE schedule = $1", n)
-	return d.wrap("delete schedule", d.pool.SendBatch(ctx, &b).Close())
+	return d.wrapWrite("delete schedule", d.pool.SendBatch(ctx, &b).Close())
 }
 
 // Schedules returns every schedule, ordered by ID.
@@ -814,7 +821,7 @@ func (d *DB) PutRSVP(ctx context.Context, r schedule.RSVP) error {
 		SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM schedules WHERE id = $1)
 		ON CONFLICT (schedule, game, user_id) DO UPDATE SET rec = excluded.rec`, n, r.Game.UnixNano(), r.User, data)
 	if err != nil {
-		return d.wrap("put rsvp", err)
+		return d.wrapWrite("put rsvp", err)
 	}
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("rsvp for schedule %s: %w", r.Schedule, errNoSchedule)
@@ -865,7 +872,7 @@ func (d *DB) PutResult(ctx context.Context, r schedule.Result, s *schedule.Sched
 		next = &cp
 	}
 	if err := d.pool.SendBatch(ctx, &b).Close(); err != nil {
-		return d.wrap("put result", err)
+		return d.wrapWrite("put result", err)
 	}
 	if next != nil {
 		s.Version = next.Version

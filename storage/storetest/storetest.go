@@ -671,6 +671,16 @@ func requestKeys(t *testing.T, s Store) {
 	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 1000 {
 		t.Fatalf("bankroll %d, want 1,000 (the repeated adjustment refused)", p.Bankroll)
 	}
+	for i := 0; i < 2; i++ { // a schedule added by the same delivery twice is added once
+		sch := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "c", When: "weekly fri 20:00", Key: "req-3"}
+		err := s.PutSchedule(ctx, sch)
+		if want := []error{nil, bot.ErrApplied}[i]; !errors.Is(err, want) {
+			t.Fatalf("adding the schedule, time %d: %v, want %v", i+1, err, want)
+		}
+	}
+	if all, err := s.Schedules(ctx); err != nil || len(all) != 1 {
+		t.Fatalf("schedules %+v err %v, want one", all, err)
+	}
 }
 
 // A step applied twice whose chips add up to nothing (a hand's results counted twice) still shows:
