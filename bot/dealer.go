@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -185,40 +184,6 @@ func startError(err error) error {
 		return fmt.Errorf("start-up gave up after %v waiting for the database (%v): is it out of reach, or is a transaction holding a lock?", StartTimeout, err)
 	}
 	return err
-}
-
-// requestKey names one request for the store's applied-once keys (table.Change.Once,
-// money.Event.Key): the platform's delivery ID when there is one, so the same delivery twice is
-// applied once, else a key of this process's own.
-func (d *Dealer) requestKey(cmd Command) string {
-	if cmd.ID != "" {
-		return cmd.ID
-	}
-	return "req." + d.stepPrefix + strconv.FormatUint(d.steps.Add(1), 36)
-}
-
-// landed reads back whether the write applied under key landed, after its answer was lost (cause
-// wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
-// then), cause when the database cannot tell yet.
-func (d *Dealer) landed(key string, cause error) error {
-	for try := range 3 {
-		if try > 0 {
-			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		ok, err := d.store.Landed(ctx, key)
-		cancel()
-		if err != nil {
-			continue
-		}
-		if ok {
-			d.log.Info("write answer lost: it landed", "err", cause)
-			return nil
-		}
-		return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
-	}
-	d.log.Warn("write answer lost and not read back", "err", cause)
-	return cause
 }
 
 // newTable registers a table and starts its goroutine. d.mu must not be held.

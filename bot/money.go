@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/money"
@@ -40,8 +42,7 @@ const maxMoneyTries = 8
 
 // appendMoney works out events from the newest book with build and appends them under key (the
 // request's, applied once: requestKey); when another event came in meanwhile it works them out
-// again, unless the book already holds the request's events (an earlier try landed and its answer
-// was lost). A lost answer is read back before anything is said (landed). It returns the book they
+// again, unless the book already holds the request's events (an earlier try landed, unheard). A write whose fate was not heard is read back before anything is said (landed). It returns the book they
 // were worked out from and the events as appended (numbered).
 func (d *Dealer) appendMoney(ctx context.Context, community, key string, build func(b *money.Book) ([]money.Event, error)) (*money.Book, []money.Event, error) {
 	for try := 0; ; try++ {
@@ -50,7 +51,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community, key string, build f
 			return nil, nil, err
 		}
 		if mine := keyed(evs, key); len(mine) > 0 {
-			return money.Fold(evs[:mine[0].Seq-1]), mine, nil // landed before: its answer was lost
+			return money.Fold(evs[:mine[0].Seq-1]), mine, nil // landed before, unheard
 		}
 		b := money.Fold(evs)
 		out, err := build(b)
@@ -180,4 +181,38 @@ func debtsFor(n *money.Night, session money.Event, first uint64, now time.Time) 
 			Currency: session.Currency, RemindAfter: session.RemindAfter}
 	}
 	return out, nil
+}
+
+// requestKey names one request for the store's applied-once keys (table.Change.Once,
+// money.Event.Key): the platform's delivery ID when there is one, so the same delivery twice is
+// applied once, else a key of this process's own.
+func (d *Dealer) requestKey(cmd Command) string {
+	if cmd.ID != "" {
+		return cmd.ID
+	}
+	return "req." + d.stepPrefix + strconv.FormatUint(d.steps.Add(1), 36)
+}
+
+// landed reads back whether the write applied under key landed, when its fate was not heard (cause
+// wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
+// then), cause when the database cannot tell yet.
+func (d *Dealer) landed(key string, cause error) error {
+	for try := range 3 {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		yes, err := d.store.Landed(ctx, key)
+		cancel()
+		if err != nil {
+			continue
+		}
+		if yes {
+			d.log.Info("write unheard: it landed", "err", cause)
+			return nil
+		}
+		return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
+	}
+	d.log.Warn("write unheard and not read back", "err", cause)
+	return cause
 }
