@@ -542,6 +542,10 @@ func steppedCommit(t *testing.T, s Store) {
 		if err != nil || len(ts) != 1 || ts[0].Version != want || ts[0].Step != step {
 			t.Fatalf("Tables: %+v err=%v, want version %d step %q", ts, err, want, step)
 		}
+		cs, err := s.CommunityTables(ctx, "console/w")
+		if err != nil || len(cs) != 1 || cs[0].Version != want || cs[0].Step != step {
+			t.Fatalf("CommunityTables: %+v err=%v, want version %d step %q", cs, err, want, step)
+		}
 	}
 	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1000)}})
 	commit(t, s, table.Change{Step: "s1", Table: tableRec("t", 100), Ledger: []table.LedgerEntry{buyIn(id, "u0", 100)}})
