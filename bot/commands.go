@@ -149,7 +149,8 @@ func newVerbs() map[string]verb {
 		"history": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
-		"set":      {need: needHost, refusal: "change the settings", core: table.State.Set},
+		"set":      {need: needAnyone, hostToo: true, run: setVerb}, // moneyverbs.go: remind= after the game too
+		setCore:    {need: needHost, refusal: "change the settings", core: table.State.Set},
 		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},

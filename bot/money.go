@@ -65,6 +65,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 		for i := range out {
 			out[i].Seq = b.Head + uint64(i) + 1
 		}
+		b.Number(out)
 		return b, out, nil
 	}
 }
@@ -131,7 +132,8 @@ func (d *Dealer) settleNight(ctx context.Context, rec table.TableRecord, s table
 		return out, b.Head, &msg, nil
 	}
 	out = append(out, debts...)
-	view.Debts = debts
+	b.Number(out)
+	view.Debts = out[1:]
 	if view.Handles, err = d.store.Handles(ctx, community); err != nil {
 		return nil, 0, nil, err
 	}

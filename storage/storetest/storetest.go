@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +66,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"MoneyBookAppends", moneyBookAppends},
 		{"MoneyInCommit", moneyInCommit},
 		{"ConcurrentMoneyAppends", concurrentMoneyAppends},
+		{"MoneyNumbering", moneyNumbering},
 		{"PaymentHandles", paymentHandles},
 		{"HandsOfACommunity", handsOfACommunity},
 		{"DMChannels", dmChannels},
@@ -933,6 +935,51 @@ func moneyInCommit(t *testing.T, s Store) {
 	}
 	if sessions, _ := s.Sessions(ctx); len(sessions) != 1 {
 		t.Fatalf("%d sessions, want 1", len(sessions))
+	}
+}
+
+// moneyNumbering (issue 37): in a fresh store, a community's debts and expenses are numbered from 1
+// without gaps, one count for each, however the book's other events (sessions, payments,
+// reminders, another community's events) fall between them and whether they came in a table's
+// commit or an append. (The numbers were the events' Seq once: #3, #12, #13 in a fresh database.)
+func moneyNumbering(t *testing.T, s Store) {
+	w := func(kind string, amount int64) money.Event { return moneyEvent("console/w", kind, amount) }
+	if err := s.AppendMoney(ctx, "console/w", 0, []money.Event{w(money.KindExpense, 3000)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMoney(ctx, "console/x", 0, []money.Event{moneyEvent("console/x", money.KindDebt, 1), moneyEvent("console/x", money.KindExpense, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, s, table.Change{Session: &table.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1,
+		Money: []money.Event{w(money.KindSession, 0), w(money.KindDebt, 250), w(money.KindDebt, 300), w(money.KindDebt, 400)}})
+	paid := w(money.KindPaid, 0)
+	paid.Debt = 4 // the second debt, by its Seq
+	reminded := w(money.KindReminded, 0)
+	reminded.Reminded = []uint64{4, 5}
+	if err := s.AppendMoney(ctx, "console/w", 5, []money.Event{paid, reminded, w(money.KindExpense, 800), w(money.KindDebt, 400)}); err != nil {
+		t.Fatal(err)
+	}
+	evs := book(t, s, "console/w")
+	var got []string
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) {
+			t.Errorf("event %d has Seq %d", i, e.Seq)
+		}
+	}
+	b := money.Fold(evs)
+	for _, e := range b.Events {
+		if e.No != 0 {
+			got = append(got, fmt.Sprintf("%s #%d", e.Kind, e.No))
+		}
+	}
+	if want := "expense #1, debt #1, debt #2, debt #3, expense #2, debt #4"; strings.Join(got, ", ") != want {
+		t.Errorf("numbers: %s, want %s", strings.Join(got, ", "), want)
+	}
+	if d := b.DebtNo(2); d == nil || d.Opened.Amount != 300 || d.Status != money.Paid {
+		t.Errorf("debt #2 (the Seq 4 event, marked paid by Seq): %+v", d)
+	}
+	if d := b.DebtNo(5); d != nil {
+		t.Errorf("a debt #5 in a book of four debts: %+v", d)
 	}
 }
 
