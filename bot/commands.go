@@ -136,11 +136,11 @@ func newVerbs() map[string]verb {
 		}},
 		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
 		"join":   {need: needOpen, core: table.State.Join, reads: readsPlayer},
-		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave},
+		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave, reads: readsDeal}, // a tournament player out of chips who leaves may be the last answer the deal waits for
 		"kick":   {need: needHost, refusal: "remove a player", core: table.State.Kick},
 		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
 		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
-		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
+		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer | readsDeal}, // the last answer to a rebuy offer deals
 		"deal":   {need: needSeatOrHost, refusal: "deal: `join` first.", core: table.State.Deal, reads: readsDeal},
 		"cards":  {need: needOpen, core: table.State.Cards},
 		"table":  {need: needOpen, core: table.State.Table},

@@ -58,6 +58,13 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 	}
 	if tm.Deal && s.DealsItself() {
 		c.Deal, c.Pause, c.WhenShown = true, s.DealDelay, tm.DealWhenShown
+		if tr := s.Rec.Tournament; tr != nil && len(tr.Busted()) > 0 && !tr.RebuyBy.IsZero() {
+			// Tournament players out of chips wait to be placed: the deal comes when their time to
+			// rebuy is over (a deadline in the record, which a restart keeps), or at once when each
+			// has answered.
+			_, c.Pause = s.rebuyWait(now)
+			c.WhenShown = false
+		}
 	}
 	return c
 }
