@@ -650,6 +650,9 @@ func (d *Dealer) servesCommunity(c string) bool {
 	return d.owned[c] != nil
 }
 
+// moneyHelpList is the money commands' line of `help` (helpList).
+const moneyHelpList = "help money — playing for money (on Discord: /pokermoney)"
+
 // moneyHelpLine is help's pointer to the money commands.
 const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"
 
