@@ -63,7 +63,7 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 	} else {
 		c.printf("%s", m.Text)
 	}
-	if h := hintLines(m.Buttons); h != "" {
+	if h := hintLines(m.Buttons, Width); h != "" {
 		c.printf("%s", h)
 	}
 	return nil
@@ -111,20 +111,41 @@ func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
 		}
 	}
 	b.WriteString("└──────────────────────────────────────────────\n")
-	if h := hintLines(m.Buttons); h != "" {
+	if h := hintLines(m.Buttons, Width); h != "" {
 		b.WriteString(h + "\n")
 	}
 	io.WriteString(c.out, b.String())
 	return nil
 }
 
-// hintLines is the buttons' hint (ButtonHint) wrapped to Width, between buttons where it can, the
-// same under a table message as under any other message or reply (a settle-up's Paid and Pay
-// buttons made one line of 259 columns once); empty without buttons.
-func hintLines(bs []render.Button) string {
-	h := ButtonHint(bs)
-	if h == "" {
+// hintLines is the buttons' hint (ButtonHint) wrapped to width (0: one line), between buttons where
+// it can, the same under a table message as under any other message or reply (a settle-up's Paid
+// and Pay buttons made one line of 259 columns once); empty without buttons.
+func hintLines(bs []render.Button, width int) string {
+	if len(bs) == 0 {
 		return ""
+	}
+	var parts []string
+	token := ""
+	for _, b := range bs {
+		p := b.Command
+		if b.URL != "" {
+			p = b.URL // a link button: a chat opens it
+		}
+		if b.Amount {
+			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
+		}
+		parts = append(parts, fmt.Sprintf("[%s] %s", b.Label, p))
+		if b.Token != "" {
+			token = b.Token
+		}
+	}
+	h := "  buttons: " + strings.Join(parts, " | ")
+	if token != "" {
+		h += " (to click, end the line with #" + token + ")"
+	}
+	if width <= 0 {
+		return h
 	}
 	var lines []string
 	cur := ""
@@ -132,7 +153,7 @@ func hintLines(bs []render.Button) string {
 		switch {
 		case cur == "":
 			cur = part
-		case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
+		case Columns(strings.TrimSuffix(cur+part, " | ")) <= width:
 			cur += part
 		default:
 			lines = append(lines, strings.TrimSuffix(cur, " "))
@@ -141,7 +162,7 @@ func hintLines(bs []render.Button) string {
 	}
 	var out []string
 	for _, l := range append(lines, cur) {
-		out = append(out, Wrap(l, Width, "    ")...) // a button wider than a line
+		out = append(out, Wrap(l, width, "    ")...) // a button wider than a line
 	}
 	return strings.Join(out, "\n")
 }
@@ -250,31 +271,8 @@ func wrapLines(text string) string {
 
 // ButtonHint describes buttons as a line of commands to type, such as
 // `  buttons: [Fold] fold | [Call 40] call | [Raise…] raise <80-1000> (to click, end the line with #5.2)`.
-func ButtonHint(bs []render.Button) string {
-	if len(bs) == 0 {
-		return ""
-	}
-	var parts []string
-	token := ""
-	for _, b := range bs {
-		p := b.Command
-		if b.URL != "" {
-			p = b.URL // a link button: a chat opens it
-		}
-		if b.Amount {
-			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
-		}
-		parts = append(parts, fmt.Sprintf("[%s] %s", b.Label, p))
-		if b.Token != "" {
-			token = b.Token
-		}
-	}
-	hint := "  buttons: " + strings.Join(parts, " | ")
-	if token != "" {
-		hint += " (to click, end the line with #" + token + ")"
-	}
-	return hint
-}
+// The console prints it wrapped to Width (hintLines).
+func ButtonHint(bs []render.Button) string { return hintLines(bs, 0) }
 
 // Options configure Run.
 type Options struct {
@@ -384,7 +382,7 @@ func FormatReplyIn(user string, r bot.Reply, dir string) string {
 		b.WriteString("\n")
 		b.WriteString(wrapLines(prefixLines("[to "+user+"] ", m.Text)))
 	}
-	if h := hintLines(r.Buttons); h != "" {
+	if h := hintLines(r.Buttons, Width); h != "" {
 		b.WriteString("\n")
 		b.WriteString(h)
 	}

@@ -28,8 +28,8 @@ type Chores struct {
 	Turn bool
 	Wait time.Duration
 	// PingAfter: with a turn timer, when the player to act is pinged, counted like Wait from when the
-	// turn is on screen: when a third of the timer is left, and at least PingBefore before the end
-	// (PingTime). 0 without a timer: the shell's own delay; -1 no ping (too little time left for one).
+	// turn is on screen: when a third of the timer is left, and at least PingBefore before the end.
+	// 0 without a timer: the shell's own delay; -1 no ping (too little time left for one).
 	PingAfter time.Duration
 	// Deal: the next hand is dealt by itself Pause after the step; with WhenShown, Pause after the
 	// hand's last message (which offers the players out of chips a rebuy within the pause) is on
@@ -59,7 +59,16 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 		if dl := s.Rec.Hand.Deadline; !dl.IsZero() && dl.Sub(now) < c.Wait {
 			c.Wait = max(dl.Sub(now), min(RestartGrace, c.Wait))
 		}
-		c.PingAfter = PingTime(time.Duration(s.Rec.Settings.Timer)*time.Second, c.Wait)
+		// The ping: when a third of the timer is left, at least PingBefore before the end (timer=60
+		// at 40 s, timer=20 at 13.3 s, timer=10 at 5 s); none once that moment has passed (a turn
+		// resumed with less left) or for a timer too short. (Written here, not in a function of its
+		// own: this is every action's path.)
+		if timer := time.Duration(s.Rec.Settings.Timer) * time.Second; timer > 0 && c.Wait > 0 {
+			c.PingAfter = c.Wait - max(timer/3, PingBefore)
+			if c.PingAfter <= 0 {
+				c.PingAfter = -1
+			}
+		}
 	}
 	if tm.Deal && s.DealsItself() {
 		c.Deal, c.Pause, c.WhenShown = true, s.DealDelay, tm.DealWhenShown
@@ -85,21 +94,6 @@ func (s State) DealsItself() bool {
 // PingBefore is the least time before a turn's clock runs out that its player is pinged: a ping
 // later than that would come when nothing can be done any more ("0 s left").
 const PingBefore = 5 * time.Second
-
-// PingTime is when, wait after the turn is on screen (its clock: the table's timer, or what is left
-// of it after a restart), its player is pinged: when a third of the timer is left, at least
-// PingBefore before the end (timer=60 at 40 s, timer=20 at 13.3 s, timer=10 at 5 s). 0 without a
-// timer (the shell's own delay); -1 when that moment has passed or the timer is too short.
-func PingTime(timer, wait time.Duration) time.Duration {
-	if timer <= 0 || wait <= 0 {
-		return 0
-	}
-	at := wait - max(timer/3, PingBefore)
-	if at <= 0 {
-		return -1
-	}
-	return at
-}
 
 // RestartGrace is the least time a player gets to act when the dealer resumes a turn after a
 // restart or a takeover (never more than the table's own timer).

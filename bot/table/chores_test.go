@@ -106,15 +106,25 @@ func TestPingTiming(t *testing.T) {
 		})
 	}
 	for _, tc := range []struct {
-		timer, wait, want time.Duration
+		name, timer string
+		left        time.Duration // the stored deadline from now (a resumed turn); 0: none
+		want        time.Duration
 	}{
-		{0, 0, 0},                                             // no timer: the shell's own delay
-		{5 * time.Second, 5 * time.Second, -1},                // too short for a ping before the end
-		{30 * time.Second, 8 * time.Second, -1},               // resumed with less than a third left
-		{30 * time.Second, 15 * time.Second, 5 * time.Second}, // resumed: the ping still at 10 s left
+		{"no timer: the shell's own delay", "timer=off", 0, 0},
+		{"resumed with less than a third left: the grace's 15 s, no ping", "timer=60", 8 * time.Second, -1},
+		{"resumed with 8 s left: the grace's 15 s, pinged at 10 s left", "timer=30", 8 * time.Second, 5 * time.Second},
+		{"resumed with 20 s left: still at 10 s left", "timer=30", 20 * time.Second, 10 * time.Second},
 	} {
-		if got := table.PingTime(tc.timer, tc.wait); got != tc.want {
-			t.Errorf("PingTime(%v, %v) = %v, want %v", tc.timer, tc.wait, got, tc.want)
+		g := newGame(t, tc.timer)
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.deal()
+		g.s.Rec.Hand.Deadline = time.Time{}
+		if tc.left != 0 {
+			g.s.Rec.Hand.Deadline = g.now.Add(tc.left)
+		}
+		if got := g.s.Chores(g.now, table.Timers{Turn: true}).PingAfter; got != tc.want {
+			t.Errorf("%s: ping after %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
