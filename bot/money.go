@@ -55,6 +55,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 		for i := range out {
 			out[i].Community = community
 		}
+		b.Number(out)
 		err = d.store.AppendMoney(ctx, community, b.Head, out)
 		if errors.Is(err, ErrMoneyMoved) && try < maxMoneyTries {
 			continue
@@ -65,7 +66,6 @@ func (d *Dealer) appendMoney(ctx context.Context, community string, build func(b
 		for i := range out {
 			out[i].Seq = b.Head + uint64(i) + 1
 		}
-		b.Number(out)
 		return b, out, nil
 	}
 }

@@ -31,9 +31,12 @@ const (
 type Event struct {
 	Seq uint64 // the event's number in its community's book, from 1; set by the store
 	// No is a debt's or an expense's number in its community, from 1 without gaps, one count for
-	// debts and one for expenses: what players see ("debt #3") and type ("paid 3"). Fold works it out
-	// from the order of the book, which never changes; it is not stored.
-	No        uint64 `json:"-"`
+	// debts and one for expenses: what players see ("debt #3") and type ("paid 3"). Book.Number gives
+	// it before the event is appended (the append is conditional on the book's head, so two writers
+	// never give one number twice) and the stores keep it. The events of books written before it
+	// existed have none: their number is their Seq, as it was then, so the messages and buttons
+	// already sent still name the same debts, and new numbers go on after the largest.
+	No        uint64 `json:",omitempty"`
 	Time      time.Time
 	Kind      string
 	Community string // "discord/GUILD": the book's community (table.Community)
@@ -145,8 +148,8 @@ func (b *Book) Debt(id uint64) *Debt { return b.debts[id] }
 // DebtNo returns debt number no (what players see and type), or nil.
 func (b *Book) DebtNo(no uint64) *Debt { return b.byNo[no] }
 
-// Number gives the debts and expenses of evs, events to be appended to the book, the numbers they
-// will have in it, in order (amendments of debts get none).
+// Number gives the debts and expenses of evs, events to be appended after the book's newest, their
+// numbers, in order, after the book's largest (amendments of debts get none).
 func (b *Book) Number(evs []Event) {
 	debt, expense := b.debtNo, b.expenseNo
 	for i := range evs {
@@ -179,8 +182,10 @@ func (b *Book) apply(e Event) {
 	case KindSession:
 		b.night(e).Session = &e // e is this call's own copy
 	case KindExpense:
-		b.expenseNo++
-		e.No = b.expenseNo
+		if e.No == 0 {
+			e.No = e.Seq // written before numbers were given
+		}
+		b.expenseNo = max(b.expenseNo, e.No)
 		b.Events[len(b.Events)-1].No = e.No
 		n := b.night(e)
 		n.Expenses = append(n.Expenses, &e)
@@ -192,8 +197,10 @@ func (b *Book) apply(e Event) {
 			}
 			return
 		}
-		b.debtNo++
-		e.No = b.debtNo
+		if e.No == 0 {
+			e.No = e.Seq // written before numbers were given
+		}
+		b.debtNo = max(b.debtNo, e.No)
 		b.Events[len(b.Events)-1].No = e.No
 		d := &Debt{ID: e.Seq, No: e.No, Opened: e, Status: Open, Changed: e.Time}
 		b.debts[e.Seq] = d
