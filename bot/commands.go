@@ -11,20 +11,53 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// helpText lists every command with a one-line explanation.
+// helpList is `help`: every command in a line short enough for an 80-column terminal even behind
+// the console's "[to name] " (at most 62 characters); `help COMMAND` gives the details (helpText).
+const helpList = `Commands (` + "`help COMMAND`" + ` for the details of one):
+start [options] — open a table here and host it (` + "`help start`" + `)
+start tournament [options] — open a tournament here
+join [buy-in] — sit down, buying in from your bankroll
+leave — cash out and stand up (after the hand)
+sitout / sitin — skip hands without leaving / play again
+rebuy [amount] — add chips between hands
+rebuy no — at a tournament, out of chips: do not rebuy
+deal — deal the next hand now
+fold, check, call — act on your turn
+bet N — bet N chips; raise N — raise to N in all
+allin — put in every chip
+cards — see your hole cards again, privately
+table — the table: seats, stacks, board, pots
+show — show your cards to the table after the hand
+chips — your bankroll
+leaderboard — everyone's results in this server
+history [n] — a hand of this channel, replayed as text
+export [n|session] [ohh] — a file of your hands, for trackers
+verify [N] — how the deck is proven fixed (N: hand N's proof)
+set [options] — change settings (host or admin)
+kick @user — remove a player (host or admin)
+straddle — straddle in your next hand under the gun
+bombpot [N] — the next hand is a bomb pot (host)
+runtwice yes|no — run the board twice after an all-in
+adjust @user N — add (or take, -N) chips to a bankroll (admin)
+end — end the session and post standings (host or admin)
+help COMMAND — the details of a command, such as ` + "`help raise`"
+
+// helpText explains every command in a line each, for `help COMMAND` (help.go finds the clauses
+// that name the command).
 const helpText = `Commands:
 start [options] — open a table here (host). Options: ` + table.SettingsHelp + `
 ` + table.TournamentHelp + `
 join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)
 sitout / sitin — skip hands without leaving / play again
-rebuy [amount] — add chips from your bankroll between hands (in a tournament: a starting stack for the buy-in, in the rebuy period)
+rebuy [amount] — add chips from your bankroll between hands (in a tournament: a starting stack for the buy-in, in the rebuy period; out of chips you have 30 s, and rebuy no declines at once)
 deal — deal the next hand now
 fold, check, call — act on your turn
 bet N — bet N chips; raise N (or raise to N) — raise to N in all; allin — put in every chip
@@ -36,7 +69,7 @@ leaderboard — everyone's results in this server
 history [n] — the n-th most recent hand, replayed as text
 export [n|session] [ohh] — a file of your last n hands here (20 if not said) or this session's, for trackers (PokerStars text, or OHH)
 verify [N] — how the deck is proven fixed; with N, the proof for hand N (public cards, and yours to you)
-set [options] — change settings (host or admin; stakes change from the next hand)
+set [options] — change settings (host or admin; stakes change from the next hand); after a game played for money, set ` + money.RemindExample + ` changes when its open debts are reminded
 kick @user — remove a player (host or admin)
 straddle — straddle (twice the big blind) in your next hand under the gun, when the table allows it
 bombpot [N] — the next hand is a bomb pot: everyone antes N (twice the big blind if not said), flop at once (host)
@@ -140,11 +173,11 @@ func newVerbs() map[string]verb {
 		}},
 		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
 		"join":   {need: needOpen, core: table.State.Join, reads: readsPlayer},
-		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave},
+		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave, reads: readsDeal}, // a tournament player out of chips who leaves may be the last answer the deal waits for
 		"kick":   {need: needHost, refusal: "remove a player", core: table.State.Kick},
 		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
 		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
-		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer},
+		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer | readsDeal}, // the last answer to a rebuy offer deals
 		"deal":   {need: needSeatOrHost, refusal: "deal: `join` first.", core: table.State.Deal, reads: readsDeal},
 		"cards":  {need: needOpen, core: table.State.Cards},
 		"table":  {need: needOpen, core: table.State.Table},
@@ -153,7 +186,8 @@ func newVerbs() map[string]verb {
 		"history": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
 			return d.history(ctx, cmd, args)
 		}},
-		"set":      {need: needHost, refusal: "change the settings", core: table.State.Set},
+		"set":      {need: needAnyone, hostToo: true, run: setVerb}, // moneyverbs.go: remind= after the game too
+		setCore:    {need: needHost, refusal: "change the settings", core: table.State.Set},
 		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},

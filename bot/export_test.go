@@ -14,6 +14,9 @@ var needNames = map[need]string{needAnyone: "anyone", needAdmin: "admin", needCh
 func Verbs() map[string]Verb {
 	out := map[string]Verb{}
 	for name, v := range newVerbs() {
+		if name == setCore {
+			continue // reached only through `set` (setVerb)
+		}
 		out[name] = Verb{Need: needNames[v.need], Refusal: v.refusal}
 	}
 	return out

@@ -7,20 +7,23 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 )
 
-// help answers `help` with every command, and `help VERB` with what explains that one verb: the
+// help answers `help` with every command in a short line each (helpList), and `help VERB` with what explains that one verb: the
 // clauses of the list, or of the money commands' (`help money`), that name it as a command ("raise N
 // (or raise to N) — raise to N in all"), else the lines that mention it ("help tournament"). A word
 // no help knows is refused.
 func (d *Dealer) help(args []string) (Reply, error) {
+	if len(args) == 0 {
+		list := helpList
+		if d.sched.Load() != nil {
+			list += "\n" + schedHelpList
+		}
+		return Reply{Text: list + "\n" + moneyHelpList}, nil
+	}
 	text := helpText
 	if d.sched.Load() != nil {
 		text += "\n" + schedHelp
 	}
-	text += "\n" + moneyHelpLine
-	if len(args) == 0 {
-		return Reply{Text: text}, nil
-	}
-	text += "\n" + moneyHelp
+	text += "\n" + moneyHelpLine + "\n" + moneyHelp
 	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))
 	word = strings.TrimRight(word, "`")
 	if word == "all-in" {

@@ -122,7 +122,7 @@ func TestItem9HelpOneVerb(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.text, rep.Text, tt.want)
 		}
 	}
-	if rep := r.must("c1", "ann", "help"); !strings.HasPrefix(rep.Text, "Commands:\n") || !strings.Contains(rep.Text, "\nkick @user") {
+	if rep := r.must("c1", "ann", "help"); !strings.HasPrefix(rep.Text, "Commands (`help COMMAND` for the details of one):\n") || !strings.Contains(rep.Text, "\nkick @user") {
 		t.Errorf("help: %q, want every command", rep.Text)
 	}
 	if rep := r.must("c1", "ann", "help tournament"); !strings.HasPrefix(rep.Text, "start tournament buyin=") {

@@ -61,6 +61,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community, key string, build f
 		for i := range out {
 			out[i].Community, out[i].Key = community, key
 		}
+		b.Number(out)
 		err = d.store.AppendMoney(ctx, community, b.Head, out)
 		if errors.Is(err, ErrOutcomeUnknown) {
 			err = d.landed(key, err)
@@ -151,7 +152,8 @@ func (d *Dealer) settleNight(ctx context.Context, rec table.TableRecord, s table
 		return out, b.Head, &msg, nil
 	}
 	out = append(out, debts...)
-	view.Debts = debts
+	b.Number(out)
+	view.Debts = out[1:]
 	if view.Handles, err = d.store.Handles(ctx, community); err != nil {
 		return nil, 0, nil, err
 	}

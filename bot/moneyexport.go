@@ -72,7 +72,15 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 	amount := func(minor int64, currency string) string {
 		return strings.ReplaceAll(strings.TrimSuffix(money.Format(minor, currency), " "+currency), ",", "")
 	}
-	for _, e := range evs {
+	// Debts are named by their numbers (Event.No), as players see them, not by their events' Seq.
+	book := money.Fold(evs)
+	debtNo := func(seq uint64) string {
+		if d := book.Debt(seq); d != nil {
+			return strconv.FormatUint(d.No, 10)
+		}
+		return strconv.FormatUint(seq, 10)
+	}
+	for _, e := range book.Events {
 		game := ""
 		if !e.Started.IsZero() {
 			game = e.Started.In(loc).Format("2006-01-02 15:04")
@@ -80,9 +88,9 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 		row := func(kind, player string, chips string, amt string, note string) []string {
 			debt := ""
 			if e.Debt != 0 {
-				debt = strconv.FormatUint(e.Debt, 10)
+				debt = debtNo(e.Debt)
 			} else if e.Kind == money.KindDebt {
-				debt = strconv.FormatUint(e.Seq, 10)
+				debt = debtNo(e.Seq)
 			}
 			return []string{strconv.FormatUint(e.Seq, 10), e.Time.In(loc).Format("2006-01-02 15:04:05"), kind, game, e.Table,
 				e.ByName, player, e.FromName, e.ToName, chips, amt, e.Currency, debt, note}
@@ -106,9 +114,21 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 		case money.KindReminded:
 			for _, id := range e.Reminded {
 				r := row("reminded", e.To, "", "", "")
-				r[12] = strconv.FormatUint(id, 10)
+				r[12] = debtNo(id)
 				rows = append(rows, r)
 			}
+		case money.KindDebt:
+			note := ""
+			if e.Debt != 0 {
+				note = "a later expense changes debt #" + debtNo(e.Debt) + " by this amount"
+			}
+			rows = append(rows, row(e.Kind, "", "", amount(e.Amount, e.Currency), note))
+		case money.KindRemindSet:
+			note := "debts of the game no longer reminded"
+			if e.RemindAfter > 0 {
+				note = "debts of the game reminded " + money.FormatRemind(e.RemindAfter) + " after the settle-up"
+			}
+			rows = append(rows, row(e.Kind, "", "", "", note))
 		default:
 			rows = append(rows, row(e.Kind, "", "", amount(e.Amount, e.Currency), ""))
 		}

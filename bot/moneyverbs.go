@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"unicode/utf8"
 
@@ -22,7 +23,7 @@ import (
 
 const moneyHelp = `start or set with ` + table.MoneyHelp + ` — play for money: the settle-up, debts and stats show money beside chips; remind= is when unpaid debts are reminded by DM, settle=bank makes the host the bank
 payment venmo @NAME | cashapp $TAG | paypal NAME | zelle EMAIL-OR-PHONE | other TEXT — how you are paid (shown only in settle-up lines for payments to you); payment — yours; payment clear — remove it
-debts — the open debts that concern you (an admin or the table's host sees all)
+debts — the open debts that concern you (an admin sees all; a host, all of the games they hosted)
 paid NAME|N — you paid NAME (or debt #N); confirm NAME|N / dispute NAME|N — as the receiver, you got it or did not; forgive NAME|N — let the payer off
 expense 30.00 pizza [@name...] — you paid 30.00 for pizza: it is split between tonight's players (or the names given) and added to tonight's settle-up
 export money — a CSV of the money book: sessions, results, expenses, debts and payments, one row per event
@@ -94,12 +95,21 @@ func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, 
 	}
 	var lines []string
 	var buttons []render.Button
+	hosted := false // the user sees a debt as the host of its night
 	for _, x := range b.Debts {
 		mine := x.Opened.From == cmd.User || x.Opened.To == cmd.User
-		if x.Settled() || !mine && !all {
+		if x.Settled() {
 			continue
 		}
-		line := fmt.Sprintf("#%d %s owes %s %s · %s since %s", x.ID, x.Opened.FromName, x.Opened.ToName,
+		if !mine && !all {
+			// The host of a night sees all its debts, also after `end`: it is after the game that a
+			// host chases them.
+			if n := b.Night(x.Opened.Table, x.Opened.Started); n == nil || n.Session == nil || n.Session.By != cmd.User {
+				continue
+			}
+			hosted = true
+		}
+		line := fmt.Sprintf("#%d %s owes %s %s · %s since %s", x.No, x.Opened.FromName, x.Opened.ToName,
 			money.Format(x.Opened.Amount, x.Opened.Currency), statusText(x.Status), x.Changed.Format("Mon 2 Jan"))
 		if h := hs[x.Opened.To]; x.Opened.From == cmd.User && !h.IsZero() {
 			line += " · " + money.HandleText(h) // a payment to that player, shown to its payer
@@ -107,22 +117,26 @@ func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, 
 		lines = append(lines, line)
 		switch {
 		case x.Opened.From == cmd.User && (x.Status == money.Open || x.Status == money.Disputed):
-			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.ID), Command: fmt.Sprintf("paid %d", x.ID), Style: render.Success})
+			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.No), Command: fmt.Sprintf("paid %d", x.No), Style: render.Success})
 		case x.Opened.To == cmd.User && x.Status == money.Paid:
-			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Confirm #%d", x.ID), Command: fmt.Sprintf("confirm %d", x.ID), Style: render.Success},
-				render.Button{Label: fmt.Sprintf("Dispute #%d", x.ID), Command: fmt.Sprintf("dispute %d", x.ID), Style: render.Danger})
+			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Confirm #%d", x.No), Command: fmt.Sprintf("confirm %d", x.No), Style: render.Success},
+				render.Button{Label: fmt.Sprintf("Dispute #%d", x.No), Command: fmt.Sprintf("dispute %d", x.No), Style: render.Danger})
 		}
 	}
 	if len(lines) == 0 {
 		if all {
 			return ok("Nobody owes anybody here.")
 		}
+		// (a host whose nights' debts are all settled is told the same as a player: nothing open)
 		return ok("You owe nobody and nobody owes you.")
 	}
 	if len(buttons) > 20 {
 		buttons = buttons[:20]
 	}
 	head := "Open debts that concern you:"
+	if hosted {
+		head = "Open debts of the games you hosted, and those that concern you:"
+	}
 	if all {
 		head = "Open debts here:"
 	}
@@ -180,7 +194,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
 		marked = nil
 		if r.id != 0 {
-			x := b.Debt(r.id)
+			x := b.DebtNo(r.id)
 			if x == nil {
 				return nil, errs.Errorf(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
 			}
@@ -229,24 +243,24 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 	var lines []string
 	for _, x := range marked {
 		o := x.Opened
-		what := fmt.Sprintf("#%d (%s pays %s %s)", x.ID, o.FromName, o.ToName, money.Format(o.Amount, o.Currency))
+		what := fmt.Sprintf("#%d (%s pays %s %s)", x.No, o.FromName, o.ToName, money.Format(o.Amount, o.Currency))
 		switch kind {
 		case money.KindPaid:
 			lines = append(lines, fmt.Sprintf("Debt %s marked paid: %s is asked to confirm it.", what, o.ToName))
 			d.tell(ctx, cmd, o.To, render.Message{Text: fmt.Sprintf("%s says they paid you %s (debt #%d). Type `confirm %d` once you have it, or `dispute %d` if you do not.",
-				o.FromName, money.Format(o.Amount, o.Currency), x.ID, x.ID, x.ID),
-				Buttons: []render.Button{{Label: "Confirm", Command: fmt.Sprintf("confirm %d", x.ID), Style: render.Success},
-					{Label: "Dispute", Command: fmt.Sprintf("dispute %d", x.ID), Style: render.Danger}}})
+				o.FromName, money.Format(o.Amount, o.Currency), x.No, x.No, x.No),
+				Buttons: []render.Button{{Label: "Confirm", Command: fmt.Sprintf("confirm %d", x.No), Style: render.Success},
+					{Label: "Dispute", Command: fmt.Sprintf("dispute %d", x.No), Style: render.Danger}}})
 		case money.KindConfirmed:
 			lines = append(lines, fmt.Sprintf("Debt %s confirmed: it is settled.", what))
-			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s confirmed your payment of %s (debt #%d): it is settled.", o.ToName, money.Format(o.Amount, o.Currency), x.ID)})
+			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s confirmed your payment of %s (debt #%d): it is settled.", o.ToName, money.Format(o.Amount, o.Currency), x.No)})
 		case money.KindDisputed:
 			lines = append(lines, fmt.Sprintf("Debt %s disputed: it is open again, and %s is told.", what, o.FromName))
 			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s has not received your payment of %s (debt #%d): it is open again. Check with them, then `paid %d` once it is sent.",
-				o.ToName, money.Format(o.Amount, o.Currency), x.ID, x.ID)})
+				o.ToName, money.Format(o.Amount, o.Currency), x.No, x.No)})
 		case money.KindForgiven:
 			lines = append(lines, fmt.Sprintf("Debt %s forgiven: %s owes you nothing for it.", what, o.FromName))
-			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s forgave your debt of %s (#%d): you owe nothing for it.", o.ToName, money.Format(o.Amount, o.Currency), x.ID)})
+			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s forgave your debt of %s (#%d): you owe nothing for it.", o.ToName, money.Format(o.Amount, o.Currency), x.No)})
 		}
 	}
 	return Reply{Text: strings.Join(lines, "\n")}, nil
@@ -305,7 +319,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	now := d.cfg.Now()
 	var x money.Event
 	var settled *money.Event
-	_, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
+	before, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
 		// The night: the session running here, or the last one played for money here.
 		var n *money.Night
 		var players []money.Share
@@ -390,7 +404,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, debts...)
+			out = append(out, netDebts(n, debts, now)...)
 		}
 		return out, nil
 	})
@@ -398,7 +412,19 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 		return Reply{}, err
 	}
 	x = evs[0]
-	text := fmt.Sprintf("Expense #%d: %s.", x.Seq, money.ExpenseLine(&x))
+	// The debts as they now stand: new ones, and those the expense changed with what they were.
+	standing := make([]money.Event, 0, len(evs)-1)
+	was := map[uint64]int64{}
+	for _, e := range evs[1:] {
+		if d := before.Debt(e.Debt); e.Debt != 0 && d != nil {
+			e = d.Opened
+			e.Amount += amendOf(evs[1:], d.ID)
+			e.No = d.No
+			was[d.No] = d.Opened.Amount
+		}
+		standing = append(standing, e)
+	}
+	text := fmt.Sprintf("Expense #%d: %s.", x.No, money.ExpenseLine(&x))
 	if settled == nil {
 		return ok("%s It goes into tonight's settle-up.", text)
 	}
@@ -406,12 +432,133 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	if err != nil {
 		return Reply{}, err
 	}
-	m := money.SettleMessage(money.SettleView{Expenses: []*money.Event{&x}, Debts: evs[1:], Handles: hs})
+	m := money.SettleMessage(money.SettleView{Expenses: []*money.Event{&x}, Debts: standing, Was: was, Handles: hs})
 	m.Text = fmt.Sprintf("%s added an expense to the settle-up of %s:\n%s", cmd.UserName, settled.Started.Format("Mon 2 Jan"), m.Text)
 	if err := d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Message: m}); err != nil {
 		d.log.Error("post amended settle-up", "err", err)
 	}
-	return ok("%s The settle-up was already posted, so the payments that square it are new debts (posted in the channel).", text)
+	return ok("%s The settle-up was already posted, so the payments that square it are added to the open debts between the same players, or are new debts (posted in the channel).", text)
+}
+
+// netDebts turns the new debts that square a late expense into amendments of the night's debts
+// still open between the same two players (in either direction, when the open one is larger), so
+// that an expense after the settle-up changes the debt between them instead of adding another.
+// A debt already marked paid, confirmed or forgiven is never changed: the new debt stays new.
+func netDebts(n *money.Night, debts []money.Event, now time.Time) []money.Event {
+	out := make([]money.Event, 0, len(debts))
+	used := map[uint64]bool{}
+	for _, e := range debts {
+		amended := false
+		for _, x := range n.Debts {
+			o := x.Opened
+			if used[x.ID] || x.Status != money.Open && x.Status != money.Disputed {
+				continue
+			}
+			delta := int64(0)
+			switch {
+			case o.From == e.From && o.To == e.To:
+				delta = e.Amount
+			case o.From == e.To && o.To == e.From && o.Amount > e.Amount:
+				delta = -e.Amount
+			default:
+				continue
+			}
+			a := o
+			a.Seq, a.No, a.Time, a.Debt, a.Amount, a.RemindAfter = 0, 0, now, x.ID, delta, 0
+			out = append(out, a)
+			used[x.ID], amended = true, true
+			break
+		}
+		if !amended {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// amendOf is what the amendments among evs add to debt id.
+func amendOf(evs []money.Event, id uint64) int64 {
+	var sum int64
+	for _, e := range evs {
+		if e.Kind == money.KindDebt && e.Debt == id {
+			sum += e.Amount
+		}
+	}
+	return sum
+}
+
+// setVerb answers `set`, a workspace-wide verb so that it runs also where no table is open: with a
+// table open here, the table's settings, the core's step (the verb setCore, with the gate's host
+// check, on the table's goroutine); with none, `set remind=...` for the open debts of the last game
+// played for money in this channel (remindNight), since a host chases debts after the game.
+func setVerb(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+	if len(args) == 1 && strings.HasPrefix(strings.ToLower(args[0]), "remind=") {
+		_, open, err := d.store.Table(ctx, tableID(cmd))
+		if err != nil {
+			return Reply{}, fmt.Errorf("load table %s: %w", tableID(cmd), err)
+		}
+		if !open {
+			return d.remindNight(ctx, cmd, args[0][len("remind="):])
+		}
+	}
+	inner := cmd
+	inner.Text = strings.Join(append([]string{setCore}, args...), " ")
+	if d.leases == nil {
+		// Limited and counted once, as it came in. (With leases it goes the whole way again, so
+		// that the community's owner runs it: one more token of the user's rate limit.)
+		inner.Forwarded = true
+	}
+	return d.Handle(ctx, inner), nil
+}
+
+// setCore names the core's `set` in the verb table: a name nobody types (a NUL byte), reached only
+// through setVerb, so that the gate's host check and the step run as for any core verb.
+const setCore = "set\x00core"
+
+// remindNight answers `set remind=...` in a channel with no table open: when the open debts of its
+// last game played for money are reminded (val as remind= takes it), for that game's host or an admin.
+func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Reply, error) {
+	after, err := money.ParseRemind(val)
+	if err != nil {
+		return Reply{}, err
+	}
+	id := tableID(cmd)
+	now := d.cfg.Now()
+	var night *money.Night
+	open := 0
+	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
+		night, open = nil, 0
+		for _, n := range b.Nights {
+			if n.Table == id && n.Session != nil && (night == nil || n.Started.After(night.Started)) {
+				night = n
+			}
+		}
+		if night == nil {
+			return nil, errs.Errorf(errs.NotFound, "There is no game in this channel yet, and no game here was played for money: `start value=0.01 currency=USD %s` sets reminders for a new one.", money.RemindExample)
+		}
+		day := night.Started.Format("Mon 2 Jan")
+		if !cmd.Admin && night.Session.By != cmd.User {
+			return nil, errs.Errorf(errs.Forbidden, "Only %s, who hosted the game of %s, or an admin can change when its debts are reminded.", night.Session.ByName, day)
+		}
+		for _, x := range night.Debts {
+			if !x.Settled() {
+				open++
+			}
+		}
+		if open == 0 {
+			return nil, errs.Errorf(errs.Conflict, "The game of %s has no open debts to remind: everyone is square.", day)
+		}
+		return []money.Event{{Time: now, Kind: money.KindRemindSet, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
+			Table: night.Table, Started: night.Started, Currency: night.Currency, RemindAfter: after}}, nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	debts := fmt.Sprintf("The %d open %s of the game of %s", open, table.Plural(open, "debt", "debts"), night.Started.Format("Mon 2 Jan"))
+	if after == 0 {
+		return ok("%s are not reminded any more.", debts)
+	}
+	return ok("%s are reminded by DM %s after the settle-up, then at most once a day until paid or forgiven.", debts, money.FormatRemind(after))
 }
 
 // remindDebts sends each payer whose debts are due a reminder by DM, at most once a day, for the
@@ -468,13 +615,13 @@ func (d *Dealer) remindDebts(ctx context.Context) error {
 			var buttons []render.Button
 			for _, x := range ds {
 				o := x.Opened
-				line := fmt.Sprintf("• #%d %s to %s (the game of %s)", x.ID, money.Format(o.Amount, o.Currency), o.ToName, o.Started.Format("Mon 2 Jan"))
+				line := fmt.Sprintf("• #%d %s to %s (the game of %s)", x.No, money.Format(o.Amount, o.Currency), o.ToName, o.Started.Format("Mon 2 Jan"))
 				h := hs[o.To]
 				if !h.IsZero() {
 					line += " · " + money.HandleText(h)
 				}
 				lines = append(lines, line)
-				buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.ID), Command: fmt.Sprintf("paid %d", x.ID), Style: render.Success})
+				buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.No), Command: fmt.Sprintf("paid %d", x.No), Style: render.Success})
 				if link := h.Link(o.Amount, o.Currency); link != "" {
 					buttons = append(buttons, render.Button{Label: fmt.Sprintf("Pay %s (%s)", o.ToName, h.AppName()), URL: link})
 				}
@@ -502,6 +649,9 @@ func (d *Dealer) servesCommunity(c string) bool {
 	defer d.mu.Unlock()
 	return d.owned[c] != nil
 }
+
+// moneyHelpList is the money commands' line of `help` (helpList).
+const moneyHelpList = "help money — playing for money (on Discord: /pokermoney)"
 
 // moneyHelpLine is help's pointer to the money commands.
 const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"

@@ -146,6 +146,11 @@ func scheduleOwner(verb string) func(ctx context.Context, d *Dealer, cmd Command
 	}
 }
 
+// schedHelpList is the schedule's part of `help` (helpList), schedHelp its details.
+const schedHelpList = `schedule add|list|skip|remove — weekly home games
+rsvp yes|maybe|no — answer for the next scheduled game
+leaderboard season — this channel's season results`
+
 const schedHelp = `schedule add <when> [tz=Zone] [length=3h|end=23:30] [tournament] [game options] — a weekly home game or tournament (host or admin); when: weekly fri 20:00, daily 19:30, every tue,thu 21:00, on 2026-12-04 20:00 or cron
 schedule list / schedule skip ID / schedule remove ID — the channel's schedules; skip the next game; stop one
 rsvp yes|maybe|no — answer for the next scheduled game

@@ -45,6 +45,9 @@ func TestRefusalsQuoteAFewDozenCharacters(t *testing.T) {
 		"kick " + long,
 		"verify " + long,
 		"export " + long,
+		"leaderboard season " + long,
+		"schedule remove " + long,
+		"schedule skip " + long,
 		long,
 	} {
 		rep := r.cmd("c1", "admin", text)

@@ -46,6 +46,7 @@ type TournamentView struct {
 	NextIn               string
 	Left, Entrants, Paid int
 	Pool                 int64
+	RebuyIn              string // the countdown of the time to rebuy ("Carol may rebuy: 25 s left"), if running
 }
 
 // line is the tournament's progress under the stakes. It does not say "Tournament": the title
@@ -64,6 +65,9 @@ func (v TournamentView) line() string {
 		paid = "place paid"
 	}
 	parts = append(parts, fmt.Sprintf("%d of %d left", v.Left, v.Entrants), fmt.Sprintf("%d %s", v.Paid, paid), "prize pool "+Chips(v.Pool))
+	if v.RebuyIn != "" {
+		parts = append(parts, v.RebuyIn)
+	}
 	return strings.Join(parts, " · ")
 }
 

@@ -63,7 +63,7 @@ func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 	} else {
 		c.printf("%s", m.Text)
 	}
-	if h := ButtonHint(m.Buttons); h != "" {
+	if h := hintLines(m.Buttons, Width); h != "" {
 		c.printf("%s", h)
 	}
 	return nil
@@ -111,28 +111,60 @@ func (c *Chat) Edit(_ context.Context, m bot.Message, _ string) error {
 		}
 	}
 	b.WriteString("└──────────────────────────────────────────────\n")
-	if h := ButtonHint(m.Buttons); h != "" {
-		var lines []string
-		cur := ""
-		for _, part := range strings.SplitAfter(h, " | ") {
-			switch {
-			case cur == "":
-				cur = part
-			case Columns(strings.TrimSuffix(cur+part, " | ")) <= Width:
-				cur += part
-			default:
-				lines = append(lines, strings.TrimSuffix(cur, " "))
-				cur = "    " + part
-			}
-		}
-		for _, l := range append(lines, cur) {
-			for _, w := range Wrap(l, Width, "    ") { // a button wider than a line
-				b.WriteString(w + "\n")
-			}
-		}
+	if h := hintLines(m.Buttons, Width); h != "" {
+		b.WriteString(h + "\n")
 	}
 	io.WriteString(c.out, b.String())
 	return nil
+}
+
+// hintLines is the buttons' hint (ButtonHint) wrapped to width (0: one line), between buttons where
+// it can, the same under a table message as under any other message or reply (a settle-up's Paid
+// and Pay buttons made one line of 259 columns once); empty without buttons.
+func hintLines(bs []render.Button, width int) string {
+	if len(bs) == 0 {
+		return ""
+	}
+	var parts []string
+	token := ""
+	for _, b := range bs {
+		p := b.Command
+		if b.URL != "" {
+			p = b.URL // a link button: a chat opens it
+		}
+		if b.Amount {
+			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
+		}
+		parts = append(parts, fmt.Sprintf("[%s] %s", b.Label, p))
+		if b.Token != "" {
+			token = b.Token
+		}
+	}
+	h := "  buttons: " + strings.Join(parts, " | ")
+	if token != "" {
+		h += " (to click, end the line with #" + token + ")"
+	}
+	if width <= 0 {
+		return h
+	}
+	var lines []string
+	cur := ""
+	for _, part := range strings.SplitAfter(h, " | ") {
+		switch {
+		case cur == "":
+			cur = part
+		case Columns(strings.TrimSuffix(cur+part, " | ")) <= width:
+			cur += part
+		default:
+			lines = append(lines, strings.TrimSuffix(cur, " "))
+			cur = "    " + part
+		}
+	}
+	var out []string
+	for _, l := range append(lines, cur) {
+		out = append(out, Wrap(l, width, "    ")...) // a button wider than a line
+	}
+	return strings.Join(out, "\n")
 }
 
 // Wrap breaks a line into lines at most width columns wide, at spaces only, so a number or a word
@@ -228,33 +260,19 @@ func prefixLines(prefix, text string) string {
 	return strings.Join(lines, "\n")
 }
 
+// wrapLines wraps each line of text to Width (Wrap), the lines after the first of each indented.
+func wrapLines(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, Wrap(l, Width, "    ")...)
+	}
+	return strings.Join(out, "\n")
+}
+
 // ButtonHint describes buttons as a line of commands to type, such as
 // `  buttons: [Fold] fold | [Call 40] call | [Raise…] raise <80-1000> (to click, end the line with #5.2)`.
-func ButtonHint(bs []render.Button) string {
-	if len(bs) == 0 {
-		return ""
-	}
-	var parts []string
-	token := ""
-	for _, b := range bs {
-		p := b.Command
-		if b.URL != "" {
-			p = b.URL // a link button: a chat opens it
-		}
-		if b.Amount {
-			p += fmt.Sprintf(" <%d-%d>", b.Min, b.Max)
-		}
-		parts = append(parts, fmt.Sprintf("[%s] %s", b.Label, p))
-		if b.Token != "" {
-			token = b.Token
-		}
-	}
-	hint := "  buttons: " + strings.Join(parts, " | ")
-	if token != "" {
-		hint += " (to click, end the line with #" + token + ")"
-	}
-	return hint
-}
+// The console prints it wrapped to Width (hintLines).
+func ButtonHint(bs []render.Button) string { return hintLines(bs, 0) }
 
 // Options configure Run.
 type Options struct {
@@ -264,8 +282,8 @@ type Options struct {
 	// Flush, when set, waits until the dealer has written the channel messages a command caused
 	// (bot.Dealer.Flush): with a Live chat they are written in the background.
 	Flush func(ctx context.Context, channels ...bot.Command) error
-	// FileDir is where pictures sent to a player (a stats chart) are written, their paths printed;
-	// empty: the system's temporary directory.
+	// FileDir is where files sent to a player (a stats chart, an export, the money CSV) are
+	// written, their paths printed; the working directory when empty.
 	FileDir string
 }
 
@@ -357,36 +375,39 @@ func FormatReplyIn(user string, r bot.Reply, dir string) string {
 	if r.IsError {
 		text = "! " + text
 	}
-	b.WriteString(prefixLines("[to "+user+"] ", text))
+	// A reply is wrapped to the terminal's Width like the table (`help start` explains every option
+	// in one long line of the platforms' text).
+	b.WriteString(wrapLines(prefixLines("[to "+user+"] ", text)))
 	for _, m := range r.Extra {
 		b.WriteString("\n")
-		b.WriteString(prefixLines("[to "+user+"] ", m.Text))
+		b.WriteString(wrapLines(prefixLines("[to "+user+"] ", m.Text)))
 	}
-	if h := ButtonHint(r.Buttons); h != "" {
+	if h := hintLines(r.Buttons, Width); h != "" {
 		b.WriteString("\n")
 		b.WriteString(h)
 	}
 	for _, f := range r.Files {
+		// A file a chat would attach (a chart, an export, the money CSV) is written where the
+		// player can open it, not poured into the terminal: its path is printed.
+		what := "file"
 		if strings.HasPrefix(f.ContentType, "image/") {
-			path, err := writePicture(dir, f)
-			if err != nil {
-				fmt.Fprintf(&b, "\n[to %s] ! the picture %s could not be written: %v", user, f.Name, err)
-			} else {
-				fmt.Fprintf(&b, "\n[to %s] picture %s (%d bytes) written to %s", user, f.Name, len(f.Data), path)
-			}
-			continue
+			what = "picture"
 		}
-		// The terminal shows a file where a chat would attach it: its name, then its text.
-		fmt.Fprintf(&b, "\n[to %s] file %s (%d bytes):\n%s", user, f.Name, len(f.Data), strings.TrimRight(string(f.Data), "\n"))
+		path, err := writeFile(dir, f)
+		if err != nil {
+			fmt.Fprintf(&b, "\n[to %s] ! the %s %s could not be written: %v", user, what, f.Name, err)
+		} else {
+			fmt.Fprintf(&b, "\n[to %s] %s %s (%d bytes) written to %s", user, what, f.Name, len(f.Data), path)
+		}
 	}
 	return b.String()
 }
 
-// writePicture writes f to a new file in dir named after it ("dealerbot-stats-123.png") and returns
-// its path.
-func writePicture(dir string, f render.File) (string, error) {
+// writeFile writes f to a new file in dir (the working directory when empty) named after it
+// ("dealerbot-stats-123.png", never overwriting one there) and returns its absolute path.
+func writeFile(dir string, f render.File) (string, error) {
 	if dir == "" {
-		dir = os.TempDir()
+		dir = "."
 	}
 	ext := filepath.Ext(f.Name)
 	out, err := os.CreateTemp(dir, strings.TrimSuffix(filepath.Base(f.Name), ext)+"-*"+ext)
@@ -397,5 +418,8 @@ func writePicture(dir string, f render.File) (string, error) {
 		out.Close()
 		return "", err
 	}
-	return out.Name(), out.Close()
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return filepath.Abs(out.Name())
 }

@@ -93,7 +93,7 @@ func TestMoneyNight(t *testing.T) {
 		"Settle-up · 1 chip = 0.1 USD",
 		"1. dave +185 chips = +18.50 USD", "2. bob -5 chips = -0.50 USD", "3. carol -40 chips = -4.00 USD", "4. alice -140 chips = -14.00 USD",
 		"Expense: pizza 12.00 USD paid by alice, split between alice, bob, carol, dave (3.00 USD each)",
-		"#3 carol pays dave 7.00 USD · PayPal.me `daveb`", "#4 alice pays dave 5.00 USD · PayPal.me `daveb`", "#5 bob pays dave 3.50 USD · PayPal.me `daveb`",
+		"#1 carol pays dave 7.00 USD · PayPal.me `daveb`", "#2 alice pays dave 5.00 USD · PayPal.me `daveb`", "#3 bob pays dave 3.50 USD · PayPal.me `daveb`",
 		"dealerbot never moves money",
 	} {
 		if !strings.Contains(settle.Text, want) {
@@ -105,31 +105,40 @@ func TestMoneyNight(t *testing.T) {
 			t.Fatalf("the settle-up shows %q, the handle of someone it pays nothing:\n%s", private, settle.Text)
 		}
 	}
-	if hint := console.ButtonHint(settle.Buttons); !strings.Contains(hint, "[Paid #3] paid 3") || !strings.Contains(hint, "https://paypal.me/daveb/7.00USD") {
+	if hint := console.ButtonHint(settle.Buttons); !strings.Contains(hint, "[Paid #1] paid 1") || !strings.Contains(hint, "https://paypal.me/daveb/7.00USD") {
 		t.Fatalf("settle-up buttons: %s", hint)
 	}
 
 	// Debts: only the payer says paid, only the receiver confirms, disputes or forgives.
-	g.refuse("carol: paid 5", "only they can mark it")
+	g.refuse("carol: paid 3", "only they can mark it")
 	g.refuse("dave: paid bob", "You owe bob nothing")
 	g.refuse("bob: confirm dave", "dave owes you nothing")
 	g.must("bob: paid dave")
-	if got := g.privateTo("dave"); len(got) == 0 || !strings.Contains(got[len(got)-1], "bob says they paid you 3.50 USD (debt #5)") {
+	if got := g.privateTo("dave"); len(got) == 0 || !strings.Contains(got[len(got)-1], "bob says they paid you 3.50 USD (debt #3)") {
 		t.Fatalf("dave was not asked to confirm: %q", got)
 	}
 	g.must("dave: confirm bob")
-	g.refuse("bob: paid 5", "paid and confirmed already")
-	g.must("carol: paid 3", "dave: dispute carol", "dave: forgive alice")
+	g.refuse("bob: paid 3", "paid and confirmed already")
+	g.must("carol: paid 1", "dave: dispute carol", "dave: forgive alice")
 	g.refuse("alice: paid dave", "forgave")
 	r := g.say("carol: debts")
-	if !strings.Contains(r.Text, "#3 carol owes dave 7.00 USD · disputed") || strings.Contains(r.Text, "#5") {
+	if !strings.Contains(r.Text, "#1 carol owes dave 7.00 USD · disputed") || strings.Contains(r.Text, "#3") {
 		t.Fatalf("carol's debts: %q", r.Text)
 	}
 
 	// An expense after the settle-up: the payments that square it are new debts.
 	g.must("bob: expense 8.00 taxi @carol @bob")
-	if got := g.lastPublic().Text; !strings.Contains(got, "#12 carol pays bob 4.00 USD · Zelle `bob@example.com`") {
+	if got := g.lastPublic().Text; !strings.Contains(got, "#4 carol pays bob 4.00 USD · Zelle `bob@example.com`") {
 		t.Fatalf("the amended settle-up: %q", got)
+	}
+	// Another one: carol owes dave 3.00 more, which nets into her open debt #1 to dave instead of
+	// a new debt between them.
+	g.must("dave: expense 6.00 drinks @carol @dave")
+	if got := g.lastPublic().Text; !strings.Contains(got, "#1 carol pays dave 10.00 USD (was 7.00 USD)") || strings.Contains(got, "#5") {
+		t.Fatalf("the settle-up amended into debt #1: %q", got)
+	}
+	if r := g.say("carol: debts"); !strings.Contains(r.Text, "#1 carol owes dave 10.00 USD") || strings.Contains(r.Text, "#5") {
+		t.Fatalf("carol's debts after the drinks: %q", r.Text)
 	}
 
 	// Two days later the payers of what is still open are reminded, once a day.
@@ -138,7 +147,7 @@ func TestMoneyNight(t *testing.T) {
 		t.Fatal(err)
 	}
 	carol := g.privateTo("carol")
-	if len(carol) == 0 || !strings.Contains(carol[len(carol)-1], "#3 7.00 USD to dave") || !strings.Contains(carol[len(carol)-1], "#12 4.00 USD to bob") {
+	if len(carol) == 0 || !strings.Contains(carol[len(carol)-1], "#1 10.00 USD to dave") || !strings.Contains(carol[len(carol)-1], "#4 4.00 USD to bob") {
 		t.Fatalf("carol's reminder: %q", carol)
 	}
 	for _, u := range []string{"alice", "bob"} {
@@ -217,7 +226,7 @@ func TestMoneyNight(t *testing.T) {
 			statuses = append(statuses, row[2]+" #"+row[12])
 		}
 	}
-	if got, want := strings.Join(statuses, ", "), "paid #5, confirmed #5, paid #3, disputed #3, forgiven #4"; got != want {
+	if got, want := strings.Join(statuses, ", "), "paid #3, confirmed #3, paid #1, disputed #1, forgiven #2"; got != want {
 		t.Errorf("status rows: %s, want %s", got, want)
 	}
 	g.checkChips("after the night")
@@ -281,10 +290,67 @@ func TestMoneyBankAndRounding(t *testing.T) {
 	for _, want := range []string{
 		"1. alice +200 chips = +0.50 USD", "2. bob -30 chips = -0.07 USD", "3. carol -170 chips = -0.43 USD",
 		"Rounded to 0.01 USD, still adding up to zero: bob -0.075 → -0.07 USD; carol -0.425 → -0.43 USD.",
-		"carol is the bank", "#2 bob pays carol 0.07 USD", "#3 carol pays alice 0.50 USD",
+		"carol is the bank", "#1 bob pays carol 0.07 USD", "#2 carol pays alice 0.50 USD",
 	} {
 		if !strings.Contains(settle, want) {
 			t.Fatalf("the settle-up does not say %q:\n%s", want, settle)
+		}
+	}
+}
+
+// TestMoneyAfterTheGame (issue 37 item 5): after `end`, the night's host sees all its debts with
+// `debts` (a player only their own), and sets when its open debts are reminded with
+// `set remind=` (m, h or d); anyone else is refused, and a refused value changes nothing.
+func TestMoneyAfterTheGame(t *testing.T) {
+	g := newGame(t)
+	g.rnd.hand(t, 0, []string{"Kc Kh", "Ac 2d", "Qc Qd"}, "2c 7d 9h 4s Jc")
+	g.must("dave: start value=0.01 currency=USD", "alice: join 1000", "bob: join 800", "carol: join 1200", "alice: deal")
+	g.must(crashHand...)
+	g.must("dave: end")
+	if r := g.say("dave: debts"); !strings.Contains(r.Text, "Open debts of the games you hosted") ||
+		!strings.Contains(r.Text, "#1 bob owes alice 0.15 USD") || !strings.Contains(r.Text, "#2 bob owes carol 0.15 USD") {
+		t.Fatalf("the host's debts after end: %q", r.Text)
+	}
+	if r := g.say("alice: debts"); !strings.Contains(r.Text, "#1 bob owes alice") || strings.Contains(r.Text, "carol") {
+		t.Fatalf("alice's debts after end: %q", r.Text)
+	}
+	ctx := context.Background()
+	before, err := g.db.MoneyBook(ctx, "console/local")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ line, want string }{
+		{"bob: set remind=3d", "Only dave, who hosted the game of"},
+		{"dave: set remind=12", "Write remind= as whole minutes, hours or days from 1m to 30d, for example remind=2d"},
+		{"dave: set remind=31d", "from 1m to 30d"},
+		{"dave: set remind=0m", "from 1m to 30d"},
+		{"dave: set blinds=10/20", "There is no game in this channel yet"},
+	} {
+		g.refuse(tt.line, tt.want)
+	}
+	if after, _ := g.db.MoneyBook(ctx, "console/local"); len(after) != len(before) {
+		t.Fatalf("refused settings wrote the book: %d events, was %d", len(after), len(before))
+	}
+	for _, tt := range []struct {
+		line, want string
+		after      time.Duration
+	}{
+		{"dave: set remind=5m", "The 2 open debts of the game of", 5 * time.Minute},
+		{"dave: set remind=12h", "reminded by DM 12h after the settle-up", 12 * time.Hour},
+		{"dave: set remind=3d", "reminded by DM 3d after the settle-up", 72 * time.Hour},
+		{"dave: set remind=off", "are not reminded any more", 0},
+	} {
+		if r := g.say(tt.line); r.IsError || !strings.Contains(r.Text, tt.want) {
+			t.Fatalf("%s: %q, want %q", tt.line, r.Text, tt.want)
+		}
+		evs, err := g.db.MoneyBook(ctx, "console/local")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range money.Fold(evs).Debts {
+			if x.Opened.RemindAfter != tt.after {
+				t.Fatalf("%s: debt #%d is reminded after %v, want %v", tt.line, x.No, x.Opened.RemindAfter, tt.after)
+			}
 		}
 	}
 }

@@ -248,12 +248,14 @@ func TestTournamentBadInput(t *testing.T) {
 	}
 }
 
-// TestItem8TournamentTimeToRebuy: at a tournament with rebuys, a player who loses the last chip is
-// offered a rebuy within the deal delay and keeps the seat until the dealer's next deal. carol
-// rebuys in time and is dealt in; bob does not (a restart in his pause changes nothing) and the deal
-// places him third; heads-up, carol's second bust does not end the tournament until her pause is
-// over, when she is placed second and alice paid. Nobody's `deal` cuts a pause short, chips balance
-// throughout, and the hand histories name no finish for a player who rebought.
+// TestItem8TournamentTimeToRebuy (issue 37 item 2: nobody answers, the deal comes when the countdown
+// ends): at a tournament with rebuys, a player who loses the last chip is offered a rebuy within 30 s
+// (longer than the 3 s deal delay), counted down on the table, and keeps the seat until then. carol
+// rebuys at once and, hers being the only answer awaited, is dealt in at once; bob does not answer (a
+// restart in his time changes nothing) and the deal when his 30 s are over places him third;
+// heads-up, carol's second bust does not end the tournament until her 30 s are over, when she is
+// placed second and alice paid. Nobody's `deal` cuts the time short, chips balance throughout, and
+// the hand histories name no finish for a player who rebought. The clock is the test's: no sleep.
 func TestItem8TournamentTimeToRebuy(t *testing.T) {
 	g := newGame(t)
 	g.rnd.drawDeck(t, "As Kd Qh") // alice has the button
@@ -264,53 +266,58 @@ func TestItem8TournamentTimeToRebuy(t *testing.T) {
 	// with 7-2 and loses every chip.
 	g.rnd.hand(t, 0, []string{"Kc Kh", "Qs Qd", "7c 2d"}, "3s 8h 9d Jh 4c")
 	g.must("alice: deal", "alice: allin", "bob: fold", "carol: call")
-	g.mustSee("carol is out of chips: `rebuy` within 3 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or carol is out of the tournament.")
+	g.mustSee("carol is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now.",
+		"2 of 3 left · 1 place paid · prize pool 300 ·", "carol may rebuy: 30 s left")
 	if s := g.stacks(); len(s) != 3 || s["carol"] != 0 {
 		t.Fatalf("carol lost her seat at once: %v", s)
 	}
-	g.refuse("bob: deal", "carol may still rebuy: the next hand is dealt by itself when the time to rebuy is over.")
-	g.refuse("alice: deal", "carol may still rebuy")
-	g.clock.Advance(2 * time.Second)
+	g.refuse("bob: deal", "carol may still rebuy, 30 s left: the next hand is dealt as soon as each has answered (`rebuy` or `rebuy no`), or when the time is up.")
+	g.clock.Advance(10 * time.Second)
+	g.refuse("alice: deal", "carol may still rebuy, 20 s left")
 	if g.table().Hand != nil {
-		t.Fatal("the next hand was dealt before carol's 3 s were over")
+		t.Fatal("the next hand was dealt before carol answered or her 30 s were over")
 	}
+	// Hand 2: bob has the button and moves in with 7-2, carol folds her small blind, alice calls
+	// with aces: bob is out of chips and does not answer.
+	g.rnd.hand(t, 1, []string{"As Ah", "7c 2d", "Qs Qd"}, "3s 8h 9d Jh 4c")
 	g.must("carol: rebuy")
 	g.checkTournamentChips("after carol's rebuy", 4000)
-	// Hand 2: bob has the button and moves in with 7-2, carol folds her small blind, alice calls
-	// with aces: bob is out of chips and does not rebuy.
-	g.rnd.hand(t, 1, []string{"As Ah", "7c 2d", "Qs Qd"}, "3s 8h 9d Jh 4c")
-	g.clock.Advance(time.Second)
 	if tr := g.table(); tr.Hand == nil || len(tr.Hand.Seats) != 3 {
-		t.Fatalf("carol rebought in time and is not dealt in: %+v", tr.Hand)
+		t.Fatalf("carol rebought, the only answer awaited, and is not dealt in at once: %+v", tr.Hand)
 	}
 	g.must("bob: allin", "carol: fold", "alice: call")
-	g.mustSee("bob is out of chips: `rebuy` within 3 s to be dealt in next hand")
+	g.mustSee("bob is out of chips: `rebuy` within 30 s to be dealt in next hand")
 	if strings.Contains(strings.Join(g.publicTexts(), "\n"), "bob is out in") {
 		t.Fatal("bob was placed while he may still rebuy")
 	}
+	g.clock.Advance(10 * time.Second)
 	g.restart()
 	g.checkTournamentChips("after the restart", 4000)
-	g.refuse("carol: deal", "bob may still rebuy")
+	g.refuse("carol: deal", "bob may still rebuy, 20 s left")
 	// Hand 3, heads-up: alice has the button and moves in with aces; carol calls with 7-2.
 	g.rnd.hand(t, 0, []string{"As Ah", "7c 2d"}, "3s 8h 9d Jh 4c")
-	g.clock.Advance(3 * time.Second)
+	g.clock.Advance(19 * time.Second)
+	if g.table().Hand != nil {
+		t.Fatal("the next hand was dealt before bob's 30 s were over")
+	}
+	g.clock.Advance(time.Second)
 	g.mustSee("bob is out in 3rd place.", "2 players left; 1 place paid.")
 	if tr := g.table(); tr.Hand == nil || len(tr.Hand.Seats) != 2 || g.stacks()["bob"] != 0 || len(g.stacks()) != 2 {
-		t.Fatalf("the deal after bob's pause: hand %+v, stacks %v", tr.Hand, g.stacks())
+		t.Fatalf("the deal after bob's time: hand %+v, stacks %v", tr.Hand, g.stacks())
 	}
 	g.refuse("bob: rebuy", "You are not seated at this table")
 	g.checkTournamentChips("after bob's place", 4000)
 
 	g.must("alice: allin", "carol: call")
-	g.mustSee("carol is out of chips: `rebuy` within 3 s")
+	g.mustSee("carol is out of chips: `rebuy` within 30 s")
 	if g.table().ID == "" || g.sawAll("Tournament over") == "" {
 		t.Fatal("the tournament ended while carol may still rebuy")
 	}
 	g.checkTournamentChips("after carol's second bust", 4000)
-	g.clock.Advance(3 * time.Second)
+	g.clock.Advance(30 * time.Second)
 	g.mustSee("carol is out in 2nd place.", "Tournament over — results · prize pool 400", "1. alice wins 400 (+300)", "2. carol (-200)", "3. bob (-100)")
 	if g.table().ID != "" {
-		t.Fatal("the tournament's table is still open after carol's pause")
+		t.Fatal("the tournament's table is still open after carol's time")
 	}
 	for u, want := range map[string]int64{"alice": start + 300, "bob": start - 100, "carol": start - 200} {
 		if got := g.bankroll(u); got != want {
@@ -327,4 +334,36 @@ func TestItem8TournamentTimeToRebuy(t *testing.T) {
 	if hh := string(r.Files[0].Data); strings.Count(hh, "PokerStars Hand #") != 3 || strings.Contains(hh, "finished the tournament") {
 		t.Errorf("carol's hand histories:\n%s", hh)
 	}
+}
+
+// TestRebuyTournamentOneDeclinesDealtAtOnce (issue 37 item 2): carol and dave lose their last chips in
+// one hand and both may rebuy. carol's `rebuy no` leaves dave to answer, so nothing is dealt; dave's
+// rebuy is the last answer and the next hand is dealt at once (the clock has not moved), with carol
+// placed and "N of M left" counting only the players still in.
+func TestRebuyTournamentOneDeclinesDealtAtOnce(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "As Kd Qh Jc") // alice has the button
+	g.must("alice: start tournament buyin=100 stack=1000 rebuy=2 levels=20m timer=off", "alice: join", "bob: join", "carol: join", "dave: join")
+	// Hand 1: dave (under the gun) moves in with 7-2, alice calls with aces, bob folds his small
+	// blind, carol calls with queens from the big blind: carol and dave lose every chip.
+	g.rnd.hand(t, 0, []string{"As Ah", "Kc Kd", "Qs Qd", "7c 2d"}, "3s 8h 9d Jh 4c")
+	g.must("alice: deal", "dave: allin", "alice: call", "bob: fold", "carol: call")
+	g.mustSee("carol is out of chips: `rebuy` within 30 s", "dave is out of chips: `rebuy` within 30 s", "2 of 4 left", "carol and dave may rebuy: 30 s left")
+	g.refuse("alice: deal", "carol and dave may still rebuy, 30 s left")
+	g.must("carol: rebuy no")
+	if g.table().Hand != nil {
+		t.Fatal("carol's `rebuy no` dealt while dave may still rebuy")
+	}
+	g.refuse("carol: rebuy no", "You said already that you do not rebuy")
+	g.refuse("bob: rebuy no", "`rebuy no` answers the offer to rebuy when you are out of chips")
+	g.refuse("alice: deal", "dave may still rebuy, 30 s left")
+	if r := g.say("dave: rebuy"); r.IsError || !strings.Contains(r.Text, "Nobody else has to answer: hand #2 is dealt.") {
+		t.Fatalf("dave's rebuy, the last answer: %q", r.Text)
+	}
+	tr := g.table()
+	if tr.Hand == nil || tr.Hand.No != 2 || len(tr.Hand.Seats) != 3 {
+		t.Fatalf("the next hand was not dealt at once with alice, bob and dave: %+v", tr.Hand)
+	}
+	g.mustSee("carol is out in 4th place.", "3 of 4 left")
+	g.checkTournamentChips("after the deal", 5000)
 }

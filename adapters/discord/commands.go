@@ -146,7 +146,9 @@ var pokerSubs = []subSpec{
 	{name: "kick", desc: "Remove a player from the table (admins)", opts: []optSpec{
 		{name: "player", desc: "The player to remove", kind: optUser, required: true},
 	}},
-	{name: "help", desc: "How to play with the dealer"},
+	{name: "help", desc: "How to play with the dealer", opts: []optSpec{
+		{name: "command", desc: "A command for its details, e.g. start, raise or set", kind: optWord},
+	}},
 	{name: "schedule", desc: "Scheduled games", group: []subSpec{
 		{name: "add", desc: "Schedule a game in this channel", opts: []optSpec{
 			{name: "when", desc: "When, e.g. \"fri 20:00\", \"every tue,thu 21:00\" or a cron line", kind: optWord, required: true},

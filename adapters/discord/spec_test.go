@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/dealerbot/dealerbot/adapters/discord/discordtest"
 )
 
 // commandName is the pattern of a chat command's and option's name: lower case, 1 to 32 characters.
@@ -127,49 +129,10 @@ const (
 	compTextInput = 4
 )
 
-// checkComponents applies the message component rules: at most 5 action rows, each of at most 5
-// buttons; a button has a style from 1 to 5, a label of at most 80 characters and, unless it is a
-// link, a custom_id of 1 to 100 characters, unique in the message.
-func checkComponents(body map[string]any) string {
-	rows, _ := body["components"].([]any)
-	if len(rows) > maxRows {
-		return fmt.Sprintf("%d action rows, more than 5", len(rows))
-	}
-	ids := map[string]bool{}
-	for _, r := range rows {
-		row, _ := r.(map[string]any)
-		if t, _ := row["type"].(float64); t != compActionRow {
-			return fmt.Sprintf("a top-level component of type %v, want action rows (1)", row["type"])
-		}
-		inner, _ := row["components"].([]any)
-		if len(inner) < 1 || len(inner) > maxRowButtons {
-			return fmt.Sprintf("an action row of %d components, want 1 to 5", len(inner))
-		}
-		for _, x := range inner {
-			c, _ := x.(map[string]any)
-			if t, _ := c["type"].(float64); t != compButton {
-				return fmt.Sprintf("a component of type %v in a message row, want buttons (2)", c["type"])
-			}
-			style, _ := c["style"].(float64)
-			label, _ := c["label"].(string)
-			id, _ := c["custom_id"].(string)
-			switch {
-			case style < 1 || style > 5:
-				return fmt.Sprintf("button style %v, want 1 to 5", c["style"])
-			case utf8.RuneCountInString(label) > 80:
-				return fmt.Sprintf("button label of %d characters, more than 80", utf8.RuneCountInString(label))
-			case style == 5:
-				continue // a link: a url, no custom_id
-			case id == "" || utf8.RuneCountInString(id) > 100:
-				return fmt.Sprintf("button custom_id of %d characters, want 1 to 100", utf8.RuneCountInString(id))
-			case ids[id]:
-				return fmt.Sprintf("custom_id %q twice in one message", id)
-			}
-			ids[id] = true
-		}
-	}
-	return ""
-}
+// checkComponents applies the message component rules, written once for both fakes
+// (discordtest.CheckComponents): at most 5 action rows of 1 to 5 buttons; a link button (style 5)
+// has a url and no custom_id, any other a custom_id of 1 to 100 characters, unique in the message.
+func checkComponents(body map[string]any) string { return discordtest.CheckComponents(body) }
 
 // checkModal applies the modal rules: a custom_id of 1 to 100 characters, a title of 1 to 45, 1 to 5
 // rows each holding one text input (custom_id 1 to 100, label 1 to 45, style 1 or 2, lengths within

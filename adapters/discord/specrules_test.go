@@ -97,6 +97,13 @@ func TestFakeRefusesWhatDiscordRefuses(t *testing.T) {
 			}
 			sub(c, "join")["options"] = os
 		}))},
+		{"a link button without a url", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 5.0, "label": "Pay"})}})},
+		{"a link button with a custom_id", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 5.0, "label": "Pay", "url": "https://paypal.me/d/7.00USD", "custom_id": "p"})}})},
+		{"a link button to a javascript: url", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 5.0, "label": "Pay", "url": "javascript:alert(1)"})}})},
+		{"a link button with a url of 513 characters", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 5.0, "label": "Pay", "url": "https://x.example/" + strings.Repeat("u", 495)})}})},
+		{"a command button with a url", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 1.0, "label": "Paid", "custom_id": "p", "url": "https://paypal.me/d"})}})},
+		{"a button without a label", checkMessage(map[string]any{"components": []any{row(map[string]any{"type": 2.0, "style": 1.0, "custom_id": "p"})}})},
+		{"six action rows", checkMessage(map[string]any{"components": []any{row(button("a", "A")), row(button("b", "B")), row(button("c", "C")), row(button("d", "D")), row(button("e", "E")), row(button("f", "F"))}})},
 		{"a custom_id twice", checkMessage(map[string]any{"components": []any{row(button("a", "A"), button("a", "B"))}})},
 		{"six buttons in a row", checkMessage(map[string]any{"components": []any{row(button("a", "A"), button("b", "B"), button("c", "C"), button("d", "D"), button("e", "E"), button("f", "F"))}})},
 		{"a label of 81 characters", checkMessage(map[string]any{"components": []any{row(button("a", strings.Repeat("L", 81)))}})},
@@ -114,6 +121,44 @@ func TestFakeRefusesWhatDiscordRefuses(t *testing.T) {
 	}
 	if why := checkCallback(interactionComponent, modal("Raise", "Amount")); why != "" {
 		t.Errorf("a valid modal refused: %s", why)
+	}
+	link := map[string]any{"type": 2.0, "style": 5.0, "label": "Pay", "url": "https://paypal.me/d/7.00USD"}
+	if why := checkMessage(map[string]any{"components": []any{row(button("a", "Paid #1"), link)}}); why != "" {
+		t.Errorf("a valid link button refused: %s", why)
+	}
+}
+
+// TestSettleUpButtonsPassDiscordsRules (issue 37): a settle-up of seven payments, six of them to
+// players with a payment app (13 buttons: a Paid button each and six link buttons), is laid out in
+// action rows Discord accepts, every link button with its url and no custom_id.
+func TestSettleUpButtonsPassDiscordsRules(t *testing.T) {
+	var bs []render.Button
+	for i := 1; i <= 7; i++ {
+		bs = append(bs, render.Button{Label: fmt.Sprintf("Paid #%d", i), Command: fmt.Sprintf("paid %d", i), Style: render.Success})
+		if i <= 6 {
+			bs = append(bs, render.Button{Label: fmt.Sprintf("Pay player%d 12.00 USD (PayPal)", i), URL: fmt.Sprintf("https://paypal.me/player%d/12.00USD", i)})
+		}
+	}
+	comps, err := Components(bs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(map[string]any{"content": "Settle-up", "components": comps})
+	var body map[string]any
+	_ = json.Unmarshal(raw, &body)
+	if why := checkMessage(body); why != "" {
+		t.Fatalf("Discord would refuse the settle-up's 13 buttons: %s", why)
+	}
+	links := 0
+	for _, r := range body["components"].([]any) {
+		for _, c := range r.(map[string]any)["components"].([]any) {
+			if b := c.(map[string]any); b["style"] == 5.0 {
+				links++
+			}
+		}
+	}
+	if links != 6 {
+		t.Errorf("%d link buttons, want 6", links)
 	}
 }
 

@@ -230,6 +230,8 @@ func TestCommandText(t *testing.T) {
 			opt("variant", tString, "pot-limit"), opt("buyin", tInt, 1000.0), opt("small_blind", tInt, 10.0))},
 			want: "start variant=pot-limit small_blind=10 big_blind=20 buyin=1000 timer=60 cards=emoji"},
 		{name: "start defaults", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("start")}, want: "start"},
+		{name: "help for a command", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("help", opt("command", tString, "start"))}, want: "help start"},
+		{name: "help alone", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("help")}, want: "help"},
 		{name: "kick mentions the user", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("kick", opt("player", tUser, "80351110224678912"))}, want: "kick <@80351110224678912>"},
 		{name: "schedule add", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "  fri\n20:00 ")))}, want: "schedule add fri 20:00"},
 		{name: "schedule add with options", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("schedule", tGroup, nil, sub("add", opt("when", tString, "every tue,thu 21:00"), opt("tz", tString, "Europe/Berlin"), opt("length", tString, "2h"), opt("game", tString, "blinds=5/10 rebuy=no")))}, want: "schedule add every tue,thu 21:00 tz=Europe/Berlin length=2h blinds=5/10 rebuy=no"},

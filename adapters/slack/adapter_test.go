@@ -115,15 +115,30 @@ func TestSocketButtonsAndAmountModal(t *testing.T) {
 		t.Fatalf("a refused amount ran a command: %+v", d.commands())
 	}
 
-	// A number closes the modal and becomes "raise N" with the token, for the dealer to judge: the
-	// range is the dealer's, in one place, even for an amount the field should not have let through.
-	for i, typed := range []string{"250", "5000"} {
+	// An amount outside the range the dealer gave when the form opened is refused inside the form
+	// (response_action errors, issue 37 item 8): the form stays open and nothing runs.
+	for _, typed := range []string{"5000", "40", "-80"} {
+		ack := h.submit("UBOB", v.View, typed)
+		var resp slackapi.ViewSubmissionResponse
+		if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors ||
+			resp.Errors[amountBlockID] != typed+" is not in the range: enter a whole number of chips from 80 to 1000." {
+			t.Errorf("ack for %s: %s, want the range error inside the form", typed, ack)
+		}
+	}
+	h.settle()
+	if len(d.commands()) != 1 {
+		t.Fatalf("an amount out of range ran a command: %+v", d.commands())
+	}
+
+	// A number in the range closes the modal and becomes "raise N" with the token, for the dealer
+	// to judge.
+	for i, typed := range []string{"250", "1,000"} {
 		ack = h.submit("UBOB", v.View, typed)
 		if len(ack) != 0 && string(ack) != "null" {
 			t.Errorf("ack for %s: %s, want an empty ack (closes the modal)", typed, ack)
 		}
 		h.waitFor("the raise", func([]call) bool { return len(d.commands()) == 2+i })
-		want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise " + typed, Token: "tok1"}
+		want := bot.Command{Platform: "slack", Workspace: "T1", Channel: "CGAME", User: "UBOB", UserName: "bob", Text: "raise " + strings.ReplaceAll(typed, ",", ""), Token: "tok1"}
 		if c := d.commands()[1+i]; c != want {
 			t.Errorf("submission became %+v, want %+v", c, want)
 		}

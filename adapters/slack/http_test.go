@@ -210,6 +210,26 @@ func TestHTTPModeInteractions(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &resp); status != http.StatusOK || err != nil || resp.ResponseAction != slackapi.RAErrors {
 		t.Errorf("bad amount: status %d body %q, want 200 with a field error", status, body)
 	}
+
+	// An amount outside the range the dealer gave when the form opened (40 to 1000) is answered the
+	// same way, the range error inside the form (issue 37 item 8), and reaches no dealer.
+	for _, typed := range []string{"20", "1001"} {
+		n := len(ht.snapshot())
+		status, body = ht.signed(interactionBody(t, &slackapi.InteractionCallback{
+			Type: slackapi.InteractionTypeViewSubmission, Team: slackapi.Team{ID: "T1"}, User: slackapi.User{ID: "UALICE"},
+			View: slackapi.View{CallbackID: amountCallbackID, PrivateMetadata: v.encode(), State: &slackapi.ViewState{
+				Values: map[string]map[string]slackapi.BlockAction{amountBlockID: {amountActionID: {Value: typed}}}}},
+		}))
+		resp = slackapi.ViewSubmissionResponse{}
+		if err := json.Unmarshal([]byte(body), &resp); status != http.StatusOK || err != nil || resp.ResponseAction != slackapi.RAErrors ||
+			resp.Errors[amountBlockID] != typed+" is not in the range: enter a whole number of chips from 40 to 1000." {
+			t.Errorf("amount %s out of range: status %d body %q, want 200 with the range error in the form", typed, status, body)
+		}
+		ht.settle()
+		if got := ht.snapshot()[n:]; countCalls(got, "chat.postEphemeral")+countCalls(got, "chat.postMessage") != 0 {
+			t.Errorf("amount %s out of range: the dealer answered besides the form: %+v", typed, got)
+		}
+	}
 }
 
 func renderButton(command, token string) render.Button {

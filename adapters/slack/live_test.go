@@ -2,8 +2,10 @@ package slack
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -417,20 +419,37 @@ func TestRaiseFormOnlyForThePlayerToAct(t *testing.T) {
 			refused(p, "It is "+tb.names[first]+"'s turn, not yours")
 		}
 	}
-	// The player to act gets the form. An amount outside the range it shows (Slack's number field
-	// should not let one through) is the dealer's to judge, as for a typed raise: refused privately
-	// with the dealer's sentence, and nothing changes.
+	// The player to act gets the form. An amount outside the range it shows, the one the dealer gave
+	// when it opened, is refused inside the form (response_action errors, issue 37 item 8): the form
+	// stays open, nothing is sent besides, and nothing changes.
 	v, _ := decodeValue(raise.Value)
 	before := tb.record()
-	got := tb.press(first, ts, raise, itoa(v.Max+1))
-	if want := "the most you can raise to is " + itoa(v.Max); got.update != nil || len(got.private) != 1 || !strings.Contains(got.private[0].Text, want) {
-		t.Errorf("a raise above the form's range: update %v, private %+v; want %q privately", got.update, got.private, want)
+	n := len(tb.snapshot())
+	tb.clickOn("CGAME", first, ts, raise)
+	cs := tb.waitFor("the amount form", func(cs []call) bool { return countCalls(cs[n:], "views.open") > 0 })
+	var form *slackapi.ModalViewRequest
+	for _, c := range cs[n:] {
+		if c.Method == "views.open" {
+			form = c.View
+		}
+	}
+	for _, typed := range []string{itoa(v.Max + 1), itoa(v.Min - 1)} {
+		var resp slackapi.ViewSubmissionResponse
+		ack := tb.submit(first, form, typed)
+		if err := json.Unmarshal(ack, &resp); err != nil || resp.ResponseAction != slackapi.RAErrors ||
+			resp.Errors[amountBlockID] != typed+" is not in the range: enter a whole number of chips from "+strconv.FormatInt(v.Min, 10)+" to "+strconv.FormatInt(v.Max, 10)+"." {
+			t.Errorf("a raise of %s outside the form's range: ack %s, want the range error inside the form", typed, ack)
+		}
+	}
+	tb.settle()
+	if k := countCalls(tb.snapshot()[n:], "chat.postEphemeral"); k != 0 {
+		t.Errorf("a raise outside the form's range was answered by %d private messages besides the form", k)
 	}
 	if !sameState(before, tb.record()) {
-		t.Errorf("a raise above the form's range acted")
+		t.Errorf("a raise outside the form's range acted")
 	}
 	// Its submission within the range raises: shown through the click.
-	got = tb.press(first, ts, raise, itoa(v.Min))
+	got := tb.press(first, ts, raise, itoa(v.Min))
 	if got.update == nil || !strings.Contains(got.update.Text, "raises to "+itoa(v.Min)) {
 		t.Fatalf("the raise was not shown through the click: %+v", got)
 	}

@@ -232,6 +232,12 @@ func commandFromSubmission(ic *slackapi.InteractionCallback) (cmd bot.Command, f
 	if perr != nil {
 		return bot.Command{}, fmt.Sprintf("Enter a whole number of chips from %d to %d.", v.Min, v.Max), nil
 	}
+	// The range is the one the dealer put on the button when the form opened: outside it the form
+	// says so and stays open (response_action errors), instead of closing on a refusal sent as a
+	// message of its own and a player who must click again. The dealer still judges what passes.
+	if v.Max > 0 && (n < v.Min || n > v.Max) {
+		return bot.Command{}, fmt.Sprintf("%s is not in the range: enter a whole number of chips from %d to %d.", strconv.FormatInt(n, 10), v.Min, v.Max), nil
+	}
 	cmd = userOf(ic)
 	cmd.Channel = v.Channel
 	cmd.Text = v.Command + " " + strconv.FormatInt(n, 10)

@@ -175,10 +175,11 @@ func TestAmountModalAndSubmission(t *testing.T) {
 	}{
 		{"lowest", amountCallbackID, "40", "raise 40", "", false},
 		{"highest", amountCallbackID, "980", "raise 980", "", false},
-		{"with a thousands comma", amountCallbackID, "1,000", "raise 1000", "", false},
-		// The range is the dealer's to judge, with the current one: the number goes to it.
-		{"below the range", amountCallbackID, "39", "raise 39", "", false},
-		{"above the range", amountCallbackID, "981", "raise 981", "", false},
+		{"with a thousands comma", amountCallbackID, "1,000", "", "1000 is not in the range: enter a whole number of chips from 40 to 980.", false},
+		// The range the dealer gave when the form opened is shown in the form (response_action
+		// errors); the dealer still judges what passes.
+		{"below the range", amountCallbackID, "39", "", "39 is not in the range: enter a whole number of chips from 40 to 980.", false},
+		{"above the range", amountCallbackID, "981", "", "981 is not in the range: enter a whole number of chips from 40 to 980.", false},
 		{"not a number", amountCallbackID, "lots", "", "whole number of chips from 40 to 980", false},
 		{"decimal", amountCallbackID, "50.5", "", "whole number", false},
 		{"empty", amountCallbackID, "", "", "whole number", false},

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 )
@@ -290,3 +291,39 @@ func (v Value) Describe(currency string) string {
 }
 
 func bigInt(n int64) *big.Int { return big.NewInt(n) }
+
+// MaxRemind is the longest a debt's first reminder may wait after the settle-up (remind=).
+const MaxRemind = 30 * 24 * time.Hour
+
+// RemindExample is the one example of remind= that help, refusals and the README give.
+const RemindExample = "remind=2d"
+
+// ParseRemind reads remind=, when an open debt's payer is first reminded after the settle-up: whole
+// minutes, hours or days ("90m", "12h", "2d") from 1 minute to 30 days, or off (returned as 0).
+func ParseRemind(val string) (time.Duration, error) {
+	switch strings.ToLower(val) {
+	case "off", "no", "never":
+		return 0, nil
+	}
+	bad := errs.Errorf(errs.Invalid, "Write remind= as whole minutes, hours or days from 1m to 30d, for example %s (remind=off for no reminders).", RemindExample)
+	if len(val) < 2 || len(val) > 8 {
+		return 0, bad
+	}
+	unit := map[byte]time.Duration{'m': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour}[val[len(val)-1]]
+	n, err := strconv.Atoi(val[:len(val)-1])
+	if unit == 0 || err != nil || n < 1 || time.Duration(n)*unit > MaxRemind {
+		return 0, bad
+	}
+	return time.Duration(n) * unit, nil
+}
+
+// FormatRemind writes a reminder delay as remind= takes it: "2d", "12h", "90m".
+func FormatRemind(d time.Duration) string {
+	switch {
+	case d%(24*time.Hour) == 0:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + "m"
+}

@@ -22,11 +22,21 @@ const (
 	KindDisputed  = "disputed"  // the receiver says they have not received it
 	KindForgiven  = "forgiven"  // the receiver lets the payer off
 	KindReminded  = "reminded"  // the dealer reminded a payer of debts Reminded
+	// KindRemindSet: the host of a night (or an admin) changed when its open debts are reminded
+	// (RemindAfter; 0: never), after the night.
+	KindRemindSet = "remind set"
 )
 
 // Event is one entry of a community's money book.
 type Event struct {
-	Seq       uint64 // the event's number in its community's book, from 1; set by the store
+	Seq uint64 // the event's number in its community's book, from 1; set by the store
+	// No is a debt's or an expense's number in its community, from 1 without gaps, one count for
+	// debts and one for expenses: what players see ("debt #3") and type ("paid 3"). Book.Number gives
+	// it before the event is appended (the append is conditional on the book's head, so two writers
+	// never give one number twice) and the stores keep it. The events of books written before it
+	// existed have none: their number is their Seq, as it was then, so the messages and buttons
+	// already sent still name the same debts, and new numbers go on after the largest.
+	No        uint64 `json:",omitempty"`
 	Time      time.Time
 	Kind      string
 	Community string // "discord/GUILD": the book's community (table.Community)
@@ -37,7 +47,9 @@ type Event struct {
 	// The night: the session's table and when it started.
 	Table   string    `json:",omitempty"`
 	Started time.Time `json:",omitzero"`
-	// Debt is the Seq of the debt a paid, confirmed, disputed or forgiven event is about.
+	// Debt is the Seq of the debt a paid, confirmed, disputed or forgiven event is about. On a debt
+	// event it makes the event an amendment of that debt instead of a new one: Amount is added to
+	// it (an expense after the settle-up nets into the debt between the same two players).
 	Debt     uint64 `json:",omitempty"`
 	From     string `json:",omitempty"` // a debt's payer
 	FromName string `json:",omitempty"`
@@ -81,8 +93,9 @@ const (
 
 // Debt is a settle-up payment and what became of it.
 type Debt struct {
-	ID       uint64 // the Seq of its debt event
-	Opened   Event
+	ID       uint64 // the Seq of its debt event: what the book's later events name
+	No       uint64 // its number for players (Event.No)
+	Opened   Event  // its debt event, with Amount the amount owed after amendments
 	Status   string
 	Changed  time.Time // when the status last changed
 	Reminded time.Time // when the payer was last reminded of it; zero: never
@@ -110,6 +123,9 @@ type Book struct {
 	Debts  []*Debt
 	nights map[string]*Night
 	debts  map[uint64]*Debt
+	byNo   map[uint64]*Debt
+	// the numbers of the newest debt and expense
+	debtNo, expenseNo uint64
 }
 
 func nightKey(table string, started time.Time) string {
@@ -118,7 +134,7 @@ func nightKey(table string, started time.Time) string {
 
 // Fold works out a book from its events, in Seq order.
 func Fold(events []Event) *Book {
-	b := &Book{nights: map[string]*Night{}, debts: map[uint64]*Debt{}}
+	b := &Book{nights: map[string]*Night{}, debts: map[uint64]*Debt{}, byNo: map[uint64]*Debt{}}
 	for _, e := range events {
 		b.apply(e)
 	}
@@ -130,8 +146,27 @@ func (b *Book) Night(table string, started time.Time) *Night {
 	return b.nights[nightKey(table, started)]
 }
 
-// Debt returns debt id, or nil.
+// Debt returns the debt whose event is id (its Seq), or nil.
 func (b *Book) Debt(id uint64) *Debt { return b.debts[id] }
+
+// DebtNo returns debt number no (what players see and type), or nil.
+func (b *Book) DebtNo(no uint64) *Debt { return b.byNo[no] }
+
+// Number gives the debts and expenses of evs, events to be appended after the book's newest, their
+// numbers, in order, after the book's largest (amendments of debts get none).
+func (b *Book) Number(evs []Event) {
+	debt, expense := b.debtNo, b.expenseNo
+	for i := range evs {
+		switch e := &evs[i]; {
+		case e.Kind == KindDebt && e.Debt == 0:
+			debt++
+			e.No = debt
+		case e.Kind == KindExpense:
+			expense++
+			e.No = expense
+		}
+	}
+}
 
 func (b *Book) night(e Event) *Night {
 	k := nightKey(e.Table, e.Started)
@@ -151,11 +186,29 @@ func (b *Book) apply(e Event) {
 	case KindSession:
 		b.night(e).Session = &e // e is this call's own copy
 	case KindExpense:
+		if e.No == 0 {
+			e.No = e.Seq // written before numbers were given
+		}
+		b.expenseNo = max(b.expenseNo, e.No)
+		b.Events[len(b.Events)-1].No = e.No
 		n := b.night(e)
 		n.Expenses = append(n.Expenses, &e)
 	case KindDebt:
-		d := &Debt{ID: e.Seq, Opened: e, Status: Open, Changed: e.Time}
+		if e.Debt != 0 { // an amendment: the debt's amount changes, it stays one debt
+			if d := b.debts[e.Debt]; d != nil {
+				d.Opened.Amount += e.Amount
+				d.Changed = e.Time
+			}
+			return
+		}
+		if e.No == 0 {
+			e.No = e.Seq // written before numbers were given
+		}
+		b.debtNo = max(b.debtNo, e.No)
+		b.Events[len(b.Events)-1].No = e.No
+		d := &Debt{ID: e.Seq, No: e.No, Opened: e, Status: Open, Changed: e.Time}
 		b.debts[e.Seq] = d
+		b.byNo[d.No] = d
 		b.Debts = append(b.Debts, d)
 		if e.Table != "" {
 			n := b.night(e)
@@ -164,6 +217,14 @@ func (b *Book) apply(e Event) {
 	case KindPaid, KindConfirmed, KindDisputed, KindForgiven:
 		if d := b.debts[e.Debt]; d != nil {
 			d.Status, d.Changed = statusOf[e.Kind], e.Time
+		}
+	case KindRemindSet:
+		if n := b.nights[nightKey(e.Table, e.Started)]; n != nil {
+			for _, d := range n.Debts {
+				if !d.Settled() {
+					d.Opened.RemindAfter = max(e.RemindAfter, 0)
+				}
+			}
 		}
 	case KindReminded:
 		for _, id := range e.Reminded {
@@ -183,34 +244,34 @@ var statusOf = map[string]string{KindPaid: Paid, KindConfirmed: Confirmed, KindD
 func Transition(d *Debt, kind, user string) error {
 	payer, receiver := d.Opened.From == user, d.Opened.To == user
 	if !payer && !receiver {
-		return errs.Errorf(errs.Invalid, "Debt #%d is between %s and %s: only they can mark it.", d.ID, d.Opened.FromName, d.Opened.ToName)
+		return errs.Errorf(errs.Invalid, "Debt #%d is between %s and %s: only they can mark it.", d.No, d.Opened.FromName, d.Opened.ToName)
 	}
 	switch kind {
 	case KindPaid:
 		if !payer {
-			return errs.Errorf(errs.Invalid, "Debt #%d is %s's to pay: as the receiver, type `confirm %s` once you have the money.", d.ID, d.Opened.FromName, d.Opened.FromName)
+			return errs.Errorf(errs.Invalid, "Debt #%d is %s's to pay: as the receiver, type `confirm %s` once you have the money.", d.No, d.Opened.FromName, d.Opened.FromName)
 		}
 		switch d.Status {
 		case Paid:
-			return errs.Errorf(errs.Invalid, "You already said you paid debt #%d: %s has yet to confirm it.", d.ID, d.Opened.ToName)
+			return errs.Errorf(errs.Invalid, "You already said you paid debt #%d: %s has yet to confirm it.", d.No, d.Opened.ToName)
 		case Confirmed:
-			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed already.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed already.", d.No)
 		case Forgiven:
-			return errs.Errorf(errs.Invalid, "%s forgave debt #%d: there is nothing to pay.", d.Opened.ToName, d.ID)
+			return errs.Errorf(errs.Invalid, "%s forgave debt #%d: there is nothing to pay.", d.Opened.ToName, d.No)
 		}
 	case KindConfirmed, KindDisputed, KindForgiven:
 		if !receiver {
-			return errs.Errorf(errs.Invalid, "Only %s, who is owed debt #%d, can %s it.", d.Opened.ToName, d.ID, verbOf[kind])
+			return errs.Errorf(errs.Invalid, "Only %s, who is owed debt #%d, can %s it.", d.Opened.ToName, d.No, verbOf[kind])
 		}
 		switch {
 		case d.Status == Forgiven:
-			return errs.Errorf(errs.Invalid, "You forgave debt #%d already.", d.ID)
+			return errs.Errorf(errs.Invalid, "You forgave debt #%d already.", d.No)
 		case kind == KindConfirmed && d.Status == Confirmed:
-			return errs.Errorf(errs.Invalid, "Debt #%d is confirmed already.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is confirmed already.", d.No)
 		case kind == KindDisputed && (d.Status == Open || d.Status == Disputed):
-			return errs.Errorf(errs.Invalid, "%s has not said they paid debt #%d: it is still open, nothing to dispute.", d.Opened.FromName, d.ID)
+			return errs.Errorf(errs.Invalid, "%s has not said they paid debt #%d: it is still open, nothing to dispute.", d.Opened.FromName, d.No)
 		case kind == KindForgiven && d.Status == Confirmed:
-			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed: there is nothing left to forgive.", d.ID)
+			return errs.Errorf(errs.Invalid, "Debt #%d is paid and confirmed: there is nothing left to forgive.", d.No)
 		}
 	}
 	return nil

@@ -12,9 +12,10 @@ import (
 // SettleView is what a settle-up message shows: a night's results in money, its expenses and the
 // payments that square it (debts, with their numbers), each naming the receiver's handle.
 type SettleView struct {
-	Session  *Event   // the night's results; nil for an amendment after a late expense
-	Expenses []*Event // the night's expenses (for an amendment: the new one)
-	Debts    []Event  // the payments, numbered
+	Session  *Event           // the night's results; nil for an amendment after a late expense
+	Expenses []*Event         // the night's expenses (for an amendment: the new one)
+	Debts    []Event          // the payments, numbered (for an amendment: the debts as they now stand)
+	Was      map[uint64]int64 // for an amendment: what each changed debt (by No) was before
 	Handles  map[string]Handle
 	Bank     string // the bank's name when the host is the bank
 }
@@ -60,13 +61,16 @@ func SettleMessage(v SettleView) render.Message {
 		lines = append(lines, "Payments:")
 	}
 	for _, d := range v.Debts {
-		line := fmt.Sprintf("• #%d %s pays %s %s", d.Seq, d.FromName, d.ToName, Format(d.Amount, d.Currency))
+		line := fmt.Sprintf("• #%d %s pays %s %s", d.No, d.FromName, d.ToName, Format(d.Amount, d.Currency))
+		if was, ok := v.Was[d.No]; ok {
+			line += fmt.Sprintf(" (was %s)", Format(was, d.Currency))
+		}
 		h := v.Handles[d.To]
 		if !h.IsZero() {
 			line += " · " + code(h)
 		}
 		lines = append(lines, line)
-		buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", d.Seq), Command: fmt.Sprintf("paid %d", d.Seq), Style: render.Success})
+		buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", d.No), Command: fmt.Sprintf("paid %d", d.No), Style: render.Success})
 		if link := h.Link(d.Amount, d.Currency); link != "" {
 			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Pay %s %s (%s)", d.ToName, Format(d.Amount, d.Currency), h.AppName()), URL: link})
 		}

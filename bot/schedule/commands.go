@@ -306,7 +306,7 @@ func (m *Manager) find(ctx context.Context, r Request, id string) (*Schedule, er
 			return s, nil
 		}
 	}
-	return nil, errs.Errorf(errs.Invalid, "There is no schedule %s here: `schedule list` shows the schedules and their IDs.", id)
+	return nil, errs.Errorf(errs.Invalid, "There is no schedule %s here: `schedule list` shows the schedules and their IDs.", errs.ClipText(id, errs.MaxQuote))
 }
 
 // Named finds the one schedule of r's server or workspace that args name (`schedule verb ID`), or

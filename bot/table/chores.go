@@ -27,6 +27,10 @@ type Chores struct {
 	// is on screen, or from Backstop after the step when the platform never reports it shown.
 	Turn bool
 	Wait time.Duration
+	// PingAfter: with a turn timer, when the player to act is pinged, counted like Wait from when the
+	// turn is on screen: when a third of the timer is left, and at least PingBefore before the end.
+	// 0 without a timer: the shell's own delay; -1 no ping (too little time left for one).
+	PingAfter time.Duration
 	// Deal: the next hand is dealt by itself Pause after the step; with WhenShown, Pause after the
 	// hand's last message (which offers the players out of chips a rebuy within the pause) is on
 	// screen, so they have all of it, at the latest Backstop + Pause after the step.
@@ -55,9 +59,26 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 		if dl := s.Rec.Hand.Deadline; !dl.IsZero() && dl.Sub(now) < c.Wait {
 			c.Wait = max(dl.Sub(now), min(RestartGrace, c.Wait))
 		}
+		// The ping: when a third of the timer is left, at least PingBefore before the end (timer=60
+		// at 40 s, timer=20 at 13.3 s, timer=10 at 5 s); none once that moment has passed (a turn
+		// resumed with less left) or for a timer too short. (Written here, not in a function of its
+		// own: this is every action's path.)
+		if timer := time.Duration(s.Rec.Settings.Timer) * time.Second; timer > 0 && c.Wait > 0 {
+			c.PingAfter = c.Wait - max(timer/3, PingBefore)
+			if c.PingAfter <= 0 {
+				c.PingAfter = -1
+			}
+		}
 	}
 	if tm.Deal && s.DealsItself() {
 		c.Deal, c.Pause, c.WhenShown = true, s.DealDelay, tm.DealWhenShown
+		if tr := s.Rec.Tournament; tr != nil && len(tr.Busted()) > 0 && !tr.RebuyBy.IsZero() {
+			// Tournament players out of chips wait to be placed: the deal comes when their time to
+			// rebuy is over (a deadline in the record, which a restart keeps), or at once when each
+			// has answered.
+			_, c.Pause = s.rebuyWait(now)
+			c.WhenShown = false
+		}
 	}
 	return c
 }
@@ -69,6 +90,10 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 func (s State) DealsItself() bool {
 	return !s.Quarantined && s.Open && s.Hand == nil && s.Rec.HandNo != s.Rec.HandBase && s.Dealable()
 }
+
+// PingBefore is the least time before a turn's clock runs out that its player is pinged: a ping
+// later than that would come when nothing can be done any more ("0 s left").
+const PingBefore = 5 * time.Second
 
 // RestartGrace is the least time a player gets to act when the dealer resumes a turn after a
 // restart or a takeover (never more than the table's own timer).
@@ -92,7 +117,8 @@ func (s State) Ping(now, deadline time.Time) (text string, ok bool) {
 		text += fmt.Sprintf(": %s to call", render.Chips(o.ToCall))
 	}
 	if !deadline.IsZero() {
-		text += fmt.Sprintf(", %d s left", max(int(deadline.Sub(now)/time.Second), 0))
+		// To the nearest second: a ping timed at 10 s left fires a hair after, which is still "10 s".
+		text += fmt.Sprintf(", %d s left", max(int((deadline.Sub(now)+time.Second/2-1)/time.Second), 0))
 	}
 	return text + ".", true
 }

@@ -71,6 +71,64 @@ func TestPingText(t *testing.T) {
 	}
 }
 
+// TestPingTiming (issue 37 item 7): the turn's ping comes when a third of the timer is left, at least
+// 5 s before the end, and says the time left to the second (a ping a hair after its moment said
+// "9 s left" with timer=20, and with timer=10 one came at the time-out saying "0 s left").
+func TestPingTiming(t *testing.T) {
+	for _, tc := range []struct {
+		timer string
+		after time.Duration // when the ping comes after the turn is shown
+		left  string
+	}{
+		{"timer=60", 40 * time.Second, "20 s left"},
+		{"timer=30", 20 * time.Second, "10 s left"},
+		{"timer=20", 20*time.Second - 20*time.Second/3, "7 s left"},
+		{"timer=15", 10 * time.Second, "5 s left"},
+		{"timer=10", 5 * time.Second, "5 s left"},
+		{"timer=12", 7 * time.Second, "5 s left"},
+	} {
+		t.Run(tc.timer, func(t *testing.T) {
+			g := newGame(t, tc.timer)
+			g.do(table.State.Join, alice)
+			g.do(table.State.Join, bob)
+			g.deal()
+			g.s.Rec.Hand.Deadline = time.Time{}
+			c := g.s.Chores(g.now, table.Timers{Turn: true})
+			if c.PingAfter != tc.after {
+				t.Fatalf("ping after %v, want %v", c.PingAfter, tc.after)
+			}
+			deadline := g.now.Add(c.Wait)
+			// The timer fires a few milliseconds late, as timers do.
+			text, ok := g.s.Ping(g.now.Add(c.PingAfter+3*time.Millisecond), deadline)
+			if !ok || !strings.HasSuffix(text, ", "+tc.left+".") {
+				t.Errorf("the ping says %q, want %q", text, tc.left)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name, timer string
+		left        time.Duration // the stored deadline from now (a resumed turn); 0: none
+		want        time.Duration
+	}{
+		{"no timer: the shell's own delay", "timer=off", 0, 0},
+		{"resumed with less than a third left: the grace's 15 s, no ping", "timer=60", 8 * time.Second, -1},
+		{"resumed with 8 s left: the grace's 15 s, pinged at 10 s left", "timer=30", 8 * time.Second, 5 * time.Second},
+		{"resumed with 20 s left: still at 10 s left", "timer=30", 20 * time.Second, 10 * time.Second},
+	} {
+		g := newGame(t, tc.timer)
+		g.do(table.State.Join, alice)
+		g.do(table.State.Join, bob)
+		g.deal()
+		g.s.Rec.Hand.Deadline = time.Time{}
+		if tc.left != 0 {
+			g.s.Rec.Hand.Deadline = g.now.Add(tc.left)
+		}
+		if got := g.s.Chores(g.now, table.Timers{Turn: true}).PingAfter; got != tc.want {
+			t.Errorf("%s: ping after %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // The dealer's own moves are the core's decisions (issue 29, item 2): the turn's clock, acting at once
 // for a player who left, dealing the next hand by itself only when the table can, after the pause,
 // and waiting for a rebuy offer to be seen.

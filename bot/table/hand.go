@@ -63,11 +63,11 @@ func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error
 	if s.Hand != nil {
 		return Step{}, errs.Errorf(errs.Conflict, "Hand #%d is still being played: wait for it to end.", s.Rec.Hand.No)
 	}
-	if names := s.mayStillRebuy(now); len(names) > 0 && s.DealDelay > 0 && !s.Quarantined {
-		// Their offer said how long they have: the pause before the automatic deal, which places
-		// them unless they rebought. Nobody cuts it short, the host neither. (Without automatic
-		// deals, or at a quarantined table, a `deal` is the only way on, and it places them.)
-		return Step{}, errs.Errorf(errs.Conflict, "%s may still rebuy: the next hand is dealt by itself when the time to rebuy is over.", strings.Join(names, " and "))
+	if names, left := s.rebuyWait(now); len(names) > 0 && !s.Quarantined {
+		// Their offer said how long they have (RebuyWindow, a countdown on the table). Nobody cuts
+		// it short, the host neither; each of them does by answering. (At a quarantined table a
+		// `deal` is the only way on, and it places them.)
+		return Step{}, errs.Errorf(errs.Conflict, "%s may still rebuy, %s left: the next hand is dealt as soon as each has answered (`rebuy` or `rebuy no`), or when the time is up.", strings.Join(names, " and "), Seconds(left))
 	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)
@@ -101,6 +101,11 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		if n.Tournament.Left() < 2 {
 			return s.EndSession(now), nil
 		}
+		s.Rec = n
+	}
+	if tr := s.Rec.Tournament; tr != nil && !tr.RebuyBy.IsZero() {
+		n := s.Rec.Clone()
+		n.Tournament.RebuyBy = time.Time{} // the time to rebuy ends with this deal
 		s.Rec = n
 	}
 	seats := s.Playing()
@@ -397,6 +402,7 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			// places of the others depend on who rebuys), and the hand's record names no finishes,
 			// which would be wrong for a player who rebuys.
 			holdBusts(&n, hs.No, out)
+			n.Tournament.RebuyBy = now.Add(RebuyWindow(s.DealDelay))
 			held = out
 		} else {
 			var lines []string
@@ -468,9 +474,10 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			switch {
 			case !mayRebuyNow(now, n, o.User):
 				notes = append(notes, fmt.Sprintf("%s is out of chips and cannot rebuy: %s is placed at the next deal, once it is known who of the others out rebuys.", name, name))
-			case s.DealDelay > 0 && !s.Quarantined:
-				offered = true
-				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` within %s to be dealt in next hand (%s), or %s is out of the tournament.", name, Seconds(s.DealDelay), cost, name))
+			case !s.Quarantined:
+				// The deal waits for the answers, at most RebuyWindow (a countdown on the table):
+				// not for the offer to be shown, since the time to rebuy is the record's (RebuyBy).
+				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` within %s to be dealt in next hand (%s), or `rebuy no` to be out of the tournament now.", name, Seconds(RebuyWindow(s.DealDelay)), cost))
 			default:
 				notes = append(notes, fmt.Sprintf("%s is out of chips: `rebuy` before the next deal to be dealt in (%s), or %s is out of the tournament.", name, cost, name))
 			}
@@ -500,16 +507,64 @@ func winnerOf(n TableRecord, hs *HandState, final []int64) int {
 	return -1
 }
 
-// mayStillRebuy are the names of the tournament players out of chips in the last hand who may still
-// rebuy before the next deal, bankroll aside.
-func (s State) mayStillRebuy(now time.Time) []string {
-	var out []string
-	for _, user := range s.Rec.Tournament.Busted() {
-		if seat := s.SeatOf(user); s.tournamentRebuy(now, seat) == nil {
-			out = append(out, s.Rec.Seats[seat].Name)
+// rebuyWait are the names of the tournament players out of chips in the last hand whom the next deal
+// still waits for (they may rebuy, bankroll aside, and have not answered), and the time they have
+// left (Tournament.RebuyBy); none once that time is over.
+func (s State) rebuyWait(now time.Time) ([]string, time.Duration) {
+	tr := s.Rec.Tournament
+	if tr == nil || tr.RebuyBy.IsZero() || !now.Before(tr.RebuyBy) {
+		return nil, 0
+	}
+	var names []string
+	for _, e := range tr.Entries {
+		if !e.Busted || e.Declined {
+			continue
+		}
+		if seat := s.SeatOf(e.User); seat >= 0 && s.tournamentRebuy(now, seat) == nil {
+			names = append(names, s.Rec.Seats[seat].Name)
 		}
 	}
-	return out
+	if len(names) == 0 {
+		return nil, 0
+	}
+	return names, tr.RebuyBy.Sub(now)
+}
+
+// thenDeal adds the next hand's deal to st, a player's answer to the offer to rebuy, when it was the
+// last answer the deal waited for: the deal goes ahead at once instead of when the time to rebuy is
+// over. Otherwise, or when the deal cannot go ahead by itself, st is returned as it is (the deal's
+// timer deals when the time is up).
+func (st Step) thenDeal(now time.Time, in Inputs) Step {
+	if st.Next == nil || in.Rand == nil {
+		return st
+	}
+	next := *st.Next
+	if tr := next.Rec.Tournament; tr == nil || tr.RebuyBy.IsZero() || !now.Before(tr.RebuyBy) || !next.DealsItself() {
+		return st
+	}
+	if names, _ := next.rebuyWait(now); len(names) > 0 {
+		return st
+	}
+	d, err := next.NextHand(now, in)
+	if err != nil {
+		return st
+	}
+	if d.Next == nil {
+		d.Next = st.Next
+	}
+	if d.Change.Table == nil {
+		d.Change.Table = st.Change.Table
+	}
+	d.Change.Ledger = append(slices.Clone(st.Change.Ledger), d.Change.Ledger...)
+	d.Posts = append(slices.Clone(st.Posts), d.Posts...)
+	d.Short = st.Short
+	switch {
+	case d.Ends || d.Next != nil && !d.Next.Open:
+		d.Reply = st.Reply + " The session is over."
+	default:
+		d.Reply = fmt.Sprintf("%s Nobody else has to answer: hand #%d is dealt.", st.Reply, d.Next.Rec.HandNo)
+	}
+	return d
 }
 
 // Dealable reports whether the next deal would do something: deal a hand to two players or more,

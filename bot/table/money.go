@@ -2,8 +2,6 @@ package table
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
@@ -18,6 +16,9 @@ type Money struct {
 	// RemindHours is how long after the settle-up an unpaid debt's payer is first reminded by DM:
 	// 0 is the default (DefaultRemind), -1 never.
 	RemindHours int `json:",omitempty"`
+	// RemindMinutes, when set, is that delay in minutes instead (remind= takes m, h and d); it
+	// replaced RemindHours, still read for the tables saved before it.
+	RemindMinutes int `json:",omitempty"`
 	// Bank: the host is the bank (every loser pays the host, the host pays every winner) instead of
 	// the fewest payments.
 	Bank bool `json:",omitempty"`
@@ -26,11 +27,8 @@ type Money struct {
 // DefaultRemind is how long an open debt waits before its payer is reminded.
 const DefaultRemind = 48 * time.Hour
 
-// maxRemindHours bounds remind=: at most 30 days.
-const maxRemindHours = 30 * 24
-
 // MoneyHelp lists the money options of `start` and `set`.
-const MoneyHelp = "value=0.01 currency=USD (what a chip is worth: the settle-up and debts are then in money) remind=2d|48h|off settle=fewest|bank"
+const MoneyHelp = "value=0.01 currency=USD (what a chip is worth: the settle-up and debts are then in money) " + money.RemindExample + "|off (when unpaid debts are reminded: m, h or d) settle=fewest|bank"
 
 // On reports whether the table plays for money.
 func (m Money) On() bool { return !m.Value.IsZero() }
@@ -40,6 +38,8 @@ func (m Money) RemindAfter() time.Duration {
 	switch {
 	case m.RemindHours < 0:
 		return 0
+	case m.RemindMinutes > 0:
+		return time.Duration(m.RemindMinutes) * time.Minute
 	case m.RemindHours == 0:
 		return DefaultRemind
 	}
@@ -59,15 +59,12 @@ func (m *Money) apply(key, val string) error {
 	case "currency":
 		m.Currency, err = money.ParseCurrency(val)
 	case "remind":
-		switch {
-		case val == "off" || val == "no" || val == "never":
-			m.RemindHours = -1
-		case strings.HasSuffix(val, "d"):
-			var d int
-			d, err = bounded(strings.TrimSuffix(val, "d"), 1, maxRemindHours/24, fmt.Sprintf("Reminders start 1 to %d days after the settle-up", maxRemindHours/24), "remind=2d")
-			m.RemindHours = 24 * d
-		default:
-			m.RemindHours, err = bounded(strings.TrimSuffix(val, "h"), 1, maxRemindHours, fmt.Sprintf("Reminders start 1 to %d hours after the settle-up", maxRemindHours), "remind=48h")
+		var d time.Duration
+		if d, err = money.ParseRemind(val); err == nil {
+			m.RemindHours, m.RemindMinutes = 0, int(d/time.Minute)
+			if d == 0 {
+				m.RemindHours = -1
+			}
 		}
 	case "settle":
 		switch val {
@@ -104,8 +101,8 @@ func (m Money) validate() error {
 	if _, ok := money.Digits(m.Currency); !ok {
 		return fmt.Errorf("currency %q unknown", m.Currency)
 	}
-	if m.RemindHours < -1 || m.RemindHours > maxRemindHours {
-		return fmt.Errorf("remind after %d hours out of range", m.RemindHours)
+	if m.RemindHours < -1 || time.Duration(m.RemindHours)*time.Hour > money.MaxRemind || m.RemindMinutes < 0 || time.Duration(m.RemindMinutes)*time.Minute > money.MaxRemind {
+		return fmt.Errorf("remind after %d hours or %d minutes out of range", m.RemindHours, m.RemindMinutes)
 	}
 	return nil
 }
@@ -123,7 +120,7 @@ func (m Money) describe() string {
 	case d == 0:
 		s += ", no debt reminders"
 	case d != DefaultRemind:
-		s += ", debts reminded after " + strconv.Itoa(int(d/time.Hour)) + " h"
+		s += ", debts reminded after " + money.FormatRemind(d)
 	}
 	return s
 }

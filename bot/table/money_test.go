@@ -14,13 +14,17 @@ func TestMoneySettings(t *testing.T) {
 		err  string
 	}{
 		{"value and currency", "value=0.01 currency=usd", "1 chip = 0.01 USD", ""},
-		{"bank and remind", "value=0.25 currency=EUR settle=bank remind=3d", "1 chip = 0.25 EUR, the host is the bank, debts reminded after 72 h", ""},
+		{"bank and remind", "value=0.25 currency=EUR settle=bank remind=3d", "1 chip = 0.25 EUR, the host is the bank, debts reminded after 3d", ""},
+		{"remind in minutes", "value=0.01 currency=USD remind=5m", "debts reminded after 5m", ""},
+		{"remind in hours", "value=0.01 currency=USD remind=12h", "debts reminded after 12h", ""},
+		{"remind with no unit", "value=0.01 currency=USD remind=12", "", "from 1m to 30d, for example remind=2d"},
+		{"remind zero", "value=0.01 currency=USD remind=0m", "", "from 1m to 30d, for example remind=2d"},
 		{"no reminders", "value=1 currency=JPY remind=off", "no debt reminders", ""},
 		{"value alone", "value=0.01", "", "Say which currency"},
 		{"currency alone", "currency=USD", "", "Say what a chip is worth"},
 		{"bad currency", "value=0.01 currency=dollars", "", "ISO 4217"},
 		{"bad value", "value=-1 currency=USD", "", "not a chip value"},
-		{"remind too long", "value=0.01 currency=USD remind=31d", "", "1 to 30 days"},
+		{"remind too long", "value=0.01 currency=USD remind=31d", "", "from 1m to 30d"},
 		{"bad settle", "value=0.01 currency=USD settle=random", "", "settle=fewest"},
 	}
 	for _, tt := range tests {

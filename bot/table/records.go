@@ -212,6 +212,10 @@ type Tournament struct {
 	Payouts []int     // percentages by place; none: DefaultPayouts by the number of entrants
 	Began   time.Time // when the first hand was dealt (registration closed); zero before
 	Entries []Entry   // everyone who registered, in order
+	// RebuyBy is the end of the time to rebuy of the players out of chips in the last hand who wait
+	// to be placed (Entry.Busted): the next hand is dealt then, or as soon as each of them has
+	// answered (`rebuy`, or `rebuy no`: Entry.Declined). Zero when nobody waits.
+	RebuyBy time.Time `json:",omitzero"`
 }
 
 // Entry is one player's tournament: what they paid in and, once out, where they finished.
@@ -231,6 +235,9 @@ type Entry struct {
 	// hand's), waits for the next deal to be placed because a player out in that hand may still
 	// rebuy (holdBusts): the seat stays with no chips, Place is still 0, and a rebuy clears it.
 	Busted bool `json:",omitempty"`
+	// Declined: out of chips and waiting like Busted, the player said `rebuy no` (or `leave`): they
+	// are placed at the next deal, which no longer waits for them.
+	Declined bool `json:",omitempty"`
 }
 
 // Pool is the prize pool: every entry's buy-ins and rebuys.

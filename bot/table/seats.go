@@ -109,7 +109,7 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 		return Step{}, errs.Errorf(errs.Conflict, "You are out of this tournament (%s place): watch with `table`.", render.Ordinal(tr.Entries[i].Place))
 	}
 	if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Busted {
-		return Step{}, errs.Errorf(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or you are placed when it is dealt.")
+		return Step{}, errs.Errorf(errs.Conflict, "You are out of chips: `rebuy` before the next hand to play on, or `rebuy no` to be placed now.")
 	}
 	if s.SeatOf(by.User) >= 0 {
 		return Step{}, errs.Errorf(errs.Conflict, "You are already registered in this tournament: wait for `deal`, or `leave` to get your buy-in back before it begins.")
@@ -155,10 +155,16 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 }
 
 // Leave stands the caller up (`leave`). The caller is seated (the gate's need).
-func (s State) Leave(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+func (s State) Leave(now time.Time, by Caller, _ []string, in Inputs) (Step, error) {
 	seat, err := s.seated(by)
 	if err != nil {
 		return Step{}, err
+	}
+	if tr := s.Rec.Tournament; tr != nil {
+		if i := tr.Entry(by.User); i >= 0 && tr.Entries[i].Busted && !tr.Entries[i].Declined {
+			// Out of chips, offered a rebuy: leaving is declining it.
+			return s.declineRebuy(now, by, in)
+		}
 	}
 	return s.leave(now, by, seat, false)
 }
@@ -369,8 +375,14 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	seat := s.SeatOf(by.User) // Rebuy found it
 	st := s.Rec.Seats[seat]
 	i := tr.Entry(by.User)
+	if len(args) == 1 && slices.Contains([]string{"no", "n", "decline"}, strings.ToLower(args[0])) {
+		return s.declineRebuy(now, by, in)
+	}
 	if len(args) > 0 {
-		return Step{}, errs.Errorf(errs.Invalid, "A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips.", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+		return Step{}, errs.Errorf(errs.Invalid, "A tournament rebuy takes no amount: `rebuy` pays %s into the prize pool for %s chips (`rebuy no` declines it when you are out of chips).", render.Chips(tr.BuyIn), render.Chips(tr.Stack))
+	}
+	if e := tr.Entries[i]; e.Busted && !tr.RebuyBy.IsZero() && !now.Before(tr.RebuyBy) {
+		return Step{}, errs.Errorf(errs.Conflict, "The time to rebuy is over: you are placed when the next hand is dealt, in a moment.")
 	}
 	if err := s.tournamentRebuy(now, seat); err != nil {
 		return Step{}, err
@@ -384,9 +396,10 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	e.Paid += tr.BuyIn
 	e.Rebuys++
 	dealtIn := ""
+	wasBusted := e.Busted
 	if e.Busted {
 		// Out of chips in the last hand, waiting to be placed at the next deal: the rebuy keeps them in.
-		e.Busted, e.OutHand, e.Start, e.Order = false, 0, 0, 0
+		e.Busted, e.OutHand, e.Start, e.Order, e.Declined = false, 0, 0, 0, false
 		dealtIn = " You are dealt in next hand."
 	}
 	if j := StandingIndex(n.Standings, by.User); j >= 0 {
@@ -398,7 +411,31 @@ func (s State) rebuyTournament(now time.Time, by Caller, args []string, in Input
 	step.post("%s rebuys: stack %s, prize pool %s.", st.Name, render.Chips(n.Seats[seat].Stack), render.Chips(n.Tournament.Pool()))
 	step.Short = fmt.Sprintf("Your bankroll does not hold the %s chips a rebuy costs.", render.Chips(tr.BuyIn))
 	step.Timers.Deal = true
+	if wasBusted {
+		return step.thenDeal(now, in), nil
+	}
 	return step, nil
+}
+
+// declineRebuy is `rebuy no` (or `leave`) from a tournament player out of chips in the last hand: they
+// do not rebuy and are placed at the next deal, which goes ahead at once when nobody else out of
+// chips has yet to answer (thenDeal).
+func (s State) declineRebuy(now time.Time, by Caller, in Inputs) (Step, error) {
+	tr := s.Rec.Tournament
+	i := tr.Entry(by.User)
+	switch {
+	case i < 0 || !tr.Entries[i].Busted:
+		return Step{}, errs.Errorf(errs.Invalid, "`rebuy no` answers the offer to rebuy when you are out of chips, and you are not: play on, or `leave`.")
+	case tr.Entries[i].Declined:
+		return Step{}, errs.Errorf(errs.Conflict, "You said already that you do not rebuy: you are placed when the next hand is dealt.")
+	}
+	n := s.Rec.Clone()
+	e := &n.Tournament.Entries[i]
+	e.Declined = true
+	step := s.reply(n, Change{}, "You do not rebuy: you are out of the tournament, placed when the next hand is dealt.")
+	step.post("%s does not rebuy.", e.Name)
+	step.Timers.Deal = true
+	return step.thenDeal(now, in), nil
 }
 
 // tournamentRebuy refuses a tournament rebuy by the player in seat now, for every reason but their

@@ -327,9 +327,18 @@ func holdBusts(n *TableRecord, no int64, out []Eliminated) {
 	tr := n.Tournament
 	for _, o := range out {
 		e := &tr.Entries[tr.Entry(o.User)]
-		e.Busted, e.OutHand, e.Start, e.Order = true, no, o.Start, o.Order
+		e.Busted, e.OutHand, e.Start, e.Order, e.Declined = true, no, o.Start, o.Order, false
 	}
 }
+
+// RebuyTime is the least time a tournament player out of chips has to rebuy; a longer deal delay
+// gives them that instead (RebuyWindow).
+const RebuyTime = 30 * time.Second
+
+// RebuyWindow is how long the players out of chips in a hand have to rebuy before the next deal
+// places them: the deal delay or RebuyTime, whichever is longer. It is short, shown as a countdown,
+// and cut short when each of them has answered.
+func RebuyWindow(dealDelay time.Duration) time.Duration { return max(dealDelay, RebuyTime) }
 
 // Busted are the users of the tournament's players out of chips whose places wait for the next deal
 // (holdBusts), in entry order; none at a cash table.
@@ -366,6 +375,7 @@ func placeBusted(n *TableRecord) []string {
 		byHand[e.OutHand] = append(byHand[e.OutHand], Eliminated{User: e.User, Start: e.Start, Order: e.Order})
 	}
 	slices.Sort(hands) // out earlier, placed lower
+	tr.RebuyBy = time.Time{}
 	var lines []string
 	for _, no := range hands {
 		_, l := placeOut(n, no, byHand[no])
@@ -388,7 +398,7 @@ func placeOut(n *TableRecord, no int64, out []Eliminated) ([]Placing, []string) 
 	for _, pl := range placings {
 		e := &tr.Entries[tr.Entry(pl.User)]
 		o := out[slices.IndexFunc(out, func(o Eliminated) bool { return o.User == pl.User })]
-		e.Place, e.OutHand, e.Start, e.Order, e.Busted = pl.Place, no, o.Start, o.Order, false
+		e.Place, e.OutHand, e.Start, e.Order, e.Busted, e.Declined = pl.Place, no, o.Start, o.Order, false, false
 		for i, st := range n.Seats {
 			if st.User == pl.User {
 				n.Seats[i] = SeatRecord{}
@@ -496,7 +506,11 @@ func TournamentView(rec TableRecord, now time.Time) *render.TournamentView {
 		return nil
 	}
 	s := rec.Settings
-	v := &render.TournamentView{Level: rec.Level + 1, Left: tr.Left(), Entrants: len(tr.Entries), Paid: tr.PlacesPaid(), Pool: tr.Pool()}
+	// Players out of chips waiting to rebuy are not counted as left: they are in again if they do.
+	v := &render.TournamentView{Level: rec.Level + 1, Left: tr.Left() - len(tr.Busted()), Entrants: len(tr.Entries), Paid: tr.PlacesPaid(), Pool: tr.Pool()}
+	if names, left := (State{Open: true, Rec: rec}).rebuyWait(now); len(names) > 0 && left > 0 {
+		v.RebuyIn = fmt.Sprintf("%s may rebuy: %s left", strings.Join(names, " and "), Seconds(left))
+	}
 	next := s.Rules(rec.Level + 1)
 	if cur := s.Rules(rec.Level); next.BigBlind == cur.BigBlind && next.Ante == cur.Ante {
 		return v // the blinds no longer rise

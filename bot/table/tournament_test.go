@@ -162,12 +162,19 @@ func TestItem8TournamentRebuyBeforeTheDeal(t *testing.T) {
 	}
 	t.Run("offer", func(t *testing.T) {
 		g, st := bust(t, 3*time.Second)
-		want := "Carol is out of chips: `rebuy` within 3 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or Carol is out of the tournament."
+		want := "Carol is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now."
 		if !slices.Contains(st.View.Result, want) {
 			t.Errorf("the hand's result %q does not offer %q", st.View.Result, want)
 		}
-		if st.Ends || !st.Timers.Deal || !st.Timers.DealWhenShown {
-			t.Errorf("ends %v, timers %+v: the deal's pause starts when the offer is on screen", st.Ends, st.Timers)
+		if st.Ends || !st.Timers.Deal || st.Timers.DealWhenShown {
+			t.Errorf("ends %v, timers %+v: the deal waits for the time to rebuy, a deadline of the record", st.Ends, st.Timers)
+		}
+		// The time to rebuy is 30 s (longer than the deal delay), counted down on the table.
+		if ch := g.s.Chores(g.now, table.Timers{Deal: true}); !ch.Deal || ch.Pause != 30*time.Second {
+			t.Errorf("the deal's chores at the bust: %+v, want a deal in 30 s", ch)
+		}
+		if tv := table.TournamentView(g.s.Rec, g.now.Add(12*time.Second)); tv.RebuyIn != "Carol may rebuy: 18 s left" || tv.Left != 2 {
+			t.Errorf("the table's countdown 12 s later: %q, %d left; want Carol's 18 s and 2 players left", tv.RebuyIn, tv.Left)
 		}
 		if e := g.entry("U3"); e.Place != 0 || !e.Busted || g.s.Rec.Tournament.Left() != 3 {
 			t.Errorf("Carol's entry %+v, %d left: she is not placed before the next deal", e, g.s.Rec.Tournament.Left())
@@ -176,23 +183,27 @@ func TestItem8TournamentRebuyBeforeTheDeal(t *testing.T) {
 			t.Errorf("the hand's record names finishes %+v while Carol may still rebuy", f)
 		}
 		for _, by := range []table.Caller{bob, host, carol} {
-			if _, err := g.try(table.State.Deal, by); err == nil || !strings.Contains(err.Error(), "Carol may still rebuy: the next hand is dealt by itself when the time to rebuy is over.") {
+			if _, err := g.try(table.State.Deal, by); err == nil || !strings.Contains(err.Error(), "Carol may still rebuy, 30 s left: the next hand is dealt as soon as each has answered (`rebuy` or `rebuy no`), or when the time is up.") {
 				t.Errorf("%s's deal during Carol's time to rebuy: %v", by.Name, err)
 			}
 		}
-		if _, err := g.try(table.State.Leave, carol); err == nil || !strings.Contains(err.Error(), "`rebuy` before the next hand to play on") {
-			t.Errorf("Carol's leave while out of chips: %v", err)
+	})
+	t.Run("leave declines", func(t *testing.T) {
+		g, _ := bust(t, 3*time.Second)
+		st := g.do(table.State.Leave, carol)
+		if g.s.Hand == nil || !slices.Contains(st.View.Notes, "Carol is out in 3rd place.") {
+			t.Errorf("Carol's leave while out of chips: %q, notes %q; want her placed and the next hand dealt", st.Reply, st.View.Notes)
 		}
 	})
 	t.Run("rebuy", func(t *testing.T) {
 		g, _ := bust(t, 3*time.Second)
 		st := g.do(table.State.Rebuy, carol)
-		if want := "You rebought for 100: 1,000 more chips. You are dealt in next hand."; st.Reply != want || !st.Timers.Deal {
-			t.Errorf("rebuy: %q, timers %+v; want %q", st.Reply, st.Timers, want)
+		// Hers was the only answer the deal waited for: it is dealt at once.
+		if want := "You rebought for 100: 1,000 more chips. You are dealt in next hand. Nobody else has to answer: hand #2 is dealt."; st.Reply != want || st.View == nil || st.View.Deal == nil {
+			t.Errorf("rebuy: %q, view %+v; want %q and the deal", st.Reply, st.View, want)
 		}
 		g.checkTournament("after Carol's rebuy")
-		g.autoDeal()
-		if g.s.PlayerOf(2) < 0 || g.entry("U3").Busted || g.s.Rec.Tournament.Left() != 3 {
+		if g.s.Hand == nil || g.s.PlayerOf(2) < 0 || g.entry("U3").Busted || g.s.Rec.Tournament.Left() != 3 {
 			t.Errorf("Carol rebought before the deal and is not dealt in: %+v", g.entry("U3"))
 		}
 		g.checkTournament("after the deal")
@@ -213,11 +224,18 @@ func TestItem8TournamentRebuyBeforeTheDeal(t *testing.T) {
 		}
 		g.checkTournament("after the deal")
 	})
-	t.Run("no automatic deal", func(t *testing.T) {
+	t.Run("no deal delay", func(t *testing.T) {
 		g, st := bust(t, 0)
-		want := "Carol is out of chips: `rebuy` before the next deal to be dealt in (100 into the prize pool for 1,000 chips), or Carol is out of the tournament."
+		want := "Carol is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now."
 		if !slices.Contains(st.View.Result, want) || st.Timers.DealWhenShown {
 			t.Errorf("result %q, timers %+v: want %q", st.View.Result, st.Timers, want)
+		}
+		if _, err := g.try(table.State.Deal, bob); err == nil {
+			t.Errorf("Bob dealt during Carol's time to rebuy")
+		}
+		g.now = g.now.Add(30 * time.Second)
+		if _, err := g.try(table.State.Rebuy, carol); err == nil || !strings.Contains(err.Error(), "The time to rebuy is over") {
+			t.Errorf("Carol's rebuy after her time: %v", err)
 		}
 		st = g.do(table.State.Deal, bob)
 		if !slices.Contains(st.View.Notes, "Carol is out in 3rd place.") {
@@ -274,10 +292,16 @@ func TestItem8TournamentHeadsUpBust(t *testing.T) {
 		}
 		g.checkTournament("after the tournament")
 	})
+	t.Run("declines", func(t *testing.T) {
+		g, _ := bust(t)
+		st := g.do(table.State.Rebuy, bob, "no")
+		if !st.Ends && (st.Next == nil || st.Next.Open) {
+			t.Errorf("Bob declined, the only answer the deal waited for: %q, the tournament goes on", st.Reply)
+		}
+	})
 	t.Run("rebuy", func(t *testing.T) {
 		g, _ := bust(t)
-		g.do(table.State.Rebuy, bob)
-		g.autoDeal()
+		g.do(table.State.Rebuy, bob) // the only answer the deal waited for: dealt at once
 		if g.s.Hand == nil || len(g.s.Rec.Hand.Seats) != 2 {
 			t.Fatal("Bob rebought and is not dealt in heads-up")
 		}
@@ -327,7 +351,7 @@ func TestItem8TournamentTwoBustsOneRebuys(t *testing.T) {
 	t.Run("offers", func(t *testing.T) {
 		_, st := bust(t)
 		for _, want := range []string{
-			"Carol is out of chips: `rebuy` within 3 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or Carol is out of the tournament.",
+			"Carol is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now.",
 			"Dave is out of chips and cannot rebuy: Dave is placed at the next deal, once it is known who of the others out rebuys.",
 		} {
 			if !slices.Contains(st.View.Result, want) {
@@ -340,8 +364,7 @@ func TestItem8TournamentTwoBustsOneRebuys(t *testing.T) {
 		if _, err := g.try(table.State.Rebuy, dave); err == nil || !strings.Contains(err.Error(), "You have used all 1 of your rebuys") {
 			t.Errorf("Dave's rebuy: %v", err)
 		}
-		g.do(table.State.Rebuy, carol)
-		st := g.autoDeal()
+		st := g.do(table.State.Rebuy, carol) // Dave cannot rebuy: hers is the last answer, the deal comes at once
 		if !slices.Contains(st.View.Notes, "Dave is out in 4th place.") || g.entry("U4").Place != 4 || g.entry("U3").Place != 0 {
 			t.Errorf("notes %q, Dave %+v, Carol %+v: Dave is fourth, Carol plays on", st.View.Notes, g.entry("U4"), g.entry("U3"))
 		}
@@ -364,6 +387,10 @@ func TestItem8TournamentTwoBustsOneRebuys(t *testing.T) {
 		if got := g.s.Rec.Tournament.Busted(); !slices.Equal(got, []string{"U3", "U4"}) {
 			t.Fatalf("after the restart %v wait to be placed, want Carol and Dave", got)
 		}
+		// The time to rebuy is the record's: 10 s after the bust, 20 s are left after the restart.
+		if ch := g.s.Chores(g.now.Add(10*time.Second), table.Timers{Deal: true}); ch.Pause != 20*time.Second {
+			t.Errorf("after the restart the deal comes in %v, want 20s", ch.Pause)
+		}
 		st := g.autoDeal()
 		for _, want := range []string{"Dave is out in 3rd place.", "Carol is out in 4th place.", "2 players left; 1 place paid."} {
 			if !slices.Contains(st.View.Notes, want) {
@@ -372,4 +399,65 @@ func TestItem8TournamentTwoBustsOneRebuys(t *testing.T) {
 		}
 		g.checkTournament("after the deal")
 	})
+}
+
+// TestRebuyTournamentTwoBustOneDeclines (issue 37 item 2): Carol and Dave lose their last chips in the
+// same hand and both may rebuy. The deal waits for both (the host's `deal` is refused with the time
+// left); Carol's `rebuy no` leaves Dave to answer; Dave's rebuy is the last answer and the next hand is
+// dealt at once, with Carol placed fourth, long before the 30 s are over.
+func TestRebuyTournamentTwoBustOneDeclines(t *testing.T) {
+	g := newGame(t, "tournament", "buyin=100", "stack=1000", "rebuy=2", "levels=20m", "timer=off")
+	g.s.DealDelay = 3 * time.Second
+	for _, by := range []table.Caller{alice, bob, carol, dave} {
+		g.do(table.State.Join, by)
+	}
+	g.script("As Kd Qh Jc", "2c 3c 4c 5c 6c 7d 8d 9c", "7c 8c As Kc 2d 3d Ah Kd 6d 4s 9h Jd 6h Qc 6s 5h")
+	g.deal()
+	g.play(act{table.Betting(engine.Fold).Act, dave}, act{table.Betting(engine.Fold).Act, alice}, act{table.Betting(engine.Fold).Act, bob})
+	g.do(table.State.Rebuy, alice)
+	g.do(table.State.Rebuy, dave)
+	g.autoDeal()
+	st := g.play(act{table.Betting(engine.AllIn).Act, alice}, act{table.Betting(engine.Fold).Act, bob}, act{table.Betting(engine.AllIn).Act, carol}, act{table.Betting(engine.Call).Act, dave})
+	for _, want := range []string{
+		"Carol is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now.",
+		"Dave is out of chips: `rebuy` within 30 s to be dealt in next hand (100 into the prize pool for 1,000 chips), or `rebuy no` to be out of the tournament now.",
+	} {
+		if !slices.Contains(st.View.Result, want) {
+			t.Errorf("the hand's result %q does not say %q", st.View.Result, want)
+		}
+	}
+	if tv := table.TournamentView(g.s.Rec, g.now); tv.Left != 2 || tv.RebuyIn != "Carol and Dave may rebuy: 30 s left" {
+		t.Errorf("the table says %d of %d left, %q: want 2 left (Carol and Dave are out unless they rebuy) and their countdown", tv.Left, tv.Entrants, tv.RebuyIn)
+	}
+	g.now = g.now.Add(4 * time.Second)
+	if _, err := g.try(table.State.Deal, host); err == nil || !strings.Contains(err.Error(), "Carol and Dave may still rebuy, 26 s left") {
+		t.Errorf("the host's deal while both may rebuy: %v", err)
+	}
+	st = g.do(table.State.Rebuy, carol, "no")
+	if st.View != nil || g.s.Hand != nil || st.Reply != "You do not rebuy: you are out of the tournament, placed when the next hand is dealt." {
+		t.Fatalf("Carol's decline dealt while Dave may still rebuy: %q", st.Reply)
+	}
+	if _, err := g.try(table.State.Rebuy, carol, "no"); err == nil || !strings.Contains(err.Error(), "You said already") {
+		t.Errorf("Carol's second decline: %v", err)
+	}
+	if _, err := g.try(table.State.Deal, host); err == nil || !strings.Contains(err.Error(), "Dave may still rebuy, 26 s left") {
+		t.Errorf("the host's deal while Dave may rebuy: %v", err)
+	}
+	if tv := table.TournamentView(g.s.Rec, g.now); tv.RebuyIn != "Dave may rebuy: 26 s left" {
+		t.Errorf("the countdown after Carol's decline: %q", tv.RebuyIn)
+	}
+	st = g.do(table.State.Rebuy, dave)
+	if st.View == nil || st.View.Deal == nil || g.s.Hand == nil {
+		t.Fatalf("Dave's rebuy, the last answer: %q, no deal", st.Reply)
+	}
+	if !slices.Contains(st.View.Notes, "Carol is out in 4th place.") || g.entry("U3").Place != 4 || g.entry("U4").Place != 0 || g.s.PlayerOf(3) < 0 {
+		t.Errorf("notes %q, Carol %+v, Dave %+v: Carol is fourth, Dave dealt in", st.View.Notes, g.entry("U3"), g.entry("U4"))
+	}
+	if tv := table.TournamentView(g.s.Rec, g.now); tv.Left != 3 || tv.RebuyIn != "" {
+		t.Errorf("after the deal the table says %d left, %q", tv.Left, tv.RebuyIn)
+	}
+	g.checkTournament("after the deal")
+	if _, err := g.try(table.State.Rebuy, bob, "no"); err == nil || !strings.Contains(err.Error(), "`rebuy no` answers the offer to rebuy when you are out of chips") {
+		t.Errorf("Bob's `rebuy no` with chips: %v", err)
+	}
 }

@@ -70,6 +70,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"MoneyBookAppends", moneyBookAppends},
 		{"MoneyInCommit", moneyInCommit},
 		{"ConcurrentMoneyAppends", concurrentMoneyAppends},
+		{"MoneyNumbering", moneyNumbering},
 		{"PaymentHandles", paymentHandles},
 		{"HandsOfACommunity", handsOfACommunity},
 		{"DMChannels", dmChannels},
@@ -1135,6 +1136,68 @@ func moneyInCommit(t *testing.T, s Store) {
 	}
 	if sessions, _ := s.Sessions(ctx); len(sessions) != 1 {
 		t.Fatalf("%d sessions, want 1", len(sessions))
+	}
+}
+
+// moneyNumbering (issue 37): a community's debts and expenses are numbered from 1 without gaps, one
+// count for each, however the book's other events (sessions, payments, reminders, another
+// community's events) fall between them and whether they came in a table's commit or an append: the
+// numbers the dealer gives (money.Book.Number) are kept by the store and read back. (The numbers
+// were the events' Seq once: #3, #12, #13 in a fresh database.) A book written before numbers were
+// kept goes on numbering after its largest, its old debts keeping their numbers (their Seq).
+func moneyNumbering(t *testing.T, s Store) {
+	// appendNumbered appends evs to community's book as the dealer does: numbered after the book.
+	appendNumbered := func(community string, evs ...money.Event) {
+		t.Helper()
+		b := money.Fold(book(t, s, community))
+		b.Number(evs)
+		if err := s.AppendMoney(ctx, community, b.Head, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := func(kind string, amount int64) money.Event { return moneyEvent("console/w", kind, amount) }
+	appendNumbered("console/w", w(money.KindExpense, 3000))
+	appendNumbered("console/x", moneyEvent("console/x", money.KindDebt, 1), moneyEvent("console/x", money.KindExpense, 1))
+	settle := []money.Event{w(money.KindSession, 0), w(money.KindDebt, 250), w(money.KindDebt, 300), w(money.KindDebt, 400)}
+	money.Fold(book(t, s, "console/w")).Number(settle)
+	commit(t, s, table.Change{Session: &table.SessionRecord{Table: "console/w/t"}, MoneyAfter: 1, Money: settle})
+	paid := w(money.KindPaid, 0)
+	paid.Debt = 4 // the second debt, by its Seq
+	reminded := w(money.KindReminded, 0)
+	reminded.Reminded = []uint64{4, 5}
+	appendNumbered("console/w", paid, reminded, w(money.KindExpense, 800), w(money.KindDebt, 400))
+	evs := book(t, s, "console/w")
+	var got []string
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) {
+			t.Errorf("event %d has Seq %d", i, e.Seq)
+		}
+		if e.No != 0 {
+			got = append(got, fmt.Sprintf("%s #%d", e.Kind, e.No))
+		}
+	}
+	if want := "expense #1, debt #1, debt #2, debt #3, expense #2, debt #4"; strings.Join(got, ", ") != want {
+		t.Errorf("numbers read back: %s, want %s", strings.Join(got, ", "), want)
+	}
+	b := money.Fold(evs)
+	if d := b.DebtNo(2); d == nil || d.Opened.Amount != 300 || d.Status != money.Paid {
+		t.Errorf("debt #2 (the Seq 4 event, marked paid by Seq): %+v", d)
+	}
+	if d := b.DebtNo(5); d != nil {
+		t.Errorf("a debt #5 in a book of four debts: %+v", d)
+	}
+	if evs := book(t, s, "console/x"); len(evs) != 2 || evs[0].No != 1 || evs[1].No != 1 {
+		t.Errorf("the other community's book: %+v", evs)
+	}
+	// A book from before: its events have no numbers; their Seq are.
+	if err := s.AppendMoney(ctx, "console/old", 0, []money.Event{moneyEvent("console/old", money.KindSession, 0),
+		moneyEvent("console/old", money.KindExpense, 10), moneyEvent("console/old", money.KindDebt, 20)}); err != nil {
+		t.Fatal(err)
+	}
+	appendNumbered("console/old", moneyEvent("console/old", money.KindDebt, 30))
+	old := money.Fold(book(t, s, "console/old"))
+	if d, n := old.DebtNo(3), old.DebtNo(4); d == nil || d.Opened.Amount != 20 || n == nil || n.Opened.Amount != 30 {
+		t.Errorf("an old book's debts: #3 %+v, #4 %+v; want the old one keeping its number and the new one after it", d, n)
 	}
 }
 

@@ -33,6 +33,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Discord's limits, as the fake enforces them.
@@ -161,6 +162,67 @@ func Buttons(d map[string]any) []Button {
 		}
 	}
 	return out
+}
+
+// CheckComponents applies Discord's rules for a message's components to a body's "components" and
+// returns why Discord would refuse them, or "": at most 5 action rows of 1 to 5 buttons (25 in all:
+// a settle-up sends up to 13); a button has a style from 1 to 5, a label or an emoji, a label of at
+// most 80 characters; a link button (style 5) has a url (http, https or discord, at most 512
+// characters) and no custom_id; any other button has a custom_id of 1 to 100 characters, unique in
+// the message, and no url.
+func CheckComponents(body map[string]any) string {
+	rows, _ := body["components"].([]any)
+	if len(rows) > 5 {
+		return fmt.Sprintf("%d action rows, more than 5", len(rows))
+	}
+	ids := map[string]bool{}
+	for _, r := range rows {
+		row, _ := r.(map[string]any)
+		if t, _ := row["type"].(float64); t != 1 {
+			return fmt.Sprintf("a top-level component of type %v, want action rows (1)", row["type"])
+		}
+		inner, _ := row["components"].([]any)
+		if len(inner) < 1 || len(inner) > 5 {
+			return fmt.Sprintf("an action row of %d components, want 1 to 5", len(inner))
+		}
+		for _, x := range inner {
+			c, _ := x.(map[string]any)
+			if t, _ := c["type"].(float64); t != 2 {
+				return fmt.Sprintf("a component of type %v in a message row, want buttons (2)", c["type"])
+			}
+			style, _ := c["style"].(float64)
+			label, _ := c["label"].(string)
+			id, hasID := c["custom_id"].(string)
+			link, hasURL := c["url"].(string)
+			_, hasEmoji := c["emoji"].(map[string]any)
+			switch {
+			case style < 1 || style > 5:
+				return fmt.Sprintf("button style %v, want 1 to 5", c["style"])
+			case label == "" && !hasEmoji:
+				return "a button with neither a label nor an emoji"
+			case utf8.RuneCountInString(label) > 80:
+				return fmt.Sprintf("button label of %d characters, more than 80", utf8.RuneCountInString(label))
+			case style == 5 && hasID && id != "":
+				return fmt.Sprintf("a link button with a custom_id (%q): a link has a url only", id)
+			case style == 5 && (!hasURL || link == ""):
+				return fmt.Sprintf("a link button %q without a url", label)
+			case style == 5 && len(link) > 512:
+				return fmt.Sprintf("a link button's url of %d characters, more than 512", len(link))
+			case style == 5 && !strings.HasPrefix(link, "https://") && !strings.HasPrefix(link, "http://") && !strings.HasPrefix(link, "discord://"):
+				return fmt.Sprintf("a link button's url %q is not http, https or discord", link)
+			case style == 5:
+				continue
+			case hasURL && link != "":
+				return fmt.Sprintf("button %q of style %v with a url: only a link (style 5) has one", label, style)
+			case id == "" || utf8.RuneCountInString(id) > 100:
+				return fmt.Sprintf("button custom_id of %d characters, want 1 to 100", utf8.RuneCountInString(id))
+			case ids[id]:
+				return fmt.Sprintf("custom_id %q twice in one message", id)
+			}
+			ids[id] = true
+		}
+	}
+	return ""
 }
 
 // Shown is a message as it is on screen.
@@ -451,6 +513,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "POST" && path == "/users/@me/channels":
 		user, _ := c.Body["recipient_id"].(string)
 		answer(http.StatusOK, map[string]any{"id": "dm" + user, "type": 1})
+	case parts[0] == "channels" && len(parts) >= 3 && parts[2] == "messages" && r.Method != "GET" && r.Method != "DELETE" && CheckComponents(c.data()) != "":
+		// Discord refuses a message whose components break its rules (50035, Invalid Form Body).
+		why := CheckComponents(c.data())
+		s.fault("%s %s: %s", r.Method, path, why)
+		answer(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
+	case parts[0] == "webhooks" && len(parts) >= 3 && (r.Method == "POST" || r.Method == "PATCH") && CheckComponents(c.data()) != "":
+		why := CheckComponents(c.data())
+		s.fault("%s %s: %s", r.Method, path, why)
+		answer(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
 	case parts[0] == "channels" && len(parts) == 3 && parts[2] == "messages" && r.Method == "POST":
 		c.ID = s.id()
 		s.show(c.ID, parts[1], c.data())
@@ -712,6 +783,14 @@ func (s *Server) Deliver(ctx context.Context, url string, in Interaction) Answer
 	}
 	if a.Type() == 9 {
 		a.FormID, _ = a.data()["custom_id"].(string)
+	}
+	if t := a.Type(); t == 4 || t == 7 {
+		if why := CheckComponents(a.data()); why != "" {
+			// Discord refuses the answer; the interaction fails on the player's screen.
+			s.fault("the answer to interaction %s: %s", in.ID, why)
+			a.Err = fmt.Errorf("Discord refuses the answer: %s", why)
+			return a
+		}
 	}
 	s.mu.Lock()
 	st := s.interactions[in.Token]

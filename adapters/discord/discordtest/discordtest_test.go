@@ -89,7 +89,7 @@ func TestLimits(t *testing.T) {
 // message changes what it shows, and only the first answer counts.
 func TestInteractionWebhooks(t *testing.T) {
 	s := NewServer(t, NewApp("1"), "tok")
-	post := do(t, s, "POST", "/channels/8/messages", `{"content":"Hand #1","components":[{"type":1,"components":[{"type":2,"custom_id":"pk1|b|1.0|call","label":"Call"}]}]}`)
+	post := do(t, s, "POST", "/channels/8/messages", `{"content":"Hand #1","components":[{"type":1,"components":[{"type":2,"style":1,"custom_id":"pk1|b|1.0|call","label":"Call"}]}]}`)
 	if post.StatusCode != http.StatusOK {
 		t.Fatalf("post: %d", post.StatusCode)
 	}
@@ -131,5 +131,40 @@ func TestInteractionWebhooks(t *testing.T) {
 	}
 	if res := do(t, s, "POST", "/webhooks/1/nosuchtoken", `{"content":"x"}`); res.StatusCode != http.StatusNotFound || len(s.Faults()) != 1 {
 		t.Errorf("a follow-up on a token Discord never gave: %d, faults %v", res.StatusCode, s.Faults())
+	}
+}
+
+// TestLinkButtonsChecked (issue 37): the fake refuses, as Discord does (400, 50035), a message whose
+// link button has no url or has a custom_id, or whose other button has no custom_id, and records the
+// fault; a valid link button beside a command button passes.
+func TestLinkButtonsChecked(t *testing.T) {
+	s := NewServer(t, NewApp("1"), "tok")
+	for _, tt := range []struct {
+		name, button string
+		ok           bool
+	}{
+		{"a link with its url", `{"type":2,"style":5,"label":"Pay dave","url":"https://paypal.me/daveb/7.00USD"}`, true},
+		{"a link without a url", `{"type":2,"style":5,"label":"Pay dave"}`, false},
+		{"a link with a custom_id", `{"type":2,"style":5,"label":"Pay dave","url":"https://paypal.me/daveb","custom_id":"b:pay"}`, false},
+		{"a command button without a custom_id", `{"type":2,"style":3,"label":"Paid #1"}`, false},
+		{"a command button with a url", `{"type":2,"style":3,"label":"Paid #1","custom_id":"b:paid 1","url":"https://paypal.me/daveb"}`, false},
+	} {
+		before := len(s.Faults())
+		body := `{"content":"Settle-up","components":[{"type":1,"components":[{"type":2,"style":3,"label":"Paid #2","custom_id":"b:paid 2"},` + tt.button + `]}]}`
+		for _, path := range []string{"/channels/c1/messages", "/webhooks/1/tok-" + tt.name} {
+			res := do(t, s, "POST", path, body)
+			if path == "/channels/c1/messages" && (res.StatusCode == http.StatusOK) != tt.ok {
+				t.Errorf("%s: answered %d", tt.name, res.StatusCode)
+			}
+		}
+		about := 0 // the faults about the buttons (a follow-up of an unknown token is a fault too)
+		for _, f := range s.Faults()[before:] {
+			if strings.Contains(f, "button") {
+				about++
+			}
+		}
+		if want := map[bool]int{true: 0, false: 2}[tt.ok]; about != want {
+			t.Errorf("%s: %d faults about the buttons, want %d: %q", tt.name, about, want, s.Faults()[before:])
+		}
 	}
 }
