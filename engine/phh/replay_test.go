@@ -118,7 +118,7 @@ func TestReplay(t *testing.T) {
 		{name: "card dealt twice", input: pluribusWith("d dh p2 8s4c", "d dh p2 8sTc"), err: "Tc is dealt twice"},
 		{name: "shown cards differ from the dealt ones", input: strings.Replace(strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1), "'p1 sm AsAd'", "'p1 sm AsAh'", 1),
 			err: "the file gives Ad and Ah for the same card"},
-		{name: "three hole cards", input: pluribusWith("d dh p2 8s4c", "d dh p2 8s4c2d"), err: "a hold'em player has two hole cards"},
+		{name: "three hole cards", input: pluribusWith("d dh p2 8s4c", "d dh p2 8s4c2d"), err: "a hold'em player has 2 hole cards, not 3"},
 		{name: "mixed antes", input: strings.Replace(threeWay, "ANTES", "[5, 10, 0]", 1), err: "neither equal for everyone nor posted by the big blind alone"},
 		{name: "straddle", input: strings.Replace(strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1), "[10, 20, 0]", "[10, 20, 60]", 1),
 			err: "p3 posts a straddle of 60"},
@@ -126,7 +126,7 @@ func TestReplay(t *testing.T) {
 		{name: "half-chip raise", input: pluribusWith("p4 cbr 210", "p4 cbr 210.5"), err: "the engine plays whole chips only"},
 		{name: "no blinds", input: strings.Replace(headsUp, "blinds_or_straddles = [1, 2]\n", "", 1), err: "blinds_or_straddles must list one amount per player"},
 		{name: "one player", input: "variant = 'NT'\nstarting_stacks = [100]\n", err: "the hand has 1 players; the engine deals to 2 to 10"},
-		{name: "stud action in hold'em", input: strings.Replace(headsUp, "'p2 cbr 6'", "'p2 pb'", 1), err: `"pb" is not a hold'em action`},
+		{name: "stud action in hold'em", input: strings.Replace(headsUp, "'p2 cbr 6'", "'p2 pb'", 1), err: `"pb" is not an action of hold'em or Omaha`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestReplayOtherGame(t *testing.T) {
 	if !errors.As(err, &u) || u.Variant != "FR" {
 		t.Fatalf("Replay of a stud hand: %v, want an UnsupportedError for FR", err)
 	}
-	if got, want := err.Error(), `variant "FR" is not hold'em: only NT (no-limit), FT (fixed-limit) and PT (pot-limit) replay`; got != want {
+	if got, want := err.Error(), `variant "FR" is not a game dealerbot deals, so it cannot be replayed: only hold'em (NT, FT, PT) and Omaha (PO, FO/8, PO5, PO/8) replay`; got != want {
 		t.Errorf("error %q, want %q", got, want)
 	}
 }
