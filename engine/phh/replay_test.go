@@ -194,6 +194,8 @@ func playRandom(t *testing.T, r *rand.Rand, s engine.Setup) *engine.Hand {
 		}
 		a := engine.Action{Player: o.Player}
 		switch k := r.IntN(10); {
+		case o.RunItTwice:
+			a.Kind = engine.RunTwice
 		case (o.CanBet || o.CanRaise) && k < 3:
 			a.Kind = engine.Raise
 			if o.CanBet {
@@ -227,9 +229,16 @@ func TestFromHandRoundTrip(t *testing.T) {
 	t.Logf("seed %d (rerun with -phh.seed=%d)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 0))
 	src := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8), byte(seed >> 16), byte(seed >> 24)})
+	twice := 0 // Omaha hands run twice
+	defer func() {
+		if twice == 0 && !t.Failed() {
+			t.Errorf("no hand was run twice: the round trip of a second board went untested")
+		}
+	}()
 	for i := 0; i < 300; i++ {
-		n := 2 + r.IntN(engine.MaxPlayers-1)
-		rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
+		game := engine.Game(r.IntN(4))
+		n := 2 + r.IntN(game.MaxPlayers()-1)
+		rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), Game: game, SmallBlind: 5, BigBlind: 10}
 		switch r.IntN(3) {
 		case 1:
 			rules.Ante = 2
@@ -239,7 +248,8 @@ func TestFromHandRoundTrip(t *testing.T) {
 		if r.IntN(4) == 0 {
 			rules.Chip = 5
 		}
-		s := engine.Setup{Rules: rules, Stacks: make([]int64, n), Button: r.IntN(n)}
+		// Omaha hands run twice when the deck holds the second board: the file says so (runsKey).
+		s := engine.Setup{Rules: rules, Stacks: make([]int64, n), Button: r.IntN(n), RunItTwice: game != engine.Holdem && r.IntN(2) == 0}
 		for p := range s.Stacks {
 			s.Stacks[p] = 1 + r.Int64N(400)
 		}
@@ -276,12 +286,21 @@ func TestFromHandRoundTrip(t *testing.T) {
 			if got, want := back.FinishingStacks[j], float64(final[e]); got != want {
 				t.Fatalf("hand %d: finishing_stacks p%d = %v, want %v", i, j+1, got, want)
 			}
-			if got, want := again.Hole(j), hand.Hole(e); got != want {
+			if got, want := engine.FormatCards(again.HoleCards(j)), engine.FormatCards(hand.HoleCards(e)); got != want {
 				t.Fatalf("hand %d: p%d holds %v after the round trip, %v in the hand", i, j+1, got, want)
 			}
 			if got, want := back.Players[j], names[e]; got != want {
 				t.Fatalf("hand %d: p%d is %q, want %q", i, j+1, got, want)
 			}
+		}
+		if hand.Board2() != nil {
+			twice++
+		}
+		if got, want := back.Variant, Variant(rules.Variant, game); got != want {
+			t.Fatalf("hand %d: variant %s, want %s", i, got, want)
+		}
+		if got, want := engine.FormatCards(again.Board2()), engine.FormatCards(hand.Board2()); got != want {
+			t.Fatalf("hand %d: second board %s after the round trip, %s in the hand", i, got, want)
 		}
 		if got, want := engine.FormatCards(again.Board()), engine.FormatCards(hand.Board()); got != want {
 			t.Fatalf("hand %d: board %s after the round trip, %s in the hand", i, got, want)
