@@ -378,10 +378,10 @@ func (h *Hand) Board() []Card { return append([]Card(nil), h.board...) }
 
 // Hole returns p's first two hole cards: all of them in Hold'em (HoleCards has every one). They are
 // private until shown: callers must not publish them.
-func (h *Hand) Hole(p int) [2]Card { return [2]Card{h.hole[p][0], h.hole[p][1]} }
+func (h *Hand) Hole(p int) [2]Card { return [2]Card{h.cards[maxHole*p], h.cards[maxHole*p+1]} }
 
 // HoleCards returns every hole card of p: two, four or five. They are private until shown.
-func (h *Hand) HoleCards(p int) []Card { return append([]Card(nil), h.hole[p][:h.k]...) }
+func (h *Hand) HoleCards(p int) []Card { return append([]Card(nil), h.holeSlice(p)...) }
 
 // Game returns the game the hand deals.
 func (h *Hand) Game() Game { return h.setup.Rules.Game }

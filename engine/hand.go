@@ -80,10 +80,10 @@ type Hand struct {
 	n     int
 
 	next  int // next card in the deck
-	k     int // hole cards per player
-	hole  [MaxPlayers][maxHole]Card
 	board []Card
-	cards [boardBase + 10]Card // backing store for the card slices in events: hole cards, board, second board
+	// cards holds every player's hole cards (maxHole places each, the first k used), then the board and
+	// the second board: the backing store of the card slices in events.
+	cards [boardBase + 10]Card
 
 	// Per-player state lives in fixed arrays so a hand is one allocation, not a dozen.
 	stack   [MaxPlayers]int64 // behind
@@ -92,16 +92,16 @@ type Hand struct {
 	ante    [MaxPlayers]int64 // antes posted: dead money
 	folded  [MaxPlayers]bool
 	allIn   [MaxPlayers]bool
+	needs   [MaxPlayers]bool // must act again this street
+	street  Street           // the betting round (beside the flags above: a hand stays in one size class)
+	noCap   bool             // fixed-limit: the street began heads-up
 
 	// Betting-round state.
-	street     Street
 	toAct      int
-	currentBet int64 // the amount to match this street (the full big blind pre-flop, even when short)
-	minRaise   int64 // the smallest legal raise increment; before a bet this street, the smallest bet
-	fullRaises int   // full bets and raises made this street
-	betCount   int   // fixed-limit: bets and raises this street, for the cap
-	noCap      bool  // fixed-limit: the street began heads-up
-	needs      [MaxPlayers]bool
+	currentBet int64             // the amount to match this street (the full big blind pre-flop, even when short)
+	minRaise   int64             // the smallest legal raise increment; before a bet this street, the smallest bet
+	fullRaises int               // full bets and raises made this street
+	betCount   int               // fixed-limit: bets and raises this street, for the cap
 	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
 	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
 	aggressor  int               // last to bet or raise this street, -1 when none
@@ -114,6 +114,7 @@ type Hand struct {
 	asking   bool
 	answered [MaxPlayers]bool
 	run      uint8  // 1 while the first of two runs is dealt, 2 for the second; 0 otherwise
+	k        uint8  // hole cards per player
 	board2   []Card // the second run's board
 
 	events  []Event
@@ -161,7 +162,7 @@ func NewHand(s Setup) (*Hand, error) {
 	h := &Hand{
 		setup:     s,
 		n:         n,
-		k:         s.Rules.Game.HoleCards(),
+		k:         uint8(s.Rules.Game.HoleCards()),
 		aggressor: -1,
 		toAct:     -1,
 		events:    make([]Event, 0, 24+8*n), // room for a whole hand: no regrowth
@@ -189,7 +190,8 @@ func Replay(s Setup, actions []Action) (*Hand, error) {
 
 // holeSlice returns p's hole cards as a slice of the hand's card store.
 func (h *Hand) holeSlice(p int) []Card {
-	return h.cards[maxHole*p : maxHole*p+h.k : maxHole*p+h.k]
+	k := int(h.k)
+	return h.cards[maxHole*p : maxHole*p+k : maxHole*p+k]
 }
 
 func (h *Hand) emit(e Event) {
@@ -279,11 +281,10 @@ func (h *Hand) postAndDeal() {
 
 // dealHoleCards deals two rounds (four or five in Omaha) from the player left of the button.
 func (h *Hand) dealHoleCards() {
-	for round := 0; round < h.k; round++ {
+	for round := 0; round < int(h.k); round++ {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
-			h.hole[p][round] = h.setup.Deck[h.next]
-			h.cards[maxHole*p+round] = h.hole[p][round]
+			h.cards[maxHole*p+round] = h.setup.Deck[h.next]
 			h.next++
 		}
 	}
@@ -408,14 +409,13 @@ func (h *Hand) endStreet() {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
 			if !h.folded[p] {
-				hands = append(hands, Revealed{Player: p, Cards: [2]Card{h.hole[p][0], h.hole[p][1]}, Hole: h.holeSlice(p)})
+				hands = append(hands, Revealed{Player: p, Cards: h.Hole(p), Hole: h.holeSlice(p)})
 			}
 		}
 		h.emit(Event{Kind: EvReveal, Player: -1, Street: h.street, Hands: hands, Board: h.Board()})
 		if h.setup.RunItTwice && !h.secondBoardFits() {
 			// Omaha's hole cards can leave the deck short of a second board's cards with its burns.
-			h.emit(Event{Kind: EvRuns, Player: -1, Street: h.street, Amount: 1,
-				Reason: fmt.Sprintf("The deck has %d cards left, too few for a second board, so the board is run once.", len(h.setup.Deck)-h.next)})
+			h.emit(Event{Kind: EvRuns, Player: -1, Street: h.street, Amount: 1, To: int64(len(h.setup.Deck) - h.next)})
 			h.runOut()
 			return
 		}
@@ -530,8 +530,7 @@ func pay[R HandRank | LowRank](h *Hand, pot *Pot, ranks *[MaxPlayers]R, chip int
 // some eligible player makes a low is split in two, the odd chip (in the table's chip) in the high
 // half, and each half is paid as a pot of its own (RULES.md section 12); otherwise the best high
 // hand takes it all.
-func (h *Hand) award(pot Pot, ranks *[MaxPlayers]HandRank, lows *[MaxPlayers]LowRank, value func(int) *HandValue,
-	lowValue func(int) *LowValue, run uint8) {
+func (h *Hand) award(pot Pot, ranks *[MaxPlayers]HandRank, lows *[MaxPlayers]LowRank, value func(int) *HandValue, run uint8) {
 	chip := h.setup.Rules.chip()
 	if h.setup.Rules.Game.HiLo() {
 		low := false
@@ -547,7 +546,7 @@ func (h *Hand) award(pot Pot, ranks *[MaxPlayers]HandRank, lows *[MaxPlayers]Low
 			if lowAmount > 0 {
 				lo := Pot{Amount: lowAmount, Eligible: pot.Eligible}
 				pay(h, &lo, lows, chip)
-				h.emit(Event{Kind: EvAward, Player: -1, Amount: lo.Amount, Street: Showdown, Low: lowValue(lo.Winners[0]),
+				h.emit(Event{Kind: EvAward, Player: -1, Amount: lo.Amount, Street: Showdown, Low: lows[lo.Winners[0]],
 					Pots: []Pot{clonePot(lo)}, Run: run, Half: HalfLow})
 			}
 			return
@@ -566,7 +565,7 @@ func (h *Hand) rankHands(board []Card, ranks *[MaxPlayers]HandRank, lows *[MaxPl
 		copy(seven[2:], board)
 		for p := 0; p < h.n; p++ {
 			if !h.folded[p] {
-				seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+				seven[0], seven[1] = h.cards[maxHole*p], h.cards[maxHole*p+1]
 				ranks[p] = Evaluate(seven[:2+len(board)]...)
 			}
 		}
@@ -590,19 +589,11 @@ func (h *Hand) rankHands(board []Card, ranks *[MaxPlayers]HandRank, lows *[MaxPl
 func (h *Hand) handValue(p int, board []Card) HandValue {
 	if h.setup.Rules.Game == Holdem {
 		var seven [7]Card
-		seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
+		seven[0], seven[1] = h.cards[maxHole*p], h.cards[maxHole*p+1]
 		copy(seven[2:], board)
 		return Best(seven[:2+len(board)])
 	}
 	return BestOmaha(h.holeSlice(p), board)
-}
-
-// lowValue describes p's low on board, nil when there is none.
-func (h *Hand) lowValue(p int, board []Card) *LowValue {
-	if v, ok := BestLow(h.holeSlice(p), board); ok {
-		return &v
-	}
-	return nil
 }
 
 // halves splits a pot for two runs: the odd chip (in the table's chip unit) goes to the first half.
@@ -617,12 +608,10 @@ func (h *Hand) showdownTwice() {
 	pots := h.Pots()
 	h.street = Showdown
 	chip := h.setup.Rules.chip()
-	hilo := h.setup.Rules.Game.HiLo()
 	for run, board := range [2][]Card{h.board, h.board2} {
 		var ranks [MaxPlayers]HandRank
 		var lows [MaxPlayers]LowRank
 		var vals [MaxPlayers]HandValue
-		var lowVals [MaxPlayers]*LowValue
 		h.rankHands(board, &ranks, &lows)
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
@@ -630,22 +619,18 @@ func (h *Hand) showdownTwice() {
 				continue
 			}
 			vals[p] = h.handValue(p, board)
-			if hilo && lows[p] > 0 {
-				lowVals[p] = h.lowValue(p, board)
-			}
 			v := vals[p]
-			h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: &v, Low: lowVals[p],
+			h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: &v, Low: lows[p],
 				Run: uint8(run + 1)})
 		}
 		value := func(p int) *HandValue { v := vals[p]; return &v }
-		lowValue := func(p int) *LowValue { return lowVals[p] }
 		for _, pot := range pots {
 			first, second := halves(pot.Amount, chip)
 			half := Pot{Amount: first, Eligible: pot.Eligible}
 			if run == 1 {
 				half.Amount = second
 			}
-			h.award(half, &ranks, &lows, value, lowValue, uint8(run+1))
+			h.award(half, &ranks, &lows, value, uint8(run+1))
 		}
 	}
 	h.collected = 0
@@ -791,13 +776,6 @@ func (h *Hand) showdown() {
 		}
 		return &vals[p]
 	}
-	var lowVals [MaxPlayers]*LowValue
-	lowValue := func(p int) *LowValue {
-		if lowVals[p] == nil && lows[p] > 0 {
-			lowVals[p] = h.lowValue(p, h.board)
-		}
-		return lowVals[p]
-	}
 	// Showing order: the last river aggressor, else the first live player left of the button.
 	start := h.left(h.setup.Button, 1)
 	if h.street == River && h.aggressor >= 0 && !h.folded[h.aggressor] && !h.revealed {
@@ -833,10 +811,10 @@ func (h *Hand) showdown() {
 				shown[k] = true
 			}
 		}
-		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p), Low: lowValue(p)})
+		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p), Low: lows[p]})
 	}
 	for k := range pots {
-		h.award(pots[k], &ranks, &lows, value, lowValue, 0)
+		h.award(pots[k], &ranks, &lows, value, 0)
 	}
 	h.collected = 0
 	h.finish()

@@ -85,13 +85,14 @@ func TestR26HiLoSplit(t *testing.T) {
 		t.Fatalf("high award %+v %v", hi, hi.Value)
 	}
 	if lo.Half != HalfLow || lo.Amount != 500 || !slices.Equal(lo.Pots[0].Winners, []int{0}) || lo.Value != nil ||
-		lo.Low == nil || lo.Low.Description != "8-5-3-2-A" {
+		lo.Low.String() != "8-5-3-2-A" {
 		t.Fatalf("low award %+v %v", lo, lo.Low)
 	}
-	if got, want := FormatCards(lo.Low.Cards[:]), "8h5d3s2cAs"; got != want {
-		t.Fatalf("low cards %s, want %s", got, want)
+	v, ok := BestLow(h.HoleCards(0), h.Board())
+	if got, want := FormatCards(v.Cards[:]), "8h5d3s2cAs"; !ok || got != want || v.Rank != lo.Low || v.Description != "8-5-3-2-A" {
+		t.Fatalf("alice's low %s (%v), want %s", got, v, want)
 	}
-	if e := shown(t, h, 1); e.Low != nil {
+	if e := shown(t, h, 1); e.Low != 0 {
 		t.Fatalf("bob shows a low %v; he has only one card of 8 or lower", e.Low)
 	}
 	checkConserved(t, h)
@@ -114,12 +115,12 @@ func TestR28Quartered(t *testing.T) {
 		Deck: deckFor(t, 2, []string{"3s4sQcJc", "3h4hTc9c", "Kc8d8s6c"}, "Ac2d7hKsKd")})
 	do(t, h, "2 raise 200", "0 raise 300", "1 raise 400", "2 call", "0 call")
 	eqStacks(t, h.Stacks(), []int64{300, 300, 600})
-	if e := shown(t, h, 2); e.Low == nil || e.Low.Description != "8-7-6-2-A" || e.Value.Description != "Three of a kind, kings" {
+	if e := shown(t, h, 2); e.Low.String() != "8-7-6-2-A" || e.Value.Description != "Three of a kind, kings" {
 		t.Fatalf("carol shows %v and %v", e.Value, e.Low)
 	}
 	aw := awards(h)
 	if len(aw) != 2 || aw[1].Half != HalfLow || !slices.Equal(aw[1].Pots[0].Winners, []int{0, 1}) ||
-		aw[1].Low.Description != "7-4-3-2-A" {
+		aw[1].Low.String() != "7-4-3-2-A" {
 		t.Fatalf("awards %+v", aw)
 	}
 }

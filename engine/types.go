@@ -174,6 +174,14 @@ type Event struct {
 	Kind   EventKind
 	Street Street
 	AllIn  bool
+	// Half says which part of a pot an EvAward pays in a hi-lo game: the whole pot (Hold'em, Omaha,
+	// and a hi-lo pot nobody eligible makes a low for), its high half or its low half.
+	Half Half
+	// Low is the qualifying low of an EvShow in a hi-lo game (0 when the hand makes none), and the low
+	// every winner of an EvAward of a low half holds (whose Value is then nil). Low.String() reads it
+	// ("7-5-4-2-A"); BestLow gives its cards. (A rank, not a pointer: a hand's events stay as small as
+	// before Omaha.)
+	Low    LowRank
 	Player int // -1 when the event is not about one player
 	Amount int64
 	To     int64
@@ -185,16 +193,16 @@ type Event struct {
 	Stacks []int64
 	// Run is 1 or 2 for the boards, shows and awards of a hand run twice, 0 otherwise.
 	Run uint8
-	// Half says which part of a pot an EvAward pays in a hi-lo game: the whole pot (Hold'em, Omaha,
-	// and a hi-lo pot nobody eligible makes a low for), its high half or its low half.
-	Half Half
-	// Low is the qualifying low of an EvShow in a hi-lo game (nil when the hand makes none) and of the
-	// winner of an EvAward of a low half, whose Value is then nil. In an award of a low half split by
-	// several players, every winner holds a low of this Rank.
-	Low *LowValue
-	// Reason is a sentence for players on an EvRuns that runs the board once although the players
-	// would run it twice: why it cannot be run twice.
-	Reason string
+}
+
+// Reason is a sentence for players on an EvRuns that runs the board once without asking, although
+// the hand runs it twice when all agree: the deck does not hold a second board (To is the cards left
+// in it). It is empty for every other event.
+func (e Event) Reason() string {
+	if e.Kind != EvRuns || e.Amount != 1 || e.To <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("The deck has %d cards left, too few for a second board, so the board is run once.", e.To)
 }
 
 // Half is the part of a pot an award pays.

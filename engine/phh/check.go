@@ -93,7 +93,7 @@ func knownDifferences(hand *engine.Hand) []string {
 	}
 	lowOn := map[uint8]bool{} // runs on whose board some player shows a low
 	for _, e := range hand.Events() {
-		if e.Kind == engine.EvShow && e.Low != nil {
+		if e.Kind == engine.EvShow && e.Low != 0 {
 			lowOn[e.Run] = true
 		}
 	}
