@@ -37,6 +37,9 @@ func TestPropertyOmahaHands(t *testing.T) {
 		v Variant
 	}{{Omaha, PotLimit}, {Omaha5, PotLimit}, {OmahaHiLo, FixedLimit}, {OmahaHiLo, PotLimit}, {Omaha, NoLimit}}
 	hands := max(*propHands/10, 2000)
+	if raceEnabled {
+		hands = 2000 // enough to reach every case the checks below are about
+	}
 	seen := map[string]int{}
 	for i := 0; i < hands; i++ {
 		gv := games[i%len(games)]
