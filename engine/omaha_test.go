@@ -251,3 +251,53 @@ func TestLowOrder(t *testing.T) {
 		t.Errorf("a pair of aces and nines makes %v, want no low (two different low hole ranks needed)", got)
 	}
 }
+
+func TestParseGame(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Game
+		err  string
+	}{
+		{"holdem", Holdem, ""},
+		{"NLH", Holdem, ""},
+		{"plo", Omaha, ""},
+		{" Omaha ", Omaha, ""},
+		{"plo5", Omaha5, ""},
+		{"5-card omaha", Omaha5, ""},
+		{"o8", OmahaHiLo, ""},
+		{"plo8", OmahaHiLo, ""},
+		{"omaha hi-lo", OmahaHiLo, ""},
+		{"stud", 0, `"stud" is not a game: choose holdem, omaha, omaha5 or omaha-hilo`},
+		{"", 0, `"" is not a game: choose holdem, omaha, omaha5 or omaha-hilo`},
+	} {
+		g, err := ParseGame(tc.in)
+		switch {
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("ParseGame(%q) = %v, %v; want error %q", tc.in, g, err, tc.err)
+		case tc.err == "" && (err != nil || g != tc.want):
+			t.Errorf("ParseGame(%q) = %v, %v; want %v", tc.in, g, err, tc.want)
+		}
+	}
+	// Every game's name reads back as the game.
+	for g := Holdem; g <= OmahaHiLo; g++ {
+		if back, err := ParseGame(g.String()); err != nil || back != g {
+			t.Errorf("ParseGame(%q) = %v, %v", g.String(), back, err)
+		}
+	}
+}
+
+// FuzzParseGame: any input is a game whose name reads back the same, or an error; never a panic.
+func FuzzParseGame(f *testing.F) {
+	for _, s := range []string{"plo", "o8", "omaha5", "hold'em", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ParseGame(s)
+		if err != nil {
+			return
+		}
+		if back, err := ParseGame(g.String()); err != nil || back != g {
+			t.Fatalf("%q reads as %v, whose name %q reads as %v, %v", s, g, g.String(), back, err)
+		}
+	})
+}
