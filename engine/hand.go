@@ -73,8 +73,9 @@ func (s Setup) CheckStraddle() error {
 // MaxPlayers is the most players a hand (and a table) can seat.
 const MaxPlayers = 10
 
-// Hand is one hand of Texas Hold'em or Omaha from the blinds to the award of the last pot. It is a state machine
-// advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for concurrent use.
+// Hand is one hand of Texas Hold'em or Omaha from the blinds to the award of the last pot. It is a
+// state machine advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for
+// concurrent use.
 type Hand struct {
 	setup Setup
 	n     int
