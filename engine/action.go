@@ -376,8 +376,15 @@ func (h *Hand) Contributions() []int64 {
 // Board returns the community cards dealt so far.
 func (h *Hand) Board() []Card { return append([]Card(nil), h.board...) }
 
-// Hole returns p's hole cards. They are private until shown: callers must not publish them.
-func (h *Hand) Hole(p int) [2]Card { return h.hole[p] }
+// Hole returns p's first two hole cards: all of them in Hold'em (HoleCards has every one). They are
+// private until shown: callers must not publish them.
+func (h *Hand) Hole(p int) [2]Card { return [2]Card{h.cards[maxHole*p], h.cards[maxHole*p+1]} }
+
+// HoleCards returns every hole card of p: two, four or five. They are private until shown.
+func (h *Hand) HoleCards(p int) []Card { return append([]Card(nil), h.holeSlice(p)...) }
+
+// Game returns the game the hand deals.
+func (h *Hand) Game() Game { return h.setup.Rules.Game }
 
 // Folded reports whether p has folded.
 func (h *Hand) Folded(p int) bool { return h.folded[p] }

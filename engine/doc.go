@@ -1,6 +1,6 @@
 /*
-Package engine is dealerbot's Texas Hold'em rules engine: cards and decks, the hand evaluator, exact
-all-in equity, one hand as a state machine, and the table between hands. It follows the project's
+Package engine is dealerbot's rules engine for Texas Hold'em and Omaha: cards and decks, the hand
+evaluators, all-in equity, one hand as a state machine, and the table between hands. It follows the project's
 rulebook (RULES.md) exactly and uses only the standard library: no I/O, no clocks, no goroutines.
 
 # Basics
@@ -19,6 +19,14 @@ nothing. Bet and Raise amounts are totals: Raise to 60 makes the player's bet th
 Public reads in one call what everyone at the table sees of the hand (stacks, bets, boards, pots and
 the turn's options), as a table view needs it.
 
+Rules.Game picks the game (RULES.md section 12): Holdem (the zero value), Omaha, Omaha5 or OmahaHiLo,
+each with any betting structure (Variant). Omaha deals four or five hole cards (HoleCards) and values
+a hand as exactly two of them with three board cards (EvaluateOmaha, BestOmaha); OmahaHiLo also finds
+each hand's eight-or-better low (EvaluateLow, BestLow) and splits every pot whose players make one:
+its EvAward events say which half they pay (Event.Half), a high half with Value, a low half with Low.
+OmahaEquity is Equity for Omaha: exact when the remaining boards are few, otherwise a seeded sample
+with its standard error.
+
 A hand is fully described by its Setup and its action log: Replay(h.Setup(), h.Actions()) rebuilds
 an identical hand. Table carries stacks and the button from hand to hand and applies new blind levels
 only between hands.
@@ -28,6 +36,9 @@ only between hands.
 Players in a Hand are indices 0..n-1 in clockwise order; the Table maps them to seats. Events share
 the hand's card storage and must be treated as read-only. Hole cards appear in EvHoleCards events,
 which are private to their player: whoever publishes events must never show them before EvReveal or
-EvShow. The evaluator's tables are built once, on first use.
+EvShow. Hole and Revealed.Cards hold the first two hole cards only; HoleCards and Revealed.Hole hold
+all of them. In Omaha the board may be run twice only when the deck still holds a second board with
+its burns (five-card Omaha at 8 seats all-in before the flop does not): the hand then runs once and
+its EvRuns event gives the Reason. The evaluator's tables are built once, on first use.
 */
 package engine

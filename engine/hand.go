@@ -14,7 +14,7 @@ type Setup struct {
 	// Button is the index of the player on the button. Heads-up the button posts the small blind.
 	Button int
 	// Deck is the order cards are dealt in: hole cards one at a time from the player left of the button,
-	// two rounds, then burn and flop, burn and turn, burn and river.
+	// two rounds (four or five in Omaha), then burn and flop, burn and turn, burn and river.
 	Deck Deck
 	// Straddle has the player under the gun (left of the big blind) post a live straddle of twice the
 	// big blind after the blinds (RULES.md section 10): pre-flop the amount to call is the straddle,
@@ -73,16 +73,18 @@ func (s Setup) CheckStraddle() error {
 // MaxPlayers is the most players a hand (and a table) can seat.
 const MaxPlayers = 10
 
-// Hand is one hand of Texas Hold'em from the blinds to the award of the last pot. It is a state machine
-// advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for concurrent use.
+// Hand is one hand of Texas Hold'em or Omaha from the blinds to the award of the last pot. It is a
+// state machine advanced by Apply; it does no I/O and keeps no clock. A Hand is not safe for
+// concurrent use.
 type Hand struct {
 	setup Setup
 	n     int
 
 	next  int // next card in the deck
-	hole  [MaxPlayers][2]Card
 	board []Card
-	cards [2*MaxPlayers + 10]Card // backing store for the card slices in events: hole cards, board, second board
+	// cards holds every player's hole cards (maxHole places each, the first k used), then the board and
+	// the second board: the backing store of the card slices in events.
+	cards [boardBase + 10]Card
 
 	// Per-player state lives in fixed arrays so a hand is one allocation, not a dozen.
 	stack   [MaxPlayers]int64 // behind
@@ -91,16 +93,16 @@ type Hand struct {
 	ante    [MaxPlayers]int64 // antes posted: dead money
 	folded  [MaxPlayers]bool
 	allIn   [MaxPlayers]bool
+	needs   [MaxPlayers]bool // must act again this street
+	street  Street           // the betting round (beside the flags above: a hand stays in one size class)
+	noCap   bool             // fixed-limit: the street began heads-up
 
 	// Betting-round state.
-	street     Street
 	toAct      int
-	currentBet int64 // the amount to match this street (the full big blind pre-flop, even when short)
-	minRaise   int64 // the smallest legal raise increment; before a bet this street, the smallest bet
-	fullRaises int   // full bets and raises made this street
-	betCount   int   // fixed-limit: bets and raises this street, for the cap
-	noCap      bool  // fixed-limit: the street began heads-up
-	needs      [MaxPlayers]bool
+	currentBet int64             // the amount to match this street (the full big blind pre-flop, even when short)
+	minRaise   int64             // the smallest legal raise increment; before a bet this street, the smallest bet
+	fullRaises int               // full bets and raises made this street
+	betCount   int               // fixed-limit: bets and raises this street, for the cap
 	lastFaced  [MaxPlayers]int64 // currentBet after the player's last action this street; -1 before acting
 	lastFull   [MaxPlayers]int   // fullRaises when the player last acted
 	aggressor  int               // last to bet or raise this street, -1 when none
@@ -113,11 +115,15 @@ type Hand struct {
 	asking   bool
 	answered [MaxPlayers]bool
 	run      uint8  // 1 while the first of two runs is dealt, 2 for the second; 0 otherwise
+	k        uint8  // hole cards per player
 	board2   []Card // the second run's board
 
 	events  []Event
 	actions []Action
 }
+
+// boardBase is where the boards start in a hand's card store, after every player's hole cards.
+const boardBase = maxHole * MaxPlayers
 
 // NewHand posts antes and blinds and deals the hole cards. The first player to act is ToAct.
 func NewHand(s Setup) (*Hand, error) {
@@ -127,6 +133,9 @@ func NewHand(s Setup) (*Hand, error) {
 	n := len(s.Stacks)
 	if n < 2 || n > MaxPlayers {
 		return nil, fmt.Errorf("a hand needs 2 to %d players, not %d", MaxPlayers, n)
+	}
+	if g := s.Rules.Game; n > g.MaxPlayers() {
+		return nil, fmt.Errorf("a hand of %s deals to at most %d players, not %d: one deck holds no more hole cards", g, g.MaxPlayers(), n)
 	}
 	if s.Button < 0 || s.Button >= n {
 		return nil, fmt.Errorf("button %d is not one of the %d players", s.Button, n)
@@ -154,13 +163,14 @@ func NewHand(s Setup) (*Hand, error) {
 	h := &Hand{
 		setup:     s,
 		n:         n,
+		k:         uint8(s.Rules.Game.HoleCards()),
 		aggressor: -1,
 		toAct:     -1,
 		events:    make([]Event, 0, 24+8*n), // room for a whole hand: no regrowth
 		actions:   make([]Action, 0, 4*n),
 	}
 	copy(h.stack[:], s.Stacks)
-	h.board = h.cards[2*MaxPlayers : 2*MaxPlayers : 2*MaxPlayers+5]
+	h.board = h.cards[boardBase : boardBase : boardBase+5]
 	h.postAndDeal()
 	return h, nil
 }
@@ -180,7 +190,10 @@ func Replay(s Setup, actions []Action) (*Hand, error) {
 }
 
 // holeSlice returns p's hole cards as a slice of the hand's card store.
-func (h *Hand) holeSlice(p int) []Card { return h.cards[2*p : 2*p+2 : 2*p+2] }
+func (h *Hand) holeSlice(p int) []Card {
+	k := int(h.k)
+	return h.cards[maxHole*p : maxHole*p+k : maxHole*p+k]
+}
 
 func (h *Hand) emit(e Event) {
 	h.events = append(h.events, e)
@@ -267,13 +280,12 @@ func (h *Hand) postAndDeal() {
 	h.advance(first)
 }
 
-// dealHoleCards deals two rounds from the player left of the button.
+// dealHoleCards deals two rounds (four or five in Omaha) from the player left of the button.
 func (h *Hand) dealHoleCards() {
-	for round := 0; round < 2; round++ {
+	for round := 0; round < int(h.k); round++ {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
-			h.hole[p][round] = h.setup.Deck[h.next]
-			h.cards[2*p+round] = h.hole[p][round]
+			h.cards[maxHole*p+round] = h.setup.Deck[h.next]
 			h.next++
 		}
 	}
@@ -398,10 +410,16 @@ func (h *Hand) endStreet() {
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
 			if !h.folded[p] {
-				hands = append(hands, Revealed{Player: p, Cards: h.hole[p]})
+				hands = append(hands, Revealed{Player: p, Cards: h.Hole(p), Hole: h.holeSlice(p)})
 			}
 		}
 		h.emit(Event{Kind: EvReveal, Player: -1, Street: h.street, Hands: hands, Board: h.Board()})
+		if h.setup.RunItTwice && !h.secondBoardFits() {
+			// Omaha's hole cards can leave the deck short of a second board's cards with its burns.
+			h.emit(Event{Kind: EvRuns, Player: -1, Street: h.street, Amount: 1, To: int64(len(h.setup.Deck) - h.next)})
+			h.runOut()
+			return
+		}
 		if h.setup.RunItTwice {
 			h.asking = true
 			h.ask(h.setup.Button)
@@ -413,6 +431,19 @@ func (h *Hand) endStreet() {
 	h.dealStreet()
 	h.beginStreet()
 	h.advance(h.setup.Button)
+}
+
+// secondBoardFits reports whether the deck holds the cards, burns included, to deal the rest of the
+// board twice from the current street.
+func (h *Hand) secondBoardFits() bool {
+	need := 0 // cards, burns included, to complete one board from here
+	for st := h.street + 1; st <= River; st++ {
+		need += 2
+		if st == Flop {
+			need += 2
+		}
+	}
+	return h.next+2*need <= len(h.setup.Deck)
 }
 
 // runOut deals the rest of the board once and shows down.
@@ -456,7 +487,7 @@ func (h *Hand) answer(runs int) {
 		h.dealStreet()
 	}
 	h.run = 2
-	base := 2*MaxPlayers + 5
+	base := boardBase + 5
 	copy(h.cards[base:], h.board[:pre])
 	h.board2 = h.cards[base : base+pre : base+5]
 	for st := from + 1; st <= River; st++ {
@@ -476,10 +507,11 @@ func (h *Hand) answer(runs int) {
 	h.showdownTwice()
 }
 
-// pay finds a pot's winners among its eligible players (the best rank), in seat order from the first
-// seat left of the button so odd chips go to them first, and pays their shares into their stacks.
-func (h *Hand) pay(pot *Pot, ranks *[MaxPlayers]HandRank, chip int64) {
-	var top HandRank
+// pay finds a pot's winners among its eligible players (the best rank: a high HandRank or a LowRank),
+// in seat order from the first seat left of the button so odd chips go to them first, and pays their
+// shares into their stacks. The caller makes sure some eligible player has a rank above 0.
+func pay[R HandRank | LowRank](h *Hand, pot *Pot, ranks *[MaxPlayers]R, chip int64) {
+	var top R
 	for _, p := range pot.Eligible {
 		top = max(top, ranks[p])
 	}
@@ -495,6 +527,76 @@ func (h *Hand) pay(pot *Pot, ranks *[MaxPlayers]HandRank, chip int64) {
 	}
 }
 
+// award pays one pot (or one run's half of one) and emits its awards. In a hi-lo game a pot for which
+// some eligible player makes a low is split in two, the odd chip (in the table's chip) in the high
+// half, and each half is paid as a pot of its own (RULES.md section 12); otherwise the best high
+// hand takes it all.
+func (h *Hand) award(pot Pot, ranks *[MaxPlayers]HandRank, lows *[MaxPlayers]LowRank, value func(int) *HandValue, run uint8) {
+	chip := h.setup.Rules.chip()
+	if h.setup.Rules.Game.HiLo() {
+		low := false
+		for _, p := range pot.Eligible {
+			low = low || lows[p] > 0
+		}
+		if low {
+			lowAmount := pot.Amount / chip / 2 * chip
+			hi := Pot{Amount: pot.Amount - lowAmount, Eligible: pot.Eligible}
+			pay(h, &hi, ranks, chip)
+			h.emit(Event{Kind: EvAward, Player: -1, Amount: hi.Amount, Street: Showdown, Value: value(hi.Winners[0]),
+				Pots: []Pot{clonePot(hi)}, Run: run, Half: HalfHigh})
+			if lowAmount > 0 {
+				lo := Pot{Amount: lowAmount, Eligible: pot.Eligible}
+				pay(h, &lo, lows, chip)
+				h.emit(Event{Kind: EvAward, Player: -1, Amount: lo.Amount, Street: Showdown, Low: lows[lo.Winners[0]],
+					Pots: []Pot{clonePot(lo)}, Run: run, Half: HalfLow})
+			}
+			return
+		}
+	}
+	pay(h, &pot, ranks, chip)
+	h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: value(pot.Winners[0]),
+		Pots: []Pot{clonePot(pot)}, Run: run})
+}
+
+// rankHands ranks every live hand on board with the fast evaluators: the high hand, and in hi-lo games
+// the low (0 when none).
+func (h *Hand) rankHands(board []Card, ranks *[MaxPlayers]HandRank, lows *[MaxPlayers]LowRank) {
+	if h.setup.Rules.Game == Holdem {
+		var seven [7]Card
+		copy(seven[2:], board)
+		for p := 0; p < h.n; p++ {
+			if !h.folded[p] {
+				seven[0], seven[1] = h.cards[maxHole*p], h.cards[maxHole*p+1]
+				ranks[p] = Evaluate(seven[:2+len(board)]...)
+			}
+		}
+		return
+	}
+	loadTables()
+	var b omahaBoard
+	b.set(board)
+	hilo := h.setup.Rules.Game.HiLo()
+	for p := 0; p < h.n; p++ {
+		if !h.folded[p] {
+			ranks[p] = b.high(h.holeSlice(p))
+			if hilo {
+				lows[p] = b.lowOf(h.holeSlice(p))
+			}
+		}
+	}
+}
+
+// handValue describes p's best high hand on board.
+func (h *Hand) handValue(p int, board []Card) HandValue {
+	if h.setup.Rules.Game == Holdem {
+		var seven [7]Card
+		seven[0], seven[1] = h.cards[maxHole*p], h.cards[maxHole*p+1]
+		copy(seven[2:], board)
+		return Best(seven[:2+len(board)])
+	}
+	return BestOmaha(h.holeSlice(p), board)
+}
+
 // halves splits a pot for two runs: the odd chip (in the table's chip unit) goes to the first half.
 func halves(amount, chip int64) (first, second int64) {
 	units, rest := amount/chip, amount%chip
@@ -508,31 +610,28 @@ func (h *Hand) showdownTwice() {
 	h.street = Showdown
 	chip := h.setup.Rules.chip()
 	for run, board := range [2][]Card{h.board, h.board2} {
-		var seven [7]Card
-		copy(seven[2:], board)
 		var ranks [MaxPlayers]HandRank
+		var lows [MaxPlayers]LowRank
 		var vals [MaxPlayers]HandValue
+		h.rankHands(board, &ranks, &lows)
 		for i := 0; i < h.n; i++ {
 			p := h.left(h.setup.Button, i+1)
 			if h.folded[p] {
 				continue
 			}
-			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
-			ranks[p] = Evaluate(seven[:]...)
-			vals[p] = Best(seven[:])
+			vals[p] = h.handValue(p, board)
 			v := vals[p]
-			h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: &v, Run: uint8(run + 1)})
+			h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: &v, Low: lows[p],
+				Run: uint8(run + 1)})
 		}
+		value := func(p int) *HandValue { v := vals[p]; return &v }
 		for _, pot := range pots {
 			first, second := halves(pot.Amount, chip)
 			half := Pot{Amount: first, Eligible: pot.Eligible}
 			if run == 1 {
 				half.Amount = second
 			}
-			h.pay(&half, &ranks, chip)
-			v := vals[half.Winners[0]]
-			h.emit(Event{Kind: EvAward, Player: -1, Amount: half.Amount, Street: Showdown, Value: &v,
-				Pots: []Pot{clonePot(half)}, Run: uint8(run + 1)})
+			h.award(half, &ranks, &lows, value, uint8(run+1))
 		}
 	}
 	h.collected = 0
@@ -663,16 +762,10 @@ func (h *Hand) potsOf(contrib *[MaxPlayers]int64, allIn *[MaxPlayers]bool) []Pot
 func (h *Hand) showdown() {
 	h.toAct = -1
 	pots := h.Pots()
-	// Rank every live hand with the fast evaluator; build descriptions only for hands that are shown.
+	// Rank every live hand with the fast evaluators; build descriptions only for hands that are shown.
 	var ranks [MaxPlayers]HandRank
-	var seven [7]Card
-	copy(seven[2:], h.board)
-	for p := 0; p < h.n; p++ {
-		if !h.folded[p] {
-			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
-			ranks[p] = Evaluate(seven[:2+len(h.board)]...)
-		}
-	}
+	var lows [MaxPlayers]LowRank
+	h.rankHands(h.board, &ranks, &lows)
 	// Values in one allocation, each built once: a player's shown hand and the award it wins share it.
 	var vals *[MaxPlayers]HandValue
 	value := func(p int) *HandValue {
@@ -680,8 +773,7 @@ func (h *Hand) showdown() {
 			vals = new([MaxPlayers]HandValue)
 		}
 		if vals[p].Rank == 0 {
-			seven[0], seven[1] = h.hole[p][0], h.hole[p][1]
-			vals[p] = Best(seven[:2+len(h.board)])
+			vals[p] = h.handValue(p, h.board)
 		}
 		return &vals[p]
 	}
@@ -692,8 +784,10 @@ func (h *Hand) showdown() {
 	}
 	h.street = Showdown
 	var bestArr [MaxPlayers + 1]HandRank
+	var bestLowArr [MaxPlayers + 1]LowRank
 	var shownArr [MaxPlayers + 1]bool
-	best, shown := bestArr[:len(pots)], shownArr[:len(pots)] // best shown so far in each pot
+	// The best high and low shown so far in each pot.
+	best, bestLow, shown := bestArr[:len(pots)], bestLowArr[:len(pots)], shownArr[:len(pots)]
 	for i := 0; i < h.n; i++ {
 		p := h.left(start, i)
 		if h.folded[p] {
@@ -701,7 +795,7 @@ func (h *Hand) showdown() {
 		}
 		show := h.revealed
 		for k, pot := range pots {
-			if contains(pot.Eligible, p) && (!shown[k] || ranks[p] >= best[k]) {
+			if contains(pot.Eligible, p) && (!shown[k] || ranks[p] >= best[k] || lows[p] > 0 && lows[p] >= bestLow[k]) {
 				show = true
 			}
 		}
@@ -710,18 +804,18 @@ func (h *Hand) showdown() {
 			continue
 		}
 		for k, pot := range pots {
-			if contains(pot.Eligible, p) && (!shown[k] || ranks[p] > best[k]) {
-				best[k], shown[k] = ranks[p], true
+			if contains(pot.Eligible, p) {
+				if !shown[k] || ranks[p] > best[k] {
+					best[k] = ranks[p]
+				}
+				bestLow[k] = max(bestLow[k], lows[p])
+				shown[k] = true
 			}
 		}
-		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p)})
+		h.emit(Event{Kind: EvShow, Player: p, Street: Showdown, Cards: h.holeSlice(p), Value: value(p), Low: lows[p]})
 	}
-	chip := h.setup.Rules.chip()
 	for k := range pots {
-		pot := &pots[k]
-		h.pay(pot, &ranks, chip)
-		h.emit(Event{Kind: EvAward, Player: -1, Amount: pot.Amount, Street: Showdown, Value: value(pot.Winners[0]),
-			Pots: []Pot{clonePot(*pot)}})
+		h.award(pots[k], &ranks, &lows, value, 0)
 	}
 	h.collected = 0
 	h.finish()
@@ -765,9 +859,9 @@ func (h *Hand) Clone() *Hand {
 	c := *h
 	c.setup.Stacks = slices.Clone(h.setup.Stacks)
 	// The boards are windows on the hand's own card store: point the copy's at its own.
-	c.board = c.cards[2*MaxPlayers : 2*MaxPlayers+len(h.board) : 2*MaxPlayers+5]
+	c.board = c.cards[boardBase : boardBase+len(h.board) : boardBase+5]
 	if h.board2 != nil {
-		base := 2*MaxPlayers + 5
+		base := boardBase + 5
 		c.board2 = c.cards[base : base+len(h.board2) : base+5]
 	}
 	// Events and actions only grow: clipped, an append by either hand copies instead of writing

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// deckFor builds a deck that deals holes[p] to player p (dealing starts left of the button) and then
+// deckFor builds a deck that deals holes[p] (two cards, or four or five in Omaha) to player p (dealing starts left of the button) and then
 // the given board, with burn cards taken from the cards nobody uses.
 func deckFor(tb testing.TB, button int, holes []string, board string) Deck {
 	tb.Helper()
@@ -29,7 +29,7 @@ func deckFor(tb testing.TB, button int, holes []string, board string) Deck {
 		}
 	}
 	var order []Card
-	for round := 0; round < 2; round++ {
+	for round := 0; round < len(hc[0]); round++ { // two rounds, four or five in Omaha
 		for i := 1; i <= n; i++ {
 			order = append(order, hc[(button+i)%n][round])
 		}

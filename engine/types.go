@@ -2,9 +2,11 @@ package engine
 
 import "fmt"
 
-// Rules are a hand's stakes and betting structure.
+// Rules are a hand's game, stakes and betting structure.
 type Rules struct {
-	Variant    Variant
+	Variant Variant
+	// Game is what is dealt: Hold'em (the zero value), Omaha, five-card Omaha or Omaha hi-lo.
+	Game       Game
 	SmallBlind int64
 	BigBlind   int64
 	// Ante is posted by every player, or by the big blind alone for everyone when BigBlindAnte is set.
@@ -28,6 +30,8 @@ func (r Rules) Validate() error {
 	switch {
 	case r.Variant > FixedLimit:
 		return fmt.Errorf("unknown variant %d", r.Variant)
+	case r.Game > OmahaHiLo:
+		return fmt.Errorf("unknown game %d", r.Game)
 	case r.BigBlind <= 0:
 		return fmt.Errorf("the big blind must be at least 1, not %d", r.BigBlind)
 	case r.SmallBlind < 0 || r.SmallBlind > r.BigBlind:
@@ -147,12 +151,12 @@ const (
 	EvPots     // betting round over; Pots holds the pots so far (Street is the round that ended)
 	EvReveal   // betting is closed with players all-in: every live hand turned up (Hands), Board so far
 	EvBoard    // Street dealt: Cards are the new cards, Board the whole board
-	EvShow     // Player showed Cards at showdown; Value is the hand
+	EvShow     // Player showed Cards at showdown; Value is the hand, Low the low in hi-lo games
 	EvMuck     // Player mucked without showing
-	EvAward    // Pot (index Amount is chips) awarded: Pots[0] with Winners and Shares
+	EvAward    // Amount chips of a pot awarded: Pots[0] with Winners and Shares; Half says which half
 	EvEnd      // hand over; Stacks are the final stacks
 	EvStraddle // Player posted Amount as a live straddle (To in front)
-	EvRuns     // the players' answer is in: the rest of the board is run Amount times (1 or 2)
+	EvRuns     // the rest of the board is run Amount times (1 or 2); Reason says why once when it cannot run twice
 )
 
 var eventNames = [...]string{"ante", "small blind", "big blind", "hole cards", "turn", "fold", "check", "call",
@@ -170,6 +174,14 @@ type Event struct {
 	Kind   EventKind
 	Street Street
 	AllIn  bool
+	// Half says which part of a pot an EvAward pays in a hi-lo game: the whole pot (Hold'em, Omaha,
+	// and a hi-lo pot nobody eligible makes a low for), its high half or its low half.
+	Half Half
+	// Low is the qualifying low of an EvShow in a hi-lo game (0 when the hand makes none), and the low
+	// every winner of an EvAward of a low half holds (whose Value is then nil). Low.String() reads it
+	// ("7-5-4-2-A"); BestLow gives its cards. (A rank, not a pointer: a hand's events stay as small as
+	// before Omaha.)
+	Low    LowRank
 	Player int // -1 when the event is not about one player
 	Amount int64
 	To     int64
@@ -183,10 +195,44 @@ type Event struct {
 	Run uint8
 }
 
+// Reason is a sentence for players on an EvRuns that runs the board once without asking, although
+// the hand runs it twice when all agree: the deck does not hold a second board (To is the cards left
+// in it). It is empty for every other event.
+func (e Event) Reason() string {
+	if e.Kind != EvRuns || e.Amount != 1 || e.To <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("The deck has %d cards left, too few for a second board, so the board is run once.", e.To)
+}
+
+// Half is the part of a pot an award pays.
+type Half uint8
+
+// The parts of a pot.
+const (
+	HalfWhole Half = iota // the whole pot, to the best hand
+	HalfHigh              // the high half of a hi-lo pot (with the odd chip)
+	HalfLow               // the low half of a hi-lo pot
+)
+
+// String names the part: "whole", "high" or "low".
+func (h Half) String() string {
+	switch h {
+	case HalfHigh:
+		return "high"
+	case HalfLow:
+		return "low"
+	}
+	return "whole"
+}
+
 // Revealed is a live player's hole cards turned up when betting closes with players all-in.
 type Revealed struct {
 	Player int
-	Cards  [2]Card
+	// Cards are the first two hole cards: all of them in Hold'em.
+	Cards [2]Card
+	// Hole is every hole card: two, four or five.
+	Hole []Card
 }
 
 // Pot is a main or side pot.

@@ -133,7 +133,9 @@ func EncodeHand(h table.HandRecord) []byte {
 			flags |= 1 << bit
 		}
 	}
-	w.u(uint64(r.Variant))
+	// The game shares the variant's number (its bits 4 and up): Hold'em, game 0, writes what it
+	// wrote before games existed, and records written then read as Hold'em.
+	w.u(uint64(r.Variant) | uint64(r.Game)<<4)
 	w.u(flags)
 	for _, v := range []int64{r.SmallBlind, r.BigBlind, r.Ante, r.MinBet, r.SmallBet, r.BigBet, r.Chip} {
 		w.i(v)
@@ -221,7 +223,8 @@ func DecodeHand(tableID string, no int64, v []byte) (table.HandRecord, error) {
 		h.Seats[p] = int(r.u())
 		h.Stacks[p], h.Final[p] = r.i(), r.i()
 	}
-	h.Rules.Variant = engine.Variant(r.u())
+	vg := r.u()
+	h.Rules.Variant, h.Rules.Game = engine.Variant(vg&15), engine.Game(vg>>4)
 	flags := r.u()
 	h.Rules.BigBlindAnte, h.Straddle, h.RunTwice = flags&1 != 0, flags&2 != 0, flags&4 != 0
 	for _, f := range []*int64{&h.Rules.SmallBlind, &h.Rules.BigBlind, &h.Rules.Ante, &h.Rules.MinBet, &h.Rules.SmallBet, &h.Rules.BigBet, &h.Rules.Chip} {

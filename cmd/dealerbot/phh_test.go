@@ -21,10 +21,14 @@ func TestRunPHH(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
 	bad := filepath.Join(dir, "bad")
+	mixed := filepath.Join(dir, "mixed")
 	for path, content := range map[string]string{
-		filepath.Join(good, "1.phh"): matchingHand,
-		filepath.Join(bad, "1.phh"):  matchingHand,
-		filepath.Join(bad, "2.phh"):  strings.Replace(matchingHand, "[110, 90]", "[90, 110]", 1),
+		filepath.Join(good, "1.phh"):  matchingHand,
+		filepath.Join(bad, "1.phh"):   matchingHand,
+		filepath.Join(bad, "2.phh"):   strings.Replace(matchingHand, "[110, 90]", "[90, 110]", 1),
+		filepath.Join(mixed, "1.phh"): matchingHand,
+		filepath.Join(mixed, "2.phh"): strings.Replace(matchingHand, "'NT'", "'F7S'", 1),
+		filepath.Join(mixed, "3.phh"): strings.Replace(matchingHand, "'NT'", "'FR'", 1),
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -48,7 +52,21 @@ func TestRunPHH(t *testing.T) {
 			stdoutPart: filepath.Join(bad, "2.phh") + ": differs: p1 finished with 110, the file says 90; p2 finished with 90, the file says 110\n"},
 		{name: "missing path", args: []string{"check", filepath.Join(dir, "nope")}, code: 1,
 			stdout: "checked 1 hand: 0 match, 0 differ, 1 error, 0 skipped"},
-		{name: "no command", args: nil, code: 2, stderrPart: "usage: dealerbot phh check PATH..."},
+		// A game dealerbot does not deal is an error unless --games leaves it out, which the summary says.
+		{name: "other games", args: []string{"check", mixed}, code: 1,
+			stdout:     "checked 3 hands: 1 match, 0 differ, 2 errors, 0 skipped",
+			stdoutPart: filepath.Join(mixed, "2.phh") + `: error: variant "F7S" is not a game dealerbot deals, so it cannot be replayed`},
+		{name: "other games not selected", args: []string{"check", "--games", "NT,PO,FO/8", mixed}, code: 0,
+			stdout: "checked 3 hands: 1 match, 0 differ, 0 errors, 0 skipped, 2 not selected by --games (F7S 1, FR 1)"},
+		{name: "games with equals", args: []string{"check", "--games=PO", mixed}, code: 0,
+			stdout: "checked 3 hands: 0 match, 0 differ, 0 errors, 0 skipped, 3 not selected by --games (F7S 1, FR 1, NT 1)"},
+		{name: "games of no engine", args: []string{"check", "--games", "NT,F7S", mixed}, code: 2,
+			stderrPart: `--games: "F7S" is not a game dealerbot deals; choose from NT, FT, PT, PO, FO/8, PO5, PO/8`},
+		{name: "games without list", args: []string{"check", mixed, "--games"}, code: 2,
+			stderrPart: "--games needs a list of variants, like --games NT,PO,FO/8"},
+		{name: "unknown option", args: []string{"check", "--fast", mixed}, code: 2,
+			stderrPart: `"--fast" is not an option; the only one is --games`},
+		{name: "no command", args: nil, code: 2, stderrPart: "usage: dealerbot phh check [--games CODES] PATH..."},
 		{name: "no path", args: []string{"check"}, code: 2, stderrPart: "name at least one .phh file or folder"},
 		{name: "unknown command", args: []string{"verify", good}, code: 2, stderrPart: `"verify" is not a phh command`},
 	}

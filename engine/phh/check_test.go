@@ -28,8 +28,11 @@ func TestCheckHand(t *testing.T) {
 			"p1 finished with 10113, the file says 10114.5", false},
 		{"refused action", strings.Replace(pluribusHand, "p4 cbr 210", "p4 cbr 150", 1), Failed,
 			`action 8 "p4 cbr 150" (engine player 3: raise to 150) refused: The smallest raise is to 200.`, false},
-		{"other game", otherGame, Skipped, "", false},
-		{"no finishing stacks", strings.Replace(pluribusHand, "finishing_stacks", "#", 1), Skipped, "", false},
+		// A game dealerbot does not deal is a failure with its reason, never a pass.
+		{"other game", otherGame, Failed, `variant "FR" is not a game dealerbot deals, so it cannot be replayed: ` +
+			`only hold'em (NT, FT, PT) and Omaha (PO, FO/8, PO5, PO/8) replay`, false},
+		{"no finishing stacks", strings.Replace(pluribusHand, "finishing_stacks", "#", 1), Skipped,
+			"the file records no finishing_stacks to compare with", false},
 		// The TOML library words the rest of the broken file's error; only its start is ours.
 		{"broken", "variant = \n", Failed, "not a valid TOML file: ", true},
 	}

@@ -9,8 +9,11 @@
 // checks files in parallel.
 //
 // Caveats: amounts are kept as float64 because real files record half chips (10112.5); Replay needs
-// whole chips. Variants other than NT (no-limit) and FT (fixed-limit) hold'em parse but are not
-// replayed; "PT" (pot-limit hold'em) is a dealerbot extension the standard does not define.
+// whole chips. The games dealerbot deals replay: NT, FT (no-limit and fixed-limit hold'em), PO
+// (pot-limit Omaha) and FO/8 (fixed-limit Omaha hi-lo) as pokerkit writes them, and dealerbot's own
+// extensions, which the standard does not define: PT (pot-limit hold'em), PO5 (five-card pot-limit
+// Omaha), PO/8 (pot-limit Omaha hi-lo), and the other pairings of a structure (N, P, F) with a game
+// (T, O, O5, O/8). Other variants (stud, razz, draw, badugi, short deck) parse but do not replay.
 package phh
 
 import (
@@ -22,15 +25,41 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/dealerbot/dealerbot/engine"
 )
 
-// The variants Replay understands.
+// The variants Replay understands, besides the dealerbot extensions Variant names.
 const (
 	NoLimitHoldem    = "NT"
 	FixedLimitHoldem = "FT"
 	// PotLimitHoldem is not in the PHH standard; dealerbot writes it for its pot-limit tables.
 	PotLimitHoldem = "PT"
+	// PotLimitOmaha and FixedLimitOmahaHiLo are the standard's (and pokerkit's) Omaha codes.
+	PotLimitOmaha       = "PO"
+	FixedLimitOmahaHiLo = "FO/8"
+	// PotLimitOmaha5 and PotLimitOmahaHiLo are dealerbot extensions: pokerkit has no five-card Omaha
+	// and no pot-limit Omaha hi-lo code.
+	PotLimitOmaha5    = "PO5"
+	PotLimitOmahaHiLo = "PO/8"
 )
+
+// Variant returns the PHH code of a betting structure and game: "NT", "PO", "FO/8", "PO5"...
+func Variant(v engine.Variant, g engine.Game) string {
+	return [...]string{"N", "P", "F"}[min(int(v), 2)] + [...]string{"T", "O", "O5", "O/8"}[min(int(g), 3)]
+}
+
+// Game reads a variant code into the engine's betting structure and game; ok is false for a game
+// dealerbot does not deal.
+func Game(variant string) (v engine.Variant, g engine.Game, ok bool) {
+	for v := engine.NoLimit; v <= engine.FixedLimit; v++ {
+		for g := engine.Holdem; g <= engine.OmahaHiLo; g++ {
+			if Variant(v, g) == variant {
+				return v, g, true
+			}
+		}
+	}
+	return 0, 0, false
+}
 
 // History is one hand history. Amounts are chips, possibly fractional as recorded.
 // Player lists (Antes, BlindsOrStraddles, stacks, Players) are in PHH order: p1 first, the first seat

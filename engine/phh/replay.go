@@ -26,16 +26,13 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("variant %q is not hold'em: only NT (no-limit), FT (fixed-limit) and PT (pot-limit) replay", e.Variant)
+	return fmt.Sprintf("variant %q is not a game dealerbot deals, so it cannot be replayed: only hold'em (NT, FT, PT) and Omaha (PO, FO/8, PO5, PO/8) replay", e.Variant)
 }
 
 // Replayable reports whether Replay plays histories of this variant.
 func Replayable(variant string) bool {
-	switch variant {
-	case NoLimitHoldem, FixedLimitHoldem, PotLimitHoldem:
-		return true
-	}
-	return false
+	_, _, ok := Game(variant)
+	return ok
 }
 
 // Setup builds the engine setup the history starts from: p1 is engine player 0 and the last player is
@@ -63,13 +60,9 @@ func Setup(h *History) (engine.Setup, error) {
 	}
 	s.Button = n - 1
 	r := &s.Rules
-	switch h.Variant {
-	case NoLimitHoldem:
-		r.Variant = engine.NoLimit
-	case PotLimitHoldem:
-		r.Variant = engine.PotLimit
-	case FixedLimitHoldem:
-		r.Variant = engine.FixedLimit
+	r.Variant, r.Game, _ = Game(h.Variant)
+	if n > r.Game.MaxPlayers() {
+		return s, fmt.Errorf("the hand has %d players; the engine deals %s to at most %d", n, r.Game, r.Game.MaxPlayers())
 	}
 	// Blinds: entry 0 is the small blind, entry 1 the big blind. Heads-up the standard applies the
 	// arrays in reverse (the button, p2, posts entry 0), which is the same two amounts.
@@ -85,6 +78,15 @@ func Setup(h *History) (engine.Setup, error) {
 	}
 	r.SmallBlind = whole("the small blind", h.BlindsOrStraddles[0])
 	r.BigBlind = whole("the big blind", h.BlindsOrStraddles[1])
+	if r.BigBlind == 0 && r.SmallBlind > 0 && n > 2 && !s.Straddle {
+		// Only p1 posts a blind: a big blind left of the button, the small blind missing (a tournament
+		// hand after a bust). The engine deals it with its button one seat to the right and no small
+		// blind, so p1 posts the big blind and p2 acts first, as in the file. After the flop the engine
+		// would then start with pN, the real button: Replay accepts such a file only when pN folds
+		// before the flop (oneBlind).
+		r.BigBlind, r.SmallBlind = r.SmallBlind, 0
+		s.Button = n - 2
+	}
 	if bomb, ok := h.Extra[bombKey].(int64); ok && bomb > 0 {
 		// A bomb pot: dead antes from everyone, no blinds; min_bet is the table's big blind.
 		s.BombPot = bomb
@@ -115,7 +117,7 @@ func Setup(h *History) (engine.Setup, error) {
 	if err := r.Validate(); err != nil {
 		return s, err
 	}
-	s.Deck, err = deck(h, n)
+	s.Deck, err = deck(h, n, r.Game)
 	return s, err
 }
 
@@ -144,25 +146,25 @@ func anteRule(antes []float64, r *engine.Rules, whole func(string, float64) int6
 	return nil
 }
 
-// Slots in the deck the engine deals from, for n players: hole cards round by round from p1, then a
-// burn before each street.
+// Slots in the deck the engine deals from, for n players of hole cards each: hole cards round by
+// round from p1, then a burn before each street.
 func holeSlot(n, p, k int) int { return k*n + p }
 
-func boardSlot(n, b int) int {
+func boardSlot(n, hole, b int) int {
 	switch {
 	case b < 3:
-		return 2*n + 1 + b
+		return hole*n + 1 + b
 	case b == 3:
-		return 2*n + 5
+		return hole*n + 5
 	}
-	return 2*n + 7
+	return hole*n + 7
 }
 
 // boardSlots are the deck positions of the board cards in the order the file deals them: five, then,
 // for a hand run twice, the second run's cards, which continue the deck street by street with a burn
 // before each street.
-func boardSlots(h *History, n int) []int {
-	slots := []int{boardSlot(n, 0), boardSlot(n, 1), boardSlot(n, 2), boardSlot(n, 3), boardSlot(n, 4)}
+func boardSlots(h *History, n, hole int) []int {
+	slots := []int{boardSlot(n, hole, 0), boardSlot(n, hole, 1), boardSlot(n, hole, 2), boardSlot(n, hole, 3), boardSlot(n, hole, 4)}
 	if runs, _ := h.Extra[runsKey].(int64); runs != 2 {
 		return slots
 	}
@@ -173,7 +175,7 @@ func boardSlots(h *History, n int) []int {
 		}
 	}
 	pre := 10 - total // board cards dealt before the run-out, shared by both runs
-	pos := 2*n + 8
+	pos := hole*n + 8
 	for b := max(pre, 0); b < 5; b++ {
 		if b == 0 || b == 3 || b == 4 {
 			pos++ // the burn before the flop, the turn and the river
@@ -186,7 +188,8 @@ func boardSlots(h *History, n int) []int {
 
 // deck places every card the file names (hole cards dealt or shown, board cards) in its slot and fills
 // the rest with the unused cards.
-func deck(h *History, n int) (engine.Deck, error) {
+func deck(h *History, n int, g engine.Game) (engine.Deck, error) {
+	hole := g.HoleCards()
 	var d engine.Deck
 	var slot [52]int // card+1 in each slot, 0 when not known
 	var used [52]bool
@@ -205,14 +208,14 @@ func deck(h *History, n int) (engine.Deck, error) {
 		return nil
 	}
 	board := 0
-	slots := boardSlots(h, n)
+	slots := boardSlots(h, n, hole)
 	for _, a := range h.Actions {
 		if a.Cards == "" || (a.Op != "dh" && a.Op != "db" && a.Op != "sm") {
 			continue
 		}
 		cards := len(a.Cards) / 2
-		if a.Op != "db" && cards != 2 {
-			return d, fmt.Errorf("action %q: a hold'em player has two hole cards", a)
+		if a.Op != "db" && cards != hole {
+			return d, fmt.Errorf("action %q: a %s player has %d hole cards, not %d", a, g, hole, cards)
 		}
 		for k := 0; k < cards; k++ {
 			var at int
@@ -241,7 +244,9 @@ func deck(h *History, n int) (engine.Deck, error) {
 			}
 		}
 	}
-	fillMuckers(h, n, &slot, &used)
+	if hole == 2 {
+		fillMuckers(h, n, &slot, &used)
+	}
 	next := engine.Card(0)
 	for i := range d {
 		if slot[i] != 0 {
@@ -264,10 +269,10 @@ func deck(h *History, n int) (engine.Deck, error) {
 func fillMuckers(h *History, n int, slot *[52]int, used *[52]bool) {
 	var board []engine.Card
 	for b := 0; b < 5; b++ {
-		if slot[boardSlot(n, b)] == 0 {
+		if slot[boardSlot(n, 2, b)] == 0 {
 			return // not a full known board: nothing to compare with
 		}
-		board = append(board, engine.Card(slot[boardSlot(n, b)]-1))
+		board = append(board, engine.Card(slot[boardSlot(n, 2, b)]-1))
 	}
 	for _, a := range h.Actions {
 		if a.Op != "sm" || a.Cards != "" || a.Player < 1 || a.Player > n {
@@ -350,7 +355,7 @@ func Replay(h *History) (*engine.Hand, error) {
 				return nil, fmt.Errorf("action %d %q: the engine plays whole chips only", i+1, a)
 			}
 		default:
-			return nil, fmt.Errorf("action %d %q: %q is not a hold'em action", i+1, a, a.Op)
+			return nil, fmt.Errorf("action %d %q: %q is not an action of hold'em or Omaha", i+1, a, a.Op)
 		}
 		answerRuns(hand)
 		if a.Op == "cc" && noOpCheck(hand, a.Player-1) {
@@ -368,6 +373,9 @@ func Replay(h *History) (*engine.Hand, error) {
 	if !hand.Done() {
 		return nil, fmt.Errorf("the actions end before the hand is over: p%d is still to act", hand.ToAct()+1)
 	}
+	if n := hand.NumPlayers(); s.Button != n-1 && !foldedPreflop(hand, n-1) {
+		return nil, fmt.Errorf("only p1 posts a blind: the engine replays such a hand only when p%d, the button, folds before the flop", n)
+	}
 	want := fileBoard(h)
 	var got []engine.Card // every board card dealt, the second run's after the first's
 	for _, ev := range hand.Events() {
@@ -384,6 +392,20 @@ func Replay(h *History) (*engine.Hand, error) {
 		}
 	}
 	return hand, nil
+}
+
+// foldedPreflop reports whether engine player p was out of the hand before the flop was dealt: folded,
+// or the hand ended before the flop.
+func foldedPreflop(hand *engine.Hand, p int) bool {
+	for _, ev := range hand.Events() {
+		switch {
+		case ev.Kind == engine.EvFold && ev.Player == p:
+			return true
+		case ev.Kind == engine.EvBoard:
+			return false
+		}
+	}
+	return true
 }
 
 // noOpCheck reports whether a check or call by engine player p is one the engine never asks for: the
@@ -470,9 +492,9 @@ func FromHand(hand *engine.Hand, players []string) *History {
 	h := &History{}
 	f := false
 	h.AnteTrimmingStatus = &f
+	h.Variant = Variant(r.Variant, r.Game)
 	switch r.Variant {
 	case engine.FixedLimit:
-		h.Variant = FixedLimitHoldem
 		h.SmallBet, h.BigBet = float64(r.BigBlind), float64(2*r.BigBlind)
 		if r.SmallBet > 0 {
 			h.SmallBet = float64(r.SmallBet)
@@ -480,10 +502,6 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		if r.BigBet > 0 {
 			h.BigBet = float64(r.BigBet)
 		}
-	case engine.PotLimit:
-		h.Variant = PotLimitHoldem
-	default:
-		h.Variant = NoLimitHoldem
 	}
 	if r.Variant != engine.FixedLimit {
 		h.MinBet = float64(r.BigBlind)
@@ -565,7 +583,7 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		case engine.EvReveal:
 			for _, rv := range e.Hands {
 				shown[rv.Player] = true
-				add(Action{Player: pos(rv.Player) + 1, Op: "sm", Cards: engine.FormatCards(rv.Cards[:])})
+				add(Action{Player: pos(rv.Player) + 1, Op: "sm", Cards: engine.FormatCards(rv.Hole)})
 			}
 		case engine.EvShow:
 			if !shown[e.Player] {

@@ -118,7 +118,7 @@ func TestReplay(t *testing.T) {
 		{name: "card dealt twice", input: pluribusWith("d dh p2 8s4c", "d dh p2 8sTc"), err: "Tc is dealt twice"},
 		{name: "shown cards differ from the dealt ones", input: strings.Replace(strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1), "'p1 sm AsAd'", "'p1 sm AsAh'", 1),
 			err: "the file gives Ad and Ah for the same card"},
-		{name: "three hole cards", input: pluribusWith("d dh p2 8s4c", "d dh p2 8s4c2d"), err: "a hold'em player has two hole cards"},
+		{name: "three hole cards", input: pluribusWith("d dh p2 8s4c", "d dh p2 8s4c2d"), err: "a hold'em player has 2 hole cards, not 3"},
 		{name: "mixed antes", input: strings.Replace(threeWay, "ANTES", "[5, 10, 0]", 1), err: "neither equal for everyone nor posted by the big blind alone"},
 		{name: "straddle", input: strings.Replace(strings.Replace(threeWay, "ANTES", "[0, 0, 0]", 1), "[10, 20, 0]", "[10, 20, 60]", 1),
 			err: "p3 posts a straddle of 60"},
@@ -126,7 +126,7 @@ func TestReplay(t *testing.T) {
 		{name: "half-chip raise", input: pluribusWith("p4 cbr 210", "p4 cbr 210.5"), err: "the engine plays whole chips only"},
 		{name: "no blinds", input: strings.Replace(headsUp, "blinds_or_straddles = [1, 2]\n", "", 1), err: "blinds_or_straddles must list one amount per player"},
 		{name: "one player", input: "variant = 'NT'\nstarting_stacks = [100]\n", err: "the hand has 1 players; the engine deals to 2 to 10"},
-		{name: "stud action in hold'em", input: strings.Replace(headsUp, "'p2 cbr 6'", "'p2 pb'", 1), err: `"pb" is not a hold'em action`},
+		{name: "stud action in hold'em", input: strings.Replace(headsUp, "'p2 cbr 6'", "'p2 pb'", 1), err: `"pb" is not an action of hold'em or Omaha`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestReplayOtherGame(t *testing.T) {
 	if !errors.As(err, &u) || u.Variant != "FR" {
 		t.Fatalf("Replay of a stud hand: %v, want an UnsupportedError for FR", err)
 	}
-	if got, want := err.Error(), `variant "FR" is not hold'em: only NT (no-limit), FT (fixed-limit) and PT (pot-limit) replay`; got != want {
+	if got, want := err.Error(), `variant "FR" is not a game dealerbot deals, so it cannot be replayed: only hold'em (NT, FT, PT) and Omaha (PO, FO/8, PO5, PO/8) replay`; got != want {
 		t.Errorf("error %q, want %q", got, want)
 	}
 }
@@ -194,6 +194,8 @@ func playRandom(t *testing.T, r *rand.Rand, s engine.Setup) *engine.Hand {
 		}
 		a := engine.Action{Player: o.Player}
 		switch k := r.IntN(10); {
+		case o.RunItTwice:
+			a.Kind = engine.RunTwice
 		case (o.CanBet || o.CanRaise) && k < 3:
 			a.Kind = engine.Raise
 			if o.CanBet {
@@ -227,9 +229,16 @@ func TestFromHandRoundTrip(t *testing.T) {
 	t.Logf("seed %d (rerun with -phh.seed=%d)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 0))
 	src := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8), byte(seed >> 16), byte(seed >> 24)})
+	twice := 0 // Omaha hands run twice
+	defer func() {
+		if twice == 0 && !t.Failed() {
+			t.Errorf("no hand was run twice: the round trip of a second board went untested")
+		}
+	}()
 	for i := 0; i < 300; i++ {
-		n := 2 + r.IntN(engine.MaxPlayers-1)
-		rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
+		game := engine.Game(r.IntN(4))
+		n := 2 + r.IntN(game.MaxPlayers()-1)
+		rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), Game: game, SmallBlind: 5, BigBlind: 10}
 		switch r.IntN(3) {
 		case 1:
 			rules.Ante = 2
@@ -239,7 +248,8 @@ func TestFromHandRoundTrip(t *testing.T) {
 		if r.IntN(4) == 0 {
 			rules.Chip = 5
 		}
-		s := engine.Setup{Rules: rules, Stacks: make([]int64, n), Button: r.IntN(n)}
+		// Omaha hands run twice when the deck holds the second board: the file says so (runsKey).
+		s := engine.Setup{Rules: rules, Stacks: make([]int64, n), Button: r.IntN(n), RunItTwice: game != engine.Holdem && r.IntN(2) == 0}
 		for p := range s.Stacks {
 			s.Stacks[p] = 1 + r.Int64N(400)
 		}
@@ -276,12 +286,21 @@ func TestFromHandRoundTrip(t *testing.T) {
 			if got, want := back.FinishingStacks[j], float64(final[e]); got != want {
 				t.Fatalf("hand %d: finishing_stacks p%d = %v, want %v", i, j+1, got, want)
 			}
-			if got, want := again.Hole(j), hand.Hole(e); got != want {
+			if got, want := engine.FormatCards(again.HoleCards(j)), engine.FormatCards(hand.HoleCards(e)); got != want {
 				t.Fatalf("hand %d: p%d holds %v after the round trip, %v in the hand", i, j+1, got, want)
 			}
 			if got, want := back.Players[j], names[e]; got != want {
 				t.Fatalf("hand %d: p%d is %q, want %q", i, j+1, got, want)
 			}
+		}
+		if hand.Board2() != nil {
+			twice++
+		}
+		if got, want := back.Variant, Variant(rules.Variant, game); got != want {
+			t.Fatalf("hand %d: variant %s, want %s", i, got, want)
+		}
+		if got, want := engine.FormatCards(again.Board2()), engine.FormatCards(hand.Board2()); got != want {
+			t.Fatalf("hand %d: second board %s after the round trip, %s in the hand", i, got, want)
 		}
 		if got, want := engine.FormatCards(again.Board()), engine.FormatCards(hand.Board()); got != want {
 			t.Fatalf("hand %d: board %s after the round trip, %s in the hand", i, got, want)

@@ -346,6 +346,9 @@ func TestRoundTripCorpus(t *testing.T) {
 		if err != nil {
 			return nil // not whole chips, or not a hand the engine plays
 		}
+		if eh.Game() != engine.Holdem {
+			return nil // the engine replays Omaha now; exporting it is the next part of issue 35
+		}
 		names := make([]string, eh.NumPlayers())
 		for i := range names {
 			names[i] = fmt.Sprintf("p%d", i+1)
