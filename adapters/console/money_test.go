@@ -86,7 +86,10 @@ func TestMoneyNight(t *testing.T) {
 	if evs, _ := g.db.MoneyBook(ctx, "console/local"); len(evs) != 0 {
 		t.Fatalf("refused expenses wrote the book: %+v", evs)
 	}
-	g.must("alice: expense 12.00 pizza", "alice: end")
+	if r := g.say("alice: expense 12.00 pizza"); r.IsError || !strings.HasPrefix(r.Text, "Expense #1: pizza 12.00 USD paid by alice") {
+		t.Fatalf("the night's first expense: %q", r.Text)
+	}
+	g.must("alice: end")
 
 	settle := g.lastPublic()
 	for _, want := range []string{
@@ -127,7 +130,9 @@ func TestMoneyNight(t *testing.T) {
 	}
 
 	// An expense after the settle-up: the payments that square it are new debts.
-	g.must("bob: expense 8.00 taxi @carol @bob")
+	if r := g.say("bob: expense 8.00 taxi @carol @bob"); r.IsError || !strings.HasPrefix(r.Text, "Expense #2: taxi") {
+		t.Fatalf("the second expense: %q", r.Text)
+	}
 	if got := g.lastPublic().Text; !strings.Contains(got, "#4 carol pays bob 4.00 USD · Zelle `bob@example.com`") {
 		t.Fatalf("the amended settle-up: %q", got)
 	}
