@@ -147,7 +147,7 @@ func mustOpen(tb testing.TB, path string) *storage.DB {
 func newGame(t testing.TB, opts ...func(*game)) *game {
 	t.Helper()
 	g := &game{t: t, path: filepath.Join(t.TempDir(), "dealer.db"), clock: newClock(), rnd: newScriptRand(1),
-		opts: console.Options{Admins: []string{"admin"}}, logs: &bottest.Buffer{}}
+		opts: console.Options{Admins: []string{"admin"}, FileDir: t.TempDir()}, logs: &bottest.Buffer{}} // files a player is sent go to a temporary folder
 	for _, o := range opts {
 		o(g)
 	}
