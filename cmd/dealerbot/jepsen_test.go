@@ -333,18 +333,24 @@ func TestJepsen(t *testing.T) {
 		}
 		return nil
 	}
+	// logsAbout is what the processes logged of substr: who served it when, and the answers lost.
 	logsAbout := func(substr string) string {
-		var b strings.Builder
-		n := 0
+		var lines []string
 		for _, p := range all {
 			for _, line := range strings.Split(p.log.String(), "\n") {
-				if strings.Contains(line, substr) && n < 80 {
-					fmt.Fprintf(&b, "%s: %s\n", p.name, line)
-					n++
+				if !strings.Contains(line, "serving community") && !strings.Contains(line, "commit answer lost") && !strings.Contains(line, "resumed hand") {
+					continue // the moves and the lost answers, not every refusal
+				}
+				if strings.Contains(line, substr) {
+					lines = append(lines, line+" ("+p.name+")")
 				}
 			}
 		}
-		return b.String()
+		slices.Sort(lines) // by time: each line begins with it
+		if len(lines) > 80 {
+			lines = lines[len(lines)-80:]
+		}
+		return strings.Join(lines, "\n")
 	}
 
 	communities := []string{"w1", "w2", "w3", "w4", "w5", "w6"}
@@ -760,22 +766,6 @@ func TestJepsen(t *testing.T) {
 		t.Logf("  move: %s", w)
 	}
 
-	var slow []sentAction // on failure, the answers that took long: when the faults held things up
-	for i := range hist {
-		if !t.Failed() {
-			break
-		}
-		for _, s := range hist[i] {
-			if s.took > time.Second {
-				slow = append(slow, s)
-			}
-		}
-	}
-	slices.SortFunc(slow, func(a, b sentAction) int { return a.at.Compare(b.at) })
-	for _, s := range slow {
-		t.Logf("slow: %s %s %s to %s took %v: %s %q", s.at.Format("15:04:05.000"), s.user, s.verb, s.to, s.took.Round(time.Millisecond), s.class, s.reply)
-	}
-
 	// The faults happened: the run cannot pass by injecting nothing.
 	if cuts < 50 {
 		t.Errorf("only %d answers lost after COMMIT, want at least 50", cuts)
@@ -789,7 +779,7 @@ func TestJepsen(t *testing.T) {
 	if sent < 1000 {
 		t.Errorf("only %d actions sent, want at least 1,000", sent)
 	}
-	if count[jApplied] < 300 {
+	if count[jApplied] < 500 {
 		t.Errorf("only %d actions applied: the tables hardly played", count[jApplied])
 	}
 	if worst := takeovers[len(takeovers)-1]; worst > lease+2*time.Second {
