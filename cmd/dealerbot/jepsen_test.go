@@ -278,6 +278,10 @@ func jepsenSeed(t *testing.T) uint64 {
 // answered "nothing changed" is not stored, every other at most once; hands are stored once; the
 // ledger balances, player by player; every hand in progress replays; every community has one live
 // owner; every process answers; every takeover took at most the lease plus 2 s.
+//
+// DEALERBOT_JEPSEN_SEED replays a run's choices (not its timing); DEALERBOT_JEPSEN_LOGS names a
+// directory that receives every process's log, the faults' timeline and, for a community whose
+// history does not fit, every action sent there with its answer and every action stored.
 func TestJepsen(t *testing.T) {
 	url, db := processDB(t, "-short: the Jepsen run runs real processes for about a minute")
 	const lease = time.Second
@@ -347,8 +351,8 @@ func TestJepsen(t *testing.T) {
 			}
 		}
 		slices.Sort(lines) // by time: each line begins with it
-		if len(lines) > 80 {
-			lines = lines[len(lines)-80:]
+		if len(lines) > 200 {
+			lines = lines[len(lines)-200:]
 		}
 		return strings.Join(lines, "\n")
 	}
