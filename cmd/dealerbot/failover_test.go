@@ -195,12 +195,17 @@ const (
 
 // send sends one line to p and reads its answer.
 func send(p *proc, line string) (console.LineReply, outcome) {
+	return sendWithin(p, line, 20*time.Second)
+}
+
+// sendWithin is send with the answer awaited for at most wait: none by then is unknown.
+func sendWithin(p *proc, line string, wait time.Duration) (console.LineReply, outcome) {
 	conn, err := net.DialTimeout("tcp", p.addr, time.Second)
 	if err != nil {
 		return console.LineReply{}, unsent
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	conn.SetDeadline(time.Now().Add(wait))
 	if _, err := fmt.Fprintln(conn, line); err != nil {
 		return console.LineReply{}, unknown
 	}

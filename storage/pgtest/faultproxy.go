@@ -273,6 +273,15 @@ func (p *Proxy) fromServer(server, client net.Conn) {
 		if err != nil {
 			return
 		}
+		if msg[0] == 'A' && len(round) == 0 {
+			// A NotificationResponse between rounds (LISTEN's): no ReadyForQuery follows it, so it
+			// is passed on at once rather than held until the connection's next round.
+			p.wait()
+			if _, err := client.Write(msg); err != nil {
+				return
+			}
+			continue
+		}
 		round = append(round, msg...)
 		switch msg[0] {
 		case 'C': // CommandComplete: its tag says what ran
