@@ -155,21 +155,35 @@ func (d *Dealer) renew(ctx context.Context) {
 		}
 	}
 	d.mu.Unlock()
+	// Each lease is renewed on its own, with its own deadline: a row a stuck transaction holds delays
+	// that community's renewal, not the others'.
+	var wg sync.WaitGroup
 	for _, c := range held {
-		started := time.Now()
-		l, err := d.leases.Renew(ctx, c.lease, d.cfg.Lease)
-		switch {
-		case err == nil:
-			d.mu.Lock()
-			c.lease, c.renewed = l, started
-			d.mu.Unlock()
-		case errors.Is(err, ErrNotOwner):
-			d.lose(c.lease, "its lease was taken over by another process")
-		case time.Since(c.renewed) >= d.staleAfter():
-			d.lose(c.lease, fmt.Sprintf("its lease could not be renewed for two thirds of its time: %v", err))
-		default:
-			d.log.Warn("renew lease", "community", c.lease.Community, "err", err)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.renewOne(ctx, c)
+		}()
+	}
+	wg.Wait()
+}
+
+// renewOne renews one community's lease, and stops serving it when it was taken over or could not
+// be renewed for two thirds of the lease.
+func (d *Dealer) renewOne(ctx context.Context, c *community) {
+	started := time.Now()
+	l, err := d.leases.Renew(ctx, c.lease, d.cfg.Lease)
+	switch {
+	case err == nil:
+		d.mu.Lock()
+		c.lease, c.renewed = l, started
+		d.mu.Unlock()
+	case errors.Is(err, ErrNotOwner):
+		d.lose(c.lease, "its lease was taken over by another process")
+	case time.Since(c.renewed) >= d.staleAfter():
+		d.lose(c.lease, fmt.Sprintf("its lease could not be renewed for two thirds of its time: %v", err))
+	default:
+		d.log.Warn("renew lease", "community", c.lease.Community, "err", err)
 	}
 }
 
@@ -535,14 +549,25 @@ func (d *Dealer) applyForwarded(ctx context.Context, community string, f Forward
 		expiry = expireInteraction
 	}
 	var r Reply
-	if f.Age > expiry {
+	switch landed, err := d.store.Landed(ctx, f.Cmd.ID); {
+	case err != nil:
+		r = errorReply(d.log, err)
+	case landed:
+		// An owner that died (or paused) between applying it and answering applied it: it is not run
+		// again, where the engine would refuse it as a turn that is over.
+		r = Reply{Text: "Done: that went through just before this server's tables moved to another dealer process."}
+	case f.Age > expiry:
 		r = Reply{Text: fmt.Sprintf("Too late: that command waited %v for this server's dealer and was not carried out, so nothing changed.", f.Age.Round(time.Second)), IsError: true}
-	} else {
+	default:
 		hctx, cancel := context.WithTimeout(ctx, forwardedDeadline)
 		r = d.Handle(hctx, f.Cmd)
 		cancel()
 	}
-	if err := d.inbox.Answer(d.fencedFor(ctx, community), f.Seq, r); err != nil {
+	fence := d.fencedFor(ctx, community)
+	if err := d.inbox.Answer(fence, f.Seq, r); err != nil {
+		if errors.Is(err, ErrNotOwner) {
+			d.lostFence(table.FenceFrom(fence)) // the community is another process's now: stop serving it
+		}
 		if ctx.Err() == nil {
 			d.log.Warn("answer a forwarded command", "community", community, "err", err)
 		}

@@ -910,6 +910,16 @@ func (d *DB) Claim(ctx context.Context, community, owner string, ttl time.Durati
 	if errors.Is(err, pgx.ErrNoRows) {
 		return bot.Lease{}, fmt.Errorf("claim %s: %w", community, bot.ErrOwned)
 	}
+	if lostAnswer(err) {
+		// The claim may have landed: read the lease back (owner names are unique to a process start),
+		// rather than leave the community unserved, held by this process, until the lease expires.
+		rctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if rerr := d.pool.QueryRow(rctx, `SELECT epoch, expires_at, expires_at > now() FROM leases
+			WHERE community = $1 AND owner = $2`, community, owner).Scan(&l.Epoch, &l.Expires, &l.Live); rerr == nil && l.Live {
+			return l, nil
+		}
+	}
 	if err != nil {
 		return bot.Lease{}, d.wrap("claim "+community, err)
 	}
