@@ -758,7 +758,7 @@ func (t *actor) afterStep(ctx context.Context, ch table.Chores, ans *answer) {
 	}
 	wait := ch.Wait
 	l := t.live
-	l.deadline, l.wait = time.Time{}, wait
+	l.deadline, l.wait, l.ping = time.Time{}, wait, ch.PingAfter
 	if wait > 0 {
 		l.deadline = t.d.cfg.Now().Add(wait)
 	}
@@ -831,8 +831,12 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 		return
 	}
 	tok := t.st.Token()
-	if l != nil && t.d.cfg.PingAfter > 0 && !t.st.Hand.Done() && t.out != nil && l.pinged != tok {
-		t.pingTimer = t.d.after(t, t.d.cfg.PingAfter, func(_ context.Context, t *actor) {
+	after := t.d.cfg.PingAfter // without a timer; with one, the core's time (a third of it left)
+	if l != nil && l.ping != 0 {
+		after = l.ping
+	}
+	if l != nil && after > 0 && !t.st.Hand.Done() && t.out != nil && l.pinged != tok {
+		t.pingTimer = t.d.after(t, after, func(_ context.Context, t *actor) {
 			t.pingTimer = nil
 			if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
 				return // acted in time, or the hand is over

@@ -256,9 +256,10 @@ func (r *rig) table(ch string) table.TableRecord {
 	return table.TableRecord{}
 }
 
-// TestTurnPing: a player who has not acted 10 s after their turn was shown is pinged by a short
-// mention post, which goes when the turn passes; a player who acts quickly is never pinged; a
-// restart takes down the ping from before it and pings the player to act anew.
+// TestTurnPing: a player who has not acted when a third of the timer is left (40 s into a 60 s
+// timer) is pinged by a short mention post saying the time left, which goes when the turn passes; a
+// player who acts sooner is never pinged; a restart takes down the ping from before it, and a turn
+// resumed with less than a third of its timer left is not pinged again.
 func TestTurnPing(t *testing.T) {
 	r, sc := liveRig(t, "timer=60")
 	who := func() string {
@@ -266,52 +267,52 @@ func TestTurnPing(t *testing.T) {
 		return tr.Seats[tr.Hand.Seats[firstToAct(t, tr)]].User
 	}
 	first := who()
-	r.advance(9 * time.Second)
+	r.advance(39 * time.Second)
 	sc.settle(t)
 	if p := sc.pings(); len(p) != 0 {
-		t.Fatalf("pinged before 10 s: %v", p)
+		t.Fatalf("pinged before 40 s: %v", p)
 	}
 	r.advance(2 * time.Second)
 	sc.settle(t)
 	p := sc.pings()
-	if len(p) != 1 || !strings.Contains(p[0], "@"+first+", it is your turn in hand #1") || !strings.Contains(p[0], "s left") {
-		t.Fatalf("after 11 s the pings are %v, want one for %s", p, first)
+	if len(p) != 1 || !strings.Contains(p[0], "@"+first+", it is your turn in hand #1") || !strings.Contains(p[0], "20 s left") {
+		t.Fatalf("after 41 s the pings are %v, want one for %s with 20 s left", p, first)
 	}
 	if tr := r.table("c1"); tr.Screen.Ping == "" {
 		t.Errorf("the ping is not stored with the table: %+v", tr.Screen)
 	}
-	// The player acts: the ping goes. The next player acts within 10 s: no ping for them.
+	// The player acts: the ping goes. The next player acts within 40 s: no ping for them.
 	r.must("c1", first, "call")
 	sc.settle(t)
 	if p := sc.pings(); len(p) != 0 {
 		t.Fatalf("the ping stayed after the turn passed: %v", p)
 	}
 	second := who()
-	r.advance(5 * time.Second)
+	r.advance(30 * time.Second)
 	r.must("c1", second, "call")
-	sc.settle(t) // the third player's turn is on screen: their 10 s start
-	r.advance(6 * time.Second)
+	sc.settle(t) // the third player's turn is on screen: their timer starts
+	r.advance(36 * time.Second)
 	sc.settle(t)
 	third := who()
 	if p := sc.pings(); len(p) != 0 {
-		t.Fatalf("pinged %v; the second player acted in 5 s and the third's turn is 6 s old", p)
+		t.Fatalf("pinged %v; the second player acted in 30 s and the third's turn is 36 s old", p)
 	}
 	r.advance(5 * time.Second)
 	sc.settle(t)
 	if p := sc.pings(); len(p) != 1 || !strings.Contains(p[0], "@"+third) {
 		t.Fatalf("pings %v, want one for %s", p, third)
 	}
-	// A restart: the old ping goes; the player to act is pinged again 10 s after the table is shown.
+	// A restart: the old ping goes; the turn resumes with 19 s left, under a third: no new ping.
 	r.close()
 	r.openWith(sc)
 	sc.settle(t)
 	if p := sc.pings(); len(p) != 0 {
 		t.Fatalf("the ping from before the restart is still up: %v", p)
 	}
-	r.advance(11 * time.Second)
+	r.advance(5 * time.Second)
 	sc.settle(t)
-	if p := sc.pings(); len(p) != 1 || !strings.Contains(p[0], "@"+third) {
-		t.Fatalf("after the restart the pings are %v, want one for %s", p, third)
+	if p := sc.pings(); len(p) != 0 {
+		t.Fatalf("after the restart the pings are %v, want none (less than a third of the timer left)", p)
 	}
 	// The hand ends while a ping is up: it goes, and no ping comes for a hand that is over.
 	for i := 0; i < 6 && r.table("c1").Hand != nil; i++ { // a fold when checking is free needs two

@@ -56,7 +56,8 @@ type liveHand struct {
 	turnShown uint64
 	timerDue  bool // the current turn's timer waits for its version to be shown
 	wait      time.Duration
-	pinged    string // the token of the turn its player was pinged for
+	ping      time.Duration // when the player to act is pinged, from the core's Chores (0: the shell's delay, -1 never)
+	pinged    string        // the token of the turn its player was pinged for
 	// stalled is the token of a turn shown because the automatic step for it was refused (forfeit):
 	// its retries do not show it again.
 	stalled string
