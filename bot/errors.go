@@ -15,13 +15,13 @@ import (
 func errorReply(log *slog.Logger, err error) Reply {
 	switch {
 	case errors.Is(err, ErrOutcomeUnknown):
-		log.Warn("command's outcome unknown: database answer lost", "err", err)
-		return Reply{Text: "I lost the database's answer, so I cannot tell yet whether that went through: look at the table in a moment (`table`) before you try again.", IsError: true}
+		log.Warn("command's outcome unknown: the database's reply was lost", "err", err)
+		return Reply{Text: "I lost the database's reply, so I cannot tell yet whether that went through: type `table` in a moment to see, before you try again.", IsError: true}
 	case errors.Is(err, ErrStoreUnreachable):
 		log.Warn("command failed: database out of reach", "err", err)
 		return Reply{Text: "The dealer cannot reach its database, so nothing changed: please try again in a moment.", IsError: true}
 	case errors.Is(err, ErrStale):
-		return Reply{Text: "The table changed while that was on its way, so nothing changed: look at the table and try again.", IsError: true}
+		return Reply{Text: "Something changed while that was on its way, so nothing changed: type `table` to see where things stand, and try again.", IsError: true}
 	case errors.Is(err, ErrApplied):
 		return Reply{Text: "That was already done: the same click or command arrived twice, and it counts once.", IsError: true}
 	case errors.Is(err, ErrNotOwner), errors.Is(err, errNotServed):

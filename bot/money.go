@@ -195,7 +195,7 @@ func (d *Dealer) requestKey(cmd Command) string {
 	return "req." + d.stepPrefix + strconv.FormatUint(d.steps.Add(1), 36)
 }
 
-// landed reads back whether the write applied under key landed, when its fate was not heard (cause
+// landed looks up whether the write applied under key landed, when its fate was not heard (cause
 // wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
 // then), cause when the database cannot tell yet.
 func (d *Dealer) landed(key string, cause error) error {
