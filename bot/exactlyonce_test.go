@@ -162,11 +162,12 @@ func TestLostCommitAnswerTimeoutFoldOnce(t *testing.T) {
 			r.must("ben", "join 1000")
 			r.must("ann", "deal")
 			who, p := r.toAct()
+			r.advance(29 * time.Second) // the turn's reminder (at 20 s) is written; the fold is next
 			r.proxy.CutAfterCommit(1)
 			if !readBack {
 				r.proxy.Refuse(true)
 			}
-			r.advance(30 * time.Second) // heads-up: the fold ends the hand
+			r.advance(time.Second) // the clock runs out; heads-up, the fold ends the hand
 			if r.proxy.Cuts() != 1 {
 				t.Fatalf("%d commits cut, want 1", r.proxy.Cuts())
 			}
