@@ -464,6 +464,9 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 	again := make(chan struct{}, 1) // a worker finished: its table may have more
 	var mu sync.Mutex
 	busy := map[string]bool{} // tables with a worker
+	// handed are the commands given to a worker, by inbox number: a look at the inbox taken while a
+	// worker was answering one still lists it, and it must not run twice.
+	handed := map[int64]time.Time{}
 	for {
 		select {
 		case <-ctx.Done():
@@ -472,6 +475,13 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 			if err := d.inbox.Prune(ctx, time.Hour); err != nil {
 				d.log.Warn("prune the inbox", "err", err)
 			}
+			mu.Lock()
+			for seq, at := range handed {
+				if time.Since(at) > 2*expireInteraction {
+					delete(handed, seq)
+				}
+			}
+			mu.Unlock()
 			continue
 		case <-bell:
 		case <-look.C:
@@ -498,20 +508,26 @@ func (d *Dealer) inboxLoop(ctx context.Context) {
 		}
 		queues := map[string][]Forwarded{}
 		var keys []string
+		mu.Lock()
 		for _, f := range fs {
+			if _, done := handed[f.Seq]; done {
+				continue
+			}
 			key := tableID(f.Cmd)
 			if queues[key] == nil {
 				keys = append(keys, key)
 			}
 			queues[key] = append(queues[key], f)
 		}
-		mu.Lock()
 		for _, key := range keys {
 			if busy[key] {
 				continue // its worker is still at an earlier command of the same table
 			}
 			busy[key] = true
 			queue := queues[key]
+			for _, f := range queue {
+				handed[f.Seq] = time.Now()
+			}
 			go func() {
 				for _, f := range queue {
 					d.applyForwarded(ctx, table.Community(f.Cmd.Platform, f.Cmd.Workspace), f)
