@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -472,6 +473,10 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 		return Reply{}, err
 	}
 	st.Change.Once = cmd.ID
+	if cmd.Inbox != 0 && !st.Change.Empty() { // a forwarded command: its reply lands with its step
+		data, _ := json.Marshal(Reply{Text: st.Reply})
+		st.Change.Answer = &table.InboxAnswer{Seq: cmd.Inbox, Reply: data}
+	}
 	t.inStep = true
 	err = t.apply(ctx, st, ans)
 	t.inStep = false

@@ -57,6 +57,10 @@ type Command struct {
 	// that received it (from the store's inbox): it was rate-limited and counted there, and is not
 	// forwarded again.
 	Forwarded bool `json:"-"`
+	// Inbox, set only by the dealer itself, is the inbox number of a forwarded command being applied:
+	// the step it causes stores its reply in the same transaction (table.Change.Answer), so the
+	// sender learns the truth even when the owner dies before it answers.
+	Inbox int64 `json:"-"`
 }
 
 // Reply is the private answer to the user who sent a command: an error or a confirmation. Adapters show

@@ -619,3 +619,32 @@ func TestLostCommitAnswerAdjustOnce(t *testing.T) {
 		t.Fatalf("ben's bankroll %d, want 10,000: the second adjustment landed once", p.Bankroll)
 	}
 }
+
+// silentAnswers is an owner's store whose separate answers never arrive: the owner dies right after
+// the step of a forwarded command, before it answers.
+type silentAnswers struct{ *postgres.DB }
+
+func (silentAnswers) Answer(ctx context.Context, seq int64, r bot.Reply) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// A forwarded command's reply is stored in the same transaction as the step it causes: the sender
+// hears "done" even when the owner dies between the step and its answer.
+func TestForwardedReplyLandsWithItsStep(t *testing.T) {
+	db, err := postgres.Open(context.Background(), pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	a := startShared(t, silentAnswers{db}, "A", &surfaceChat{text: map[string]string{}}, time.Now)
+	if r := a.Handle(ctx, bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: "ann", UserName: "ann", Text: "start"}); r.IsError {
+		t.Fatal(r.Text)
+	}
+	b := startShared(t, db, "B", &surfaceChat{text: map[string]string{}}, time.Now)
+	r := b.Handle(ctx, bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: "ben", UserName: "ben", Text: "join 1000"})
+	if r.IsError || !strings.Contains(r.Text, "seat") {
+		t.Fatalf("ben's join through B, whose owner never answers separately: %+v, want the join's reply", r)
+	}
+}

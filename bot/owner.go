@@ -559,7 +559,7 @@ const (
 // applyForwarded applies one forwarded command, or answers that it came too late, and stores the
 // answer under this process's lease for community.
 func (d *Dealer) applyForwarded(ctx context.Context, community string, f Forwarded) {
-	f.Cmd.Forwarded = true
+	f.Cmd.Forwarded, f.Cmd.Inbox = true, f.Seq
 	expiry := expireTyped
 	if f.Cmd.Followup != "" || f.Cmd.Token != "" {
 		expiry = expireInteraction

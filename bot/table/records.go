@@ -42,6 +42,16 @@ type Change struct {
 	// table's records moves its version on, stepped or not.
 	Step string `json:",omitempty"`
 	Base int64  `json:",omitempty"`
+	// Answer, when set, is the reply to a command another process forwarded through a shared store's
+	// inbox (its number and the reply as JSON): the store writes it in the same transaction as the
+	// rest, so a command's answer and its effect land together. The shell sets it.
+	Answer *InboxAnswer `json:",omitempty"`
+}
+
+// InboxAnswer is the reply to a forwarded command that a Change carries (Change.Answer).
+type InboxAnswer struct {
+	Seq   int64
+	Reply []byte
 }
 
 // TableID is the table whose records the change writes, "" when it writes none.

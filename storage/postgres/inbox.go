@@ -106,10 +106,15 @@ func (d *DB) Answer(ctx context.Context, seq int64, r bot.Reply) error {
 	}
 	var b pgx.Batch
 	queueFence(&b, table.FenceFrom(ctx))
-	b.Queue(`UPDATE inbox SET reply = $2, answered_at = now(), cmd = convert_to((convert_from(cmd, 'UTF8')::jsonb - 'Followup')::text, 'UTF8')
-		WHERE seq = $1 AND reply IS NULL`, seq, data)
+	b.Queue(answerSQL+" OR in_commit)", seq, data, false) // a reply its step wrote may be replaced by the fuller one
 	return d.wrap("answer", d.pool.SendBatch(ctx, &b).Close())
 }
+
+// answerSQL stores a reply ($2) to inbox row $1 and drops its interaction token; the caller ends
+// the condition.
+const answerSQL = `UPDATE inbox SET reply = $2, answered_at = now(), in_commit = $3,
+		cmd = convert_to((convert_from(cmd, 'UTF8')::jsonb - 'Followup')::text, 'UTF8')
+	WHERE seq = $1 AND (reply IS NULL`
 
 // expireUnanswered is how long an unanswered command stays in the inbox: an interaction's token
 // stops working after 15 minutes, and the owners answer expired commands "too late" before then.

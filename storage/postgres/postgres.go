@@ -87,7 +87,10 @@ var ErrUnreachable = bot.ErrStoreUnreachable
 // DB is a dealer database on PostgreSQL. It is safe for concurrent use.
 type DB struct {
 	pool *pgxpool.Pool
-	safe string // the URL without its password, for messages
+	// renewals is a pool of its own for lease renewals, so that tables committing, claims and scans
+	// holding every connection of pool cannot make a process miss its renewals.
+	renewals *pgxpool.Pool
+	safe     string // the URL without its password, for messages
 }
 
 var (
@@ -159,7 +162,14 @@ func connect(ctx context.Context, rawURL string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("cannot connect to the database %s: %s", safe, connectProblem(err, rawURL))
 	}
-	return &DB{pool: pool, safe: safe}, nil
+	rcfg := cfg.Copy()
+	rcfg.MaxConns, rcfg.MinConns = 2, 0
+	renewals, err := pgxpool.NewWithConfig(ctx, rcfg)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open the database %s: %v", safe, redactErr(err, rawURL))
+	}
+	return &DB{pool: pool, renewals: renewals, safe: safe}, nil
 }
 
 // connectProblem says in a few words why a connection failed.
@@ -225,6 +235,7 @@ func (d *DB) migrate(ctx context.Context) error {
 // Close closes every connection.
 func (d *DB) Close() error {
 	d.pool.Close()
+	d.renewals.Close()
 	return nil
 }
 
@@ -429,6 +440,9 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 			return err
 		}
 		b.Queue("INSERT INTO sessions (rec) VALUES ($1)", data)
+	}
+	if a := c.Answer; a != nil { // the forwarded command's reply, with its step (inbox.go)
+		b.Queue(answerSQL+")", a.Seq, a.Reply, true)
 	}
 	return queueMoney(b, c.Money, c.MoneyAfter) // money.go
 }
@@ -928,7 +942,7 @@ func (d *DB) Claim(ctx context.Context, community, owner string, ttl time.Durati
 
 // Renew extends a lease still held at its epoch.
 func (d *DB) Renew(ctx context.Context, l bot.Lease, ttl time.Duration) (bot.Lease, error) {
-	err := d.pool.QueryRow(ctx, `UPDATE leases SET expires_at = now() + $4::interval
+	err := d.renewals.QueryRow(ctx, `UPDATE leases SET expires_at = now() + $4::interval
 		WHERE community = $1 AND owner = $2 AND epoch = $3 RETURNING expires_at, expires_at > now()`,
 		l.Community, l.Owner, l.Epoch, interval(ttl)).Scan(&l.Expires, &l.Live)
 	if errors.Is(err, pgx.ErrNoRows) {

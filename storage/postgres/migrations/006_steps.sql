@@ -56,3 +56,7 @@ BEGIN
 		RAISE EXCEPTION 'schedule % is at version %, written from %', i, have, v USING ERRCODE = 'DBV01';
 	END IF;
 END $$;
+
+-- A forwarded command's reply is written in the same transaction as the step it causes (in_commit);
+-- the owner's fuller reply (with the message update and private extras) may replace it afterwards.
+ALTER TABLE inbox ADD COLUMN in_commit boolean NOT NULL DEFAULT false;
