@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -22,7 +21,8 @@ func envOf(vals map[string]string) func(string) (string, bool) {
 
 func runMain(t *testing.T, env map[string]string, stdin string, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
+	// Locked: the scheduler's cron goroutine may still log its stop as Run returns.
+	var o, e lockedBuffer
 	empty := filepath.Join(t.TempDir(), "empty.env") // no .env of the working directory is read
 	if err := os.WriteFile(empty, nil, 0o600); err != nil {
 		t.Fatal(err)
