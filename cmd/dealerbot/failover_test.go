@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 		if n, err := strconv.Atoi(os.Getenv("DEALERBOT_TEST_CRASH_AFTER_COMMIT")); err == nil {
 			mm.WrapStore = func(s store) store { return &crashStore{DB: s.(*postgres.DB), after: int64(n)} }
 		}
+		if os.Getenv("DEALERBOT_TEST_LOG_POSTS") == "1" {
+			mm.WrapChat = func(c bot.Chat) bot.Chat { return &postLogger{Chat: c.(*console.Chat)} }
+		}
 		os.Exit(mm.Run(ctx))
 	}
 	os.Exit(m.Run())
@@ -59,6 +62,29 @@ func (c *crashStore) Commit(ctx context.Context, ch table.Change) error {
 	if err == nil && c.n.Add(1) == c.after {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is on its way
+	}
+	return err
+}
+
+// postLogger is the line server's chat, which also writes every channel message it sends to standard
+// error as a line of its own (postPrefix, the time, then the message as JSON), for a test to count
+// what the processes posted.
+type postLogger struct{ *console.Chat }
+
+const postPrefix = "dealerbot-test: post "
+
+// testPost is a channel message as postLogger writes it.
+type testPost struct {
+	Workspace string `json:"workspace"`
+	Channel   string `json:"channel"`
+	Text      string `json:"text"`
+}
+
+func (p *postLogger) Send(ctx context.Context, m bot.Message) error {
+	err := p.Chat.Send(ctx, m)
+	if err == nil && !m.Private {
+		b, _ := json.Marshal(testPost{Workspace: m.Workspace, Channel: m.Channel, Text: m.Text})
+		os.Stderr.Write([]byte(postPrefix + time.Now().Format("15:04:05.000") + " " + string(b) + "\n")) // one write: one line
 	}
 	return err
 }

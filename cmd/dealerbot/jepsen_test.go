@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
@@ -277,7 +279,10 @@ func jepsenSeed(t *testing.T) uint64 {
 // server ends it. Afterwards: every action answered "done" is stored once, every action refused or
 // answered "nothing changed" is not stored, every other at most once; hands are stored once; the
 // ledger balances, player by player; every hand in progress replays; every community has one live
-// owner; every process answers; every takeover took at most the lease plus 2 s.
+// owner; every process answers; every takeover took at most the lease plus 2 s. Each community also
+// has a scheduled game that falls due during the run (its announcement and reminder soon after the
+// faults begin, its table's opening within the run): each of the three was posted exactly once, and
+// the stored schedule agrees.
 //
 // DEALERBOT_JEPSEN_SEED replays a run's choices (not its timing); DEALERBOT_JEPSEN_LOGS names a
 // directory that receives every process's log, the faults' timeline and, for a community whose
@@ -296,8 +301,8 @@ func TestJepsen(t *testing.T) {
 
 	var mu sync.Mutex
 	var procs, all []*jproc // live ones; every one started
-	next := 1
-	const cutRate = 0.005 // of the committing rounds, once play began
+	next := 0               // p0 sets the tables and schedules up, then dies; p1, p2, p3 play
+	const cutRate = 0.005   // of the committing rounds, once play began
 	var lossy atomic.Bool
 	start := func() *jproc {
 		mu.Lock()
@@ -305,7 +310,7 @@ func TestJepsen(t *testing.T) {
 		next++
 		mu.Unlock()
 		proxy, through := pgtest.ProxyURL(t, url)
-		p := &jproc{proc: startProc(t, through, fmt.Sprintf("p%d", n), lease), proxy: proxy, n: n}
+		p := &jproc{proc: startProc(t, through, fmt.Sprintf("p%d", n), lease, "DEALERBOT_TEST_LOG_POSTS=1"), proxy: proxy, n: n}
 		if lossy.Load() {
 			proxy.CutProbability(cutRate, seed+uint64(n))
 		}
@@ -315,9 +320,7 @@ func TestJepsen(t *testing.T) {
 		mu.Unlock()
 		return p
 	}
-	for range 3 {
-		start()
-	}
+	setup := start()
 	live := func() []*jproc {
 		mu.Lock()
 		defer mu.Unlock()
@@ -378,6 +381,70 @@ func TestJepsen(t *testing.T) {
 			must(w + " c1 " + p + " join")
 		}
 		must(w + " c1 alice deal")
+	}
+
+	// Every community gets a scheduled game (issue 34: every schedule fires once): a single game in
+	// channel c2 at gameAt, the first whole minute at least 25 s away, announced 2 minutes and
+	// reminded 1 minute before it, so the announcement (and the reminder, unless it falls on the
+	// minute before gameAt) is due as soon as the schedule is added, and the game starts inside the
+	// run. p0 adds them (as the host of a table it opens in c2 and ends again) and is SIGKILLed once
+	// the players' processes run: whoever claims a community after it fires what is due there at
+	// once (a claim ticks the claimer's schedules), under the faults of the run. Each process writes
+	// every channel message it sends to its log (postLogger), and the test counts them.
+	sched0 := time.Now().UTC()
+	gameAt := sched0.Truncate(time.Minute).Add(time.Minute)
+	for gameAt.Sub(sched0) < 25*time.Second {
+		gameAt = gameAt.Add(time.Minute)
+	}
+	for _, w := range communities {
+		must(w + " c2 alice start")
+		must(fmt.Sprintf("%s c2 alice schedule add on %s tz=UTC announce=2m remind=1m length=1h", w, gameAt.Format("2006-01-02 15:04")))
+		must(w + " c2 alice end")
+	}
+	for range 3 {
+		start()
+	}
+	mu.Lock()
+	procs = slices.DeleteFunc(procs, func(p *jproc) bool { return p == setup })
+	mu.Unlock()
+	setupKilled := time.Now()
+	setup.cmd.Process.Signal(syscall.SIGKILL)
+	<-setup.done
+	// schedPosts reads the scheduled games' posts (channel c2) from every process's log, by community
+	// and kind, each as "time process: text".
+	schedPosts := func() map[string]map[string][]string {
+		out := map[string]map[string][]string{}
+		for _, p := range all {
+			for _, line := range strings.Split(p.log.String(), "\n") {
+				rest, ok := strings.CutPrefix(line, postPrefix)
+				if !ok {
+					continue
+				}
+				at, js, _ := strings.Cut(rest, " ")
+				var m testPost
+				if json.Unmarshal([]byte(js), &m) != nil || m.Channel != "c2" {
+					continue
+				}
+				kind := "other"
+				switch {
+				case strings.HasPrefix(m.Text, "🃏 Home game on"):
+					kind = "announce"
+				case strings.HasPrefix(m.Text, "⏰ The game starts"):
+					kind = "remind"
+				case strings.Contains(m.Text, "game is open until"):
+					kind = "open"
+				case strings.HasPrefix(m.Text, "I could not open the table"):
+					kind = "not yet"
+				case strings.HasPrefix(m.Text, "I was offline and missed"):
+					kind = "missed"
+				}
+				if out[m.Workspace] == nil {
+					out[m.Workspace] = map[string][]string{}
+				}
+				out[m.Workspace][kind] = append(out[m.Workspace][kind], fmt.Sprintf("%s %s: %q", at, p.name, m.Text))
+			}
+		}
+		return out
 	}
 
 	// The lease poller: every epoch change, and whether the same hand was in play on both sides.
@@ -473,6 +540,7 @@ func TestJepsen(t *testing.T) {
 		kills, stopped, stucks int
 		timeline               []string // the faults, when and where
 	)
+	killed[setup.name] = setupKilled
 	note := func(at time.Time, format string, args ...any) {
 		timeline = append(timeline, at.Format("15:04:05.000 ")+fmt.Sprintf(format, args...))
 	}
@@ -576,6 +644,20 @@ func TestJepsen(t *testing.T) {
 			ghosts = append(ghosts, window{what: w, owner: l.Owner, from: at, to: time.Now().Add(2 * time.Second)})
 		}
 	}
+	// Play and lost answers go on until every scheduled game has opened (posted), at most 15 s past
+	// its time.
+	for {
+		opened := 0
+		for _, c := range schedPosts() {
+			if len(c["open"]) > 0 {
+				opened++
+			}
+		}
+		if now := time.Now(); now.After(gameAt.Add(15*time.Second)) || now.After(gameAt.Add(2*time.Second)) && opened == len(communities) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	stopCutting()
 	cut.Wait()
 	stopPlay()
@@ -640,8 +722,8 @@ func TestJepsen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ts) != len(communities) {
-		t.Errorf("%d open tables, want %d", len(ts), len(communities))
+	if n := len(slices.DeleteFunc(slices.Clone(ts), func(tr table.TableRecord) bool { return !strings.HasSuffix(tr.ID, "/c1") })); n != len(communities) {
+		t.Errorf("%d open tables in channel c1, want %d", n, len(communities))
 	}
 	for _, tr := range ts {
 		if tr.Hand == nil {
@@ -696,6 +778,68 @@ func TestJepsen(t *testing.T) {
 	}
 	if done, unknown := count[jApplied]+count[jAlready], count[jCannotTell]+count[jQueued]+count[jUnanswered]; stored < done || stored > done+unknown {
 		t.Errorf("seed %d: %d player actions stored; %d answered done (or already done), %d not known: an action was lost or applied twice", seed, stored, done, unknown)
+	}
+
+	// Every scheduled game's events were posted once: its announcement, its reminder and its table's
+	// opening, none as missed; and the stored schedule agrees: it moved past the game, which is open
+	// (not waiting for its table), and channel c2's table is the schedule's.
+	posts := schedPosts()
+	scheds, err := db.Schedules(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schedCounts []string
+	for _, w := range communities {
+		c := posts[w]
+		schedCounts = append(schedCounts, fmt.Sprintf("%s %d/%d/%d/%d/%d", w, len(c["announce"]), len(c["remind"]), len(c["open"]), len(c["not yet"]), len(c["missed"])))
+		var problems []string
+		for _, k := range []string{"announce", "remind", "open"} {
+			if len(c[k]) != 1 {
+				problems = append(problems, fmt.Sprintf("%d %s posts, want 1", len(c[k]), k))
+			}
+		}
+		if len(c["missed"]) > 0 {
+			problems = append(problems, fmt.Sprintf("%d missed posts, want none", len(c["missed"])))
+		}
+		var mine []schedule.Schedule
+		for _, s := range scheds {
+			if s.Workspace == w {
+				mine = append(mine, s)
+			}
+		}
+		if len(mine) != 1 {
+			problems = append(problems, fmt.Sprintf("%d schedules stored, want 1", len(mine)))
+		} else {
+			s := mine[0]
+			if !s.Next.IsZero() || len(s.Open) != 1 || !s.Open[0].Start.Equal(gameAt) || s.Open[0].Waiting {
+				problems = append(problems, fmt.Sprintf("stored schedule %s (version %d): next %v, announced %v, reminded %v, open %+v; want the game open and none next",
+					s.ID, s.Version, s.Next, s.Announced, s.Reminded, s.Open))
+			}
+			k := slices.IndexFunc(ts, func(tr table.TableRecord) bool { return tr.ID == "console/"+w+"/c2" })
+			if k < 0 || ts[k].Schedule != s.ID {
+				problems = append(problems, fmt.Sprintf("channel c2's table is not schedule %s's (open %v)", s.ID, k >= 0))
+			}
+		}
+		if len(problems) > 0 {
+			var lines []string
+			for _, k := range []string{"announce", "remind", "open", "not yet", "missed", "other"} {
+				for _, p := range c[k] {
+					lines = append(lines, k+": "+p)
+				}
+			}
+			var logs []string
+			for _, p := range all {
+				for _, line := range strings.Split(p.log.String(), "\n") {
+					if strings.Contains(line, "schedule") && !strings.HasPrefix(line, postPrefix) {
+						logs = append(logs, line+" ("+p.name+")")
+					}
+				}
+			}
+			slices.Sort(logs)
+			t.Logf("seed %d: faults:\n  %s", seed, strings.Join(timeline, "\n  "))
+			t.Errorf("seed %d: community %s, the game scheduled at %s: %s\nits posts:\n  %s\nthe processes' log lines on schedules:\n%s\nits moves:\n%s",
+				seed, w, gameAt.Format("15:04:05"), strings.Join(problems, "; "), strings.Join(lines, "\n  "), strings.Join(logs, "\n"), logsAbout("console/"+w))
+		}
 	}
 
 	if dir := os.Getenv("DEALERBOT_JEPSEN_LOGS"); dir != "" {
@@ -769,6 +913,8 @@ func TestJepsen(t *testing.T) {
 	for _, w := range whys {
 		t.Logf("  move: %s", w)
 	}
+	t.Logf("scheduled games (added %s, announced 2 min and reminded 1 min before %s): posts per community, announcement/reminder/opening/could not open yet/missed: %s",
+		sched0.Format("15:04:05"), gameAt.Format("15:04:05"), strings.Join(schedCounts, ", "))
 
 	// The faults happened: the run cannot pass by injecting nothing.
 	if cuts < 50 {

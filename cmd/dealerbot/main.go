@@ -46,6 +46,9 @@ type Main struct {
 	// WrapStore, when set, wraps the store the dealer uses (tests make a process die at a chosen
 	// moment, such as right after a commit and before anything is delivered).
 	WrapStore func(store) store
+	// WrapChat, when set, wraps the chat of the line server (DEALERBOT_LINES_ADDR), whose messages
+	// go nowhere (tests observe what the processes post).
+	WrapChat func(bot.Chat) bot.Chat
 
 	ops *ops // health, readiness and metrics of the running dealer
 	// logOut is where the log goes: standard error, or the console's line editor while it has the
@@ -352,7 +355,11 @@ func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, 
 	if err != nil {
 		return fmt.Errorf("DEALERBOT_LINES_ADDR %s: %w", s.LinesAddr, err)
 	}
-	d, err := bot.New(db, console.NewChat(io.Discard), cfg)
+	var chat bot.Chat = console.NewChat(io.Discard)
+	if m.WrapChat != nil {
+		chat = m.WrapChat(chat)
+	}
+	d, err := bot.New(db, chat, cfg)
 	if err != nil {
 		ln.Close()
 		return err
