@@ -564,16 +564,13 @@ func (d *Dealer) applyForwarded(ctx context.Context, community string, f Forward
 	if f.Cmd.Followup != "" || f.Cmd.Token != "" {
 		expiry = expireInteraction
 	}
+	// A command whose step landed here or at an owner that died before answering is not pending:
+	// its reply was written with the step (table.Change.Answer). One that comes again (a delivery
+	// retried) is refused by its key, as a repeat.
 	var r Reply
-	// (Read back failing, the command runs: its own commit is refused by its key if it landed.)
-	switch landed, err := d.store.Landed(ctx, f.Cmd.ID); {
-	case err == nil && landed:
-		// An owner that died (or paused) between applying it and answering applied it: it is not run
-		// again, where the engine would refuse it as a turn that is over.
-		r = Reply{Text: "Done: that went through just before this server's tables moved to another dealer process."}
-	case f.Age > expiry:
+	if f.Age > expiry {
 		r = Reply{Text: fmt.Sprintf("Too late: that command waited %v for this server's dealer and was not carried out, so nothing changed.", f.Age.Round(time.Second)), IsError: true}
-	default:
+	} else {
 		hctx, cancel := context.WithTimeout(ctx, forwardedDeadline)
 		r = d.Handle(hctx, f.Cmd)
 		cancel()

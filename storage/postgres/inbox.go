@@ -45,9 +45,19 @@ func (d *DB) Forward(ctx context.Context, community string, cmd bot.Command) (bo
 		return bot.Reply{}, d.wrap("ring the inbox", err)
 	}
 	wait := 2 * time.Millisecond
+	var early time.Time // when a reply its step wrote was first seen
 	for {
 		var reply []byte
-		err := d.pool.QueryRow(ctx, "SELECT reply FROM inbox WHERE seq = $1", seq).Scan(&reply)
+		var inCommit bool
+		err := d.pool.QueryRow(ctx, "SELECT reply, in_commit FROM inbox WHERE seq = $1", seq).Scan(&reply, &inCommit)
+		if err == nil && reply != nil && inCommit && (early.IsZero() || time.Since(early) < fullerReply) {
+			// The step wrote its reply; the owner's fuller one (the clicked message's update, private
+			// extras) follows at once unless the owner died: wait for it a little.
+			if early.IsZero() {
+				early = time.Now()
+			}
+			reply = nil
+		}
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return bot.Reply{}, errors.New("the forwarded command is gone from the inbox")
@@ -109,6 +119,9 @@ func (d *DB) Answer(ctx context.Context, seq int64, r bot.Reply) error {
 	b.Queue(answerSQL+" OR in_commit)", seq, data, false) // a reply its step wrote may be replaced by the fuller one
 	return d.wrap("answer", d.pool.SendBatch(ctx, &b).Close())
 }
+
+// fullerReply is how long a sender that found the reply a step wrote waits for the owner's fuller one.
+const fullerReply = time.Second
 
 // answerSQL stores a reply ($2) to inbox row $1 and drops its interaction token; the caller ends
 // the condition.
