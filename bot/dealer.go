@@ -90,6 +90,8 @@ type Dealer struct {
 	inbox     Inbox // commands for communities other processes own go there; nil without one
 	// inboxStop ends the loop applying forwarded commands.
 	inboxStop context.CancelFunc
+
+	tallies tallyCache // the figures of finished sessions, for stats (stats.go)
 }
 
 // job is one unit of work for a table goroutine.
