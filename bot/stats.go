@@ -43,6 +43,9 @@ type statsPeriod struct {
 	// exact is set when the period's hands are its sessions' hands and nothing else (a season, the
 	// last session): its figures are the sessions' figures added up.
 	exact bool
+	// covers reports whether every hand of a finished session is in the period (nil: none is), so
+	// that the session's figures stand for its hands.
+	covers func(s table.SessionRecord) bool
 }
 
 // isPeriodWord reports whether a stats argument names a period rather than a player.
@@ -116,7 +119,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 			}
 		}
 		return statsPeriod{label: "all time", prefix: community, hand: func(*table.HandRecord) bool { return true }, sessions: ss,
-			night: func(n *money.Night) bool { return true }}, nil
+			night: func(n *money.Night) bool { return true }, covers: func(table.SessionRecord) bool { return true }}, nil
 	default:
 		loc := d.exportZone(ctx, cmd)
 		a, b, _ := strings.Cut(w, "..")
@@ -137,7 +140,8 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 			}
 		}
 		return statsPeriod{label: fmt.Sprintf("%s to %s", a, b), prefix: community, hand: func(h *table.HandRecord) bool { return in(h.Time) },
-			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) }}, nil
+			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) },
+			covers: func(s table.SessionRecord) bool { return in(s.Started) && in(s.Ended) }}, nil
 	}
 }
 
@@ -219,47 +223,45 @@ func (d *Dealer) lastPlayed(ctx context.Context, id string, all []table.SessionR
 	return table.SessionRecord{}, false, nil
 }
 
-// tally works out the period's figures, and each of its finished sessions' when the period is
-// exact (its hands are its sessions' hands: a season, the last session), the total then being
-// theirs added up. A finished session's figures are kept in d.tallies once worked out. Sessions that
-// dealt no hand are dropped from per.sessions: they count for nothing. One walk over the stored
-// hands serves everything not yet kept.
+// tally works out the period's figures and each of its finished sessions'. A session's figures are
+// kept in d.tallies once worked out (a finished session's hands never change), and the period's
+// figures are its sessions' added up, with the hands of no finished session in the period (a
+// running session's, or a session only partly in a date range) read anew. Sessions that dealt no
+// hand are dropped from per.sessions: they count for nothing. One walk over the stored hands serves
+// everything not yet kept.
 func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tally, bySession []*stats.Tally, err error) {
-	bySession = make([]*stats.Tally, len(per.sessions))
-	played := make([]bool, len(per.sessions))
-	var todo []int
+	n := len(per.sessions)
+	bySession = make([]*stats.Tally, n)
+	played, todo, covered := make([]bool, n), make([]bool, n), make([]bool, n)
+	byTable := map[string][]int{}
+	scan := !per.exact
 	for i, s := range per.sessions {
+		covered[i] = per.exact || per.covers != nil && per.covers(s)
 		if s.HandNo > 0 && s.HandNo == s.HandBase {
 			continue // no hand: nothing to read
 		}
+		byTable[s.Table] = append(byTable[s.Table], i)
 		if t := d.tallies.get(s); t != nil {
 			bySession[i], played[i] = t, true
 			continue
 		}
-		if per.exact {
-			bySession[i] = stats.NewTally()
-		}
-		todo = append(todo, i)
+		bySession[i], todo[i], scan = stats.NewTally(), true, true
 	}
-	if !per.exact {
-		total = stats.NewTally()
-	}
-	if len(todo) > 0 || !per.exact {
-		byTable := map[string][]int{}
-		for _, i := range todo {
-			byTable[per.sessions[i].Table] = append(byTable[per.sessions[i].Table], i)
-		}
+	total = stats.NewTally()
+	if scan {
 		err := d.store.EachHandOf(ctx, per.prefix, func(h table.HandRecord) error {
+			in := -1
 			for _, i := range byTable[h.Table] {
 				if inSession(&per.sessions[i], &h) {
-					played[i] = true
-					if per.exact {
-						bySession[i].Add(&h, nil)
-					}
+					in = i
 					break
 				}
 			}
-			if !per.exact && per.hand(&h) {
+			if in >= 0 && todo[in] {
+				played[in] = true
+				bySession[in].Add(&h, nil)
+			}
+			if !per.exact && per.hand(&h) && (in < 0 || !covered[in]) {
 				total.Add(&h, nil)
 			}
 			return nil
@@ -267,12 +269,10 @@ func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tall
 		if err != nil {
 			return nil, nil, err
 		}
-		if per.exact {
-			for _, i := range todo {
+		for i := range todo {
+			if todo[i] && played[i] {
 				bySession[i].AddTournament(per.sessions[i].Tournament, nil)
-				if played[i] {
-					d.tallies.put(per.sessions[i], bySession[i])
-				}
+				d.tallies.put(per.sessions[i], bySession[i])
 			}
 		}
 	}
@@ -280,22 +280,18 @@ func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tall
 	var ss []table.SessionRecord
 	var ts []*stats.Tally
 	for i := range per.sessions {
-		if played[i] {
-			ss, ts = append(ss, per.sessions[i]), append(ts, bySession[i])
+		if !played[i] {
+			continue
+		}
+		ss, ts = append(ss, per.sessions[i]), append(ts, bySession[i])
+		if covered[i] {
+			total.Merge(bySession[i])
+		} else if per.hand != nil {
+			// Its hands in the period are in total already; its tournament ended in it.
+			total.AddTournament(per.sessions[i].Tournament, nil)
 		}
 	}
 	per.sessions, bySession = ss, ts
-	if per.exact {
-		total = stats.NewTally()
-		for _, t := range bySession {
-			total.Merge(t)
-		}
-	} else {
-		// The tournaments of the period's sessions; their hands are in total already.
-		for _, s := range per.sessions {
-			total.AddTournament(s.Tournament, nil)
-		}
-	}
 	return total, bySession, nil
 }
 
