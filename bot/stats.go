@@ -494,8 +494,11 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 	if err != nil {
 		return Reply{}, fmt.Errorf("draw the stats chart: %w", err)
 	}
-	return Reply{Text: fmt.Sprintf("Cumulative results over %d %s (%s); dashed, each player's all-in adjusted results.", len(per.sessions), table.Plural(len(per.sessions), "session", "sessions"), per.label),
-		Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
+	text := fmt.Sprintf("Cumulative results over %d %s (%s).", len(per.sessions), table.Plural(len(per.sessions), "session", "sessions"), per.label)
+	if slices.ContainsFunc(c.Series, func(s chart.Series) bool { return s.Adjusted != nil }) {
+		text += " Dashed: all-in adjusted (every board run out after an all-in paid by equity)."
+	}
+	return Reply{Text: text, Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
 }
 
 func cmpAbs(a, b float64) int { return cmp.Compare(math.Abs(a), math.Abs(b)) }

@@ -142,6 +142,11 @@ func TestStatsCashAndTournament(t *testing.T) {
 			t.Fatalf("tournament results %+v, want 1st with 1,000 and 2nd with nothing for 500 each", finishes)
 		}
 	}
+	// The chart has the all-in adjusted lines: the cash session ran a board out after an all-in.
+	if rep := r.must("c1", "ann", "stats chart all ann ben"); !strings.Contains(rep.Text, "Cumulative results over 2 sessions (all time). Dashed: all-in adjusted") ||
+		len(rep.Files) != 1 {
+		t.Errorf("stats chart: %s", rep.Text)
+	}
 	for _, f := range finishes {
 		u := f.User
 		rep := r.must("c1", "ben", "stats "+u)
