@@ -246,8 +246,10 @@ func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tall
 			continue
 		}
 		bySession[i], todo[i], scan = stats.NewTally(), true, true
+		bySession[i].Defer = true
 	}
 	total = stats.NewTally()
+	total.Defer = true
 	if scan {
 		err := d.store.EachHandOf(ctx, per.prefix, func(h table.HandRecord) error {
 			in := -1
@@ -269,6 +271,14 @@ func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tall
 		if err != nil {
 			return nil, nil, err
 		}
+		// The equities of the hands run out after an all-in, dealt on every CPU at once.
+		settle := []*stats.Tally{total}
+		for i := range todo {
+			if todo[i] {
+				settle = append(settle, bySession[i])
+			}
+		}
+		stats.Settle(settle...)
 		for i := range todo {
 			if todo[i] && played[i] {
 				bySession[i].AddTournament(per.sessions[i].Tournament, nil)

@@ -122,6 +122,19 @@ func TestAllInAdjustedByHand(t *testing.T) {
 		if l := tl.Lines["alice"]; !near(l.Luck, 1100-(83400.0/42-1000)) {
 			t.Errorf("alice's luck %.4f", l.Luck)
 		}
+		// Left to Settle, the equity comes out the same.
+		later := NewTally()
+		later.Defer = true
+		later.Add(&h, nil)
+		if l := later.Lines["alice"]; l.AllIns != 0 || l.Luck != 0 {
+			t.Fatalf("a deferred equity was added before Settle: %+v", l)
+		}
+		Settle(NewTally(), later)
+		for user := range want {
+			if a, b := *tl.Lines[user], *later.Lines[user]; a.Luck != b.Luck || a.LuckBB != b.LuckBB || a.AllIns != b.AllIns || a.Net != b.Net {
+				t.Errorf("%s: settled %+v, at once %+v", user, b, a)
+			}
+		}
 	})
 }
 

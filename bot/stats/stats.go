@@ -3,8 +3,11 @@ package stats
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/render"
@@ -65,6 +68,11 @@ type Tally struct {
 	Order   []string // users in the order first seen
 	Skipped int
 	Hands   int
+	// Defer, when set, makes Add leave the equity of hands run out after an all-in (the dear part:
+	// milliseconds a hand) for Settle, which deals many at once on every CPU. Add keeps the hand
+	// record it was given until then.
+	Defer   bool
+	pending []pending
 }
 
 // NewTally returns an empty tally.
@@ -84,8 +92,8 @@ func (t *Tally) line(user, name string) *Line {
 }
 
 // Add adds one hand for the players keep accepts (nil: everyone). A hand nobody kept is not read.
-// A cash hand run out after an all-in is replayed for its equity (Expected); when that fails the
-// hand's all-in adjusted result is its real one.
+// A cash hand run out after an all-in is replayed for its equity (Expected, now or at Settle);
+// when that fails the hand's all-in adjusted result is its real one.
 func (t *Tally) Add(h *table.HandRecord, keep func(user string) bool) {
 	if keep != nil && !slices.ContainsFunc(h.Users, keep) {
 		return
@@ -97,9 +105,13 @@ func (t *Tally) Add(h *table.HandRecord, keep func(user string) bool) {
 	}
 	t.Hands++
 	cash := h.Tournament == nil
-	var ev []float64
 	if cash && w.RunOut {
-		ev, _ = Expected(h.Setup(), h.Actions, w)
+		if t.Defer {
+			t.pending = append(t.pending, pending{h: h, w: w, keep: keep})
+		} else {
+			ev, _ := Expected(h.Setup(), h.Actions, w)
+			t.addLuck(h, w, ev, keep)
+		}
 	}
 	for p, s := range w.Seats {
 		user := h.Users[p]
@@ -119,14 +131,6 @@ func (t *Tally) Add(h *table.HandRecord, keep func(user string) bool) {
 			bb := float64(h.Rules.BigBlind)
 			if bb > 0 {
 				l.NetBB += float64(net) / bb
-			}
-			if ev != nil && s.Showdown {
-				luck := float64(net) - ev[p]
-				l.AllIns++
-				l.Luck += luck
-				if bb > 0 {
-					l.LuckBB += luck / bb
-				}
 			}
 			if won && w.Pot > l.Biggest {
 				l.Biggest = w.Pot
@@ -148,6 +152,66 @@ func (t *Tally) Add(h *table.HandRecord, keep func(user string) bool) {
 		}
 		l.Bets += s.Bets
 		l.Calls += s.Calls
+	}
+}
+
+// addLuck adds a run-out hand's luck (its real results less ev, Expected's) for the players keep
+// accepts who were in at the showdown; ev nil (Expected failed) adds nothing but the all-in.
+func (t *Tally) addLuck(h *table.HandRecord, w Hand, ev []float64, keep func(user string) bool) {
+	for p, s := range w.Seats {
+		user := h.Users[p]
+		if !s.Showdown || keep != nil && !keep(user) {
+			continue
+		}
+		l := t.line(user, "")
+		l.AllIns++
+		if ev == nil {
+			continue
+		}
+		luck := float64(h.Final[p]-h.Stacks[p]) - ev[p]
+		l.Luck += luck
+		if bb := float64(h.Rules.BigBlind); bb > 0 {
+			l.LuckBB += luck / bb
+		}
+	}
+}
+
+// pending is a hand Add left for Settle to deal its equity.
+type pending struct {
+	h    *table.HandRecord
+	w    Hand
+	keep func(user string) bool
+}
+
+// Settle deals the equity of the hands Add left to it (Defer), for every tally given, the hands
+// shared among the CPUs, and adds their luck.
+func Settle(ts ...*Tally) {
+	var work []*pending
+	for _, t := range ts {
+		for i := range t.pending {
+			work = append(work, &t.pending[i])
+		}
+	}
+	evs := make([][]float64, len(work))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(work)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(work); i = int(next.Add(1) - 1) {
+				evs[i], _ = Expected(work[i].h.Setup(), work[i].h.Actions, work[i].w)
+			}
+		}()
+	}
+	wg.Wait()
+	k := 0
+	for _, t := range ts {
+		for _, p := range t.pending {
+			t.addLuck(p.h, p.w, evs[k], p.keep)
+			k++
+		}
+		t.pending = nil
 	}
 }
 
