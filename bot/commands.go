@@ -66,7 +66,7 @@ table — the table: seats, stacks, board, pots
 show — show your cards to the table after the hand
 chips — your bankroll
 leaderboard — everyone's results in this server
-history [n] — the n-th most recent hand, replayed as text
+history [N|last N] — hand #N (the latest if not said), or the N-th most recent
 export [n|session] [ohh] — a file of your last n hands here (20 if not said) or this session's, for trackers (PokerStars text, or OHH)
 verify [N] — how the deck is proven fixed; with N, the proof for hand N (public cards, and yours to you)
 set [options] — change settings (host or admin; stakes change from the next hand); after a game played for money, set ` + money.RemindExample + ` changes when its open debts are reminded
@@ -226,16 +226,34 @@ func (d *Dealer) AdminMatters(text string) bool {
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
 
-// history answers `history [n]`: a hand of the channel, replayed as text with the cards drawn as the
-// channel's table draws them (as a new table would when none is open).
+// maxHandNo is the largest hand number `history` reads: far more hands than a channel deals.
+const maxHandNo = 1_000_000_000_000
+
+// historyUsage is the sentence a bad `history` argument gets.
+const historyUsage = "Write `history` for the last hand, `history 15` for hand #15, or `history last 3` for the third most recent (up to 100)."
+
+// history answers `history [N | last N]`: hand #N of the channel (the hand's own number, which goes
+// on across sessions), the latest one, or the N-th most recent, replayed as text with the cards drawn
+// as the channel's table draws them (as a new table would when none is open).
 func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	n := 1
-	if len(args) > 0 {
-		v, err := strconv.Atoi(args[0])
+	var no int64 // a hand number, or 0
+	back := 1    // else the back-th most recent hand
+	switch {
+	case len(args) == 0:
+	case len(args) == 2 && strings.EqualFold(args[0], "last"):
+		v, err := strconv.Atoi(args[1])
 		if err != nil || v <= 0 || v > 100 {
-			return Reply{}, errs.Errorf(errs.Invalid, "Write `history` for the last hand or `history 3` for the third most recent (up to 100).")
+			return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
 		}
-		n = v
+		back = v
+	case len(args) == 1 && !strings.EqualFold(args[0], "last"):
+		v, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
+		if err != nil || v <= 0 || v > maxHandNo {
+			return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
+		}
+		no = v
+	default:
+		return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
 	}
 	id := tableID(cmd)
 	rec, open, err := d.store.Table(ctx, id)
@@ -246,17 +264,34 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if open {
 		style = d.cardStyle(rec)
 	}
-	hands, err := d.store.Hands(ctx, id, n)
+	hands, err := d.store.Hands(ctx, id, back)
 	if err != nil {
 		return Reply{}, err
 	}
 	if len(hands) == 0 && !open {
 		return Reply{}, errNoGame
 	}
-	if len(hands) < n {
-		return Reply{}, errs.Errorf(errs.Invalid, "This channel has only %d finished %s: ask for `history %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
+	if no > 0 {
+		if len(hands) == 0 {
+			return Reply{}, errs.Errorf(errs.NotFound, "No hand has finished in this channel yet.")
+		}
+		hr, found, err := d.store.Hand(ctx, id, no)
+		if err != nil {
+			return Reply{}, err
+		}
+		if !found {
+			if latest := hands[0].No; no > latest {
+				return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d has not finished in this channel: the latest is #%d (`history %d`).", no, latest, latest)
+			}
+			return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d is not kept in this channel: `history` shows the latest.", no)
+		}
+		hands = []table.HandRecord{hr}
+		back = 1
 	}
-	hr := hands[n-1]
+	if len(hands) < back {
+		return Reply{}, errs.Errorf(errs.Invalid, "This channel has only %d finished %s: ask for `history last %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
+	}
+	hr := hands[back-1]
 	h, err := engine.Replay(hr.Setup(), hr.Actions)
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)

@@ -97,6 +97,8 @@ type Dealer struct {
 	// to this process start and a counter, so no two steps anywhere share a key.
 	stepPrefix string
 	steps      atomic.Uint64
+
+	tallies tallyCache // the figures of finished sessions, for stats (stats.go)
 }
 
 // job is one unit of work for a table goroutine.

@@ -79,7 +79,8 @@ func WriteExport(w io.Writer, format string, h hh.Hand) error {
 }
 
 // sessionHands returns which of the channel's hands belong to its running session, or, when none is
-// running, to its last one.
+// running or it has dealt no hand yet, to its last one that dealt a hand (an empty start and end is
+// no session to export).
 func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRecord) bool, error) {
 	// The channel's own table only, as history reads it: reading every open table cost about 0.9 s
 	// with 10,000 of them (BenchmarkExportSessionManyTables).
@@ -87,7 +88,7 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRe
 	if err != nil {
 		return nil, err
 	}
-	if open {
+	if open && r.HandNo > r.HandBase {
 		// A table opened before hand numbers went on across sessions has no HandBase: its
 		// session's hands are those since it started.
 		return func(h table.HandRecord) bool { return h.No > r.HandBase && !h.Time.Before(r.Started) }, nil
@@ -96,17 +97,14 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRe
 	if err != nil {
 		return nil, err
 	}
-	for i := len(sessions) - 1; i >= 0; i-- {
-		s := sessions[i]
-		switch {
-		case s.Table != id:
-		case s.HandNo > 0:
-			return func(h table.HandRecord) bool { return h.No > s.HandBase && h.No <= s.HandNo }, nil
-		default: // kept before sessions recorded their hand numbers
-			return func(h table.HandRecord) bool { return !h.Time.Before(s.Started) && !h.Time.After(s.Ended) }, nil
-		}
+	s, found, err := d.lastPlayed(ctx, id, sessions) // stats.go
+	if err != nil {
+		return nil, err
 	}
-	return nil, errs.Errorf(errs.NotFound, "This channel has had no session yet: `export 50` sends your last 50 hands here.")
+	if !found {
+		return nil, errs.Errorf(errs.NotFound, "This channel has had no session with a hand yet: `export 50` sends your last 50 hands here.")
+	}
+	return func(h table.HandRecord) bool { return inSession(&s, &h) }, nil
 }
 
 // maxExport is the most hands one `export` sends.

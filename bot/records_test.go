@@ -75,8 +75,8 @@ func TestHandRecordsKeptAcrossSessions(t *testing.T) {
 	if rep := r.must("c1", "ben", "history"); !strings.HasPrefix(rep.Text, "Hand #3 ") {
 		t.Fatalf("history: %q, want hand #3 first", rep.Text)
 	}
-	if rep := r.must("c1", "ben", "history 3"); !strings.HasPrefix(rep.Text, "Hand #1 ") {
-		t.Fatalf("history 3: %q, want hand #1", rep.Text)
+	if rep := r.must("c1", "ben", "history last 3"); !strings.HasPrefix(rep.Text, "Hand #1 ") {
+		t.Fatalf("history last 3: %q, want hand #1", rep.Text)
 	}
 	rep := r.must("c1", "ann", "export")
 	ids := psHandID.FindAllStringSubmatch(string(rep.Files[0].Data), -1)
@@ -177,8 +177,9 @@ func TestRefusalsWithoutTableOrScheduler(t *testing.T) {
 	r.playOut("c1", "ann", "ben")
 	r.must("c1", "ann", "end")
 	r.refused("c1", "ben", "history x", "Write `history` for the last hand")
-	r.refused("c1", "ben", "history 101", "Write `history` for the last hand")
-	r.refused("c1", "ben", "history 2", "This channel has only 1 finished hand: ask for `history 1` or less.")
+	r.refused("c1", "ben", "history last 101", "Write `history` for the last hand")
+	r.refused("c1", "ben", "history 2", "Hand #2 has not finished in this channel: the latest is #1 (`history 1`).")
+	r.refused("c1", "ben", "history last 2", "This channel has only 1 finished hand: ask for `history last 1` or less.")
 	if rep := r.must("c1", "ben", "history 1"); !strings.HasPrefix(rep.Text, "Hand #1 ") {
 		t.Fatalf("history 1 after end: %q", rep.Text)
 	}

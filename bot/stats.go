@@ -3,10 +3,12 @@ package bot
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
@@ -36,8 +38,14 @@ type statsPeriod struct {
 	label    string
 	prefix   string // the tables whose hands are read
 	hand     func(h *table.HandRecord) bool
-	sessions []table.SessionRecord // the period's finished sessions, oldest first
+	sessions []table.SessionRecord // the period's finished sessions, oldest first (empty ones too, until tallied)
 	night    func(n *money.Night) bool
+	// exact is set when the period's hands are its sessions' hands and nothing else (a season, the
+	// last session): its figures are the sessions' figures added up.
+	exact bool
+	// covers reports whether every hand of a finished session is in the period (nil: none is), so
+	// that the session's figures stand for its hands.
+	covers func(s table.SessionRecord) bool
 }
 
 // isPeriodWord reports whether a stats argument names a period rather than a player.
@@ -76,19 +84,22 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		if err != nil {
 			return statsPeriod{}, err
 		}
-		if open {
+		if open && rec.HandNo > rec.HandBase {
 			return statsPeriod{label: "this session", prefix: id, night: func(*money.Night) bool { return false },
 				hand: func(h *table.HandRecord) bool {
 					return h.Table == id && h.No > rec.HandBase && !h.Time.Before(rec.Started)
 				}}, nil
 		}
-		for i := len(all) - 1; i >= 0; i-- {
-			if all[i].Table == id {
-				ss := all[i : i+1]
-				return statsPeriod{label: "the last session", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
-			}
+		// The last session that dealt a hand: a start and end with none between is not a session.
+		s, found, err := d.lastPlayed(ctx, id, all)
+		if err != nil {
+			return statsPeriod{}, err
 		}
-		return statsPeriod{}, errs.Errorf(errs.NotFound, "This channel has had no session yet: `stats all` covers every table here.")
+		if !found {
+			return statsPeriod{}, errs.Errorf(errs.NotFound, "This channel has had no session with a hand yet: `stats all` covers every table here.")
+		}
+		ss := []table.SessionRecord{s}
+		return statsPeriod{label: "the last session", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss), exact: true}, nil
 	case w == "season":
 		var ss []table.SessionRecord
 		for _, s := range all {
@@ -99,7 +110,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 		if len(ss) == 0 {
 			return statsPeriod{}, errs.Errorf(errs.NotFound, "This channel's season is its scheduled games, and none has been played yet: try `stats all`.")
 		}
-		return statsPeriod{label: "this season", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss)}, nil
+		return statsPeriod{label: "this season", prefix: id, hand: inRanges(ss), sessions: ss, night: sameNight(ss), exact: true}, nil
 	case w == "all":
 		var ss []table.SessionRecord
 		for _, s := range all {
@@ -108,7 +119,7 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 			}
 		}
 		return statsPeriod{label: "all time", prefix: community, hand: func(*table.HandRecord) bool { return true }, sessions: ss,
-			night: func(n *money.Night) bool { return true }}, nil
+			night: func(n *money.Night) bool { return true }, covers: func(table.SessionRecord) bool { return true }}, nil
 	default:
 		loc := d.exportZone(ctx, cmd)
 		a, b, _ := strings.Cut(w, "..")
@@ -129,8 +140,169 @@ func (d *Dealer) period(ctx context.Context, cmd Command, word string) (statsPer
 			}
 		}
 		return statsPeriod{label: fmt.Sprintf("%s to %s", a, b), prefix: community, hand: func(h *table.HandRecord) bool { return in(h.Time) },
-			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) }}, nil
+			sessions: ss, night: func(n *money.Night) bool { return n.Session != nil && in(n.Session.Time) },
+			covers: func(s table.SessionRecord) bool { return in(s.Started) && in(s.Ended) }}, nil
 	}
+}
+
+// maxTallies bounds the finished sessions whose figures a dealer keeps (tallyCache): far more than
+// a community plays in years; past it the cache starts again.
+const maxTallies = 20_000
+
+// tallyCache keeps the figures of finished sessions: a finished session's hands never change, so its
+// figures (the all-in equities among them, the dearest part) are worked out once per process.
+type tallyCache struct {
+	mu sync.Mutex
+	m  map[string]*stats.Tally
+}
+
+func tallyKey(s table.SessionRecord) string {
+	return fmt.Sprintf("%s\x00%d\x00%d\x00%d", s.Table, s.HandBase, s.HandNo, s.Started.UnixNano())
+}
+
+func (c *tallyCache) get(s table.SessionRecord) *stats.Tally {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[tallyKey(s)]
+}
+
+func (c *tallyCache) put(s table.SessionRecord, t *stats.Tally) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxTallies {
+		c.m = map[string]*stats.Tally{}
+	}
+	c.m[tallyKey(s)] = t
+}
+
+// inSession reports whether hand h is one of session s's.
+func inSession(s *table.SessionRecord, h *table.HandRecord) bool {
+	if h.Table != s.Table {
+		return false
+	}
+	if s.HandNo > 0 || s.HandBase > 0 {
+		return h.No > s.HandBase && h.No <= s.HandNo
+	}
+	// Kept before sessions recorded their hand numbers: the hands dealt while it ran.
+	return !h.Time.Before(s.Started) && !h.Time.After(s.Ended)
+}
+
+// errStop ends a walk over the stored hands early.
+var errStop = errors.New("stop")
+
+// lastPlayed returns the channel's last finished session that dealt a hand.
+func (d *Dealer) lastPlayed(ctx context.Context, id string, all []table.SessionRecord) (table.SessionRecord, bool, error) {
+	for i := len(all) - 1; i >= 0; i-- {
+		s := all[i]
+		if s.Table != id {
+			continue
+		}
+		if s.HandNo > 0 || s.HandBase > 0 {
+			if s.HandNo > s.HandBase {
+				return s, true, nil
+			}
+			continue
+		}
+		// No hand numbers (kept before them, or the channel's first session and empty): look for a
+		// hand dealt while it ran.
+		found := false
+		err := d.store.EachHandOf(ctx, id, func(h table.HandRecord) error {
+			if inSession(&s, &h) {
+				found = true
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return table.SessionRecord{}, false, err
+		}
+		if found {
+			return s, true, nil
+		}
+	}
+	return table.SessionRecord{}, false, nil
+}
+
+// tally works out the period's figures and each of its finished sessions'. A session's figures are
+// kept in d.tallies once worked out (a finished session's hands never change), and the period's
+// figures are its sessions' added up, with the hands of no finished session in the period (a
+// running session's, or a session only partly in a date range) read anew. Sessions that dealt no
+// hand are dropped from per.sessions: they count for nothing. One walk over the stored hands serves
+// everything not yet kept.
+func (d *Dealer) tally(ctx context.Context, per *statsPeriod) (total *stats.Tally, bySession []*stats.Tally, err error) {
+	n := len(per.sessions)
+	bySession = make([]*stats.Tally, n)
+	played, todo, covered := make([]bool, n), make([]bool, n), make([]bool, n)
+	byTable := map[string][]int{}
+	scan := !per.exact
+	for i, s := range per.sessions {
+		covered[i] = per.exact || per.covers != nil && per.covers(s)
+		if s.HandNo > 0 && s.HandNo == s.HandBase {
+			continue // no hand: nothing to read
+		}
+		byTable[s.Table] = append(byTable[s.Table], i)
+		if t := d.tallies.get(s); t != nil {
+			bySession[i], played[i] = t, true
+			continue
+		}
+		bySession[i], todo[i], scan = stats.NewTally(), true, true
+		bySession[i].Defer = true
+	}
+	total = stats.NewTally()
+	total.Defer = true
+	if scan {
+		err := d.store.EachHandOf(ctx, per.prefix, func(h table.HandRecord) error {
+			in := -1
+			for _, i := range byTable[h.Table] {
+				if inSession(&per.sessions[i], &h) {
+					in = i
+					break
+				}
+			}
+			if in >= 0 && todo[in] {
+				played[in] = true
+				bySession[in].Add(&h, nil)
+			}
+			if !per.exact && per.hand(&h) && (in < 0 || !covered[in]) {
+				total.Add(&h, nil)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		// The equities of the hands run out after an all-in, dealt on every CPU at once.
+		settle := []*stats.Tally{total}
+		for i := range todo {
+			if todo[i] {
+				settle = append(settle, bySession[i])
+			}
+		}
+		stats.Settle(settle...)
+		for i := range todo {
+			if todo[i] && played[i] {
+				bySession[i].AddTournament(per.sessions[i].Tournament, nil)
+				d.tallies.put(per.sessions[i], bySession[i])
+			}
+		}
+	}
+	// Sessions without a hand are no sessions here.
+	var ss []table.SessionRecord
+	var ts []*stats.Tally
+	for i := range per.sessions {
+		if !played[i] {
+			continue
+		}
+		ss, ts = append(ss, per.sessions[i]), append(ts, bySession[i])
+		if covered[i] {
+			total.Merge(bySession[i])
+		} else if per.hand != nil {
+			// Its hands in the period are in total already; its tournament ended in it.
+			total.AddTournament(per.sessions[i].Tournament, nil)
+		}
+	}
+	per.sessions, bySession = ss, ts
+	return total, bySession, nil
 }
 
 // statsVerb answers `stats [NAME] [PERIOD]` and `stats chart [PERIOD] [NAME...]`.
@@ -169,15 +341,12 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 	if chart {
 		return d.statsChart(ctx, cmd, per, book, names)
 	}
-	tl := stats.NewTally()
-	err = d.store.EachHandOf(ctx, per.prefix, func(h table.HandRecord) error {
-		if per.hand(&h) {
-			tl.Add(&h, nil)
-		}
-		return nil
-	})
+	tl, _, err := d.tally(ctx, &per)
 	if err != nil {
 		return Reply{}, err
+	}
+	if per.exact && len(per.sessions) == 0 {
+		return Reply{}, errs.Errorf(errs.NotFound, "No session with a hand has finished here in %s: try `stats all`.", per.label)
 	}
 	who := ref{user: strings.ToLower(cmd.User)}
 	whoName := cmd.UserName
@@ -205,8 +374,12 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 	b.WriteString("\n" + line.Text())
 	won := map[string]int64{}
 	var currencies []string
+	played := map[string]bool{} // the period's sessions that dealt a hand, by night
+	for _, s := range per.sessions {
+		played[s.Table+"\x00"+s.Started.String()] = true
+	}
 	for _, n := range book.Nights {
-		if n.Session == nil || !per.night(n) {
+		if n.Session == nil || !per.night(n) || per.exact && !played[n.Table+"\x00"+n.Started.String()] {
 			continue
 		}
 		for _, s := range n.Session.Shares {
@@ -232,11 +405,20 @@ func (d *Dealer) statsVerb(ctx context.Context, cmd Command, args []string) (Rep
 	return Reply{Text: b.String()}, nil
 }
 
-// statsChart draws cumulative results over the period's sessions, one line per player: in money
-// when every session of the period was played for money in one currency, else in chips.
+// statsChart draws cumulative results over the period's sessions, one line per player and a dashed
+// one of their all-in adjusted results: in money when every session of the period was played for
+// money in one currency, else in chips (bankroll chips: a tournament counts its prize less its
+// buy-ins, and has no all-in adjustment).
 func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, book *money.Book, names []string) (Reply, error) {
+	if len(per.sessions) > 0 {
+		per.exact = true // the chart reads the sessions' figures only
+	}
+	_, tallies, err := d.tally(ctx, &per)
+	if err != nil {
+		return Reply{}, err
+	}
 	if len(per.sessions) == 0 {
-		return Reply{}, errs.Errorf(errs.NotFound, "No session has finished here in %s: there is nothing to draw yet.", per.label)
+		return Reply{}, errs.Errorf(errs.NotFound, "No session with a hand has finished here in %s: there is nothing to draw yet.", per.label)
 	}
 	currency := ""
 	inMoney := true
@@ -251,18 +433,25 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 	digits, _ := money.Digits(currency)
 	scale := math.Pow10(digits)
 	type player struct {
-		name   string
-		total  float64
-		points []chart.Point
+		name          string
+		total, luck   float64
+		points, adjed []chart.Point
 	}
 	players := map[string]*player{}
 	var order []string
-	for _, s := range per.sessions {
+	loc := d.exportZone(ctx, cmd)
+	var at []time.Time
+	for i, s := range per.sessions {
+		at = append(at, s.Ended.In(loc))
 		nets := map[string]float64{}
+		perChip := 1.0 // what a chip of luck is worth on the chart
 		if inMoney {
-			for _, sh := range book.Night(s.Table, s.Started).Session.Shares {
+			n := book.Night(s.Table, s.Started)
+			for _, sh := range n.Session.Shares {
 				nets[sh.User] = float64(sh.Amount) / scale
 			}
+			v := n.Session.Value
+			perChip = float64(v.Units) / math.Pow10(v.Scale)
 		} else {
 			for _, st := range s.Standings {
 				nets[st.User] = float64(st.CashedOut - st.BoughtIn)
@@ -276,7 +465,11 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 				order = append(order, st.User)
 			}
 			p.total += nets[st.User]
-			p.points = append(p.points, chart.Point{At: s.Ended, Y: p.total})
+			if l := tallies[i].Lines[st.User]; l != nil {
+				p.luck += l.Luck * perChip
+			}
+			p.points = append(p.points, chart.Point{Session: i, Y: p.total})
+			p.adjed = append(p.adjed, chart.Point{Session: i, Y: p.total - p.luck})
 		}
 	}
 	if len(names) > 0 {
@@ -296,19 +489,26 @@ func (d *Dealer) statsChart(ctx context.Context, cmd Command, per statsPeriod, b
 	if len(order) > maxChartLines {
 		order = order[:maxChartLines]
 	}
-	c := chart.Chart{Title: fmt.Sprintf("Cumulative results · %s", per.label), YLabel: "net chips"}
+	c := chart.Chart{Title: fmt.Sprintf("Cumulative results · %s", per.label), YLabel: "net chips", Sessions: at}
 	if inMoney {
 		c.YLabel = "net " + currency
 	}
 	for _, u := range order {
-		c.Series = append(c.Series, chart.Series{Name: players[u].name, Points: players[u].points})
+		sr := chart.Series{Name: players[u].name, Points: players[u].points}
+		if players[u].luck != 0 || slices.ContainsFunc(tallies, func(t *stats.Tally) bool { return t.Lines[u] != nil && t.Lines[u].AllIns > 0 }) {
+			sr.Adjusted = players[u].adjed
+		}
+		c.Series = append(c.Series, sr)
 	}
 	png, err := chart.PNG(c)
 	if err != nil {
 		return Reply{}, fmt.Errorf("draw the stats chart: %w", err)
 	}
-	return Reply{Text: fmt.Sprintf("Cumulative results over %d %s (%s).", len(per.sessions), table.Plural(len(per.sessions), "session", "sessions"), per.label),
-		Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
+	text := fmt.Sprintf("Cumulative results over %d %s (%s).", len(per.sessions), table.Plural(len(per.sessions), "session", "sessions"), per.label)
+	if slices.ContainsFunc(c.Series, func(s chart.Series) bool { return s.Adjusted != nil }) {
+		text += " Dashed: all-in adjusted (every board run out after an all-in paid by equity)."
+	}
+	return Reply{Text: text, Files: []render.File{{Name: "dealerbot-stats.png", ContentType: "image/png", Data: png}}}, nil
 }
 
 func cmpAbs(a, b float64) int { return cmp.Compare(math.Abs(a), math.Abs(b)) }

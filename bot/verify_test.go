@@ -188,5 +188,5 @@ func TestExportInChat(t *testing.T) {
 	r.refused("c1", "zed", "export", "You have no finished hands at this table")
 	r.refused("c1", "ann", "export lots", "Write `export`")
 	r.refused("c1", "ann", "export 99999", "up to 1000")
-	r.refused("c2", "ann", "export session", "This channel has had no session yet")
+	r.refused("c2", "ann", "export session", "This channel has had no session with a hand yet")
 }

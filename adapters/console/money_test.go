@@ -238,7 +238,7 @@ func TestMoneyNight(t *testing.T) {
 
 	// Stats of the night, worked out by hand from moneyHand, with its money; and its chart.
 	r = g.say("alice: stats dave session")
-	for _, want := range []string{"Stats of dave · the last session (1 session)", "Hands 1 · net +185 chips · 1850.0 bb/100",
+	for _, want := range []string{"Stats of dave · the last session (1 session)", "Cash games: 1 hand · net +185 chips · 1850.0 bb/100",
 		"VPIP 100% · PFR 0% · 3-bet 0% · WTSD 100% · W$SD 100% · AF ∞ · biggest pot won 325", "Money: +18.50 USD"} {
 		if !strings.Contains(r.Text, want) {
 			t.Fatalf("stats of dave do not say %q:\n%s", want, r.Text)

@@ -43,6 +43,7 @@ type optSpec struct {
 	kind       optKind
 	required   bool
 	key        string
+	word       string // a word the value follows in the dealer's text ("last 3"), when not key=value
 	choices    []string
 	min, max   int64 // for numbers; max 0 means no maximum
 }
@@ -130,8 +131,9 @@ var pokerSubs = []subSpec{
 		}},
 	}},
 	{name: "hands", desc: "Finished hands: history, exports for trackers, fairness proofs", group: []subSpec{
-		{name: "history", desc: "Show recent hands", bare: true, opts: []optSpec{
-			{name: "back", desc: "Which hand: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100},
+		{name: "history", desc: "Show a finished hand (the latest if not said)", bare: true, opts: []optSpec{
+			{name: "hand", desc: "The hand's number (#12 in the table's messages)", kind: optCount, min: 1, max: 1 << 30},
+			{name: "back", desc: "Or counting back: 1 for the last, 2 for the one before, up to 100", kind: optCount, min: 1, max: 100, word: "last"},
 		}},
 		{name: "export", desc: "A file of your hands here for your tracker (only you see it)", bare: true, opts: []optSpec{
 			{name: "last", desc: "How many of your recent hands (default 20, up to 1000)", kind: optCount, min: 1, max: 1000},
@@ -312,6 +314,8 @@ func subText(subs []subSpec, o *discordgo.ApplicationCommandInteractionDataOptio
 		case !ok:
 		case os.key != "":
 			words = append(words, os.key+"="+v)
+		case os.word != "":
+			words = append(words, os.word, v)
 		default:
 			words = append(words, v)
 		}

@@ -54,9 +54,9 @@ func TestKnownAnswers(t *testing.T) {
 		t.Fatalf("%d hands, %d skipped", tl.Hands, tl.Skipped)
 	}
 	want := map[string]string{
-		"alice": "Hands 3 · net +390 chips · 1300.0 bb/100\nVPIP 50% · PFR 50% · 3-bet — · WTSD 33% · W$SD 100% · AF 2.0 · biggest pot won 790",
-		"bob":   "Hands 3 · net -450 chips · -1500.0 bb/100\nVPIP 50% · PFR 50% · 3-bet 100% · WTSD 100% · W$SD 0% · AF 0.5 · biggest pot won 0",
-		"carol": "Hands 3 · net +60 chips · 200.0 bb/100\nVPIP 50% · PFR 0% · 3-bet — · WTSD 50% · W$SD 100% · AF ∞ · biggest pot won 140",
+		"alice": "Cash games: 3 hands · net +390 chips · 1300.0 bb/100\nAll-in adjusted: the same (no board was run out after an all-in)\nVPIP 50% · PFR 50% · 3-bet — · WTSD 33% · W$SD 100% · AF 2.0 · biggest pot won 790",
+		"bob":   "Cash games: 3 hands · net -450 chips · -1500.0 bb/100\nAll-in adjusted: the same (no board was run out after an all-in)\nVPIP 50% · PFR 50% · 3-bet 100% · WTSD 100% · W$SD 0% · AF 0.5 · biggest pot won 0",
+		"carol": "Cash games: 3 hands · net +60 chips · 200.0 bb/100\nAll-in adjusted: the same (no board was run out after an all-in)\nVPIP 50% · PFR 0% · 3-bet — · WTSD 50% · W$SD 100% · AF ∞ · biggest pot won 140",
 	}
 	for user, w := range want {
 		if got := tl.Lines[user].Text(); got != w {

@@ -33,6 +33,11 @@ type Hand struct {
 	Pot      int64 // every player's contribution
 	Preflop  bool  // the hand had pre-flop betting (not a bomb pot)
 	Showdown bool  // the hand reached a showdown (not won by everyone else folding)
+	// RunOut is set when the betting closed before the river with two or more players in and
+	// someone all-in: the rest of the board was dealt without betting. Known is how many board
+	// cards were out then (0 before the flop, 3 on the flop, 4 on the turn).
+	RunOut bool
+	Known  int
 }
 
 // ErrBadLog is Walk's error for an action log the betting rules do not allow (a hand stored by a
@@ -47,6 +52,7 @@ type walker struct {
 	folded     []bool
 	allIn      []bool
 	needs      []bool
+	live, open int // players not folded, and of those the ones not all-in: folded and allIn kept counted
 	current    int64
 	street     engine.Street
 	raises     int // full or not, pre-flop raises above the blinds
@@ -62,28 +68,26 @@ type walker struct {
 func (w *walker) left(p, i int) int { return (p + i) % w.n }
 func (w *walker) canAct(p int) bool { return !w.folded[p] && !w.allIn[p] }
 
-func (w *walker) count(f func(int) bool) int {
-	k := 0
-	for p := 0; p < w.n; p++ {
-		if f(p) {
-			k++
-		}
+func b2n(b bool) int {
+	if b {
+		return 1
 	}
-	return k
+	return 0
 }
 
 func (w *walker) put(p int, amount int64) int64 {
 	amount = min(amount, w.stack[p])
 	w.stack[p] -= amount
-	if w.stack[p] == 0 {
+	if w.stack[p] == 0 && !w.allIn[p] {
 		w.allIn[p] = true
+		w.open -= b2n(!w.folded[p])
 	}
 	w.out.Seats[p].Contrib += amount
 	return amount
 }
 
 func (w *walker) callTo(p int) int64 {
-	if w.count(func(q int) bool { return q != p && w.canAct(q) }) > 0 {
+	if w.open-b2n(w.canAct(p)) > 0 {
 		return w.current
 	}
 	var most int64
@@ -112,7 +116,7 @@ func Walk(s engine.Setup, actions []engine.Action) (Hand, error) {
 	}
 	w := &walker{n: n, r: s.Rules, button: s.Button, stack: append([]int64(nil), s.Stacks...), bet: make([]int64, n),
 		folded: make([]bool, n), allIn: make([]bool, n), needs: make([]bool, n), answered: make([]bool, n), toAct: -1,
-		setupRunTwice: s.RunItTwice}
+		setupRunTwice: s.RunItTwice, live: n, open: n}
 	w.out.Seats = make([]Seat, n)
 	w.post(s)
 	for _, a := range actions {
@@ -187,7 +191,7 @@ func (w *walker) beginStreet() {
 }
 
 func (w *walker) advance(after int) {
-	if w.count(func(p int) bool { return !w.folded[p] }) == 1 {
+	if w.live == 1 {
 		w.returnUncalled()
 		w.finish(false)
 		return
@@ -195,7 +199,7 @@ func (w *walker) advance(after int) {
 	for i := 1; i <= w.n; i++ {
 		p := w.left(after, i)
 		if w.canAct(p) && w.needs[p] {
-			if w.count(w.canAct) == 1 && w.bet[p] >= w.callTo(p) {
+			if w.open == 1 && w.bet[p] >= w.callTo(p) {
 				break
 			}
 			w.toAct = p
@@ -224,6 +228,9 @@ func (w *walker) returnUncalled() {
 	w.bet[top] -= back
 	w.out.Seats[top].Contrib -= back
 	w.stack[top] += back
+	if w.allIn[top] && !w.folded[top] {
+		w.open++
+	}
 	w.allIn[top] = false
 	w.current = min(w.current, w.bet[top])
 }
@@ -243,8 +250,9 @@ func (w *walker) endStreet() {
 			w.out.Seats[p].SawFlop = !w.folded[p]
 		}
 	}
-	if w.count(w.canAct) <= 1 {
+	if w.open <= 1 {
 		// Betting is closed with players all-in: the board runs out (perhaps twice, once asked).
+		w.out.RunOut, w.out.Known = true, [...]int{engine.Preflop: 0, engine.Flop: 3, engine.Turn: 4}[w.street]
 		if w.setupRunTwice {
 			w.asking = true
 			w.ask(w.button)
@@ -300,6 +308,8 @@ func (w *walker) apply(a engine.Action) error {
 	switch a.Kind {
 	case engine.Fold:
 		w.folded[p] = true
+		w.live--
+		w.open -= b2n(!w.allIn[p])
 		to = w.bet[p]
 	case engine.Check:
 		to = w.bet[p]

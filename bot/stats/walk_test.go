@@ -83,7 +83,8 @@ func randomHand(r *rand.Rand) (engine.Setup, []engine.Action, *engine.Hand) {
 }
 
 // Walk agrees with the engine's own replay on every hand: who put in how much, voluntarily or not,
-// raised pre-flop, saw the flop and the showdown, and bet, raised or called after the flop.
+// raised pre-flop, saw the flop and the showdown, bet, raised or called after the flop, and whether
+// the board was run out after an all-in (the engine's reveal), from how many cards.
 func TestWalkAgreesWithTheEngine(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	r := rand.New(rand.NewPCG(seed, 7))
@@ -120,6 +121,8 @@ func TestWalkAgreesWithTheEngine(t *testing.T) {
 				want.Seats[e.Player].Contrib -= e.Amount
 			case engine.EvFold:
 				folded[e.Player] = true
+			case engine.EvReveal:
+				want.RunOut, want.Known = true, len(e.Board)
 			case engine.EvBoard:
 				if !flop {
 					flop = true
@@ -149,7 +152,8 @@ func TestWalkAgreesWithTheEngine(t *testing.T) {
 }
 
 func equalHands(a, b Hand) bool {
-	if a.Pot != b.Pot || a.Preflop != b.Preflop || a.Showdown != b.Showdown || len(a.Seats) != len(b.Seats) {
+	if a.Pot != b.Pot || a.Preflop != b.Preflop || a.Showdown != b.Showdown || a.RunOut != b.RunOut || a.Known != b.Known ||
+		len(a.Seats) != len(b.Seats) {
 		return false
 	}
 	for i := range a.Seats {

@@ -333,6 +333,17 @@ type SessionRecord struct {
 	// numbers went on across sessions).
 	HandBase int64 `json:",omitempty"`
 	HandNo   int64 `json:",omitempty"`
+	// Tournament is a tournament's results, entry by entry (nil for a cash game, for a tournament
+	// called off before its first hand, and in sessions kept before it was).
+	Tournament []TournamentFinish `json:",omitempty"`
+}
+
+// TournamentFinish is one entry's result in a finished tournament: its place, the buy-ins and
+// rebuys it paid and the prize it won, in bankroll chips.
+type TournamentFinish struct {
+	User, Name  string
+	Place       int
+	Paid, Prize int64
 }
 
 // Screen is what is on screen for a table: the hand's table message, so that a restart edits the

@@ -152,6 +152,16 @@ func (s State) EndSession(now time.Time) Step {
 	}
 	c.Session = &SessionRecord{Table: n.ID, Schedule: n.Schedule, Started: n.Started, Ended: now, Standings: n.Standings,
 		HandBase: n.HandBase, HandNo: n.HandNo}
+	if tr := n.Tournament; tr != nil && !tr.Began.IsZero() {
+		// PayTournament placed every entry and paid its prize, the only chips a tournament cashes out.
+		for _, e := range tr.Entries {
+			f := TournamentFinish{User: e.User, Name: e.Name, Place: e.Place, Paid: e.Paid}
+			if j := StandingIndex(n.Standings, e.User); j >= 0 {
+				f.Prize = n.Standings[j].CashedOut
+			}
+			c.Session.Tournament = append(c.Session.Tournament, f)
+		}
+	}
 	c.DeleteTable = n.ID
 	if n.Tournament == nil {
 		rows := make([]render.Standing, len(n.Standings))

@@ -1,0 +1,169 @@
+package stats
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/dealerbot/dealerbot/engine"
+)
+
+// ErrNoEquity is Expected's error for a hand whose pots do not add up to what the players put in
+// (a hand the engine replays differently from the walk): its all-in adjusted result is its real one.
+var ErrNoEquity = errors.New("the hand's pots do not match its contributions")
+
+// Expected is each player's all-in adjusted result in a hand Walk read as run out (w.RunOut): what
+// the player would have won had every pot been paid by equity at the moment the betting closed,
+// less what they put in. A pot's equity is the exact share of each player who can win it over
+// every way the rest of the board could come, from the cards out at that moment (w.Known) and with
+// every live hand turned up (so a side pot's equity knows the cards of the player all-in for less);
+// a pot only one player can win is theirs. The results add up to 0 over the players, like the real
+// ones.
+//
+// When every contested pot is contested by all the live hands (the common case) engine.Equity
+// deals the boards: about 7 ms for two hands all-in before the flop, microseconds on the turn. A
+// side pot between some of them deals the boards here, with engine.Evaluate7 (about 0.1 s for
+// three hands before the flop). Callers keep the results they worked out.
+func Expected(s engine.Setup, actions []engine.Action, w Hand) ([]float64, error) {
+	if s.Rules.Game != engine.Holdem {
+		// Omaha's all-ins are not adjusted yet (engine.OmahaEquity would do it): counted, unadjusted.
+		return nil, ErrNoEquity
+	}
+	h, err := engine.Replay(s, actions)
+	if err != nil {
+		return nil, err
+	}
+	pots := h.Pots()
+	var total int64
+	for _, p := range pots {
+		total += p.Amount
+	}
+	board := h.Board()
+	if total != w.Pot || len(board) < w.Known {
+		return nil, ErrNoEquity
+	}
+	board = board[:w.Known]
+	var live []int
+	for p := range w.Seats {
+		if !h.Folded(p) {
+			live = append(live, p)
+		}
+	}
+	ev := make([]float64, len(w.Seats))
+	allLive := true
+	for _, pot := range pots {
+		if len(pot.Eligible) > 1 && len(pot.Eligible) != len(live) {
+			allLive = false
+		}
+	}
+	var shares [][]float64 // by pot, by eligible player
+	if allLive {
+		hands := make([][2]engine.Card, len(live))
+		for i, p := range live {
+			hands[i] = h.Hole(p)
+		}
+		eq, err := engine.Equity(hands, board)
+		if err != nil {
+			return nil, err
+		}
+		for _, pot := range pots {
+			sh := make([]float64, len(pot.Eligible))
+			for i, p := range pot.Eligible {
+				sh[i] = 1
+				if len(pot.Eligible) > 1 {
+					sh[i] = eq[slices.Index(live, p)].Share
+				}
+			}
+			shares = append(shares, sh)
+		}
+	} else {
+		shares = dealShares(h, live, board, pots)
+	}
+	for k, pot := range pots {
+		for i, p := range pot.Eligible {
+			ev[p] += float64(pot.Amount) * shares[k][i]
+		}
+	}
+	for p := range ev {
+		ev[p] -= float64(w.Seats[p].Contrib)
+	}
+	return ev, nil
+}
+
+// dealShares deals every board that can complete board, the live hands' cards out of the deck, and
+// returns each pot's eligible players' expected shares of it: on each board the best hand among a
+// pot's players takes it, a tie shares it.
+func dealShares(h *engine.Hand, live []int, board []engine.Card, pots []engine.Pot) [][]float64 {
+	var used [52]bool
+	hole := make([][2]engine.Card, h.NumPlayers())
+	for _, p := range live {
+		hole[p] = h.Hole(p)
+		used[hole[p][0]], used[hole[p][1]] = true, true
+	}
+	for _, c := range board {
+		used[c] = true
+	}
+	var rest []engine.Card
+	for c := engine.Card(0); c < 52; c++ {
+		if !used[c] {
+			rest = append(rest, c)
+		}
+	}
+	wins := make([][]float64, len(pots))
+	for k, pot := range pots {
+		wins[k] = make([]float64, len(pot.Eligible))
+	}
+	full := make([]engine.Card, 5)
+	copy(full, board)
+	rank := make([]engine.HandRank, h.NumPlayers())
+	boards := 0
+	var seven [7]engine.Card
+	score := func() {
+		boards++
+		copy(seven[2:], full)
+		for _, p := range live {
+			seven[0], seven[1] = hole[p][0], hole[p][1]
+			rank[p] = engine.Evaluate7(&seven)
+		}
+		for k, pot := range pots {
+			if len(pot.Eligible) == 1 {
+				continue
+			}
+			best, ways := engine.HandRank(0), 0
+			for _, p := range pot.Eligible {
+				switch r := rank[p]; {
+				case r > best:
+					best, ways = r, 1
+				case r == best:
+					ways++
+				}
+			}
+			for i, p := range pot.Eligible {
+				if rank[p] == best {
+					wins[k][i] += 1 / float64(ways)
+				}
+			}
+		}
+	}
+	var deal func(at, from int)
+	deal = func(at, from int) {
+		if at == 5 {
+			score()
+			return
+		}
+		for i := from; i < len(rest); i++ {
+			full[at] = rest[i]
+			deal(at+1, i+1)
+		}
+	}
+	deal(len(board), 0)
+	for k, pot := range pots {
+		for i := range pot.Eligible {
+			if len(pot.Eligible) == 1 {
+				wins[k][i] = 1
+			} else {
+				wins[k][i] /= float64(boards)
+			}
+		}
+	}
+	return wins
+}
