@@ -411,7 +411,7 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 		}
 	}
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice, Posts: hs.Posts,
 		Actions: hs.Actions, Final: final, Tournament: th}
 	n.Hand = nil
 	c.Table = &n

@@ -137,6 +137,8 @@ type HandState struct {
 	Straddle bool   // the player under the gun straddled
 	BombPot  int64  // a bomb pot: everyone's dead ante
 	RunTwice bool   // all-in players are asked to run it twice
+	// Posts are the missed blinds and newcomers' posts, by hand index (nil when nobody posts).
+	Posts    []engine.Post `json:",omitempty"`
 	Actions  []engine.Action
 	TimedOut []int     // players whose time ran out this hand
 	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
@@ -145,7 +147,7 @@ type HandState struct {
 // Setup is the engine setup the hand started from.
 func (h *HandState) Setup() engine.Setup {
 	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
-		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice, Posts: h.Posts}
 }
 
 // ActionLog is the action list of the hand in progress at a table.
@@ -271,6 +273,7 @@ type HandRecord struct {
 	Straddle bool
 	BombPot  int64
 	RunTwice bool
+	Posts    []engine.Post `json:",omitempty"` // missed blinds posted, by hand index (HandState.Posts)
 	Actions  []engine.Action
 	Final    []int64
 	// Tournament is set for a tournament hand: what its hand history says of the tournament (nil in
@@ -302,7 +305,7 @@ type Finish struct {
 // Setup is the engine setup the hand started from.
 func (h *HandRecord) Setup() engine.Setup {
 	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
-		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice, Posts: h.Posts}
 }
 
 // SessionRecord is a finished session and its standings.

@@ -130,8 +130,13 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 	if v.RanOut != "" {
 		l.Log = append(l.Log, v.RanOut+" ran out of time")
 	}
-	for _, ev := range v.Events {
+	for i, ev := range v.Events {
 		text, ok := l.narr.Line(ev)
+		if ev.Kind == engine.EvDead && i > 0 && v.Events[i-1].Kind == engine.EvPost && v.Events[i-1].Player == ev.Player && len(l.Log) > 0 {
+			// Missed blinds read as one line: "dave posts 10 and 5 dead".
+			l.Log[len(l.Log)-1] += " and " + strings.TrimPrefix(text, v.Names.Name(ev.Player)+" posts ")
+			continue
+		}
 		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
 			l.Showdown = true
 			l.collect(ev, text)
