@@ -55,6 +55,10 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 		if dl := s.Rec.Hand.Deadline; !dl.IsZero() && dl.Sub(now) < c.Wait {
 			c.Wait = max(dl.Sub(now), min(RestartGrace, c.Wait))
 		}
+		if !s.Rec.Hand.BankFrom.IsZero() {
+			// The player's time bank runs (timebank=): until it is gone, also after a restart.
+			c.Wait = max(s.Rec.Hand.Deadline.Sub(now), time.Second)
+		}
 	}
 	if tm.Deal && s.DealsItself() {
 		c.Deal, c.Pause, c.WhenShown = true, s.DealDelay, tm.DealWhenShown

@@ -121,6 +121,15 @@ type SeatRecord struct {
 	TimedOut   int  // hands in a row in which the player's time ran out
 	Rebuys     int
 	Straddle   bool // straddles in the next hand in which the player is under the gun
+	// Away from the table (RULES.md section 13; away.go). Owes is what the player must post to be
+	// dealt in before the big blind reaches them: OwesMissed (the big blind passed them while they sat
+	// out) or OwesNew (they joined a table already playing); 0 nothing. Posts: they post it in the next
+	// hand (`sitin post`). SitOutBB: they sit out when the big blind would reach them (`sitout bb`).
+	// Orbits counts the times the big blind passed them while they sat out (away=N).
+	Owes     int  `json:",omitempty"`
+	Posts    bool `json:",omitempty"`
+	SitOutBB bool `json:",omitempty"`
+	Orbits   int  `json:",omitempty"`
 }
 
 // HandState is the hand in progress: enough to replay it exactly (deck + actions) and to cancel it
@@ -142,6 +151,9 @@ type HandState struct {
 	Actions  []engine.Action
 	TimedOut []int     // players whose time ran out this hand
 	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
+	// BankFrom is when the player to act began using their time bank (zero when it is not running);
+	// Deadline is then when the bank runs out (away.go).
+	BankFrom time.Time `json:",omitzero"`
 }
 
 // Setup is the engine setup the hand started from.
@@ -165,6 +177,8 @@ type Standing struct {
 	Name      string
 	BoughtIn  int64
 	CashedOut int64
+	// BankUsed is how much of the time bank the player has used this session (timebank=; away.go).
+	BankUsed time.Duration `json:",omitempty"`
 }
 
 // TableRecord is a table's whole state between two commands.

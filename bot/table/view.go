@@ -130,6 +130,9 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 	if v.RanOut != "" {
 		l.Log = append(l.Log, v.RanOut+" ran out of time")
 	}
+	if v.Bank != "" {
+		l.Log = append(l.Log, v.Bank)
+	}
 	for i, ev := range v.Events {
 		text, ok := l.narr.Line(ev)
 		if ev.Kind == engine.EvDead && i > 0 && v.Events[i-1].Kind == engine.EvPost && v.Events[i-1].Player == ev.Player && len(l.Log) > 0 {
