@@ -42,7 +42,8 @@ type Chores struct {
 // The player to act who is leaving, or away at a tournament, is absent: the dealer acts for them
 // (Forfeit) rather than waiting for them. Anyone else has the table's timer, or, when the hand's
 // stored deadline leaves less (the dealer restarted, or another process took the table over), the
-// time left, but at least RestartGrace and never more than the timer.
+// time left, but at least RestartGrace and never more than the timer. While the player's time bank
+// runs (timebank=; the clock's Timeout started it) the turn waits for what is left of the bank.
 func (s State) Chores(now time.Time, tm Timers) Chores {
 	c := Chores{Backstop: ShowBackstop}
 	if tm.Turn && s.Hand != nil && !s.Hand.Done() {
