@@ -150,6 +150,9 @@ func TestMissedNewcomer(t *testing.T) {
 			if g.seat(dan).Owes != table.OwesNew || !strings.Contains(st.Reply, "when the big blind reaches you") {
 				t.Fatalf("dan, new at a running table, owes %d; reply %q", g.seat(dan).Owes, st.Reply)
 			}
+			if txt := render.Table(g.s.View(g.now), render.CardStyle{Kind: render.CardText}).Text; !strings.Contains(txt, "4. Dan 1,000 · waits for the big blind") {
+				t.Errorf("the table does not show dan waiting for the big blind:\n%s", txt)
+			}
 			if mode == "wait" {
 				if _, err := g.try(table.State.SitIn, dan, "post"); err == nil {
 					t.Fatal("a newcomer posts at a missed=wait table")

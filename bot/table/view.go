@@ -36,7 +36,8 @@ func (s State) View(now time.Time) render.TableView {
 		if st.User == "" {
 			continue
 		}
-		sv := render.SeatView{Seat: i, Name: st.Name, Stack: st.Stack, SittingOut: st.SittingOut, Button: i == s.Rec.Button}
+		sv := render.SeatView{Seat: i, Name: st.Name, Stack: st.Stack, SittingOut: st.SittingOut, Button: i == s.Rec.Button,
+			Waiting: st.Owes != 0 && !st.Posts && !s.InHand(i)}
 		if p := s.PlayerOf(i); p >= 0 && s.Hand != nil {
 			sv.Stack, sv.Bet = pub.Stacks[p], pub.Bets[p]
 			sv.Folded, sv.AllIn, sv.ToAct = pub.Folded[p], pub.AllIn[p], pub.ToAct == p
