@@ -548,3 +548,23 @@ func TestAwaySettings(t *testing.T) {
 		t.Fatal("a refused set changed the table")
 	}
 }
+
+// A choice to post ends when the player sits out again: coming back, they wait unless they choose to
+// post again.
+func TestPostChoiceEndsWithSitOut(t *testing.T) {
+	g := four(t, "missed=post")
+	g.deal()
+	g.foldOut()
+	g.do(table.State.SitOut, dan)
+	g.deal() // the big blind passes dan
+	g.foldOut()
+	g.do(table.State.SitIn, dan, "post")
+	g.do(table.State.SitOut, dan)
+	g.do(table.State.SitIn, dan)
+	g.deal()
+	if g.dealtIn(dan) || g.s.Rec.Hand.Posts != nil {
+		t.Fatalf("dan posts after sitting out again: dealt in %v, posts %v", g.dealtIn(dan), g.s.Rec.Hand.Posts)
+	}
+	g.foldOut()
+	g.check("after hand 3")
+}

@@ -293,6 +293,7 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	if !out && s.Rec.Seats[seat].SitOutBB {
 		n := s.Rec.Clone()
 		n.Seats[seat].SitOutBB = false
+	n.Seats[seat].Posts = false // a choice to post is made again on coming back (`sitin post`)
 		return s.reply(n, Change{}, "You play on: you post the big blind when it reaches you."), nil
 	}
 	if !out && !s.Rec.Seats[seat].SittingOut && s.Rec.Seats[seat].Owes != 0 && s.missedBlinds() {
