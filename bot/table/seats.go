@@ -293,7 +293,6 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	if !out && s.Rec.Seats[seat].SitOutBB {
 		n := s.Rec.Clone()
 		n.Seats[seat].SitOutBB = false
-	n.Seats[seat].Posts = false // a choice to post is made again on coming back (`sitin post`)
 		return s.reply(n, Change{}, "You play on: you post the big blind when it reaches you."), nil
 	}
 	if !out && !s.Rec.Seats[seat].SittingOut && s.Rec.Seats[seat].Owes != 0 && s.missedBlinds() {
@@ -309,6 +308,7 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	n.Seats[seat].SittingOut = out
 	n.Seats[seat].TimedOut = 0
 	n.Seats[seat].SitOutBB = false
+	n.Seats[seat].Posts = false // a choice to post is made again on coming back (`sitin post`)
 	switch {
 	case out && s.Rec.Tournament != nil:
 		step := s.reply(n, Change{}, "You sit out: from your next turn the dealer checks for you when checking is free and folds otherwise; type `sitin` to play again.")
