@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // TestR30TimeBankAtTheDealer: R-30 with the dealer's clock (timer 30 s, timebank=60): the first
@@ -136,4 +138,47 @@ func TestMissedBlindsPostAcrossRestart(t *testing.T) {
 	if got := r.balance(); got != tot {
 		t.Fatalf("chips before %+v, after %+v", tot, got)
 	}
+}
+
+// away=1: dee sits out and the big blind passes her once: she is stood up at that deal, her stack
+// back in her bankroll through the ledger, and the channel's table says so; the store's totals
+// balance.
+func TestAwayStandsUpAtTheDealer(t *testing.T) {
+	r := newRig(t, bot.Config{})
+	users := []string{"ann", "ben", "cid", "dee"}
+	r.must("c1", "ann", "start timer=off away=1")
+	for _, u := range users {
+		r.must("c1", u, "join 1000")
+	}
+	before := r.bankrolls("w")["dee"]
+	r.must("c1", "ann", "deal")
+	r.playOut("c1", users...)
+	r.must("c1", "dee", "sitout")
+	var stack int64
+	for _, st := range r.table("c1").Seats {
+		if st.User == "dee" {
+			stack = st.Stack
+		}
+	}
+	for i := 0; ; i++ {
+		seated := false
+		for _, st := range r.table("c1").Seats {
+			seated = seated || st.User == "dee"
+		}
+		if !seated {
+			break
+		}
+		if i == 6 {
+			t.Fatal("dee was never stood up")
+		}
+		r.must("c1", "ann", "deal")
+		r.playOut("c1", users...)
+	}
+	if got := r.bankrolls("w")["dee"]; got != before+stack {
+		t.Fatalf("dee's bankroll is %d, want %d: her stack of %d back", got, before+stack, stack)
+	}
+	if !r.chat.saw("c1", fmt.Sprintf("dee sat out 1 orbit and is stood up: %s chips went back to the bankroll.", render.Chips(stack))) {
+		t.Error("the channel was not told dee was stood up")
+	}
+	r.balance()
 }
