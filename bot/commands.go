@@ -57,6 +57,9 @@ start [options] — open a table here (host). Options: ` + table.SettingsHelp + 
 join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)
 sitout / sitin — skip hands without leaving / play again
+sitout bb — sit out when the big blind would reach you, without posting it
+sitin post — post the blinds you missed and play the next hand (missed=post)
+away options for start and set: missed=wait|post away=3|off timebank=60[+5/10]
 rebuy [amount] — add chips from your bankroll between hands (in a tournament: a starting stack for the buy-in, in the rebuy period; out of chips you have 30 s, and rebuy no declines at once)
 deal — deal the next hand now
 fold, check, call — act on your turn

@@ -114,7 +114,7 @@ func TestItem9HelpOneVerb(t *testing.T) {
 		{"help raise", "raise N (or raise to N) — raise to N in all"},
 		{"help call", "fold, check, call — act on your turn"},
 		{"help all-in", "allin — put in every chip"},
-		{"help sitin", "sitout / sitin — skip hands without leaving / play again"},
+		{"help sitin", "sitout / sitin — skip hands without leaving / play again\nsitin post — post the blinds you missed and play the next hand (missed=post)"},
 		{"help kick", "kick @user — remove a player (host or admin)"},
 	}
 	for _, tt := range tests {

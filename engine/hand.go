@@ -30,6 +30,37 @@ type Setup struct {
 	// agree, the rest of the board is dealt twice, the second run continuing from the deck, and every
 	// pot is split in halves, each awarded on its own board.
 	RunItTwice bool
+	// Posts, when set, hold one Post per player (by index): what a player who missed the blinds, or
+	// is new at the table, posts to be dealt in at once (RULES.md section 13), after the blinds and
+	// the straddle. Not in a bomb pot.
+	Posts []Post
+}
+
+// Post is what one player posts besides the blinds (RULES.md section 13). Live is the bet the player
+// has in front after posting it (at most the big blind; a blind already in front counts toward it):
+// it counts toward their call, so with no raise they may check. Dead goes into the pot at once, as
+// an ante does, and counts toward nobody's call.
+type Post struct {
+	Live, Dead int64
+}
+
+// CheckPosts says whether the setup's posts can be posted: an error when not.
+func (s Setup) CheckPosts() error {
+	if len(s.Posts) == 0 {
+		return nil
+	}
+	switch {
+	case len(s.Posts) != len(s.Stacks):
+		return fmt.Errorf("posts must list one entry per player: %d for %d players", len(s.Posts), len(s.Stacks))
+	case s.BombPot > 0:
+		return fmt.Errorf("there are no posts in a bomb pot: it has no blinds")
+	}
+	for p, po := range s.Posts {
+		if po.Live < 0 || po.Live > s.Rules.BigBlind || po.Dead < 0 || po.Dead > s.Rules.BigBlind {
+			return fmt.Errorf("player %d posts %d live and %d dead: each must be from 0 to the big blind (%d)", p, po.Live, po.Dead, s.Rules.BigBlind)
+		}
+	}
+	return nil
 }
 
 // StraddleAmount is the straddle a hand with these rules posts: twice the big blind.
@@ -159,7 +190,11 @@ func NewHand(s Setup) (*Hand, error) {
 			return nil, err
 		}
 	}
+	if err := s.CheckPosts(); err != nil {
+		return nil, err
+	}
 	s.Stacks = append([]int64(nil), s.Stacks...)
+	s.Posts = slices.Clone(s.Posts)
 	h := &Hand{
 		setup:     s,
 		n:         n,
@@ -271,6 +306,7 @@ func (h *Hand) postAndDeal() {
 		post(s, r.StraddleAmount(), EvStraddle)
 		h.currentBet, first = r.StraddleAmount(), s
 	}
+	h.postMissed(post)
 	h.dealHoleCards()
 	h.street = Preflop
 	h.beginStreet()
@@ -278,6 +314,27 @@ func (h *Hand) postAndDeal() {
 		h.minRaise = r.StraddleAmount() // the smallest raise is to twice the straddle
 	}
 	h.advance(first)
+}
+
+// postMissed posts the setup's posts (RULES.md section 13), from the player left of the button: the
+// live part up to the bet in front named, then the dead part into the middle, as an ante.
+func (h *Hand) postMissed(post func(p int, amount int64, kind EventKind)) {
+	if len(h.setup.Posts) == 0 {
+		return
+	}
+	for i := 0; i < h.n; i++ {
+		p := h.left(h.setup.Button, i+1)
+		po := h.setup.Posts[p]
+		if live := po.Live - h.bet[p]; live > 0 && !h.allIn[p] {
+			post(p, live, EvPost)
+		}
+		if po.Dead > 0 && !h.allIn[p] {
+			a := h.put(p, po.Dead)
+			h.ante[p] += a
+			h.collected += a
+			h.emit(Event{Kind: EvDead, Player: p, Amount: a, AllIn: h.allIn[p]})
+		}
+	}
 }
 
 // dealHoleCards deals two rounds (four or five in Omaha) from the player left of the button.

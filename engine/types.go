@@ -157,10 +157,13 @@ const (
 	EvEnd      // hand over; Stacks are the final stacks
 	EvStraddle // Player posted Amount as a live straddle (To in front)
 	EvRuns     // the rest of the board is run Amount times (1 or 2); Reason says why once when it cannot run twice
+	EvPost     // Player posted Amount live to be dealt in (missed blinds; To in front)
+	EvDead     // Player posted Amount dead (missed blinds): in the pot, toward nobody's call
 )
 
 var eventNames = [...]string{"ante", "small blind", "big blind", "hole cards", "turn", "fold", "check", "call",
-	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end", "straddle", "runs"}
+	"bet", "raise", "return", "pots", "reveal", "board", "show", "muck", "award", "end", "straddle", "runs",
+	"post", "dead"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {

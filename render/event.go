@@ -82,6 +82,12 @@ func (n *Narrator) Events(evs []engine.Event) []Message {
 				i = j
 			}
 		}
+		if next := i + 1; ev.Kind == engine.EvPost && next < len(evs) && evs[next].Kind == engine.EvDead && evs[next].Player == ev.Player {
+			// Missed blinds read as one line: "dave posts 10 and 5 dead".
+			dead, _ := n.Line(evs[next])
+			line += " and " + strings.TrimPrefix(dead, n.Names.Name(ev.Player)+" posts ")
+			i = next
+		}
 		if isShowdown(ev) && !showdown {
 			flush()
 			showdown = true
@@ -143,6 +149,10 @@ func (n *Narrator) Line(ev engine.Event) (string, bool) {
 		return fmt.Sprintf("%s posts the big blind %s%s", name, Chips(ev.Amount), allIn), true
 	case engine.EvStraddle:
 		return fmt.Sprintf("%s straddles %s", name, Chips(ev.Amount)), true
+	case engine.EvPost:
+		return fmt.Sprintf("%s posts %s%s", name, Chips(ev.Amount), allIn), true
+	case engine.EvDead:
+		return fmt.Sprintf("%s posts %s dead%s", name, Chips(ev.Amount), allIn), true
 	case engine.EvHoleCards, engine.EvTurn:
 		// Hole cards go only to their owner (HoleCards); the turn prompt is Turn.
 		return "", false

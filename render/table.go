@@ -19,6 +19,7 @@ type SeatView struct {
 	SittingOut bool
 	Button     bool
 	ToAct      bool
+	Waiting    bool // missed the blinds (or new): waits for the big blind, or posts to play
 }
 
 // TableView is a table between or during hands. HandNo is 0 when no hand is running. PotNames are the
@@ -174,6 +175,8 @@ func (v TableView) body(style CardStyle, withNames bool) []string {
 			tags = append(tags, "all-in")
 		case s.Stack == 0:
 			tags = append(tags, "no chips")
+		case s.Waiting:
+			tags = append(tags, "waits for the big blind")
 		}
 		if s.ToAct {
 			tags = append(tags, "to act")

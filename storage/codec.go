@@ -128,7 +128,7 @@ func EncodeHand(h table.HandRecord) []byte {
 	}
 	r := h.Rules
 	flags := uint64(0)
-	for bit, on := range []bool{r.BigBlindAnte, h.Straddle, h.RunTwice} {
+	for bit, on := range []bool{r.BigBlindAnte, h.Straddle, h.RunTwice, len(h.Posts) > 0} {
 		if on {
 			flags |= 1 << bit
 		}
@@ -154,6 +154,16 @@ func EncodeHand(h table.HandRecord) []byte {
 	}
 	w.u(uint64(h.Proof))
 	w.i(h.BombPot)
+	if len(h.Posts) > 0 { // flag 8: missed blinds posted, one live and dead pair per player
+		for p := 0; p < n; p++ {
+			var po engine.Post
+			if p < len(h.Posts) {
+				po = h.Posts[p]
+			}
+			w.i(po.Live)
+			w.i(po.Dead)
+		}
+	}
 	w.u(uint64(len(h.Actions)))
 	for _, a := range h.Actions {
 		w.u(uint64(a.Player)<<3 | uint64(a.Kind))
@@ -242,6 +252,12 @@ func DecodeHand(tableID string, no int64, v []byte) (table.HandRecord, error) {
 	}
 	h.Proof = int(r.u())
 	h.BombPot = r.i()
+	if flags&8 != 0 {
+		h.Posts = make([]engine.Post, n)
+		for p := range h.Posts {
+			h.Posts[p] = engine.Post{Live: r.i(), Dead: r.i()}
+		}
+	}
 	acts := r.count(2)
 	h.Actions = make([]engine.Action, acts)
 	for i := range h.Actions {

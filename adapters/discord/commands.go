@@ -92,8 +92,12 @@ var pokerSubs = []subSpec{
 		{name: "amount", desc: "Chips to bring (default: the table's buy-in)", kind: optAmount, min: 1},
 	}},
 	{name: "leave", desc: "Leave the table and cash out"},
-	{name: "sitout", desc: "Sit out from the next hand"},
-	{name: "sitin", desc: "Come back in from the next hand"},
+	{name: "sitout", desc: "Sit out from the next hand", opts: []optSpec{
+		{name: "when", desc: "bb: play until the big blind would reach you, then sit out", kind: optChoice, choices: []string{"bb"}},
+	}},
+	{name: "sitin", desc: "Come back in from the next hand", opts: []optSpec{
+		{name: "blinds", desc: "post: post the blinds you missed and play now; wait: wait for the big blind", kind: optChoice, choices: []string{"post", "wait"}},
+	}},
 	{name: "rebuy", desc: "Add chips between hands", opts: []optSpec{
 		{name: "amount", desc: "Chips to add (default: the table's buy-in)", kind: optAmount, min: 1},
 	}},

@@ -215,6 +215,8 @@ func TestCommandText(t *testing.T) {
 		{name: "raise", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("raise", opt("to", tInt, 60.0))}, want: "raise 60"},
 		{name: "bet", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("bet", opt("amount", tInt, 25.0))}, want: "bet 25"},
 		{name: "fold", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("fold")}, want: "fold"},
+		{name: "sitout bb", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("sitout", opt("when", tString, "bb"))}, want: "sitout bb"},
+		{name: "sitin post", opts: []*discordgo.ApplicationCommandInteractionDataOption{sub("sitin", opt("blinds", tString, "post"))}, want: "sitin post"},
 		{name: "history back", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("back", tInt, 5.0)))}, want: "history last 5"},
 		{name: "history hand", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("hands", tGroup, nil, sub("history", opt("hand", tInt, 15.0)))}, want: "history 15"},
 		{name: "bombpot", opts: []*discordgo.ApplicationCommandInteractionDataOption{opt("homegame", tGroup, nil, sub("bombpot", opt("ante", tInt, 30.0)))}, want: "bombpot 30"},

@@ -46,7 +46,8 @@ type Chores struct {
 // The player to act who is leaving, or away at a tournament, is absent: the dealer acts for them
 // (Forfeit) rather than waiting for them. Anyone else has the table's timer, or, when the hand's
 // stored deadline leaves less (the dealer restarted, or another process took the table over), the
-// time left, but at least RestartGrace and never more than the timer.
+// time left, but at least RestartGrace and never more than the timer. While the player's time bank
+// runs (timebank=; the clock's Timeout started it) the turn waits for what is left of the bank.
 func (s State) Chores(now time.Time, tm Timers) Chores {
 	c := Chores{Backstop: ShowBackstop}
 	if tm.Turn && s.Hand != nil && !s.Hand.Done() {
@@ -59,11 +60,15 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 		if dl := s.Rec.Hand.Deadline; !dl.IsZero() && dl.Sub(now) < c.Wait {
 			c.Wait = max(dl.Sub(now), min(RestartGrace, c.Wait))
 		}
-		// The ping: when a third of the timer is left, at least PingBefore before the end (timer=60
-		// at 40 s, timer=20 at 13.3 s, timer=10 at 5 s); none once that moment has passed (a turn
-		// resumed with less left) or for a timer too short. (Written here, not in a function of its
-		// own: this is every action's path.)
-		if timer := time.Duration(s.Rec.Settings.Timer) * time.Second; timer > 0 && c.Wait > 0 {
+		if !s.Rec.Hand.BankFrom.IsZero() {
+			// The player's time bank runs (timebank=): until it is gone, also after a restart. The
+			// turn's reminder came with the timer: none during the bank.
+			c.Wait = max(s.Rec.Hand.Deadline.Sub(now), time.Second)
+		} else if timer := time.Duration(s.Rec.Settings.Timer) * time.Second; timer > 0 && c.Wait > 0 {
+			// The ping: when a third of the timer is left, at least PingBefore before the end (timer=60
+			// at 40 s, timer=20 at 13.3 s, timer=10 at 5 s); none once that moment has passed (a turn
+			// resumed with less left) or for a timer too short. (Written here, not in a function of its
+			// own: this is every action's path.)
 			c.PingAfter = c.Wait - max(timer/3, PingBefore)
 			if c.PingAfter <= 0 {
 				c.PingAfter = -1

@@ -34,6 +34,7 @@ type View struct {
 	Notes  []string   // what the deal said: the button draw, a level change, a bomb pot...
 	Events []engine.Event
 	RanOut string   // the player whose time ran out took the step
+	Bank   string   // the line that says a player's time bank runs (startBank)
 	Result []string // what the hand's end means for the table: who sits out, leaves, is out of chips
 	// The hand the events belong to as the table message draws it (a finished hand: the one that just
 	// ended), its record and its players' names.
@@ -195,6 +196,10 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	// The seat in the big blind, which the next hand's big blind moves on from; in a bomb pot the one
 	// who would have posted it, so the blinds move on as usual.
 	n.BigBlind = seats[engine.BigBlindPlayer(len(seats), hs.Button)] + 1
+	var away Change // players stood up for sitting out too long
+	if s.missedBlinds() {
+		notes = append(notes, s.awayAtDeal(now, &n, hs, &away)...)
+	}
 	switch {
 	case n.BombPot > 0:
 		// The hand's table message says it is a bomb pot (HandNotes), from the deal to the end.
@@ -228,9 +233,10 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
 		st := next.finish(now, n.Clone(), h, view)
 		st.Private = private
+		st.Change.Ledger = append(away.Ledger, st.Change.Ledger...)
 		return st, nil
 	}
-	c := Change{Table: &n}
+	c := Change{Table: &n, Ledger: away.Ledger}
 	return Step{Change: c, Next: &next, View: view, Private: private, Timers: Timers{Turn: true}}, nil
 }
 
@@ -307,6 +313,9 @@ func (b Betting) Act(s State, now time.Time, by Caller, args []string, _ Inputs)
 
 // Timeout is the clock acting for the player to act: a check when they may, else a fold.
 func (s State) Timeout(now time.Time) (Step, error) {
+	if st, ok := s.startBank(now); ok {
+		return st, nil // the time bank runs instead (timebank=)
+	}
 	return s.play(now, (*engine.Hand).Timeout, true)
 }
 
@@ -335,6 +344,10 @@ func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error)
 	hs := *s.Rec.Hand
 	n.Hand = &hs
 	hs.Actions = h.Actions()
+	banked := !hs.BankFrom.IsZero()
+	if banked {
+		n = s.spendBank(now, n, &hs) // the time bank ran this turn: what was used is gone
+	}
 	names := s.Names()
 	view := &View{Events: evs, Hand: h, State: &hs, Names: names}
 	if timeout {
@@ -349,7 +362,11 @@ func (s State) play(now time.Time, do func(*engine.Hand) ([]engine.Event, error)
 	log := &ActionLog{Table: n.ID, HandNo: hs.No, Actions: hs.Actions, TimedOut: hs.TimedOut, Deadline: hs.Deadline}
 	next := s
 	next.Rec, next.Hand = n, h
-	return Step{Change: Change{Actions: log}, Next: &next, View: view,
+	c := Change{Actions: log}
+	if banked {
+		c = Change{Table: &next.Rec} // the bank's use is in the standings, its end in the hand
+	}
+	return Step{Change: c, Next: &next, View: view,
 		Timers: Timers{Turn: true}}, nil
 }
 
@@ -416,8 +433,9 @@ func (s State) finish(now time.Time, n TableRecord, h *engine.Hand, view *View) 
 			th.Finishes = append(th.Finishes, Finish{Player: winner, Place: 1, Prize: tr.PrizeList()[0]})
 		}
 	}
+	refillBank(&n, hs.No)
 	c.Hand = &HandRecord{Table: n.ID, No: hs.No, Time: now, Names: names, Users: users, Seats: seatNos, Size: len(n.Seats), Rules: hs.Rules, Stacks: hs.Stacks,
-		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice,
+		Button: hs.Button, Deck: hs.Deck, Salt: hs.Salt, Proof: hs.Proof, Straddle: hs.Straddle, BombPot: hs.BombPot, RunTwice: hs.RunTwice, Posts: hs.Posts,
 		Actions: hs.Actions, Final: final, Tournament: th}
 	n.Hand = nil
 	c.Table = &n

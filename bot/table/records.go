@@ -131,6 +131,15 @@ type SeatRecord struct {
 	TimedOut   int  // hands in a row in which the player's time ran out
 	Rebuys     int
 	Straddle   bool // straddles in the next hand in which the player is under the gun
+	// Away from the table (RULES.md section 13; away.go). Owes is what the player must post to be
+	// dealt in before the big blind reaches them: OwesMissed (the big blind passed them while they sat
+	// out) or OwesNew (they joined a table already playing); 0 nothing. Posts: they post it in the next
+	// hand (`sitin post`). SitOutBB: they sit out when the big blind would reach them (`sitout bb`).
+	// Orbits counts the times the big blind passed them while they sat out (away=N).
+	Owes     int  `json:",omitempty"`
+	Posts    bool `json:",omitempty"`
+	SitOutBB bool `json:",omitempty"`
+	Orbits   int  `json:",omitempty"`
 }
 
 // HandState is the hand in progress: enough to replay it exactly (deck + actions) and to cancel it
@@ -147,15 +156,20 @@ type HandState struct {
 	Straddle bool   // the player under the gun straddled
 	BombPot  int64  // a bomb pot: everyone's dead ante
 	RunTwice bool   // all-in players are asked to run it twice
+	// Posts are the missed blinds and newcomers' posts, by hand index (nil when nobody posts).
+	Posts    []engine.Post `json:",omitempty"`
 	Actions  []engine.Action
 	TimedOut []int     // players whose time ran out this hand
 	Deadline time.Time // when the player to act runs out of time; zero without a turn timer
+	// BankFrom is when the player to act began using their time bank (zero when it is not running);
+	// Deadline is then when the bank runs out (away.go).
+	BankFrom time.Time `json:",omitzero"`
 }
 
 // Setup is the engine setup the hand started from.
 func (h *HandState) Setup() engine.Setup {
 	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
-		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice, Posts: h.Posts}
 }
 
 // ActionLog is the action list of the hand in progress at a table.
@@ -173,6 +187,8 @@ type Standing struct {
 	Name      string
 	BoughtIn  int64
 	CashedOut int64
+	// BankUsed is how much of the time bank the player has used this session (timebank=; away.go).
+	BankUsed time.Duration `json:",omitempty"`
 }
 
 // TableRecord is a table's whole state between two commands.
@@ -288,6 +304,7 @@ type HandRecord struct {
 	Straddle bool
 	BombPot  int64
 	RunTwice bool
+	Posts    []engine.Post `json:",omitempty"` // missed blinds posted, by hand index (HandState.Posts)
 	Actions  []engine.Action
 	Final    []int64
 	// Tournament is set for a tournament hand: what its hand history says of the tournament (nil in
@@ -319,7 +336,7 @@ type Finish struct {
 // Setup is the engine setup the hand started from.
 func (h *HandRecord) Setup() engine.Setup {
 	return engine.Setup{Rules: h.Rules, Stacks: append([]int64(nil), h.Stacks...), Button: h.Button, Deck: h.Deck,
-		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice}
+		Straddle: h.Straddle, BombPot: h.BombPot, RunItTwice: h.RunTwice, Posts: h.Posts}
 }
 
 // SessionRecord is a finished session and its standings.

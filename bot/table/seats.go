@@ -83,16 +83,20 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 	c := Change{Ledger: grant}
 	c.Ledger = append(c.Ledger, LedgerEntry{Time: now, Kind: KindBuyIn, Workspace: s.Rec.Workspace, User: by.User,
 		Name: by.Name, Table: s.Rec.ID, Bankroll: -amount, OnTable: amount})
+	welcome := ""
 	n := s.Rec.Clone()
 	n.Seats[seat] = SeatRecord{User: by.User, Name: by.Name, Stack: amount}
+	if s.missedBlinds() {
+		n.Seats[seat].Owes = OwesNew // new at a table already playing: waits for the big blind, or posts one
+		welcome += " " + State{Rec: n}.waitLine(seat)
+	}
 	if i := StandingIndex(n.Standings, by.User); i >= 0 {
 		n.Standings[i].BoughtIn += amount
 	} else {
 		n.Standings = append(n.Standings, Standing{User: by.User, Name: by.Name, BoughtIn: amount})
 	}
-	welcome := ""
 	if !in.Known {
-		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(in.StartingBankroll))
+		welcome = fmt.Sprintf(" Welcome: your bankroll started at %s chips.", render.Chips(in.StartingBankroll)) + welcome
 	}
 	st := s.reply(n, c, "You are in seat %d with %s chips.%s", seat+1, render.Chips(amount), welcome)
 	st.post("%s sits down in seat %d with %s chips.", by.Name, seat+1, render.Chips(amount))
@@ -266,12 +270,24 @@ func (s State) leaveTournament(now time.Time, by Caller, seat int, kicked bool) 
 
 // SitOut skips the caller's hands from the next one (`sitout`); at a tournament the dealer acts for
 // them from their next turn (a check when free, else a fold). The caller is seated (the gate's need).
-func (s State) SitOut(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+func (s State) SitOut(now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
+	switch w, err := awayArgs(args, "sitout", "bb"); {
+	case err != nil:
+		return Step{}, err
+	case w == "bb":
+		return s.sitOutBB(by) // sit out when the big blind would reach you (away.go)
+	}
 	return s.sit(by, true)
 }
 
 // SitIn deals the caller in again (`sitin`). The caller is seated (the gate's need).
-func (s State) SitIn(now time.Time, by Caller, _ []string, _ Inputs) (Step, error) {
+func (s State) SitIn(now time.Time, by Caller, args []string, _ Inputs) (Step, error) {
+	switch w, err := awayArgs(args, "sitin", "post", "wait"); {
+	case err != nil:
+		return Step{}, err
+	case w != "":
+		return s.sitInPost(by, w == "wait") // post the missed blinds, or wait for the big blind (away.go)
+	}
 	return s.sit(by, false)
 }
 
@@ -279,6 +295,14 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	seat, err := s.seated(by)
 	if err != nil {
 		return Step{}, err
+	}
+	if !out && s.Rec.Seats[seat].SitOutBB {
+		n := s.Rec.Clone()
+		n.Seats[seat].SitOutBB = false
+		return s.reply(n, Change{}, "You play on: you post the big blind when it reaches you."), nil
+	}
+	if !out && !s.Rec.Seats[seat].SittingOut && s.Rec.Seats[seat].Owes != 0 && s.missedBlinds() {
+		return Step{}, errs.Errorf(errs.Invalid, "%s", s.waitLine(seat))
 	}
 	if s.Rec.Seats[seat].SittingOut == out {
 		if out {
@@ -289,6 +313,8 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	n := s.Rec.Clone()
 	n.Seats[seat].SittingOut = out
 	n.Seats[seat].TimedOut = 0
+	n.Seats[seat].SitOutBB = false
+	n.Seats[seat].Posts = false // a choice to post is made again on coming back (`sitin post`)
 	switch {
 	case out && s.Rec.Tournament != nil:
 		step := s.reply(n, Change{}, "You sit out: from your next turn the dealer checks for you when checking is free and folds otherwise; type `sitin` to play again.")
@@ -298,6 +324,11 @@ func (s State) sit(by Caller, out bool) (Step, error) {
 	case out:
 		step := s.reply(n, Change{}, "You sit out from the next hand; type `sitin` to play again.")
 		step.post("%s sits out.", by.Name)
+		return step, nil
+	}
+	if n.Seats[seat].Owes != 0 && s.missedBlinds() {
+		step := s.reply(n, Change{}, "%s", s.waitLine(seat))
+		step.post("%s is back in from the big blind.", by.Name)
 		return step, nil
 	}
 	step := s.reply(n, Change{}, "You are dealt in from the next hand.")

@@ -37,6 +37,15 @@ type Settings struct {
 	RunTwice     bool // all-in players are asked to run the board twice
 	// Money is what the table plays for (value=, currency=...; money.go); zero: chips only.
 	Money Money `json:",omitzero"`
+	// Away from the table and the time bank (RULES.md section 13; away.go). MissedPost (missed=post)
+	// lets a player who missed the blinds post them to play at once; Away is the orbits a player may
+	// sit out before being stood up (0: the default, 3; -1: never); TimeBank is each player's reserve
+	// in seconds (0: none), TimeBankAdd seconds coming back every TimeBankHands hands.
+	MissedPost    bool `json:",omitempty"`
+	Away          int  `json:",omitempty"`
+	TimeBank      int  `json:",omitempty"`
+	TimeBankAdd   int  `json:",omitempty"`
+	TimeBankHands int  `json:",omitempty"`
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -132,6 +141,9 @@ func (s Settings) Validate() error {
 	case s.EndMinutes < 0 || s.EndMinutes > maxEndMinutes:
 		return fmt.Errorf("end after %d minutes out of range", s.EndMinutes)
 	}
+	if err := s.validateAway(); err != nil {
+		return err
+	}
 	return s.Money.validate()
 }
 
@@ -174,6 +186,7 @@ func (s Settings) Describe() string {
 	if s.RunTwice {
 		b.WriteString(", run it twice offered")
 	}
+	b.WriteString(s.describeAway())
 	b.WriteString(s.Money.describe())
 	fmt.Fprintf(&b, ", %d seats", s.Seats)
 	return b.String()
@@ -326,6 +339,8 @@ func (s *Settings) Apply(opts []string) error {
 			}
 		case "value", "currency", "remind", "settle": // money.go
 			err = n.Money.apply(key, val)
+		case "missed", "away", "timebank": // away.go
+			err = n.applyAway(key, val)
 		default:
 			return errs.Errorf(errs.Invalid, "I do not know the option %s: `help` lists the options.", errs.Quote(key))
 		}

@@ -171,6 +171,9 @@ func (s State) Playing() []int {
 			out = append(out, i)
 		}
 	}
+	if s.missedBlinds() {
+		return s.dealtIn(out) // who owes blinds waits for the big blind (away.go)
+	}
 	return out
 }
 

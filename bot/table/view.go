@@ -36,7 +36,8 @@ func (s State) View(now time.Time) render.TableView {
 		if st.User == "" {
 			continue
 		}
-		sv := render.SeatView{Seat: i, Name: st.Name, Stack: st.Stack, SittingOut: st.SittingOut, Button: i == s.Rec.Button}
+		sv := render.SeatView{Seat: i, Name: st.Name, Stack: st.Stack, SittingOut: st.SittingOut, Button: i == s.Rec.Button,
+			Waiting: st.Owes != 0 && !st.Posts && !s.InHand(i)}
 		if p := s.PlayerOf(i); p >= 0 && s.Hand != nil {
 			sv.Stack, sv.Bet = pub.Stacks[p], pub.Bets[p]
 			sv.Folded, sv.AllIn, sv.ToAct = pub.Folded[p], pub.AllIn[p], pub.ToAct == p
@@ -130,8 +131,16 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 	if v.RanOut != "" {
 		l.Log = append(l.Log, v.RanOut+" ran out of time")
 	}
-	for _, ev := range v.Events {
+	if v.Bank != "" {
+		l.Log = append(l.Log, v.Bank)
+	}
+	for i, ev := range v.Events {
 		text, ok := l.narr.Line(ev)
+		if ev.Kind == engine.EvDead && i > 0 && v.Events[i-1].Kind == engine.EvPost && v.Events[i-1].Player == ev.Player && len(l.Log) > 0 {
+			// Missed blinds read as one line: "dave posts 10 and 5 dead".
+			l.Log[len(l.Log)-1] += " and " + strings.TrimPrefix(text, v.Names.Name(ev.Player)+" posts ")
+			continue
+		}
 		if ev.Kind == engine.EvReveal || ev.Kind == engine.EvShow || ev.Kind == engine.EvMuck || ev.Kind == engine.EvAward && ev.Street == engine.Showdown {
 			l.Showdown = true
 			l.collect(ev, text)

@@ -20,6 +20,11 @@ const runsKey = "dealerbot_runs"
 // replay as usual.
 const bombKey = "dealerbot_bomb_pot"
 
+// postsKey is the key FromHand writes for a hand in which players posted missed blinds (RULES.md
+// section 13): a live and a dead amount per player, in PHH order (p1's live, p1's dead, p2's...).
+// Readers that do not know it replay the hand without the posts.
+const postsKey = "dealerbot_posts"
+
 // UnsupportedError is returned by Replay for a history of a game the engine does not play.
 type UnsupportedError struct {
 	Variant string
@@ -110,6 +115,26 @@ func Setup(h *History) (engine.Setup, error) {
 	}
 	if runs, _ := h.Extra[runsKey].(int64); runs == 2 {
 		s.RunItTwice = true
+	}
+	if posts, ok := h.Extra[postsKey].([]any); ok {
+		if len(posts) != 2*n {
+			return s, fmt.Errorf("%s must list a live and a dead amount for each of the %d players", postsKey, n)
+		}
+		s.Posts = make([]engine.Post, n)
+		for i, x := range posts {
+			v, ok := x.(int64)
+			if !ok {
+				return s, fmt.Errorf("%s must list whole numbers of chips", postsKey)
+			}
+			if i%2 == 0 {
+				s.Posts[i/2].Live = v
+			} else {
+				s.Posts[i/2].Dead = v
+			}
+		}
+		if err := s.CheckPosts(); err != nil {
+			return s, err
+		}
 	}
 	if err != nil {
 		return s, err
@@ -535,6 +560,17 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		if s.Straddle {
 			h.BlindsOrStraddles[2] = float64(r.StraddleAmount())
 		}
+	}
+	if len(s.Posts) == n {
+		posts := make([]int64, 0, 2*n)
+		for j := 0; j < n; j++ {
+			po := s.Posts[engineOf(j)]
+			posts = append(posts, po.Live, po.Dead)
+		}
+		if h.Extra == nil {
+			h.Extra = map[string]any{}
+		}
+		h.Extra[postsKey] = posts
 	}
 	h.StartingStacks = make([]float64, n)
 	for j := range h.StartingStacks {

@@ -195,6 +195,10 @@ func ToOHH(h *Hand) (OHH, error) {
 			add(OHHAction{PlayerID: p, Action: "Post BB", Amount: ev.Amount, IsAllIn: ev.AllIn})
 		case engine.EvStraddle:
 			add(OHHAction{PlayerID: p, Action: "Straddle", Amount: ev.Amount})
+		case engine.EvPost: // missed blinds: the big blind live, the small blind dead
+			add(OHHAction{PlayerID: p, Action: "Post BB", Amount: ev.Amount, IsAllIn: ev.AllIn})
+		case engine.EvDead:
+			add(OHHAction{PlayerID: p, Action: "Post Dead", Amount: ev.Amount, IsAllIn: ev.AllIn})
 		case engine.EvHoleCards:
 			if p == h.Hero {
 				hole := eh.Hole(p)

@@ -48,7 +48,7 @@ func checkOHHRoundTrip(t *testing.T, h Hand) {
 		street := map[int]int64{}
 		for _, a := range r.Actions {
 			switch a.Action {
-			case "Post Ante":
+			case "Post Ante", "Post Dead": // dead money
 				stack[a.PlayerID] -= a.Amount
 			case "Post SB", "Post BB", "Straddle", "Call", "Bet", "Raise":
 				stack[a.PlayerID] -= a.Amount

@@ -132,6 +132,13 @@ func PokerStarsHand(h *Hand) (string, error) {
 			fmt.Fprintf(&b, "%s: posts straddle %d\n", h.name(p), ev.Amount)
 			current = max(current, ev.To)
 			posted[p] = true
+		case engine.EvPost: // missed blinds: the big blind live (with the small blind dead, EvDead)
+			fmt.Fprintf(&b, "%s: posts big blind %d%s\n", h.name(p), ev.Amount, allIn(ev))
+			current = max(current, ev.To)
+			posted[p] = true
+		case engine.EvDead:
+			fmt.Fprintf(&b, "%s: posts the ante %d%s\n", h.name(p), ev.Amount, allIn(ev)) // dead money, as an ante is
+			posted[p] = true
 		case engine.EvHoleCards:
 			holeCards()
 		case engine.EvFold:
