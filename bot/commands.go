@@ -261,9 +261,9 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
 	}
-	narr := &render.Narrator{Names: hr.Names, Style: style}
+	narr := &render.Narrator{Names: hr.Names, Style: style, HiLo: hr.Rules.Game.HiLo()}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, hr.Rules.Variant, render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
+	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, strings.ToLower(render.Stakes(hr.Rules.Game, hr.Rules.Variant, false)), render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
 	for p, st := range hr.Stacks {
 		fmt.Fprintf(&b, "%s: %s chips\n", render.Names(hr.Names).Name(p), render.Chips(st))
 	}
@@ -379,13 +379,13 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 			public = append(public, ev.Cards...)
 		case engine.EvReveal:
 			for _, r := range ev.Hands {
-				public = append(public, r.Cards[:]...)
+				public = append(public, r.Hole...) // every hole card: four or five in Omaha
 			}
 		}
 	}
 	for p, u := range hr.Users {
 		if u == cmd.User {
-			for _, c := range h.Hole(p) {
+			for _, c := range h.HoleCards(p) {
 				if !slices.Contains(public, c) {
 					own = append(own, c)
 				}

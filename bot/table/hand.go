@@ -222,7 +222,7 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	view := &View{Deal: hs, Notes: notes, Events: h.Events(), Hand: h, State: hs, Names: names}
 	var private []Private
 	for p, st := range seats {
-		private = append(private, Private{User: n.Seats[st].User, Message: render.HoleCards(h.Hole(p), hs.No, in.Style)})
+		private = append(private, Private{User: n.Seats[st].User, Message: render.HoleCards(h.HoleCards(p), hs.No, in.Style)})
 	}
 	if h.Done() {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
@@ -608,7 +608,7 @@ func (s State) Cards(now time.Time, by Caller, _ []string, in Inputs) (Step, err
 	if seat < 0 || !s.InHand(seat) {
 		return Step{}, errs.Errorf(errs.Invalid, "You have no cards: you are not in a hand right now.")
 	}
-	return Step{Reply: render.HoleCards(s.Hand.Hole(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
+	return Step{Reply: render.HoleCards(s.Hand.HoleCards(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
 }
 
 // Show turns the caller's cards from the last hand face up for the channel (`show`).
@@ -632,8 +632,8 @@ func (s State) Show(now time.Time, by Caller, _ []string, in Inputs) (Step, erro
 	shown.Shown[p] = true
 	next := s
 	next.Last = &shown
-	h := last.Hand.Hole(p)
+	h := last.Hand.HoleCards(p)
 	st := Step{Next: &next, Reply: "Shown."}
-	st.post("%s shows %s from hand #%d.", last.Seats[p].Name, render.Cards(h[:], in.Style), last.No)
+	st.post("%s shows %s from hand #%d.", last.Seats[p].Name, render.Cards(h, in.Style), last.No)
 	return st, nil
 }

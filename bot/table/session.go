@@ -78,6 +78,10 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	if err := checkCards(by, in, n.Settings); err != nil {
 		return Step{}, err
 	}
+	if seated, most := s.seatedCount(), n.Settings.MaxSeated(); seated > most {
+		return Step{}, errs.Errorf(errs.Invalid, "%s deals to at most %d players and %d are seated: %d must leave before the table switches.",
+			render.Stakes(n.Settings.Game, n.Settings.Variant, false), most, seated, seated-most)
+	}
 	if n.Settings.Seats < len(n.Seats) {
 		for _, st := range n.Seats[n.Settings.Seats:] {
 			if st.User != "" {

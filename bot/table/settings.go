@@ -37,6 +37,8 @@ type Settings struct {
 	RunTwice     bool // all-in players are asked to run the board twice
 	// Money is what the table plays for (value=, currency=...; money.go); zero: chips only.
 	Money Money `json:",omitzero"`
+	// Game is the game dealt (Hold'em, the zero value, for records from before games existed).
+	Game engine.Game `json:",omitzero"`
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -94,7 +96,7 @@ func (s Settings) Rules(level int) engine.Rules {
 		level--
 	}
 	f := levelFactor(level)
-	return engine.Rules{Variant: s.Variant, SmallBlind: s.SmallBlind * f, BigBlind: s.BigBlind * f, Ante: s.Ante * f}
+	return engine.Rules{Variant: s.Variant, Game: s.Game, SmallBlind: s.SmallBlind * f, BigBlind: s.BigBlind * f, Ante: s.Ante * f}
 }
 
 // Level returns the blind level after elapsed time and hands dealt, at most maxLevel.
@@ -115,6 +117,8 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Variant > engine.FixedLimit:
 		return fmt.Errorf("unknown variant %d", s.Variant)
+	case s.Game > engine.OmahaHiLo:
+		return fmt.Errorf("unknown game %d", s.Game)
 	case s.SmallBlind <= 0 || s.BigBlind < s.SmallBlind || s.BigBlind > engine.MaxChips:
 		return fmt.Errorf("blinds %d/%d out of range", s.SmallBlind, s.BigBlind)
 	case s.Ante < 0 || s.Ante > engine.MaxChips:
@@ -138,7 +142,7 @@ func (s Settings) Validate() error {
 // Describe is the one-line summary of the settings.
 func (s Settings) Describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s/%s", s.Variant, render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
+	fmt.Fprintf(&b, "%s %s/%s", strings.ToLower(render.Stakes(s.Game, s.Variant, false)), render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
 	if s.Ante > 0 {
 		fmt.Fprintf(&b, ", ante %s", render.Chips(s.Ante))
 	}
@@ -180,7 +184,7 @@ func (s Settings) Describe() string {
 }
 
 // SettingsHelp lists the options `start` and `set` take.
-const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 (or sb=5 bb=10) ante=1 buyin=1000 min=400 max=2000 " +
+const SettingsHelp = "game=nlh|plo|plo5|plo8|o8 variant=no-limit|pot-limit|fixed-limit blinds=5/10 (or sb=5 bb=10) ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
 	"straddle=on|off runtwice=on|off " +
 	"(buy-ins default to 100 big blinds, 40 to 200, and are at least 10; chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
@@ -200,9 +204,15 @@ func (s *Settings) Apply(opts []string) error {
 		var err error
 		switch key {
 		case "variant", "game":
-			n.Variant, err = engine.ParseVariant(val)
-			if err != nil {
-				return errs.Errorf(errs.Invalid, "%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
+			// A game's short name sets the game and the structure it implies (game=plo is pot-limit
+			// Omaha); a structure alone (variant=pot-limit, and game= as it was before games) keeps
+			// the game.
+			if g, v, ok := parseGame(val); ok {
+				n.Game, n.Variant = g, v
+				break
+			}
+			if n.Variant, err = engine.ParseVariant(val); err != nil {
+				return errGame(val)
 			}
 		case "blinds":
 			sb, bb, ok := strings.Cut(val, "/")

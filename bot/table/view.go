@@ -22,7 +22,7 @@ func (s State) Table(now time.Time, _ Caller, _ []string, in Inputs) (Step, erro
 // View is the table as render.Table shows it.
 func (s State) View(now time.Time) render.TableView {
 	r := s.Rec.Settings.Rules(s.Rec.Level)
-	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
+	v := render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
 		Notes: s.Notes(), Tournament: TournamentView(s.Rec, now)}
 	if s.Rec.Tournament != nil {
 		v.Title = "Tournament table"
@@ -122,6 +122,9 @@ func NewLines(hs *HandState, notes []string) *Lines {
 func (l *Lines) Add(v *View, style render.CardStyle) {
 	if l.narr == nil {
 		l.narr = &render.Narrator{Names: v.Names, Style: style}
+		if v.Hand != nil {
+			l.narr.HiLo = v.Hand.Game().HiLo()
+		}
 	}
 	if v.Deal != nil {
 		// They do not change during the hand: said once here, shown from the deal to the end.
@@ -242,7 +245,7 @@ func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Sh
 // its lines l, at now; deadline is when the turn shown runs out (zero: no timer).
 func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Names, now, deadline time.Time) render.HandView {
 	r, pub := hs.Rules, h.Public()
-	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
+	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: pub.Board, Board2: pub.Board2, PotNames: names, Notes: slices.Concat(l.Notes, s.nextNotes())},
 		Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: pub.Done, Showdown: l.Showdown}
 	if s.Rec.Tournament != nil {
