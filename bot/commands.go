@@ -53,6 +53,7 @@ help COMMAND — the details of a command, such as ` + "`help raise`"
 // that name the command).
 const helpText = `Commands:
 start [options] — open a table here (host). Options: ` + table.SettingsHelp + `
+games (start or set game=NAME): ` + table.GameHelp + `
 ` + table.TournamentHelp + `
 join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)

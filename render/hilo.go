@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -94,4 +95,17 @@ func (n *Narrator) half(p engine.Pot, what, with string, first bool) string {
 // share.
 func (n *Narrator) potIndexOf(eligible []int, amount int64) int {
 	return n.potIndex(engine.Pot{Eligible: eligible, Amount: amount})
+}
+
+// previews begin the lines that show the hands of an all-in before the board is dealt: the hands
+// turned up (Narrator's EvReveal) and their chances (Equity).
+var previews = []string{"All-in: ", "Chances to win", "Expected shares of the pot"}
+
+// withoutPreviews is the view of a finished hand without its all-in previews, whose cards the
+// showdown's lines show again.
+func (v HandView) withoutPreviews() HandView {
+	v.Result = slices.DeleteFunc(slices.Clone(v.Result), func(l string) bool {
+		return slices.ContainsFunc(previews, func(p string) bool { return strings.HasPrefix(l, p) })
+	})
+	return v
 }

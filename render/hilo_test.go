@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -95,5 +96,22 @@ func TestHiLoShowdownWords(t *testing.T) {
 				t.Errorf("showdown:\n%s\nwant a line with %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// Omaha's all-in chances show every hole card, and "~" before figures from a sample of the boards.
+func TestOmahaEquityLine(t *testing.T) {
+	hands := []engine.Revealed{{Player: 0, Hole: engine.MustParseCards("AsAhKsKh")}, {Player: 1, Hole: engine.MustParseCards("9c8c7d6d")}}
+	est, err := engine.OmahaEquity(engine.Omaha, [][]engine.Card{hands[0].Hole, hands[1].Hole}, nil, 500, rand.NewPCG(1, 2))
+	if err != nil || est.Exact {
+		t.Fatalf("%v %+v", err, est)
+	}
+	got := Equity(EquityView{Names: Names{"alice", "bob"}, Hands: hands, Results: est.Results, Sampled: true}, TextCards).Text
+	if !strings.HasPrefix(got, "Chances to win: alice A♠ A♥ K♠ K♥ ~") || !strings.Contains(got, "bob 9♣ 8♣ 7♦ 6♦ ~") {
+		t.Errorf("equity line %q", got)
+	}
+	got = Equity(EquityView{Names: Names{"alice", "bob"}, Hands: hands, Results: est.Results, Sampled: true, Shares: true}, TextCards).Text
+	if !strings.HasPrefix(got, "Expected shares of the pot, high and low: alice") {
+		t.Errorf("hi-lo equity line %q", got)
 	}
 }

@@ -275,6 +275,11 @@ func HandTable(v HandView, style CardStyle) Message {
 			// instead of being cut.
 			return HandTable(v.withoutPictures(style.Faces), EmojiCards)
 		}
+		if w := v.withoutPreviews(); v.Over && len(w.Result) < len(v.Result) {
+			// Ten Omaha hands turned up twice (the all-in and the showdown) do not fit: the showdown
+			// alone says every card.
+			return HandTable(w, style)
+		}
 		for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
 			text = build(false, recent)
 		}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"math/rand/v2"
 	"strings"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
@@ -91,4 +92,23 @@ func (s State) gameRoom() error {
 			render.Stakes(set.Game, set.Variant, false), most)
 	}
 	return nil
+}
+
+// omahaBoards is the most boards omahaEquity deals: exact below it (a two-way all-in on the flop has
+// 990 runouts), a sample of that many above it, a few milliseconds either way.
+const omahaBoards = 4000
+
+// omahaEquity is equity for Omaha (engine.OmahaEquity): exact when the remaining boards are few,
+// otherwise a sample from a fixed seed, so the same all-in always shows the same figures, marked "~".
+func omahaEquity(ev engine.Event, game engine.Game, names render.Names, style render.CardStyle) (render.Message, bool) {
+	hands := make([][]engine.Card, len(ev.Hands))
+	for i, h := range ev.Hands {
+		hands[i] = h.Hole
+	}
+	est, err := engine.OmahaEquity(game, hands, ev.Board, omahaBoards, rand.NewPCG(1, 2))
+	if err != nil {
+		return render.Message{}, false
+	}
+	return render.Equity(render.EquityView{Names: names, Hands: ev.Hands, Board: ev.Board, Results: est.Results,
+		Sampled: !est.Exact, Shares: game.HiLo()}, style), true
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
@@ -92,3 +93,79 @@ func TestTableSaysTheGame(t *testing.T) {
 }
 
 func renderTable(v render.TableView) string { return render.Table(v, render.TextCards).Text }
+
+// A full table of Omaha all-in before the flop fits Discord's 2,000 characters with every hole card
+// turned up as card pictures (the longest card text, "<:c_Kd_...:id>"), every seat still listed and
+// the awards said: ten seats of PLO and eight of five-card PLO, with the longest names.
+func TestOmahaShowdownFitsDiscord(t *testing.T) {
+	var faces render.Faces
+	for c := range faces {
+		faces[c] = fmt.Sprintf("<:c_%02d_1a2b3c4d:123456789012345678%d>", c, c%10)
+	}
+	style := render.ImageCards(&faces)
+	for _, tc := range []struct {
+		game    string
+		players int
+		long    bool // 32-character names: the side pots' lines may be cut, the message never too long
+	}{{"plo", 10, false}, {"plo5", 8, false}, {"o8", 10, false}, {"plo", 10, true}, {"plo5", 8, true}, {"o8", 10, true}} {
+		t.Run(fmt.Sprint(tc.game, tc.long), func(t *testing.T) {
+			g := newGame(t, "game="+tc.game, "seats=10", "timer=off")
+			for i := range tc.players {
+				name := fmt.Sprintf("Player%02d", i)
+				if tc.long {
+					name += "_with_a_long_name_xyzw" // 32 characters, Discord's longest
+				}
+				g.do(table.State.Join, table.Caller{User: fmt.Sprintf("U%d", i+1), Name: name}, fmt.Sprint(1000+100*i))
+			}
+			st := g.deal()
+			lines := table.NewLines(st.View.Deal, st.View.Notes)
+			lines.Add(st.View, style)
+			final := st.View
+			for g.s.Hand != nil {
+				step := g.shove()
+				lines.Add(step.View, style)
+				final = step.View
+			}
+			g.check("after the hand")
+			msg := render.HandTable(g.s.HandView(lines, final.Hand, final.State, final.Names, g.now, time.Time{}), style)
+			n := render.Length(msg.Text)
+			t.Logf("%s, %d seats, long names %v, picture cards, all in: the showdown's table message is %d characters, %d buttons, cut %v",
+				tc.game, tc.players, tc.long, n, len(msg.Buttons), strings.Contains(msg.Text, "more lines"))
+			if !tc.long && !strings.Contains(msg.Text, "\nStacks: ") {
+				t.Errorf("an award or the stacks after them cut:\n%s", msg.Text) // only the busted players' lines may be
+			}
+			if n > render.MaxText {
+				t.Fatalf("%d characters:\n%s", n, msg.Text)
+			}
+			for i := range tc.players {
+				if !strings.Contains(msg.Text, fmt.Sprintf("Player%02d", i)) {
+					t.Errorf("seat of Player%02d missing:\n%s", i, msg.Text)
+				}
+			}
+			if !strings.Contains(msg.Text, " win") && !strings.Contains(msg.Text, " scoops ") && !strings.Contains(msg.Text, " split ") {
+				t.Errorf("no award in:\n%s", msg.Text)
+			}
+			if len(msg.Buttons) > 25 {
+				t.Errorf("%d buttons", len(msg.Buttons))
+			}
+		})
+	}
+}
+
+// shove has the player to act put in as much as the game lets them: the largest raise (pot-limit,
+// fixed-limit), else a bet, a call or a check; then everyone calls it down.
+func (g *game) shove() table.Step {
+	g.t.Helper()
+	c, o := g.toAct(), g.s.Hand.Public().Turn
+	switch {
+	case o.CanRaise || o.CanBet:
+		kind := engine.Raise
+		if o.CanBet {
+			kind = engine.Bet
+		}
+		return g.do(table.Betting(kind).Act, c, fmt.Sprint(o.MaxTo))
+	case o.CanCall:
+		return g.do(table.Betting(engine.Call).Act, c)
+	}
+	return g.do(table.Betting(engine.Check).Act, c)
+}

@@ -153,7 +153,11 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 			}
 		}
 		if ev.Kind == engine.EvReveal {
-			if eq, ok := equity(ev, v.Names, style); ok {
+			game := engine.Holdem
+			if v.Hand != nil {
+				game = v.Hand.Game()
+			}
+			if eq, ok := equity(ev, game, v.Names, style); ok {
 				l.Result = append(l.Result, eq.Text)
 			}
 		}
@@ -165,9 +169,12 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 
 // equity is each turned-up hand's exact chance to win (engine.Equity deals every remaining board),
 // told before the rest of the board is dealt.
-func equity(ev engine.Event, names render.Names, style render.CardStyle) (render.Message, bool) {
+func equity(ev engine.Event, game engine.Game, names render.Names, style render.CardStyle) (render.Message, bool) {
 	if len(ev.Hands) < 2 {
 		return render.Message{}, false
+	}
+	if game != engine.Holdem {
+		return omahaEquity(ev, game, names, style)
 	}
 	hands := make([][2]engine.Card, len(ev.Hands))
 	for i, h := range ev.Hands {
@@ -195,7 +202,7 @@ func (l *Lines) collect(ev engine.Event, line string) {
 	switch ev.Kind {
 	case engine.EvReveal:
 		for _, h := range ev.Hands {
-			hand(h.Player).Cards = append([]engine.Card(nil), h.Cards[:]...)
+			hand(h.Player).Cards = append([]engine.Card(nil), h.Hole...) // every hole card
 		}
 	case engine.EvShow:
 		h := hand(ev.Player)
