@@ -75,6 +75,7 @@ kick @user — remove a player (host or admin)
 straddle — straddle (twice the big blind) in your next hand under the gun, when the table allows it
 bombpot [N] — the next hand is a bomb pot: everyone antes N (twice the big blind if not said), flop at once (host)
 runtwice yes|no — answer whether to run the board twice after an all-in, when the table offers it
+choose GAME — at dealer's choice (game=choice), the player on the button picks the orbit's game: choose plo
 adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
@@ -192,6 +193,7 @@ func newVerbs() map[string]verb {
 		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
+		"choose":   {need: needSeat, refusal: "type `join` to play.", core: table.State.Choose, reads: readsDeal}, // dealer's choice: the button picks the orbit's game, which deals
 	}
 	addMoneyVerbs(verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
 	addScheduleVerbs(verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season

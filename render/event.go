@@ -135,12 +135,8 @@ func isShowdown(ev engine.Event) bool {
 // message's log takes it as it is, and is cut as a whole.
 func (n *Narrator) Line(ev engine.Event) (string, bool) {
 	if n.high != nil || ev.Kind == engine.EvAward && ev.Half != engine.HalfWhole {
-		return n.halves(ev)
+		return n.halves(ev) // hilo.go
 	}
-	return n.line(ev)
-}
-
-func (n *Narrator) line(ev engine.Event) (string, bool) {
 	name := n.Names.Name(ev.Player)
 	allIn := ""
 	if ev.AllIn {

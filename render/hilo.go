@@ -26,14 +26,14 @@ func (n *Narrator) halves(ev engine.Event) (string, bool) {
 		return "", false
 	}
 	if n.high == nil {
-		return n.line(ev) // a low half with no high half before it: not dealt by the engine
+		return n.award(ev), true // a low half with no high half before it: not dealt by the engine
 	}
 	hi := *n.high
 	n.high = nil
 	if ev.Kind == engine.EvAward && ev.Half == engine.HalfLow {
 		return n.halfLine(hi, &ev), true
 	}
-	line, ok := n.line(ev)
+	line, ok := n.Line(ev)
 	if !ok {
 		return n.halfLine(hi, nil), true
 	}

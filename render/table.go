@@ -234,9 +234,16 @@ var MyCards = Button{Label: "My cards", Command: "cards", Style: Secondary}
 // before they are shown.
 func HandTable(v HandView, style CardStyle) Message {
 	tv := v.TableView
-	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, Stakes(tv.Game, tv.Variant, tv.Mixed != ""), Chips(tv.SmallBlind), Chips(tv.BigBlind))
+	game := capitalize(tv.Variant.String()) // Hold'em at a table of one game: as before games (the call path's functions)
+	if tv.Game != engine.Holdem || tv.Mixed != "" {
+		game = Stakes(tv.Game, tv.Variant, tv.Mixed != "")
+	}
+	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, game, Chips(tv.SmallBlind), Chips(tv.BigBlind))
 	if tv.Ante > 0 {
 		head += ", ante " + Chips(tv.Ante)
+	}
+	if tv.Mixed != "" {
+		head += " (" + tv.Mixed + ")"
 	}
 	if t := strings.TrimSpace(tv.Title); t != "" && t != "Table" {
 		head = t + " · " + head

@@ -169,3 +169,155 @@ func (g *game) shove() table.Step {
 	}
 	return g.do(table.Betting(engine.Check).Act, c)
 }
+
+// Mixed tables: game= and games= set one game, a rotation or dealer's choice; bad lists are refused.
+func TestMixedSettings(t *testing.T) {
+	for _, tc := range []struct {
+		opts   []string
+		games  string
+		choice bool
+		game   engine.Game
+		err    string
+	}{
+		{[]string{"game=choice"}, "nlh,plo,o8", true, engine.Holdem, ""},
+		{[]string{"game=choice", "games=plo,o8"}, "plo,o8", true, engine.Omaha, ""},
+		{[]string{"games=nlh,plo"}, "nlh,plo", false, engine.Holdem, ""},
+		{[]string{"games=o8,plo5", "game=rotation"}, "o8,plo5", false, engine.OmahaHiLo, ""},
+		{[]string{"game=rotation"}, "", false, 0, "Name the games of the rotation"},
+		{[]string{"games=nlh"}, "", false, 0, "List 2 to 8 games"},
+		{[]string{"games=nlh,razz"}, "", false, 0, `"razz" is not a game`},
+		{[]string{"games=nlh,plo", "game=plo"}, "", false, 0, "Give one game (game=plo) or several"},
+		{[]string{"game=choice", "game=rotation"}, "", false, 0, "either dealer's choice"},
+	} {
+		s := table.DefaultSettings()
+		err := s.Apply(tc.opts)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) || s != table.DefaultSettings() {
+				t.Errorf("%v: %v, want %q and nothing changed", tc.opts, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || s.Games != tc.games || s.Choice != tc.choice || s.Game != tc.game || s.Validate() != nil {
+			t.Errorf("%v: %v, games %q choice %v game %v", tc.opts, err, s.Games, s.Choice, s.Game)
+		}
+	}
+	s := table.DefaultSettings()
+	_ = s.Apply([]string{"game=choice", "games=nlh,plo"})
+	if err := s.Apply([]string{"game=o8"}); err != nil || s.Games != "" || s.Choice || s.Game != engine.OmahaHiLo {
+		t.Errorf("one game after a mix: %v %+v", err, s)
+	}
+	if got := table.DefaultSettings(); got.MixLine() != "" {
+		t.Errorf("a table of one game has a mix line %q", got.MixLine())
+	}
+}
+
+// playOut plays the running hand to its end, every player calling or checking.
+func (g *game) playOut() {
+	g.t.Helper()
+	for g.s.Hand != nil {
+		c, o := g.toAct(), g.s.Hand.Public().Turn
+		if o.CanCall {
+			g.do(table.Betting(engine.Call).Act, c)
+		} else {
+			g.do(table.Betting(engine.Check).Act, c)
+		}
+	}
+}
+
+// A rotation deals each game for an orbit (as many hands as players), in order, and says so.
+func TestRotationOrbits(t *testing.T) {
+	g := newGame(t, "games=nlh,plo,o8", "timer=off")
+	for _, p := range []table.Caller{alice, bob, carol} {
+		g.do(table.State.Join, p)
+	}
+	var got []engine.Game
+	for range 10 {
+		st := g.deal()
+		got = append(got, g.s.Hand.Game())
+		if len(got)%3 == 1 && !strings.Contains(strings.Join(st.View.Notes, " "), "This orbit deals") {
+			t.Errorf("hand %d: notes %q do not say the orbit's game", len(got), st.View.Notes)
+		}
+		g.playOut()
+		g.check("after a hand")
+	}
+	want := []engine.Game{0, 0, 0, 1, 1, 1, 3, 3, 3, 0}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("games dealt %v, want %v", got, want)
+	}
+}
+
+// Dealer's choice: at each orbit's first hand the button is asked (buttons), nothing is dealt until
+// they choose; only they may choose, only a game of the table; with no answer in time the game stays.
+func TestDealersChoice(t *testing.T) {
+	g := newGame(t, "game=choice", "games=nlh,plo,o8", "timer=30")
+	for _, p := range []table.Caller{alice, bob, carol} {
+		g.do(table.State.Join, p)
+	}
+	byUser := map[string]table.Caller{alice.User: alice, bob.User: bob, carol.User: carol}
+	var dealt []engine.Game
+	for orbit, pick := range []string{"plo", "o8", "", "nlh"} {
+		st := g.deal()
+		if g.s.Hand != nil {
+			t.Fatalf("orbit %d: dealt before the button chose", orbit)
+		}
+		prompt := st.Posts[len(st.Posts)-1]
+		if len(prompt.Buttons) != 3 || prompt.Buttons[1].Command != "choose plo" || !strings.Contains(prompt.Text, "chooses the game for this orbit") {
+			t.Fatalf("orbit %d: prompt %+v", orbit, prompt)
+		}
+		if ch := g.s.Chores(g.now, table.Timers{Deal: true}); !ch.Deal || ch.Pause != 30*time.Second {
+			t.Fatalf("orbit %d: chores %+v, want the deal in 30 s", orbit, ch)
+		}
+		chooser := byUser[g.s.Rec.Orbit.Chooser]
+		if chooser.User != g.s.Rec.Seats[g.s.Rec.Button].User {
+			t.Fatalf("the chooser is not on the button")
+		}
+		other := alice
+		if chooser == alice {
+			other = bob
+		}
+		before := snapshot(g.s)
+		for _, bad := range []struct {
+			by   table.Caller
+			args []string
+			want string
+		}{
+			{other, []string{"plo"}, "It is " + chooser.Name + "'s choice"},
+			{chooser, []string{"plo5"}, `"plo5" is not one of this table's games: ` + "`choose nlh`, `choose plo`, `choose o8`"},
+			{chooser, nil, "Choose one game"},
+		} {
+			if _, err := g.s.Choose(g.now, bad.by, bad.args, g.inputs(bad.by)); err == nil || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("choose %v by %s: %v, want %q", bad.args, bad.by.Name, err, bad.want)
+			}
+		}
+		if _, err := g.s.Deal(g.now, host, nil, g.inputs(host)); err == nil || !strings.Contains(err.Error(), "is choosing the game for this orbit, 30 s left") {
+			t.Errorf("deal while choosing: %v", err)
+		}
+		if !reflect.DeepEqual(before, snapshot(g.s)) {
+			t.Fatalf("a refusal changed something")
+		}
+		if pick == "" {
+			g.now = g.now.Add(30 * time.Second) // no answer: the deal timer deals the same game
+			st = g.deal()
+			if !strings.Contains(strings.Join(st.View.Notes, " "), "did not choose") {
+				t.Errorf("notes %q", st.View.Notes)
+			}
+		} else {
+			st = g.do(table.State.Choose, chooser, pick)
+			if !strings.Contains(strings.Join(st.View.Notes, " "), "chose") {
+				t.Errorf("notes %q", st.View.Notes)
+			}
+		}
+		for h := range 3 {
+			if h > 0 {
+				g.deal()
+			}
+			dealt = append(dealt, g.s.Hand.Game())
+			g.playOut()
+			g.check("after a hand")
+		}
+	}
+	want := []engine.Game{1, 1, 1, 3, 3, 3, 3, 3, 3, 0, 0, 0}
+	if !reflect.DeepEqual(dealt, want) {
+		t.Fatalf("games dealt %v, want %v", dealt, want)
+	}
+}

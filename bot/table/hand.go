@@ -69,6 +69,9 @@ func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error
 		// `deal` is the only way on, and it places them.)
 		return Step{}, errs.Errorf(errs.Conflict, "%s may still rebuy, %s left: the next hand is dealt as soon as each has answered (`rebuy` or `rebuy no`), or when the time is up.", strings.Join(names, " and "), Seconds(left))
 	}
+	if o := s.Rec.Orbit; o.Chooser != "" && now.Before(o.By) && !s.Quarantined {
+		return Step{}, errs.Errorf(errs.Conflict, "%s is choosing the game for this orbit, %s left: the hand is dealt as soon as they choose (`choose GAME`), or when the time is up.", o.ChooserName, Seconds(o.By.Sub(now)))
+	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)
 	switch {
@@ -76,6 +79,8 @@ func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error
 		return Step{}, err
 	case st.Ends || st.Next != nil && !st.Next.Open:
 		st.Reply = "The session is over."
+	case st.Next.Hand == nil && st.Next.Rec.Orbit.Chooser != "":
+		st.Reply = fmt.Sprintf("%s chooses the game first.", st.Next.Rec.Orbit.ChooserName)
 	default:
 		st.Reply = fmt.Sprintf("Dealt hand #%d.", st.Next.Rec.HandNo)
 	}
@@ -167,8 +172,11 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		}
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
-	} else {
+	} else if !n.Orbit.Placed { // a button placed when its player was asked to choose the game stays
 		n.Button = s.nextButton(seats)
+	}
+	if st, asks := s.orbitGame(now, &n, seats, &notes); asks {
+		return st, nil
 	}
 	deck, err := in.Rand.Deck()
 	if err != nil {

@@ -22,7 +22,7 @@ func (s State) Table(now time.Time, _ Caller, _ []string, in Inputs) (Step, erro
 // View is the table as render.Table shows it.
 func (s State) View(now time.Time) render.TableView {
 	r := s.Rec.Settings.Rules(s.Rec.Level)
-	v := render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
+	v := render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, Mixed: s.Rec.Settings.MixLine(), SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
 		Notes: s.Notes(), Tournament: TournamentView(s.Rec, now)}
 	if s.Rec.Tournament != nil {
 		v.Title = "Tournament table"
@@ -255,6 +255,9 @@ func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Na
 	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: pub.Board, Board2: pub.Board2, PotNames: names, Notes: slices.Concat(l.Notes, s.nextNotes())},
 		Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: pub.Done, Showdown: l.Showdown}
+	if s.Rec.Settings.Games != "" {
+		v.Mixed = s.Rec.Settings.MixLine()
+	}
 	if s.Rec.Tournament != nil {
 		v.Title, v.Tournament = "Tournament", TournamentView(s.Rec, now)
 	}
