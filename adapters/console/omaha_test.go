@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,4 +82,71 @@ func TestConsoleDealersChoice(t *testing.T) {
 	if !g.sawPublic("Fixed-limit Omaha hi-lo 5/10") || !g.sawPublic("No-limit hold'em 5/10") {
 		t.Errorf("the table message does not say the game:\n%s", g.out)
 	}
+}
+
+// shoveOut has the players put all their chips in at pot limit: all-in when the pot allows it, else
+// the largest raise the refusal names, else a call; it stops when the hand is over or asks whether to
+// run it twice.
+func (g *game) shoveOut(players ...string) {
+	g.t.Helper()
+	largest := regexp.MustCompile(`largest raise is to ([\d,]+)`)
+	for range 50 {
+		if rec := g.table(); rec.Hand == nil || strings.Contains(g.out.String(), "Run it twice") {
+			return
+		}
+		for _, p := range players {
+			r := g.say(p + ": allin")
+			if m := largest.FindStringSubmatch(r.Text); r.IsError && m != nil {
+				r = g.say(p + ": raise " + strings.ReplaceAll(m[1], ",", ""))
+			}
+			if r.IsError {
+				g.say(p + ": call")
+			}
+		}
+	}
+}
+
+// TestConsolePLORunTwice: a pot-limit Omaha all-in before the flop, run twice: four cards a hand in
+// the all-in line and its chances, both boards awarded, chips conserved, no hole card in the channel
+// before the all-in.
+func TestConsolePLORunTwice(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start game=plo runtwice=on timer=off", "alice: join 1000", "bob: join 1000", "alice: deal")
+	if !g.sawPublic("Pot-limit Omaha 5/10") {
+		t.Fatalf("the table does not say the game:\n%s", g.out)
+	}
+	dealt := g.table().Hand
+	g.shoveOut("alice", "bob")
+	for _, l := range []string{"alice: runtwice yes", "bob: runtwice yes", "alice: runtwice yes"} {
+		g.say(l)
+	}
+	if missing := g.sawAll("the board runs twice", "half on the first board", "half on the second board", "Chances to win"); missing != "" {
+		t.Fatalf("no %q in the channel:\n%s", missing, g.out)
+	}
+	allIn := regexp.MustCompile(`All-in: \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+\n`)
+	if !allIn.MatchString(g.out.String()) {
+		t.Errorf("the all-in line does not show four cards a hand:\n%s", g.out)
+	}
+	if dealt == nil || dealt.Rules.Game != engine.Omaha {
+		t.Fatalf("dealt %+v", dealt)
+	}
+	g.checkChips("after running it twice")
+}
+
+// TestConsoleO8Quartered: RULES.md R-28 at the console: carol's three kings take the high half,
+// alice and bob tie for the low and get a quarter each; the showdown says so.
+func TestConsoleO8Quartered(t *testing.T) {
+	g := newGame(t)
+	g.rnd.drawDeck(t, "2s 3d Ah") // carol draws the button
+	g.rnd.hand(t, 2, []string{"3s 4s Qc Jc", "3h 4h Tc 9c", "Kc 8d 8s 6c"}, "Ac 2d 7h Ks Kd")
+	g.must("alice: start game=o8 timer=off", "alice: join 1000", "bob: join 1000", "carol: join 1000", "alice: deal")
+	g.playOut("alice", "bob", "carol")
+	if missing := g.sawAll("Fixed-limit Omaha hi-lo 5/10", "carol wins the high (15) with three of a kind, kings, alice and bob split the low (8 and 7) with 7-4-3-2-A (quartered)"); missing != "" {
+		t.Fatalf("no %q in the channel:\n%s", missing, g.out)
+	}
+	st := g.stacks()
+	if st["carol"] != 1005 || st["alice"] != 998 || st["bob"] != 997 {
+		t.Errorf("stacks %v, want carol +5, alice -2, bob -3", st)
+	}
+	g.checkChips("after the quartered pot")
 }
