@@ -1,0 +1,100 @@
+package slack
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var slackMention = regexp.MustCompile(`<@(U[A-Z0-9]+)>`)
+
+// TestDealersChoiceOverSocketMode: a dealer's-choice table over Socket Mode against the fake Slack:
+// at the first hand of each of three orbits the player on the button gets a message with a button
+// per game, and their click deals the orbit's game (PLO, then O8, then NLH), which each table
+// message of the orbit names; chips are conserved.
+func TestDealersChoiceOverSocketMode(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, 11)
+	if got := tb.slashDo("UALICE", "start game=choice games=nlh,plo,o8 blinds=5/10 buyin=1000 timer=0"); !strings.Contains(got, "host") {
+		t.Fatalf("start reply %q", got)
+	}
+	for _, p := range []string{"UALICE", "UBOB", "UCAROL"} {
+		tb.slashDo(p, "join 1000")
+	}
+	for orbit, pick := range []struct{ label, header string }{
+		{"PLO", "Pot-limit Omaha 5/10 (dealer's choice: NLH, PLO, O8)"},
+		{"O8", "Fixed-limit Omaha hi-lo 5/10 (dealer's choice: NLH, PLO, O8)"},
+		{"NLH", "No-limit hold'em 5/10 (dealer's choice: NLH, PLO, O8)"},
+	} {
+		time.Sleep(1100 * time.Millisecond) // the players' own command limits (real time here) refill
+		n := len(tb.snapshot())
+		if got := tb.slashDo("UALICE", "deal"); !strings.Contains(got, "chooses the game first") {
+			t.Fatalf("orbit %d: deal answered %q", orbit, got)
+		}
+		tb.flush()
+		prompt := tb.waitCall(n, "chat.postMessage", func(c call) bool {
+			return c.Channel == "CGAME" && strings.Contains(c.Text, "chooses the game for this orbit")
+		})
+		m := slackMention.FindStringSubmatch(prompt.Text)
+		if m == nil || len(prompt.Buttons) != 3 {
+			t.Fatalf("orbit %d: prompt %q with %d buttons", orbit, prompt.Text, len(prompt.Buttons))
+		}
+		b := mustButton(t, prompt, pick.label)
+		time.Sleep(1100 * time.Millisecond)
+		n = len(tb.snapshot())
+		tb.clickOn("CGAME", m[1], prompt.TS, b)
+		table := tb.waitCall(n, "chat.postMessage", func(c call) bool { return c.Channel == "CGAME" && tableHeader.MatchString(c.Text) })
+		if !strings.Contains(table.Text, pick.header) {
+			t.Fatalf("orbit %d: table message %q, want %q", orbit, table.Text, pick.header)
+		}
+		tb.flush()
+		tb.callDown(table.TS)
+		for range 2 {
+			time.Sleep(1100 * time.Millisecond)
+			n := len(tb.snapshot())
+			if got := tb.slashDo("UALICE", "deal"); !strings.Contains(got, "Dealt hand") {
+				t.Fatalf("deal answered %q", got)
+			}
+			tb.flush()
+			msg := tb.waitCall(n, "chat.postMessage", func(c call) bool { return c.Channel == "CGAME" && tableHeader.MatchString(c.Text) })
+			if !strings.Contains(msg.Text, pick.header) {
+				t.Fatalf("orbit %d: table message %q, want %q", orbit, msg.Text, pick.header)
+			}
+			tb.callDown(msg.TS)
+		}
+		if got := chipsOnTable(tb.record()); got != 3000 {
+			t.Fatalf("orbit %d: %d chips on the table, want 3,000", orbit, got)
+		}
+	}
+}
+
+// callDown plays the hand of table message ts to its end by clicks, everyone calling or checking.
+func (tb *desk) callDown(ts string) {
+	tb.t.Helper()
+	for step := 0; ; step++ {
+		s := tb.onScreen(ts)
+		who, ok := tb.actor(s)
+		if !ok {
+			return
+		}
+		if step > 80 {
+			tb.t.Fatalf("the hand did not end:\n%s", s.Text)
+		}
+		b, ok := shownButton(s, "Call")
+		if !ok {
+			b, ok = shownButton(s, "Check")
+		}
+		if !ok {
+			tb.t.Fatalf("%s can neither call nor check:\n%s", who, s.Text)
+		}
+		p := tb.press(who, ts, b, "")
+		if p.update == nil && len(p.private) == 1 && strings.Contains(p.private[0].Text, "commands too fast") {
+			time.Sleep(time.Second) // the player's own command limit (real time here): click again
+			continue
+		}
+		if p.update == nil {
+			tb.t.Fatalf("%s's %q: %+v", who, b.Text.Text, p.private)
+		}
+	}
+}
