@@ -321,3 +321,32 @@ func TestDealersChoice(t *testing.T) {
 		t.Fatalf("games dealt %v, want %v", dealt, want)
 	}
 }
+
+// A tournament may deal one game or a rotation; setting one game while the button chooses ends the
+// wait, and the hand is dealt at once.
+func TestTournamentGamesAndSetDuringChoice(t *testing.T) {
+	g := newGame(t, "tournament", "buyin=100", "stack=1000", "games=plo,o8")
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.deal()
+	if got := g.s.Hand.Game(); got != engine.Omaha {
+		t.Fatalf("the rotation's first orbit deals %v", got)
+	}
+
+	c := newGame(t, "game=choice", "timer=30")
+	c.do(table.State.Join, alice)
+	c.do(table.State.Join, bob)
+	c.deal()
+	if c.s.Rec.Orbit.Chooser == "" {
+		t.Fatal("nobody asked to choose")
+	}
+	button := c.s.Rec.Button
+	c.do(table.State.Set, host, "game=plo")
+	if c.s.Rec.Orbit.Chooser != "" {
+		t.Fatalf("a table of one game still waits for a choice: %+v", c.s.Rec.Orbit)
+	}
+	c.deal()
+	if c.s.Hand == nil || c.s.Hand.Game() != engine.Omaha || c.s.Rec.Button != button {
+		t.Fatalf("after set game=plo: hand %v, button %d (was %d)", c.s.Hand != nil, c.s.Rec.Button, button)
+	}
+}

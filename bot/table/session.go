@@ -93,6 +93,9 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	for len(n.Seats) < n.Settings.Seats {
 		n.Seats = append(n.Seats, SeatRecord{})
 	}
+	if n.Settings.Games == "" && n.Orbit != (Orbit{}) {
+		n.Orbit = Orbit{Placed: n.Orbit.Placed} // one game now: no choice waited for (games.go)
+	}
 	st := s.reply(n, Change{}, "Settings changed.")
 	st.post("%s changed the settings: %s. Stakes change from the next hand.", by.Name, n.Settings.Describe())
 	return st, nil
