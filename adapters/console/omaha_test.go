@@ -131,6 +131,15 @@ func TestConsolePLORunTwice(t *testing.T) {
 		t.Fatalf("dealt %+v", dealt)
 	}
 	g.checkChips("after running it twice")
+	// The hand's export names the game and deals four cards a hand, the asker's own alone.
+	r := g.say("alice: export session")
+	if r.IsError || len(r.Files) != 1 {
+		t.Fatalf("export: %+v", r)
+	}
+	text := string(r.Files[0].Data)
+	if !strings.Contains(text, ":  Omaha Pot Limit (5/10) - ") || !regexp.MustCompile(`Dealt to alice \[\S\S \S\S \S\S \S\S\]`).MatchString(text) {
+		t.Errorf("the export:\n%s", text)
+	}
 }
 
 // TestConsoleO8Quartered: RULES.md R-28 at the console: carol's three kings take the high half,
