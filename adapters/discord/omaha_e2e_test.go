@@ -113,3 +113,87 @@ func (g *game) callDown(t *testing.T, id string) {
 		}
 	}
 }
+
+// TestPLORunTwiceOverFakeDiscord: a pot-limit Omaha hand through the Discord adapter where everyone
+// puts all their chips in by clicks (the raise form at its pot-limit largest until all-in is on
+// offer), everyone clicks "Run it twice", and both boards are awarded; the all-in line shows four
+// cards a hand, each player's DM shows their four, and chips are conserved.
+func TestPLORunTwiceOverFakeDiscord(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testApp)
+	g, db, _ := newGameWith(t, f, 5, testConfig(), "cards", 3, "text", "game", 3, "plo", "more", 3, "runtwice=on")
+	start := f.count()
+	tok := f.slash(g.players[0], g.channel, "deal")
+	if _, final := f.answer(start, tok); !strings.Contains(final.content(), "Dealt hand") {
+		t.Fatalf("deal answered %q", final.content())
+	}
+	g.flush()
+	for _, p := range g.players {
+		dms := g.dms(f.since(start), p)
+		if len(dms) == 0 {
+			t.Fatalf("no hole cards for %s", p.name)
+		}
+		_, cards, _ := strings.Cut(dms[0].content(), "your cards: ")
+		if got := len(strings.Fields(cards)); got != 4 {
+			t.Fatalf("%s's DM %q: %d cards, want 4", p.name, dms[0].content(), got)
+		}
+	}
+	id, _ := g.tableMessage()
+	for step := 0; ; step++ {
+		if step > 30 {
+			t.Fatalf("the hand did not end:\n%s", f.onScreen(id).content)
+		}
+		g.clock.Advance(time.Minute) // the players' own command limits refill
+		s := f.onScreen(id)
+		p, ok := g.actor(s)
+		if !ok {
+			m := regexp.MustCompile(`(?m)^▶ (\S+): betting is over`).FindStringSubmatch(s.content)
+			if m == nil {
+				break // the hand is over
+			}
+			for _, q := range g.players {
+				if q.name == m[1] {
+					p, ok = q, true
+				}
+			}
+		}
+		var b button
+		typed := ""
+		switch {
+		case hasButton(t, s.buttons, "Run it twice"):
+			b, _ = find(t, s.buttons, "Run it twice")
+		case hasButton(t, s.buttons, "All-in"):
+			b, _ = find(t, s.buttons, "All-in")
+		case hasButton(t, s.buttons, "Raise…"):
+			b, _ = find(t, s.buttons, "Raise…")
+			c, err := parseCustomID(b.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			typed = itoa(c.max)
+		default:
+			b, ok = find(t, s.buttons, "Call")
+			if !ok {
+				t.Fatalf("%s: no button to put chips in: %v", p.name, s.buttons)
+			}
+		}
+		if ans := g.clickTable(p, id, b, typed); ans.update == nil {
+			t.Fatalf("%s's %q click: %v", p.name, b.label, ans.private)
+		}
+	}
+	s := f.onScreen(id)
+	for _, want := range []string{"the board runs twice", "half on the first board", "half on the second board", "Pot-limit Omaha 5/10"} {
+		if !strings.Contains(s.content, want) {
+			t.Errorf("no %q on the table:\n%s", want, s.content)
+		}
+	}
+	if !regexp.MustCompile(`All-in: \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+`).MatchString(s.content) {
+		t.Errorf("the all-in line does not show four cards a hand:\n%s", s.content)
+	}
+	checkChips(t, db, 3*10000)
+}
+
+func hasButton(t *testing.T, bs []button, prefix string) bool {
+	_, ok := find(t, bs, prefix)
+	return ok
+}
