@@ -1,10 +1,18 @@
 package discord
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/engine"
 )
 
 var mention = regexp.MustCompile(`<@(\d+)>`)
@@ -196,4 +204,87 @@ func TestPLORunTwiceOverFakeDiscord(t *testing.T) {
 func hasButton(t *testing.T, bs []button, prefix string) bool {
 	_, ok := find(t, bs, prefix)
 	return ok
+}
+
+// scriptedRand is the dealer's Rand with scripted decks first (deckOrder), then a seeded generator.
+type scriptedRand struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	rest *rand.ChaCha8
+}
+
+func (r *scriptedRand) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.buf.Len() > 0 {
+		return r.buf.Read(p)
+	}
+	return r.rest.Read(p)
+}
+
+// deck scripts the next shuffle to come out as cards, then (salt) 16 bytes of salt.
+func (r *scriptedRand) deck(t *testing.T, cards []engine.Card, salt bool) {
+	t.Helper()
+	d, err := engine.DeckFrom(cards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := engine.OrderedDeck() // the Fisher–Yates swaps engine.ShuffledDeck makes, run backwards
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := 51; i > 0; i-- {
+		j := 0
+		for k := 0; k <= i; k++ {
+			if cur[k] == d[i] {
+				j = k
+			}
+		}
+		r.buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(j)))
+		cur[i], cur[j] = cur[j], cur[i]
+	}
+	if salt {
+		r.buf.Write(bytes.Repeat([]byte{7}, 16))
+	}
+}
+
+// TestO8QuarteredOverFakeDiscord: RULES.md R-28 through the Discord adapter from a scripted deck:
+// carol (on the button) makes three kings for the high half, alice and bob tie for the low and get a
+// quarter each; the table message says so in one sentence, and chips are conserved.
+func TestO8QuarteredOverFakeDiscord(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testApp)
+	logs := &bottest.Buffer{}
+	clock := bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC))
+	a := openAdapterWith(t, f, logs, clock, testConfig())
+	r := &scriptedRand{rest: rand.NewChaCha8([32]byte{9})}
+	db, d := openDealer(t, f, a, logs, clock, bot.Config{StartingBankroll: 10000, Rand: r, DealDelay: time.Hour})
+	a.SetDealer(d)
+	alice, bob, carol := player{"111", "alice"}, player{"222", "bob"}, player{"333", "carol"}
+	g := &game{t: t, f: f, channel: "5550", players: []player{alice, bob, carol}, d: d, a: a, clock: clock}
+	if reply, _ := g.do(alice, "start", "game", 3, "o8", "cards", 3, "text", "timer", 4, 0); !strings.Contains(reply, "table is open") {
+		t.Fatalf("start reply = %q", reply)
+	}
+	for i, p := range g.players {
+		g.do(p, "join", "amount", 4, []int{1000, 1000, 500}[i]) // as checkChips counts them
+	}
+	// The draw for the button (carol's ace), then the hand: four rounds of hole cards from alice (left
+	// of the button), then burn, flop, burn, turn, burn, river.
+	r.deck(t, engine.MustParseCards("2s 3d Ah"), false)
+	top := engine.MustParseCards("3s 3h Kc 4s 4h 8d Qc Tc 8s Jc 9c 6c 2h Ac 2d 7h 5c Ks 5d Kd")
+	r.deck(t, top, true)
+	g.clock.Advance(time.Minute)
+	start := f.count()
+	tok := f.slash(alice, g.channel, "deal")
+	if _, final := f.answer(start, tok); !strings.Contains(final.content(), "Dealt hand") {
+		t.Fatalf("deal answered %q", final.content())
+	}
+	g.flush()
+	id, _ := g.tableMessage()
+	g.callDown(t, id)
+	s := f.onScreen(id)
+	want := "carol wins the high (15) with three of a kind, kings, alice and bob split the low (8 and 7) with 7-4-3-2-A (quartered)"
+	if !strings.Contains(s.content, want) || !strings.Contains(s.content, "Fixed-limit Omaha hi-lo 5/10") {
+		t.Fatalf("the table message does not say %q:\n%s", want, s.content)
+	}
+	checkChips(t, db, 3*10000)
 }
