@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	slackapi "github.com/slack-go/slack"
 )
 
 var slackMention = regexp.MustCompile(`<@(U[A-Z0-9]+)>`)
@@ -96,5 +98,67 @@ func (tb *desk) callDown(ts string) {
 		if p.update == nil {
 			tb.t.Fatalf("%s's %q: %+v", who, b.Text.Text, p.private)
 		}
+	}
+}
+
+// TestPLORunTwiceOverSocketMode: a three-way pot-limit Omaha all-in by clicks over Socket Mode (the
+// raise form at its pot-limit largest until all-in is on offer), run twice by everyone's click: both
+// boards are awarded, the all-in line shows four cards a hand, chips are conserved.
+func TestPLORunTwiceOverSocketMode(t *testing.T) {
+	t.Parallel()
+	tb := newTable(t, 5)
+	ts, _ := tb.dealt("start game=plo runtwice=on blinds=5/10 buyin=1000 timer=0")
+	for step := 0; ; step++ {
+		if step > 30 {
+			t.Fatalf("the hand did not end:\n%s", tb.onScreen(ts).Text)
+		}
+		s := tb.onScreen(ts)
+		who, ok := tb.actor(s)
+		if !ok {
+			m := regexp.MustCompile(`(?m)^▶ (\S+): betting is over`).FindStringSubmatch(s.Text)
+			if m == nil {
+				break // the hand is over
+			}
+			for id, name := range tb.names {
+				if name == m[1] {
+					who = id
+				}
+			}
+		}
+		var b slackapi.ButtonBlockElement
+		typed := ""
+		if b, ok = shownButton(s, "Run it twice"); !ok {
+			if b, ok = shownButton(s, "All-in"); !ok {
+				if b, ok = shownButton(s, "Raise"); ok {
+					v, err := decodeValue(b.Value)
+					if err != nil {
+						t.Fatal(err)
+					}
+					typed = itoa(v.Max)
+				} else if b, ok = shownButton(s, "Call"); !ok {
+					t.Fatalf("%s: no button to put chips in:\n%s", who, s.Text)
+				}
+			}
+		}
+		p := tb.press(who, ts, b, typed)
+		if p.update == nil && len(p.private) == 1 && strings.Contains(p.private[0].Text, "commands too fast") {
+			time.Sleep(time.Second) // the player's own command limit (real time here): click again
+			continue
+		}
+		if p.update == nil {
+			t.Fatalf("%s's %q: %+v", who, b.Text.Text, p.private)
+		}
+	}
+	s := tb.onScreen(ts)
+	for _, want := range []string{"the board runs twice", "half on the first board", "half on the second board", "Pot-limit Omaha 5/10"} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("no %q on the table:\n%s", want, s.Text)
+		}
+	}
+	if !regexp.MustCompile(`All-in: \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+`).MatchString(s.Text) {
+		t.Errorf("the all-in line does not show four cards a hand:\n%s", s.Text)
+	}
+	if got := chipsOnTable(tb.record()); got != 3000 {
+		t.Fatalf("%d chips on the table, want 3,000", got)
 	}
 }
