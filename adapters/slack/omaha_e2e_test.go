@@ -1,12 +1,23 @@
 package slack
 
 import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
+
+	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage"
 )
 
 var slackMention = regexp.MustCompile(`<@(U[A-Z0-9]+)>`)
@@ -157,6 +168,88 @@ func TestPLORunTwiceOverSocketMode(t *testing.T) {
 	}
 	if !regexp.MustCompile(`All-in: \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+, \w+ (\S+ ){3}\S+`).MatchString(s.Text) {
 		t.Errorf("the all-in line does not show four cards a hand:\n%s", s.Text)
+	}
+	if got := chipsOnTable(tb.record()); got != 3000 {
+		t.Fatalf("%d chips on the table, want 3,000", got)
+	}
+}
+
+// scriptedRand is the dealer's Rand with scripted decks first (deck), then a seeded generator.
+type scriptedRand struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	rest *rand.ChaCha8
+}
+
+func (r *scriptedRand) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.buf.Len() > 0 {
+		return r.buf.Read(p)
+	}
+	return r.rest.Read(p)
+}
+
+// deck scripts the next shuffle to come out as cards, then (salt) 16 bytes of salt.
+func (r *scriptedRand) deck(t *testing.T, cards []engine.Card, salt bool) {
+	t.Helper()
+	d, err := engine.DeckFrom(cards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := engine.OrderedDeck() // the Fisher–Yates swaps engine.ShuffledDeck makes, run backwards
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := 51; i > 0; i-- {
+		j := 0
+		for k := 0; k <= i; k++ {
+			if cur[k] == d[i] {
+				j = k
+			}
+		}
+		r.buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(j)))
+		cur[i], cur[j] = cur[j], cur[i]
+	}
+	if salt {
+		r.buf.Write(bytes.Repeat([]byte{7}, 16))
+	}
+}
+
+// TestO8QuarteredOverSocketMode: RULES.md R-28 over Socket Mode from a scripted deck: carol (on the
+// button) takes the high half with three kings, alice and bob tie for the low and get a quarter each;
+// the table message says so in one sentence, and chips are conserved.
+func TestO8QuarteredOverSocketMode(t *testing.T) {
+	t.Parallel()
+	r := &scriptedRand{rest: rand.NewChaCha8([32]byte{9})}
+	r.deck(t, engine.MustParseCards("2s 3d Ah"), false) // the draw for the button: carol's ace
+	r.deck(t, engine.MustParseCards("3s 3h Kc 4s 4h 8d Qc Tc 8s Jc 9c 6c 2h Ac 2d 7h 5c Ks 5d Kd"), true)
+	h := newHarness(t, socketConfig())
+	db, err := storage.Open(filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	d, err := bot.New(db, h.a, bot.Config{Rand: r, AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} },
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := d.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	h.a.SetDealer(d)
+	tb := &desk{harness: h, t: t, db: db, d: d}
+	tb.runSocket(t)
+	ts, _ := tb.dealt("start game=o8 blinds=5/10 buyin=1000 timer=0")
+	tb.callDown(ts)
+	s := tb.onScreen(ts)
+	want := "carol wins the high (15) with three of a kind, kings, alice and bob split the low (8 and 7) with 7-4-3-2-A (quartered)"
+	if !strings.Contains(s.Text, want) || !strings.Contains(s.Text, "Fixed-limit Omaha hi-lo 5/10") {
+		t.Fatalf("the table message does not say %q:\n%s", want, s.Text)
 	}
 	if got := chipsOnTable(tb.record()); got != 3000 {
 		t.Fatalf("%d chips on the table, want 3,000", got)
