@@ -159,3 +159,30 @@ func TestConsoleO8Quartered(t *testing.T) {
 	}
 	g.checkChips("after the quartered pot")
 }
+
+// TestConsoleVerifyOmaha: `verify N` of an Omaha hand opens every hole card of the asker's, four of
+// them, against the deck's commitment, and none of the other player's unshown ones.
+func TestConsoleVerifyOmaha(t *testing.T) {
+	g := newGame(t)
+	g.must("alice: start game=plo timer=off", "alice: join 1000", "bob: join 1000", "alice: deal")
+	folder, other := "alice", "bob"
+	if r := g.say("alice: fold"); r.IsError {
+		folder, other = "bob", "alice"
+		g.must("bob: fold")
+	}
+	for who, want := range map[string]int{folder: 4, other: 4} {
+		r := g.say(who + ": verify 1")
+		if r.IsError {
+			t.Fatalf("%s: verify 1: %s", who, r.Text)
+		}
+		_, own, ok := strings.Cut(r.Text, "Your cards (only you see this):\n")
+		own, _, _ = strings.Cut(own, "The 52 lines")
+		if got := strings.Count(own, "sha256sum"); !ok || got != want {
+			t.Errorf("%s's proof opens %d own cards, want %d:\n%s", who, got, want, r.Text)
+		}
+		if strings.Contains(r.Text, "Public cards:") {
+			t.Errorf("%s's proof opens public cards of a hand that showed none:\n%s", who, r.Text)
+		}
+	}
+	g.checkChips("after the fold")
+}

@@ -95,8 +95,14 @@ func (s State) seatedCount() int {
 func (s State) gameRoom() error {
 	set := s.Rec.Settings
 	if most := set.MaxSeated(); most < len(s.Rec.Seats) && s.seatedCount() >= most {
+		g, v := set.Game, set.Variant
+		for _, p := range set.Picks() { // a mixed table: the game of its list that seats fewest
+			if p.Game.MaxPlayers() == most {
+				g, v = p.Game, p.Variant
+			}
+		}
 		return errs.Errorf(errs.Invalid, "The table is full: %s deals to at most %d players (one deck holds no more hole cards); wait for a player to leave.",
-			render.Stakes(set.Game, set.Variant, false), most)
+			render.Stakes(g, v, false), most)
 	}
 	return nil
 }
