@@ -53,6 +53,7 @@ help COMMAND — the details of a command, such as ` + "`help raise`"
 // that name the command).
 const helpText = `Commands:
 start [options] — open a table here (host). Options: ` + table.SettingsHelp + `
+games (start or set game=NAME): ` + table.GameHelp + `
 ` + table.TournamentHelp + `
 join [buy-in] — sit down, buying in from your bankroll (in a tournament: register for the buy-in)
 leave — cash out and stand up (after the hand if you are in one)
@@ -77,6 +78,7 @@ kick @user — remove a player (host or admin)
 straddle — straddle (twice the big blind) in your next hand under the gun, when the table allows it
 bombpot [N] — the next hand is a bomb pot: everyone antes N (twice the big blind if not said), flop at once (host)
 runtwice yes|no — answer whether to run the board twice after an all-in, when the table offers it
+choose GAME — at dealer's choice (game=choice), the player on the button picks the orbit's game: choose plo
 adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
@@ -194,6 +196,7 @@ func newVerbs() map[string]verb {
 		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
 		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
 		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
+		"choose":   {need: needSeat, refusal: "type `join` to play.", core: table.State.Choose, reads: readsDeal}, // dealer's choice: the button picks the orbit's game, which deals
 	}
 	addMoneyVerbs(verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
 	addScheduleVerbs(verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
@@ -299,9 +302,9 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	if err != nil {
 		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
 	}
-	narr := &render.Narrator{Names: hr.Names, Style: style}
+	narr := &render.Narrator{Names: hr.Names, Style: style, HiLo: hr.Rules.Game.HiLo()}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, hr.Rules.Variant, render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
+	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, strings.ToLower(render.Stakes(hr.Rules.Game, hr.Rules.Variant, false)), render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
 	for p, st := range hr.Stacks {
 		fmt.Fprintf(&b, "%s: %s chips\n", render.Names(hr.Names).Name(p), render.Chips(st))
 	}
@@ -417,13 +420,13 @@ func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply,
 			public = append(public, ev.Cards...)
 		case engine.EvReveal:
 			for _, r := range ev.Hands {
-				public = append(public, r.Cards[:]...)
+				public = append(public, r.Hole...) // every hole card: four or five in Omaha
 			}
 		}
 	}
 	for p, u := range hr.Users {
 		if u == cmd.User {
-			for _, c := range h.Hole(p) {
+			for _, c := range h.HoleCards(p) {
 				if !slices.Contains(public, c) {
 					own = append(own, c)
 				}

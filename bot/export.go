@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 
 	"github.com/dealerbot/dealerbot/render/hh"
@@ -29,6 +30,8 @@ type ExportFilter struct {
 	Table  string    // a table ID, or part of one ("discord/123/456", "456")
 	Since  time.Time // hands finished at or after this time
 	Player string    // a user ID or display name: only their hands, with their own hole cards
+	// Game is a game's name as engine.ParseGame reads it ("plo", "o8", "holdem"): only its hands.
+	Game string
 }
 
 // Pick reports whether a hand belongs in the export, and the hand index of the player the export is
@@ -39,6 +42,11 @@ func (f ExportFilter) Pick(hr table.HandRecord) (bool, int) {
 	}
 	if !f.Since.IsZero() && hr.Time.Before(f.Since) {
 		return false, -1
+	}
+	if f.Game != "" {
+		if g, err := engine.ParseGame(f.Game); err != nil || hr.Rules.Game != g {
+			return false, -1
+		}
 	}
 	if f.Player == "" {
 		return true, -1

@@ -13,6 +13,11 @@ type EquityView struct {
 	Hands   []engine.Revealed
 	Board   []engine.Card
 	Results []engine.EquityResult
+	// Sampled is set when the chances come from a sample of the boards (Omaha's many runouts), not
+	// from every board: each figure is then written "~41.20%".
+	Sampled bool
+	// Shares is set for a hi-lo game, where the figure is the hand's expected share of the pot.
+	Shares bool
 }
 
 // Equity writes each hand's chance to win outright and the chance of a tie:
@@ -39,20 +44,39 @@ func Equity(v EquityView, style CardStyle) Message {
 		if total := r.Wins + r.Ties + r.Losses; total > 0 {
 			win = float64(r.Wins) / float64(total)
 		}
-		parts[i] = fmt.Sprintf("%s %s %s", v.Names.Name(h.Player), Cards(h.Cards[:], style), percent(win))
-		if !sameTie && ties[i] > 0 {
-			parts[i] += " (tie " + percent(ties[i]) + ")"
+		if v.Shares {
+			win = r.Share
+		}
+		hole := h.Hole // every hole card; a Revealed made without them has its first two
+		if len(hole) == 0 {
+			hole = h.Cards[:]
+		}
+		parts[i] = fmt.Sprintf("%s %s %s", v.Names.Name(h.Player), Cards(hole, style), about(v.Sampled)+percent(win))
+		if !v.Shares && !sameTie && ties[i] > 0 {
+			parts[i] += " (tie " + about(v.Sampled) + percent(ties[i]) + ")"
 		}
 	}
 	text := strings.Join(parts, " · ")
-	if sameTie && n > 0 && ties[0] > 0 {
-		text += " (tie " + percent(ties[0]) + ")"
+	if !v.Shares && sameTie && n > 0 && ties[0] > 0 {
+		text += " (tie " + about(v.Sampled) + percent(ties[0]) + ")"
 	}
-	head := "Chances to win: "
+	head := "Chances to win"
+	if v.Shares {
+		head = "Expected shares of the pot, high and low"
+	}
 	if len(v.Board) > 0 {
-		head = "Chances to win on " + Cards(v.Board, style) + ": "
+		head += " on " + Cards(v.Board, style)
 	}
+	head += ": "
 	return Message{Text: clip(head + text)}
+}
+
+// about marks a sampled figure: "~".
+func about(sampled bool) string {
+	if sampled {
+		return "~"
+	}
+	return ""
 }
 
 func percent(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }

@@ -41,6 +41,11 @@ type Narrator struct {
 	// shown are the hands shown at the showdown by board (0, or the run of a hand run twice), so
 	// that an award can say what beat the runner-up when it was close.
 	shown [3]map[int]engine.HandValue
+
+	// HiLo is set for a hi-lo game: a pot the high hand takes whole is said to have had no low.
+	HiLo bool
+	// high is the award of a pot's high half, said together with its low half, which follows it.
+	high *engine.Event
 }
 
 // Event renders one event; see the package function Event.
@@ -135,6 +140,9 @@ func isShowdown(ev engine.Event) bool {
 // separated by line breaks. Unlike Event it is not cut to fit a message of its own: a table
 // message's log takes it as it is, and is cut as a whole.
 func (n *Narrator) Line(ev engine.Event) (string, bool) {
+	if n.high != nil || ev.Kind == engine.EvAward && ev.Half != engine.HalfWhole {
+		return n.halves(ev) // hilo.go
+	}
 	name := n.Names.Name(ev.Player)
 	allIn := ""
 	if ev.AllIn {
@@ -187,12 +195,20 @@ func (n *Narrator) Line(ev engine.Event) (string, bool) {
 	case engine.EvReveal:
 		parts := make([]string, len(ev.Hands))
 		for i, h := range ev.Hands {
-			parts[i] = n.Names.Name(h.Player) + " " + Cards(h.Cards[:], n.Style)
+			hole := h.Hole // every hole card; a Revealed made without them has its first two
+			if len(hole) == 0 {
+				hole = h.Cards[:]
+			}
+			parts[i] = n.Names.Name(h.Player) + " " + Cards(hole, n.Style)
 		}
 		return "All-in: " + strings.Join(parts, ", "), true
 	case engine.EvRuns:
 		if ev.Amount == 2 {
 			return "Everyone agreed: the board runs twice, each pot split between the two boards.", true
+		}
+		if r := ev.Reason(); r != "" {
+			r = strings.TrimSuffix(r, ", so the board is run once.")
+			return "The board runs once: " + strings.ToLower(r[:1]) + r[1:] + ".", true
 		}
 		return "The board runs once.", true
 	case engine.EvBoard:
@@ -208,6 +224,9 @@ func (n *Narrator) Line(ev engine.Event) (string, bool) {
 		s := name + " shows " + Cards(ev.Cards, n.Style)
 		if ev.Value != nil {
 			s += " — " + ev.Value.Description
+			if ev.Low != 0 {
+				s += ", low " + ev.Low.String()
+			}
 			if run := int(ev.Run); run < len(n.shown) {
 				if n.shown[run] == nil {
 					n.shown[run] = map[int]engine.HandValue{}
@@ -266,6 +285,9 @@ func (n *Narrator) award(ev engine.Event) string {
 		with := ""
 		if ev.Value != nil {
 			with = " with " + handPhrase(*ev.Value) + n.decided(ev, w)
+		}
+		if n.HiLo && ev.Street == engine.Showdown {
+			with += ", no low"
 		}
 		return fmt.Sprintf("%s wins %s%s", n.Names.Name(w), amount, with)
 	}

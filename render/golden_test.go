@@ -111,7 +111,7 @@ func (s script) transcript(t *testing.T, handNo int64, style CardStyle) string {
 		write("", m)
 	}
 	for p := range s.stacks {
-		write(s.names.Name(p), HoleCards(h.Hole(p), handNo, style))
+		write(s.names.Name(p), HoleCards(h.HoleCards(p), handNo, style))
 	}
 	for i, a := range s.actions {
 		if _, ok := h.Options(); !ok {

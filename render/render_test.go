@@ -591,7 +591,7 @@ func TestMessagesFitDiscord(t *testing.T) {
 			v.Seats = append(v.Seats, SeatView{Seat: p, Name: names[p], Stack: math.MaxInt64, Bet: math.MaxInt64,
 				AllIn: true, Button: p == 0, ToAct: p == 1})
 		}
-		msgs = append(msgs, Table(v, style), HoleCards(h.Hole(0), math.MaxInt64, style))
+		msgs = append(msgs, Table(v, style), HoleCards(h.HoleCards(0), math.MaxInt64, style))
 		eq := EquityView{Names: names}
 		for p := 0; p < 10; p++ {
 			eq.Hands = append(eq.Hands, engine.Revealed{Player: p, Cards: h.Hole(p)})
@@ -643,7 +643,7 @@ func TestSplit(t *testing.T) {
 }
 
 func TestHoleCardsMessage(t *testing.T) {
-	m := HoleCards([2]engine.Card{engine.NewCard(engine.Ace, engine.Spades), engine.NewCard(engine.King, engine.Hearts)}, 12, TextCards)
+	m := HoleCards([]engine.Card{engine.NewCard(engine.Ace, engine.Spades), engine.NewCard(engine.King, engine.Hearts)}, 12, TextCards)
 	if got, want := m.Text, "Hand #12 — your cards: A♠ K♥"; got != want || !m.Private {
 		t.Errorf("HoleCards = %+v, want private %q", m, want)
 	}

@@ -27,6 +27,8 @@ type SeatView struct {
 type TableView struct {
 	Title                      string
 	Variant                    engine.Variant
+	Game                       engine.Game // the game dealt now (Hold'em, the zero value, says no more than before)
+	Mixed                      string      // a table of several games: "dealer's choice of NLH, PLO, O8" or "rotation NLH, PLO"
 	SmallBlind, BigBlind, Ante int64
 	HandNo                     int64
 	Seats                      []SeatView
@@ -89,9 +91,12 @@ func Table(v TableView, style CardStyle) Message {
 	} else {
 		head += " · between hands"
 	}
-	stakes := capitalize(v.Variant.String()) + " " + Chips(v.SmallBlind) + "/" + Chips(v.BigBlind)
+	stakes := Stakes(v.Game, v.Variant, v.Mixed != "") + " " + Chips(v.SmallBlind) + "/" + Chips(v.BigBlind)
 	if v.Ante > 0 {
 		stakes += ", ante " + Chips(v.Ante)
+	}
+	if v.Mixed != "" {
+		stakes += " · " + v.Mixed
 	}
 	top := []string{head, stakes}
 	text := strings.Join(append(top, v.body(style, true)...), "\n")
@@ -232,9 +237,16 @@ var MyCards = Button{Label: "My cards", Command: "cards", Style: Secondary}
 // before they are shown.
 func HandTable(v HandView, style CardStyle) Message {
 	tv := v.TableView
-	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, capitalize(tv.Variant.String()), Chips(tv.SmallBlind), Chips(tv.BigBlind))
+	game := capitalize(tv.Variant.String()) // Hold'em at a table of one game: as before games (the call path's functions)
+	if tv.Game != engine.Holdem || tv.Mixed != "" {
+		game = Stakes(tv.Game, tv.Variant, tv.Mixed != "")
+	}
+	head := fmt.Sprintf("Hand #%d · %s %s/%s", tv.HandNo, game, Chips(tv.SmallBlind), Chips(tv.BigBlind))
 	if tv.Ante > 0 {
 		head += ", ante " + Chips(tv.Ante)
+	}
+	if tv.Mixed != "" {
+		head += " (" + tv.Mixed + ")"
 	}
 	if t := strings.TrimSpace(tv.Title); t != "" && t != "Table" {
 		head = t + " · " + head
@@ -273,6 +285,11 @@ func HandTable(v HandView, style CardStyle) Message {
 			// instead of being cut.
 			return HandTable(v.withoutPictures(style.Faces), EmojiCards)
 		}
+		if w := v.withoutPreviews(); v.Over && len(w.Result) < len(v.Result) {
+			// Ten Omaha hands turned up twice (the all-in and the showdown) do not fit: the showdown
+			// alone says every card.
+			return HandTable(w, style)
+		}
 		for recent := recentLines - 1; Length(text) > MaxText && recent >= 0; recent-- {
 			text = build(false, recent)
 		}
@@ -307,10 +324,10 @@ func (v HandView) withoutPictures(f *Faces) HandView {
 
 // --- the turn: whose it is, what they may do, their buttons ---------------------------------------
 
-// HoleCards is the private message with a player's two cards.
-func HoleCards(cards [2]engine.Card, handNo int64, style CardStyle) Message {
+// HoleCards is the private message with a player's hole cards: two, four or five.
+func HoleCards(cards []engine.Card, handNo int64, style CardStyle) Message {
 	return Message{
-		Text:    fmt.Sprintf("Hand #%d — your cards: %s", handNo, Cards(cards[:], style)),
+		Text:    fmt.Sprintf("Hand #%d — your cards: %s", handNo, Cards(cards, style)),
 		Private: true,
 	}
 }

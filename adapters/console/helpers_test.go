@@ -88,7 +88,7 @@ func (r *scriptRand) hand(t testing.TB, button int, holes []string, board string
 	for p, h := range holes {
 		hc[p] = engine.MustParseCards(h)
 	}
-	for round := 0; round < 2; round++ {
+	for round := 0; round < len(hc[0]); round++ { // two rounds, four or five in Omaha
 		for i := 1; i <= n; i++ {
 			order = append(order, hc[(button+i)%n][round])
 		}

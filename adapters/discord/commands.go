@@ -59,6 +59,7 @@ type subSpec struct {
 
 var (
 	variantChoices = []string{"no-limit", "pot-limit", "fixed-limit"}
+	gameChoices    = []string{"nlh", "plo", "plo5", "plo8", "o8", "choice"}
 	cardChoices    = []string{"images", "images4", "emoji", "text"}
 	pictureChoices = []string{"on", "off"}
 )
@@ -67,6 +68,8 @@ var (
 // a new command has to go into a group (like schedule) rather than the top level.
 // settingOpts are the typed options of start and set; "more" carries any other setting as key=value.
 var settingOpts = []optSpec{
+	// game before variant: a structure given with a game changes the structure the game implies.
+	{name: "game", desc: "nlh hold'em, plo Omaha, plo5 5-card, plo8/o8 hi-lo; choice: dealer's choice (games= in more)", kind: optChoice, key: "game", choices: gameChoices},
 	{name: "variant", desc: "Betting structure", kind: optChoice, key: "variant", choices: variantChoices},
 	// The dealer takes the blinds given apart as a pair, and says so when one comes alone.
 	{name: "small_blind", desc: "Small blind in chips (give the big blind too)", kind: optAmount, key: "small_blind", min: 1},

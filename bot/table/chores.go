@@ -85,6 +85,11 @@ func (s State) Chores(now time.Time, tm Timers) Chores {
 			c.WhenShown = false
 		}
 	}
+	if o := s.Rec.Orbit; tm.Deal && o.Chooser != "" && s.Open && s.Hand == nil && !s.Quarantined {
+		// The button is choosing the game (games.go): the hand is dealt when they answer, or with
+		// the game unchanged when their time is up.
+		c.Deal, c.Pause, c.WhenShown = true, max(o.By.Sub(now), 0), false
+	}
 	return c
 }
 

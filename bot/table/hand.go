@@ -70,6 +70,9 @@ func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error
 		// `deal` is the only way on, and it places them.)
 		return Step{}, errs.Errorf(errs.Conflict, "%s may still rebuy, %s left: the next hand is dealt as soon as each has answered (`rebuy` or `rebuy no`), or when the time is up.", strings.Join(names, " and "), Seconds(left))
 	}
+	if o := s.Rec.Orbit; o.Chooser != "" && now.Before(o.By) && !s.Quarantined {
+		return Step{}, errs.Errorf(errs.Conflict, "%s is choosing the game for this orbit, %s left: the hand is dealt as soon as they choose (`choose GAME`), or when the time is up.", o.ChooserName, Seconds(o.By.Sub(now)))
+	}
 	s.Quarantined = false
 	st, err := s.NextHand(now, in)
 	switch {
@@ -77,6 +80,8 @@ func (s State) Deal(now time.Time, _ Caller, _ []string, in Inputs) (Step, error
 		return Step{}, err
 	case st.Ends || st.Next != nil && !st.Next.Open:
 		st.Reply = "The session is over."
+	case st.Next.Hand == nil && st.Next.Rec.Orbit.Chooser != "":
+		st.Reply = fmt.Sprintf("%s chooses the game first.", st.Next.Rec.Orbit.ChooserName)
 	default:
 		st.Reply = fmt.Sprintf("Dealt hand #%d.", st.Next.Rec.HandNo)
 	}
@@ -168,8 +173,11 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 		}
 		n.Button = tb.Button
 		notes = append(notes, strings.TrimSuffix(b.String(), ",")+". "+n.Seats[n.Button].Name+" has the button.")
-	} else {
+	} else if !n.Orbit.Placed { // a button placed when its player was asked to choose the game stays
 		n.Button = s.nextButton(seats)
+	}
+	if st, asks := s.orbitGame(now, &n, seats, &notes); asks {
+		return st, nil
 	}
 	deck, err := in.Rand.Deck()
 	if err != nil {
@@ -227,7 +235,7 @@ func (s State) NextHand(now time.Time, in Inputs) (Step, error) {
 	view := &View{Deal: hs, Notes: notes, Events: h.Events(), Hand: h, State: hs, Names: names}
 	var private []Private
 	for p, st := range seats {
-		private = append(private, Private{User: n.Seats[st].User, Message: render.HoleCards(h.Hole(p), hs.No, in.Style)})
+		private = append(private, Private{User: n.Seats[st].User, Message: render.HoleCards(h.HoleCards(p), hs.No, in.Style)})
 	}
 	if h.Done() {
 		// Antes or blinds put everyone all-in: the board was run out inside NewHand.
@@ -626,7 +634,7 @@ func (s State) Cards(now time.Time, by Caller, _ []string, in Inputs) (Step, err
 	if seat < 0 || !s.InHand(seat) {
 		return Step{}, errs.Errorf(errs.Invalid, "You have no cards: you are not in a hand right now.")
 	}
-	return Step{Reply: render.HoleCards(s.Hand.Hole(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
+	return Step{Reply: render.HoleCards(s.Hand.HoleCards(s.PlayerOf(seat)), s.Rec.Hand.No, in.Style).Text}, nil
 }
 
 // Show turns the caller's cards from the last hand face up for the channel (`show`).
@@ -650,8 +658,8 @@ func (s State) Show(now time.Time, by Caller, _ []string, in Inputs) (Step, erro
 	shown.Shown[p] = true
 	next := s
 	next.Last = &shown
-	h := last.Hand.Hole(p)
+	h := last.Hand.HoleCards(p)
 	st := Step{Next: &next, Reply: "Shown."}
-	st.post("%s shows %s from hand #%d.", last.Seats[p].Name, render.Cards(h[:], in.Style), last.No)
+	st.post("%s shows %s from hand #%d.", last.Seats[p].Name, render.Cards(h, in.Style), last.No)
 	return st, nil
 }

@@ -225,6 +225,8 @@ type TableRecord struct {
 	Tournament *Tournament `json:",omitempty"`
 	// Screen is the hand's table message, edited in place as the hand goes on.
 	Screen Screen `json:",omitempty"`
+	// Orbit is where a mixed table (Settings.Games) is in its orbit, and a choice of game waited for.
+	Orbit Orbit `json:",omitzero"`
 	// Version counts the table's committed changes and Step names the last one (Change.Step):
 	// the store keeps both beside the record and fills them in when it reads the table.
 	Version int64  `json:"-"`

@@ -73,6 +73,9 @@ func (s State) Join(now time.Time, by Caller, args []string, in Inputs) (Step, e
 	if seat < 0 {
 		return Step{}, errs.Errorf(errs.Invalid, "The table is full (%d seats): wait for a seat to open.", len(s.Rec.Seats))
 	}
+	if err := s.gameRoom(); err != nil {
+		return Step{}, err
+	}
 	if err := s.roomFor(amount); err != nil {
 		return Step{}, err
 	}
@@ -127,6 +130,9 @@ func (s State) register(now time.Time, by Caller, args []string, in Inputs) (Ste
 	seat := s.emptySeat()
 	if seat < 0 {
 		return Step{}, errs.Errorf(errs.Invalid, "The tournament is full (%d seats).", len(s.Rec.Seats))
+	}
+	if err := s.gameRoom(); err != nil {
+		return Step{}, err
 	}
 	if err := s.roomFor(tr.Stack); err != nil {
 		return Step{}, err

@@ -78,6 +78,10 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	if err := checkCards(by, in, n.Settings); err != nil {
 		return Step{}, err
 	}
+	if seated, most := s.seatedCount(), n.Settings.MaxSeated(); seated > most {
+		return Step{}, errs.Errorf(errs.Invalid, "%s deals to at most %d players and %d are seated: %d must leave before the table switches.",
+			render.Stakes(n.Settings.Game, n.Settings.Variant, false), most, seated, seated-most)
+	}
 	if n.Settings.Seats < len(n.Seats) {
 		for _, st := range n.Seats[n.Settings.Seats:] {
 			if st.User != "" {
@@ -88,6 +92,9 @@ func (s State) Set(now time.Time, by Caller, args []string, in Inputs) (Step, er
 	}
 	for len(n.Seats) < n.Settings.Seats {
 		n.Seats = append(n.Seats, SeatRecord{})
+	}
+	if n.Settings.Games == "" && n.Orbit != (Orbit{}) {
+		n.Orbit = Orbit{Placed: n.Orbit.Placed} // one game now: no choice waited for (games.go)
 	}
 	st := s.reply(n, Change{}, "Settings changed.")
 	st.post("%s changed the settings: %s. Stakes change from the next hand.", by.Name, n.Settings.Describe())

@@ -46,6 +46,14 @@ type Settings struct {
 	TimeBank      int  `json:",omitempty"`
 	TimeBankAdd   int  `json:",omitempty"`
 	TimeBankHands int  `json:",omitempty"`
+	// Game is the game dealt (Hold'em, the zero value, for records from before games existed).
+	Game engine.Game `json:",omitzero"`
+	// Games are a mixed table's games, each with its structure (games.go): a rotation, one orbit
+	// each, or with Choice the games the player on the button picks from for each orbit. Empty: the
+	// table deals Game alone.
+	// (A string of short names, "nlh,plo,o8", so that Settings stay comparable.)
+	Games  string `json:",omitempty"`
+	Choice bool   `json:",omitzero"`
 }
 
 // DefaultSettings is what a bare `start` opens: no-limit 5/10, buy-in 1,000 (400 to 2,000), rebuys
@@ -103,7 +111,7 @@ func (s Settings) Rules(level int) engine.Rules {
 		level--
 	}
 	f := levelFactor(level)
-	return engine.Rules{Variant: s.Variant, SmallBlind: s.SmallBlind * f, BigBlind: s.BigBlind * f, Ante: s.Ante * f}
+	return engine.Rules{Variant: s.Variant, Game: s.Game, SmallBlind: s.SmallBlind * f, BigBlind: s.BigBlind * f, Ante: s.Ante * f}
 }
 
 // Level returns the blind level after elapsed time and hands dealt, at most maxLevel.
@@ -124,6 +132,10 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Variant > engine.FixedLimit:
 		return fmt.Errorf("unknown variant %d", s.Variant)
+	case s.Game > engine.OmahaHiLo:
+		return fmt.Errorf("unknown game %d", s.Game)
+	case !s.validGames():
+		return fmt.Errorf("games %v out of range", s.Games)
 	case s.SmallBlind <= 0 || s.BigBlind < s.SmallBlind || s.BigBlind > engine.MaxChips:
 		return fmt.Errorf("blinds %d/%d out of range", s.SmallBlind, s.BigBlind)
 	case s.Ante < 0 || s.Ante > engine.MaxChips:
@@ -150,7 +162,10 @@ func (s Settings) Validate() error {
 // Describe is the one-line summary of the settings.
 func (s Settings) Describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s/%s", s.Variant, render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
+	fmt.Fprintf(&b, "%s %s/%s", strings.ToLower(render.Stakes(s.Game, s.Variant, s.Games != "")), render.Chips(s.SmallBlind), render.Chips(s.BigBlind))
+	if m := s.MixLine(); m != "" {
+		b.WriteString(" (" + m + ")")
+	}
 	if s.Ante > 0 {
 		fmt.Fprintf(&b, ", ante %s", render.Chips(s.Ante))
 	}
@@ -193,7 +208,7 @@ func (s Settings) Describe() string {
 }
 
 // SettingsHelp lists the options `start` and `set` take.
-const SettingsHelp = "variant=no-limit|pot-limit|fixed-limit blinds=5/10 (or sb=5 bb=10) ante=1 buyin=1000 min=400 max=2000 " +
+const SettingsHelp = "game=nlh|plo|plo5|plo8|o8|choice games=nlh,plo,o8 variant=no-limit|pot-limit|fixed-limit blinds=5/10 (or sb=5 bb=10) ante=1 buyin=1000 min=400 max=2000 " +
 	"rebuy=yes|no|N rebuylevels=N levels=10m|20hands timer=60|off cards=text|emoji|images|images4 pictures=on|off seats=2-10 end=90m|2h " +
 	"straddle=on|off runtwice=on|off " +
 	"(buy-ins default to 100 big blinds, 40 to 200, and are at least 10; chips up to 1,000,000,000,000; levels up to a day or 1000 hands; end up to 24h)"
@@ -203,6 +218,7 @@ func (s *Settings) Apply(opts []string) error {
 	n := *s
 	buyinSet, minSet, maxSet := false, false, false
 	var pair blindPair // sb= and bb=, given apart
+	var mix mixArgs    // game=choice, game=rotation, games= and a single game, resolved together (games.go)
 	for _, o := range opts {
 		key, val, ok := strings.Cut(o, "=")
 		if !ok || val == "" {
@@ -212,10 +228,21 @@ func (s *Settings) Apply(opts []string) error {
 		val = strings.ToLower(val)
 		var err error
 		switch key {
-		case "variant", "game":
-			n.Variant, err = engine.ParseVariant(val)
-			if err != nil {
-				return errs.Errorf(errs.Invalid, "%s is not a variant: choose variant=no-limit, pot-limit or fixed-limit.", errs.Quote(val))
+		case "games", "game", "variant":
+			if handled, merr := mix.add(key, val); handled || merr != nil {
+				err = merr
+				break
+			}
+			// A game's short name sets the game and the structure it implies (game=plo is pot-limit
+			// Omaha); a structure alone (variant=pot-limit, and game= as it was before games) keeps
+			// the game.
+			if g, v, ok := parseGame(val); ok {
+				n.Game, n.Variant = g, v
+				mix.single = true
+				break
+			}
+			if n.Variant, err = engine.ParseVariant(val); err != nil {
+				return errGame(val)
 			}
 		case "blinds":
 			sb, bb, ok := strings.Cut(val, "/")
@@ -349,6 +376,9 @@ func (s *Settings) Apply(opts []string) error {
 		}
 	}
 	if err := pair.apply(&n); err != nil {
+		return err
+	}
+	if err := mix.apply(&n); err != nil {
 		return err
 	}
 	tenBlinds := minBuyInBlinds * n.BigBlind // BigBlind <= MaxChips: no wrap

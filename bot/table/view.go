@@ -22,7 +22,7 @@ func (s State) Table(now time.Time, _ Caller, _ []string, in Inputs) (Step, erro
 // View is the table as render.Table shows it.
 func (s State) View(now time.Time) render.TableView {
 	r := s.Rec.Settings.Rules(s.Rec.Level)
-	v := render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
+	v := render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, Mixed: s.Rec.Settings.MixLine(), SmallBlind: r.SmallBlind, BigBlind: r.BigBlind, Ante: r.Ante,
 		Notes: s.Notes(), Tournament: TournamentView(s.Rec, now)}
 	if s.Rec.Tournament != nil {
 		v.Title = "Tournament table"
@@ -123,6 +123,9 @@ func NewLines(hs *HandState, notes []string) *Lines {
 func (l *Lines) Add(v *View, style render.CardStyle) {
 	if l.narr == nil {
 		l.narr = &render.Narrator{Names: v.Names, Style: style}
+		if v.Hand != nil {
+			l.narr.HiLo = v.Hand.Game().HiLo()
+		}
 	}
 	if v.Deal != nil {
 		// They do not change during the hand: said once here, shown from the deal to the end.
@@ -159,7 +162,11 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 			}
 		}
 		if ev.Kind == engine.EvReveal {
-			if eq, ok := equity(ev, v.Names, style); ok {
+			game := engine.Holdem
+			if v.Hand != nil {
+				game = v.Hand.Game()
+			}
+			if eq, ok := equity(ev, game, v.Names, style); ok {
 				l.Result = append(l.Result, eq.Text)
 			}
 		}
@@ -171,9 +178,12 @@ func (l *Lines) Add(v *View, style render.CardStyle) {
 
 // equity is each turned-up hand's exact chance to win (engine.Equity deals every remaining board),
 // told before the rest of the board is dealt.
-func equity(ev engine.Event, names render.Names, style render.CardStyle) (render.Message, bool) {
+func equity(ev engine.Event, game engine.Game, names render.Names, style render.CardStyle) (render.Message, bool) {
 	if len(ev.Hands) < 2 {
 		return render.Message{}, false
+	}
+	if game != engine.Holdem {
+		return omahaEquity(ev, game, names, style)
 	}
 	hands := make([][2]engine.Card, len(ev.Hands))
 	for i, h := range ev.Hands {
@@ -201,7 +211,7 @@ func (l *Lines) collect(ev engine.Event, line string) {
 	switch ev.Kind {
 	case engine.EvReveal:
 		for _, h := range ev.Hands {
-			hand(h.Player).Cards = append([]engine.Card(nil), h.Cards[:]...)
+			hand(h.Player).Cards = append([]engine.Card(nil), h.Hole...) // every hole card
 		}
 	case engine.EvShow:
 		h := hand(ev.Player)
@@ -251,9 +261,12 @@ func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Sh
 // its lines l, at now; deadline is when the turn shown runs out (zero: no timer).
 func (s State) HandView(l *Lines, h *engine.Hand, hs *HandState, names render.Names, now, deadline time.Time) render.HandView {
 	r, pub := hs.Rules, h.Public()
-	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
+	v := render.HandView{TableView: render.TableView{Title: "Table", Variant: r.Variant, Game: r.Game, SmallBlind: r.SmallBlind, BigBlind: r.BigBlind,
 		Ante: r.Ante, HandNo: hs.No, Board: pub.Board, Board2: pub.Board2, PotNames: names, Notes: slices.Concat(l.Notes, s.nextNotes())},
 		Log: l.Log, Result: l.Result, Commitment: l.Commitment, Over: pub.Done, Showdown: l.Showdown}
+	if s.Rec.Settings.Games != "" {
+		v.Mixed = s.Rec.Settings.MixLine()
+	}
 	if s.Rec.Tournament != nil {
 		v.Title, v.Tournament = "Tournament", TournamentView(s.Rec, now)
 	}

@@ -15,17 +15,19 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render/hh"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
-const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since YYYY-MM-DD] [--player NAME]
+const exportUsage = `Usage: dealerbot export [--format pokerstars|ohh|phh] [--out PATH] [--table ID] [--since YYYY-MM-DD] [--player NAME] [--game GAME]
   pokerstars  PokerStars hand-history text, every hand in one stream (the default)
   ohh         Open Hand History JSON, one hand per line
   phh         one .phh file per hand in the folder --out, named by hand ID
 Without --out, pokerstars and ohh go to standard output. Unshown hole cards are never written;
-with --player, that player's hands only, with their own hole cards. It reads the PostgreSQL
+with --player, that player's hands only, with their own hole cards; with --game (holdem, omaha,
+omaha5, omaha-hilo, or nlh, plo, plo5, plo8, o8), that game's hands only. It reads the PostgreSQL
 database DEALERBOT_DATABASE_URL names when it is set, else the file DEALERBOT_DB names.
 `
 
@@ -41,6 +43,7 @@ func runExport(ctx context.Context, settings Settings, args []string, stdout, st
 	fs.StringVar(&f.Table, "table", "", "only hands of tables whose ID contains this")
 	since := fs.String("since", "", "only hands finished on or after this date (YYYY-MM-DD, UTC)")
 	fs.StringVar(&f.Player, "player", "", "only this player's hands (user ID or name), with their own hole cards")
+	fs.StringVar(&f.Game, "game", "", "only hands of this game: holdem, omaha, omaha5 or omaha-hilo (nlh, plo, plo5, plo8, o8)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, exportUsage)
@@ -60,6 +63,12 @@ func runExport(ctx context.Context, settings Settings, args []string, stdout, st
 			return 2
 		}
 		f.Since = t
+	}
+	if f.Game != "" {
+		if _, err := engine.ParseGame(f.Game); err != nil {
+			fmt.Fprintf(stderr, "dealerbot export: --game: %v\n", err)
+			return 2
+		}
 	}
 	switch *format {
 	case bot.FormatPokerStars, bot.FormatOHH:

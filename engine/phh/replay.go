@@ -271,6 +271,8 @@ func deck(h *History, n int, g engine.Game) (engine.Deck, error) {
 	}
 	if hole == 2 {
 		fillMuckers(h, n, &slot, &used)
+	} else {
+		fillOmahaMuckers(h, n, hole, g.HiLo(), &slot, &used)
 	}
 	next := engine.Card(0)
 	for i := range d {
@@ -645,4 +647,69 @@ func FromHand(hand *engine.Hand, players []string) *History {
 		}
 	}
 	return h
+}
+
+// omahaMuckCandidates is how many unused cards fillOmahaMuckers chooses a mucker's hand from: the
+// lowest, so the search stays small (C(20,5) = 15,504 hands) and its weakest hand loses.
+const omahaMuckCandidates = 20
+
+// fillOmahaMuckers is fillMuckers for Omaha: each player who mucked at showdown with unknown hole
+// cards gets the unused cards that make the weakest Omaha high hand with the board, chosen among the
+// lowest unused cards; in hi-lo among the nines to kings, which make no low, so the player wins no
+// half either.
+func fillOmahaMuckers(h *History, n, hole int, hilo bool, slot *[52]int, used *[52]bool) {
+	var board []engine.Card
+	for b := 0; b < 5; b++ {
+		if slot[boardSlot(n, hole, b)] == 0 {
+			return // not a full known board: nothing to compare with
+		}
+		board = append(board, engine.Card(slot[boardSlot(n, hole, b)]-1))
+	}
+	for _, a := range h.Actions {
+		if a.Op != "sm" || a.Cards != "" || a.Player < 1 || a.Player > n {
+			continue
+		}
+		known := false
+		for k := 0; k < hole; k++ {
+			known = known || slot[holeSlot(n, a.Player-1, k)] != 0
+		}
+		if known {
+			continue
+		}
+		var cands []engine.Card
+		for r := engine.Two; r <= engine.Ace && len(cands) < omahaMuckCandidates; r++ {
+			if hilo && (r < engine.Nine || r == engine.Ace) {
+				continue
+			}
+			for c := engine.Card(0); c < 52; c++ {
+				if !used[c] && c.Rank() == r && len(cands) < omahaMuckCandidates {
+					cands = append(cands, c)
+				}
+			}
+		}
+		if len(cands) < hole {
+			return
+		}
+		best, pick := engine.HandRank(^uint32(0)), []engine.Card(nil)
+		cur := make([]engine.Card, 0, hole)
+		var walk func(from int)
+		walk = func(from int) {
+			if len(cur) == hole {
+				if r := engine.EvaluateOmaha(cur, board); r < best {
+					best, pick = r, append(pick[:0], cur...)
+				}
+				return
+			}
+			for i := from; i <= len(cands)-(hole-len(cur)); i++ {
+				cur = append(cur, cands[i])
+				walk(i + 1)
+				cur = cur[:len(cur)-1]
+			}
+		}
+		walk(0)
+		for k, c := range pick {
+			slot[holeSlot(n, a.Player-1, k)] = int(c) + 1
+			used[c] = true
+		}
+	}
 }

@@ -146,7 +146,7 @@ func ToOHH(h *Hand) (OHH, error) {
 	r := h.Setup.Rules
 	n := len(h.Setup.Stacks)
 	o := OHHHand{SpecVersion: "1.4.6", InternalVersion: "dealerbot 1", NetworkName: "dealerbot", SiteName: "dealerbot",
-		GameType: "Holdem", TableName: tableName(h), TableHandle: h.Table, TableSize: h.maxSeats(),
+		GameType: ohhGame[r.Game], TableName: tableName(h), TableHandle: h.Table, TableSize: h.maxSeats(),
 		GameNumber: fmt.Sprint(HandID(h.Table, h.No)), StartDateUTC: h.Time.UTC().Format("2006-01-02T15:04:05Z"),
 		Currency: "Chips", AnteAmount: max(r.Ante, h.Setup.BombPot), SmallBlindAmount: r.SmallBlind, BigBlindAmount: r.BigBlind,
 		BetLimit:   OHHBetLimit{BetType: map[engine.Variant]string{engine.NoLimit: "NL", engine.PotLimit: "PL", engine.FixedLimit: "FL"}[r.Variant]},
@@ -201,8 +201,7 @@ func ToOHH(h *Hand) (OHH, error) {
 			add(OHHAction{PlayerID: p, Action: "Post Dead", Amount: ev.Amount, IsAllIn: ev.AllIn})
 		case engine.EvHoleCards:
 			if p == h.Hero {
-				hole := eh.Hole(p)
-				add(OHHAction{PlayerID: p, Action: "Dealt Cards", Cards: cardList(hole[:])})
+				add(OHHAction{PlayerID: p, Action: "Dealt Cards", Cards: cardList(eh.HoleCards(p))})
 			}
 		case engine.EvFold:
 			add(OHHAction{PlayerID: p, Action: "Fold"})
@@ -256,3 +255,7 @@ func ToOHH(h *Hand) (OHH, error) {
 	flush()
 	return OHH{OHH: o}, nil
 }
+
+// ohhGame is the OHH game_type of each game (the spec's "Holdem", "Omaha", "OmahaHiLo"; five-card
+// Omaha is Omaha with five cards dealt).
+var ohhGame = map[engine.Game]string{engine.Holdem: "Holdem", engine.Omaha: "Omaha", engine.Omaha5: "Omaha", engine.OmahaHiLo: "OmahaHiLo"}

@@ -37,8 +37,8 @@ type parsedAction struct {
 func (p *parsed) final(name string) int64 { return p.Start[name] - p.Put[name] + p.Back[name] }
 
 var (
-	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  Hold'em (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
-	psTHeader = regexp.MustCompile(`^PokerStars Hand #(\d+): Tournament #(\d+), \d+\+\d+ Hold'em (No Limit|Pot Limit|Limit) - Level ([IVXLCDM]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
+	psHeader  = regexp.MustCompile(`^PokerStars Hand #(\d+):  (?:Hold'em|Omaha|Omaha Hi/Lo|5 Card Omaha) (No Limit|Pot Limit|Limit) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
+	psTHeader = regexp.MustCompile(`^PokerStars Hand #(\d+): Tournament #(\d+), \d+\+\d+ (?:Hold'em|Omaha|Omaha Hi/Lo|5 Card Omaha) (No Limit|Pot Limit|Limit) - Level ([IVXLCDM]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d?\d:\d\d:\d\d ET$`)
 	psTable   = regexp.MustCompile(`^Table '([^']*)' (\d+)-max \(Play Money\) Seat #(\d+) is the button$`)
 	psTTable  = regexp.MustCompile(`^Table '(\d+) \d+' (\d+)-max Seat #(\d+) is the button$`)
 	psFinish  = regexp.MustCompile(`^.+ (finished the tournament in \d+(st|nd|rd|th) place( and received \d+\.)?|wins the tournament and receives \d+ - congratulations!)$`)
@@ -47,8 +47,8 @@ var (
 	psAct     = regexp.MustCompile(`^(.+): (folds|checks|calls (\d+)|bets (\d+)|raises (\d+) to (\d+))( and is all-in)?$`)
 	psReturn  = regexp.MustCompile(`^Uncalled bet \((\d+)\) returned to (.+)$`)
 	psCollect = regexp.MustCompile(`^(.+) collected (\d+) from (pot|main pot|side pot|side pot-\d+)$`)
-	psDealt   = regexp.MustCompile(`^Dealt to (.+) \[(\S\S \S\S)\]$`)
-	psShows   = regexp.MustCompile(`^(.+): shows \[(\S\S \S\S)\] \((.+)\)$`)
+	psDealt   = regexp.MustCompile(`^Dealt to (.+) \[(\S\S(?: \S\S){1,4})\]$`)
+	psShows   = regexp.MustCompile(`^(.+): shows \[(\S\S(?: \S\S){1,4})\] \((.+)\)$`)
 	psStreet  = regexp.MustCompile(`^\*\*\* ((FIRST|SECOND) )?(FLOP|TURN|RIVER) \*\*\* `)
 )
 

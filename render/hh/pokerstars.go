@@ -47,6 +47,9 @@ func PokerStarsHand(h *Hand) (string, error) {
 	r := h.Setup.Rules
 	var b strings.Builder
 	limit := map[engine.Variant]string{engine.NoLimit: "No Limit", engine.PotLimit: "Pot Limit", engine.FixedLimit: "Limit"}[r.Variant]
+	// The game as PokerStars names it: "Hold'em No Limit", "Omaha Pot Limit", "Omaha Hi/Lo Limit",
+	// "5 Card Omaha Pot Limit".
+	limit = starsGame[r.Game] + " " + limit
 	stakes := fmt.Sprintf("%d/%d", r.SmallBlind, r.BigBlind)
 	if r.Variant == engine.FixedLimit {
 		small, big := r.SmallBet, r.BigBet
@@ -60,11 +63,11 @@ func PokerStarsHand(h *Hand) (string, error) {
 	}
 	if t := h.Tournament; t != nil {
 		id := TournamentID(h.Table, t.Began)
-		fmt.Fprintf(&b, "PokerStars Hand #%d: Tournament #%d, %d+0 Hold'em %s - Level %s (%s) - %s ET\n",
+		fmt.Fprintf(&b, "PokerStars Hand #%d: Tournament #%d, %d+0 %s - Level %s (%s) - %s ET\n",
 			HandID(h.Table, h.No), id, t.BuyIn, limit, roman(t.Level), stakes, starsTime(h.Time))
 		fmt.Fprintf(&b, "Table '%d 1' %d-max Seat #%d is the button\n", id, h.maxSeats(), h.seat(h.Setup.Button))
 	} else {
-		fmt.Fprintf(&b, "PokerStars Hand #%d:  Hold'em %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes, starsTime(h.Time))
+		fmt.Fprintf(&b, "PokerStars Hand #%d:  %s (%s) - %s ET\n", HandID(h.Table, h.No), limit, stakes, starsTime(h.Time))
 		fmt.Fprintf(&b, "Table '%s' %d-max (Play Money) Seat #%d is the button\n", tableName(h), h.maxSeats(), h.seat(h.Setup.Button))
 	}
 	n := len(h.Setup.Stacks)
@@ -100,9 +103,11 @@ func PokerStarsHand(h *Hand) (string, error) {
 		// A hand run twice: what each player showed and collected on each board.
 		showedRun    [3]map[int]*engine.HandValue
 		collectedRun [3][]int64
+		lows         [3]map[int]engine.LowRank // the lows shown (hi-lo), by board
+		lastIdx      int                       // the pot of the last award
 	)
 	for r := range showedRun {
-		showedRun[r], collectedRun[r] = map[int]*engine.HandValue{}, make([]int64, n)
+		showedRun[r], collectedRun[r], lows[r] = map[int]*engine.HandValue{}, make([]int64, n), map[int]engine.LowRank{}
 	}
 	holeCards := func() {
 		if holeCardsW {
@@ -111,8 +116,7 @@ func PokerStarsHand(h *Hand) (string, error) {
 		holeCardsW = true
 		b.WriteString("*** HOLE CARDS ***\n")
 		if h.Hero >= 0 && h.Hero < n {
-			hole := eh.Hole(h.Hero)
-			fmt.Fprintf(&b, "Dealt to %s [%s %s]\n", h.name(h.Hero), hole[0], hole[1])
+			fmt.Fprintf(&b, "Dealt to %s [%s]\n", h.name(h.Hero), cards(eh.HoleCards(h.Hero)))
 		}
 	}
 	for _, ev := range evs {
@@ -190,7 +194,8 @@ func PokerStarsHand(h *Hand) (string, error) {
 			}
 			showed[p] = ev.Value
 			showedRun[ev.Run][p] = ev.Value
-			fmt.Fprintf(&b, "%s: shows [%s] (%s)\n", h.name(p), cards(ev.Cards), describe(ev.Value))
+			lows[ev.Run][p] = ev.Low
+			fmt.Fprintf(&b, "%s: shows [%s] (%s)\n", h.name(p), cards(ev.Cards), describeHiLo(r.Game, ev.Value, ev.Low))
 		case engine.EvMuck:
 			if !showdown {
 				showdown = true
@@ -201,15 +206,21 @@ func PokerStarsHand(h *Hand) (string, error) {
 		case engine.EvAward:
 			// Awards come main pot first, then each side pot; a hand run twice awards them again, in
 			// the same order, for the second board: those halves add to the pots of the first.
+			// In hi-lo the low half of a pot follows its high half and adds to the same pot; each
+			// half's winners get a "collected" line of their own, as PokerStars writes them.
 			pot := ev.Pots[0]
 			idx := len(pots)
-			if ev.Run == 2 {
+			if ev.Half == engine.HalfLow {
+				idx = lastIdx
+				pots[idx] += pot.Amount
+			} else if ev.Run == 2 {
 				idx = secondHalves
 				secondHalves++
 				pots[idx] += pot.Amount
 			} else {
 				pots = append(pots, pot.Amount)
 			}
+			lastIdx = idx
 			for i, wnr := range pot.Winners {
 				collected[wnr] += pot.Shares[i]
 				collectedRun[ev.Run][wnr] += pot.Shares[i]
@@ -275,24 +286,21 @@ func PokerStarsHand(h *Hand) (string, error) {
 			fmt.Fprintf(&b, "folded on the %s", streetName(foldedOn[p]))
 		case board2 != nil && showedRun[1][p] != nil && showedRun[2][p] != nil:
 			// Run twice: one clause per board, as PokerStars writes it.
-			hole := eh.Hole(p)
-			fmt.Fprintf(&b, "showed [%s %s] and ", hole[0], hole[1])
+			fmt.Fprintf(&b, "showed [%s] and ", cards(eh.HoleCards(p)))
 			for run := 1; run <= 2; run++ {
 				if run == 2 {
 					b.WriteString(", and ")
 				}
 				if won := collectedRun[run][p]; won > 0 {
-					fmt.Fprintf(&b, "won (%d) with %s", won, describe(showedRun[run][p]))
+					fmt.Fprintf(&b, "won (%d) with %s", won, describeHiLo(r.Game, showedRun[run][p], lows[run][p]))
 				} else {
-					fmt.Fprintf(&b, "lost with %s", describe(showedRun[run][p]))
+					fmt.Fprintf(&b, "lost with %s", describeHiLo(r.Game, showedRun[run][p], lows[run][p]))
 				}
 			}
 		case showed[p] != nil && collected[p] > 0:
-			hole := eh.Hole(p)
-			fmt.Fprintf(&b, "showed [%s %s] and won (%d) with %s", hole[0], hole[1], collected[p], describe(showed[p]))
+			fmt.Fprintf(&b, "showed [%s] and won (%d) with %s", cards(eh.HoleCards(p)), collected[p], describeHiLo(r.Game, showed[p], lows[0][p]))
 		case showed[p] != nil:
-			hole := eh.Hole(p)
-			fmt.Fprintf(&b, "showed [%s %s] and lost with %s", hole[0], hole[1], describe(showed[p]))
+			fmt.Fprintf(&b, "showed [%s] and lost with %s", cards(eh.HoleCards(p)), describeHiLo(r.Game, showed[p], lows[0][p]))
 		case mucked[p]:
 			b.WriteString("mucked")
 		case collected[p] > 0:
@@ -435,4 +443,20 @@ func describe(v *engine.HandValue) string {
 		return "a pair of " + rankPlural[r(0)]
 	}
 	return "high card " + rankWord[r(0)]
+}
+
+// starsGame names the games as PokerStars' headers do.
+var starsGame = map[engine.Game]string{engine.Holdem: "Hold'em", engine.Omaha: "Omaha", engine.Omaha5: "5 Card Omaha", engine.OmahaHiLo: "Omaha Hi/Lo"}
+
+// describeHiLo words a shown hand; in hi-lo both halves, as PokerStars does: "HI: a pair of Kings;
+// LO: 8,5,3,2,A", or "HI: a pair of Kings" without a low.
+func describeHiLo(g engine.Game, v *engine.HandValue, low engine.LowRank) string {
+	if !g.HiLo() {
+		return describe(v)
+	}
+	s := "HI: " + describe(v)
+	if low != 0 {
+		s += "; LO: " + strings.ReplaceAll(low.String(), "-", ",")
+	}
+	return s
 }
