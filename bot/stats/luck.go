@@ -25,10 +25,6 @@ var ErrNoEquity = errors.New("the hand's pots do not match its contributions")
 // side pot between some of them deals the boards here, with engine.Evaluate7 (about 0.1 s for
 // three hands before the flop). Callers keep the results they worked out.
 func Expected(s engine.Setup, actions []engine.Action, w Hand) ([]float64, error) {
-	if s.Rules.Game != engine.Holdem {
-		// Omaha's all-ins are not adjusted yet (engine.OmahaEquity would do it): counted, unadjusted.
-		return nil, ErrNoEquity
-	}
 	h, err := engine.Replay(s, actions)
 	if err != nil {
 		return nil, err
@@ -56,8 +52,23 @@ func Expected(s engine.Setup, actions []engine.Action, w Hand) ([]float64, error
 			allLive = false
 		}
 	}
-	var shares [][]float64          // by pot, by eligible player
-	if allLive && len(board) >= 3 { // from the flop on: every board, exactly
+	var shares [][]float64 // by pot, by eligible player
+	if g := s.Rules.Game; g != engine.Holdem {
+		// Omaha: engine.OmahaEquity, exact when the boards are few, else a fixed sample (hi-lo
+		// halves counted). Side pots between only some of the live hands are not valued yet.
+		if !allLive {
+			return nil, ErrNoEquity
+		}
+		hands := make([][]engine.Card, len(live))
+		for i, p := range live {
+			hands[i] = h.HoleCards(p)
+		}
+		est, err := engine.OmahaEquity(g, hands, board, sampledBoards, rand.NewPCG(uint64(len(actions)), 0x6c75636b))
+		if err != nil {
+			return nil, err
+		}
+		shares = potShares(pots, live, func(i int) float64 { return est.Results[i].Share })
+	} else if allLive && len(board) >= 3 { // from the flop on: every board, exactly
 		hands := make([][2]engine.Card, len(live))
 		for i, p := range live {
 			hands[i] = h.Hole(p)
@@ -66,16 +77,7 @@ func Expected(s engine.Setup, actions []engine.Action, w Hand) ([]float64, error
 		if err != nil {
 			return nil, err
 		}
-		for _, pot := range pots {
-			sh := make([]float64, len(pot.Eligible))
-			for i, p := range pot.Eligible {
-				sh[i] = 1
-				if len(pot.Eligible) > 1 {
-					sh[i] = eq[slices.Index(live, p)].Share
-				}
-			}
-			shares = append(shares, sh)
-		}
+		shares = potShares(pots, live, func(i int) float64 { return eq[i].Share })
 	} else {
 		shares = dealShares(h, live, board, pots, uint64(s.Deck[0])<<8|uint64(len(actions)))
 	}
@@ -88,6 +90,23 @@ func Expected(s engine.Setup, actions []engine.Action, w Hand) ([]float64, error
 		ev[p] -= float64(w.Seats[p].Contrib)
 	}
 	return ev, nil
+}
+
+// potShares gives each pot's eligible players their share (share(i) for live[i]); a pot only one
+// player can win is theirs.
+func potShares(pots []engine.Pot, live []int, share func(i int) float64) [][]float64 {
+	var out [][]float64
+	for _, pot := range pots {
+		sh := make([]float64, len(pot.Eligible))
+		for i, p := range pot.Eligible {
+			sh[i] = 1
+			if len(pot.Eligible) > 1 {
+				sh[i] = share(slices.Index(live, p))
+			}
+		}
+		out = append(out, sh)
+	}
+	return out
 }
 
 // sampledBoards is how many boards dealShares deals when completing the board every way would take

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,11 +16,17 @@ import (
 // given hole cards and board; Final is what the engine pays.
 func scripted(t *testing.T, stacks []int64, holes []string, board string, actions []engine.Action) table.HandRecord {
 	t.Helper()
+	return scriptedGame(t, engine.Rules{Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10}, stacks, holes, board, actions)
+}
+
+// scriptedGame is scripted for a game of rules (Omaha deals four or five rounds).
+func scriptedGame(t *testing.T, rules engine.Rules, stacks []int64, holes []string, board string, actions []engine.Action) table.HandRecord {
+	t.Helper()
 	n := len(stacks)
-	// Hole cards are dealt one at a time from the player left of the button, two rounds; then a
-	// burn before the flop, the turn and the river.
+	// Hole cards are dealt one at a time from the player left of the button, two rounds (four or
+	// five in Omaha); then a burn before the flop, the turn and the river.
 	var first []engine.Card
-	for round := 0; round < 2; round++ {
+	for round := 0; round < rules.Game.HoleCards(); round++ {
 		for i := 1; i <= n; i++ {
 			first = append(first, engine.MustParseCards(holes[i%n])[round])
 		}
@@ -31,15 +38,14 @@ func scripted(t *testing.T, stacks []int64, holes []string, board string, action
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := table.HandRecord{Table: "console/local/console", No: 1, Rules: engine.Rules{Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10},
+	h := table.HandRecord{Table: "console/local/console", No: 1, Rules: rules,
 		Stacks: stacks, Button: 0, Deck: deck, Actions: actions, Users: []string{"alice", "bob", "carol"}[:n], Names: []string{"alice", "bob", "carol"}[:n]}
 	e, err := engine.Replay(h.Setup(), h.Actions)
 	if err != nil || !e.Done() {
 		t.Fatalf("the scripted hand does not play: %v", err)
 	}
 	for p := range n {
-		hole := e.Hole(p)
-		if got := engine.FormatCards(hole[:]); got != holes[p] {
+		if got := engine.FormatCards(e.HoleCards(p)); got != holes[p] {
 			t.Fatalf("player %d holds %s, want %s", p, got, holes[p])
 		}
 	}
@@ -205,5 +211,46 @@ func TestAllInAdjustedConserved(t *testing.T) {
 	}
 	if runOut == 0 {
 		t.Fatalf("seed %d: no hand was run out", seed)
+	}
+}
+
+// TestAllInAdjustedOmaha: a pot-limit Omaha all-in on the turn, its equity counted by hand, and the
+// play figures kept apart by game.
+func TestAllInAdjustedOmaha(t *testing.T) {
+	// alice A♠A♥3♦4♦ against bob K♠K♥5♦6♦, 20 each, all in on the turn of 2♣ 7♦ 9♥ J♣. A hand is
+	// exactly two hole cards and three of the board: 40 cards can come on the river; bob wins on the
+	// two kings left (trips) and the four eights (5♦6♦ with 7-8-9: a straight), alice on the other
+	// 34 (no flush: the board has one diamond; a pair on the board gives aces-up against kings-up).
+	// The 40 pot is worth 40 × 34/40 = 34 to alice, 6 to bob: all-in adjusted, alice +14, bob -14.
+	// The river is 8♠: bob wins, +20, a luck of 20 - (-14) = +34.
+	rules := engine.Rules{Game: engine.Omaha, Variant: engine.PotLimit, SmallBlind: 5, BigBlind: 10}
+	h := scriptedGame(t, rules, []int64{20, 20}, []string{"AsAh3d4d", "KsKh5d6d"}, "2c7d9hJc8s", []engine.Action{
+		act(0, engine.Call), act(1, engine.Check), // pre-flop
+		act(1, engine.Check), act(0, engine.Check), // flop
+		act(1, engine.Check), act(0, engine.AllIn), act(1, engine.Call), // turn
+	})
+	if got, want := h.Final, []int64{0, 40}; !slices.Equal(got, want) {
+		t.Fatalf("final stacks %v, want %v", got, want)
+	}
+	tl := NewTally()
+	tl.Add(&h, nil)
+	hold := scripted(t, []int64{1000, 1000}, []string{"AsAh", "KsKh"}, "2c7d9hJcKd", []engine.Action{
+		act(0, engine.Call), act(1, engine.Check), act(1, engine.Check), act(0, engine.Check),
+		act(1, engine.Check), act(0, engine.AllIn), act(1, engine.Call),
+	})
+	tl.Add(&hold, nil)
+	bob := tl.Lines["bob"]
+	// The Omaha hand: 20 - (-14); the Hold'em hand of TestAllInAdjustedByHand: 1,000 - (-909.09).
+	if want := 34 + 1000 - (2000*2.0/44 - 1000); !near(bob.Luck, want) || bob.AllIns != 2 {
+		t.Fatalf("bob's luck %.4f in %d all-ins, want %.4f in 2", bob.Luck, bob.AllIns, want)
+	}
+	if len(bob.Games) != 2 || bob.Games[engine.Omaha].Dealt != 1 || bob.Games[engine.Holdem].Dealt != 1 || bob.Dealt != 2 {
+		t.Fatalf("bob's figures by game %+v (overall %d hands dealt), want a hand of each", bob.Games, bob.Dealt)
+	}
+	text := bob.Text()
+	for _, want := range []string{"\nHold'em: 1 hand · VPIP ", "\nOmaha: 1 hand · VPIP "} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("bob's stats:\n%s\nwant a line %q", text, want)
+		}
 	}
 }

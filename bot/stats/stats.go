@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -50,15 +52,10 @@ type Line struct {
 	Places       []int
 	ITM          int
 	Paid, Prizes int64
-	// Play figures, over every hand.
-	Preflop     int // hands with pre-flop betting
-	VPIP, PFR   int
-	ThreeBetOpp int
-	ThreeBet    int
-	SawFlop     int
-	WTSD, WonSD int
-	Bets, Calls int
-	Biggest     int64 // the largest cash-game pot won
+	// Play figures, over every hand, and Games the same by game dealt (Hold'em, Omaha...).
+	Play
+	Games   map[engine.Game]*Play
+	Biggest int64 // the largest cash-game pot won
 }
 
 // Tally adds up hands into lines by user. Hands whose action log Walk cannot read are counted in
@@ -73,6 +70,66 @@ type Tally struct {
 	// record it was given until then.
 	Defer   bool
 	pending []pending
+}
+
+// Play are the play figures of a player's hands: VPIP, PFR, 3-bet, went to showdown, won at
+// showdown and the aggression factor's bets and calls.
+type Play struct {
+	Dealt       int // hands dealt
+	Preflop     int // hands with pre-flop betting
+	VPIP, PFR   int
+	ThreeBetOpp int
+	ThreeBet    int
+	SawFlop     int
+	WTSD, WonSD int
+	Bets, Calls int
+}
+
+// add adds o's figures to p.
+func (p *Play) add(o Play) {
+	p.Dealt += o.Dealt
+	p.Preflop += o.Preflop
+	p.VPIP += o.VPIP
+	p.PFR += o.PFR
+	p.ThreeBetOpp += o.ThreeBetOpp
+	p.ThreeBet += o.ThreeBet
+	p.SawFlop += o.SawFlop
+	p.WTSD += o.WTSD
+	p.WonSD += o.WonSD
+	p.Bets += o.Bets
+	p.Calls += o.Calls
+}
+
+// AF is the aggression factor: bets and raises per call; infinite with bets and no call, NaN with
+// neither.
+func (p *Play) AF() float64 {
+	switch {
+	case p.Calls > 0:
+		return float64(p.Bets) / float64(p.Calls)
+	case p.Bets > 0:
+		return math.Inf(1)
+	}
+	return math.NaN()
+}
+
+// Text writes the play figures on one line.
+func (p *Play) Text() string {
+	return fmt.Sprintf("VPIP %s · PFR %s · 3-bet %s · WTSD %s · W$SD %s · AF %s",
+		pct(Pct(p.VPIP, p.Preflop)), pct(Pct(p.PFR, p.Preflop)), pct(Pct(p.ThreeBet, p.ThreeBetOpp)), pct(Pct(p.WTSD, p.SawFlop)),
+		pct(Pct(p.WonSD, p.WTSD)), num(p.AF(), 1))
+}
+
+// game returns l's play figures of game g.
+func (l *Line) game(g engine.Game) *Play {
+	if l.Games == nil {
+		l.Games = map[engine.Game]*Play{}
+	}
+	p := l.Games[g]
+	if p == nil {
+		p = &Play{}
+		l.Games[g] = p
+	}
+	return p
 }
 
 // NewTally returns an empty tally.
@@ -138,20 +195,15 @@ func (t *Tally) Add(h *table.HandRecord, keep func(user string) bool) {
 		} else {
 			l.TournamentHands++
 		}
+		pl := Play{Dealt: 1, SawFlop: b2i(s.SawFlop), Bets: s.Bets, Calls: s.Calls}
 		if w.Preflop {
-			l.Preflop++
-			l.VPIP += b2i(s.VPIP)
-			l.PFR += b2i(s.PFR)
-			l.ThreeBetOpp += b2i(s.ThreeBetOpp)
-			l.ThreeBet += b2i(s.ThreeBet)
+			pl.Preflop, pl.VPIP, pl.PFR, pl.ThreeBetOpp, pl.ThreeBet = 1, b2i(s.VPIP), b2i(s.PFR), b2i(s.ThreeBetOpp), b2i(s.ThreeBet)
 		}
-		l.SawFlop += b2i(s.SawFlop)
 		if s.Showdown {
-			l.WTSD++
-			l.WonSD += b2i(won)
+			pl.WTSD, pl.WonSD = 1, b2i(won)
 		}
-		l.Bets += s.Bets
-		l.Calls += s.Calls
+		l.Play.add(pl)
+		l.game(h.Rules.Game).add(pl)
 	}
 }
 
@@ -250,16 +302,10 @@ func (t *Tally) Merge(o *Tally) {
 		l.ITM += ol.ITM
 		l.Paid += ol.Paid
 		l.Prizes += ol.Prizes
-		l.Preflop += ol.Preflop
-		l.VPIP += ol.VPIP
-		l.PFR += ol.PFR
-		l.ThreeBetOpp += ol.ThreeBetOpp
-		l.ThreeBet += ol.ThreeBet
-		l.SawFlop += ol.SawFlop
-		l.WTSD += ol.WTSD
-		l.WonSD += ol.WonSD
-		l.Bets += ol.Bets
-		l.Calls += ol.Calls
+		l.Play.add(ol.Play)
+		for g, p := range ol.Games {
+			l.game(g).add(*p)
+		}
 		l.Places, l.Biggest = places, biggest
 	}
 }
@@ -285,17 +331,6 @@ func (l *Line) BB100() float64 {
 		return math.NaN()
 	}
 	return 100 * l.NetBB / float64(l.Hands)
-}
-
-// AF is the aggression factor; +Inf with bets and no calls, NaN with neither.
-func (l *Line) AF() float64 {
-	switch {
-	case l.Calls > 0:
-		return float64(l.Bets) / float64(l.Calls)
-	case l.Bets > 0:
-		return math.Inf(1)
-	}
-	return math.NaN()
 }
 
 // Adjusted is the all-in adjusted net of the cash games, in chips: Net less the luck.
@@ -361,6 +396,14 @@ func (l *Line) Text() string {
 		pct(Pct(l.WonSD, l.WTSD)), num(l.AF(), 1), biggest)
 	if l.Hands > 0 && l.TournamentHands > 0 {
 		fmt.Fprintf(&b, " (VPIP to AF over all %d hands)", l.Hands+l.TournamentHands)
+	}
+	if len(l.Games) > 1 { // a mixed table, or several games in the period: each game's own
+		games := slices.Sorted(maps.Keys(l.Games))
+		for _, g := range games {
+			p := l.Games[g]
+			name := g.String()
+			fmt.Fprintf(&b, "\n%s: %d %s · %s", strings.ToUpper(name[:1])+name[1:], p.Dealt, plural(p.Dealt, "hand", "hands"), p.Text())
+		}
 	}
 	return b.String()
 }
