@@ -175,8 +175,13 @@ func checkEquity(hands [][2]Card, board []Card) *Error {
 	default:
 		return errorf(ErrEquityBoard, "the board must have 0, 3, 4 or 5 cards (before the flop, flop, turn, river), not %d", len(board))
 	}
-	// where[c] is 0 while card c is unseen, i+1 once hand i holds it, -1 once the board does.
-	var where [52]int
+	return distinctCards(hands, board)
+}
+
+// distinctCards refuses a card that is no card, or that two hands or the board both hold (or a hand
+// twice), saying where the clash is but never naming the card: it may be a hole card.
+func distinctCards[H interface{ ~[2]Card | ~[]Card }](hands []H, board []Card) *Error {
+	var where [52]int // 0 while a card is unseen, i+1 once hand i holds it, -1 once the board does
 	place := func(w int) string {
 		if w < 0 {
 			return "the board"
@@ -187,7 +192,6 @@ func checkEquity(hands [][2]Card, board []Card) *Error {
 		if c > 51 {
 			return errorf(ErrEquityCard, "%s holds %d, which is not a card: cards are numbered 0 to 51", place(w), c)
 		}
-		// The sentences say where the clash is but never name the card: it may be a hole card.
 		if where[c] == w && w > 0 {
 			return errorf(ErrEquityCard, "%s holds the same card twice: every card must be different", place(w))
 		}
@@ -198,8 +202,8 @@ func checkEquity(hands [][2]Card, board []Card) *Error {
 		return nil
 	}
 	for i, h := range hands {
-		for _, c := range h {
-			if err := see(c, i+1); err != nil {
+		for k := 0; k < len(h); k++ {
+			if err := see(h[k], i+1); err != nil {
 				return err
 			}
 		}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -196,43 +195,10 @@ func checkOmahaEquity(hands [][]Card, board []Card, maxBoards int, src rand.Sour
 			return errorf(ErrEquityHands, "hand %d has %d cards; an Omaha hand has 2 to %d", i+1, len(h), maxHole)
 		}
 	}
-	// The sentences say where a clash is but never name the card: it may be a hole card.
-	var where [52]int // 0 unseen, i+1 for hand i, -1 for the board
-	place := func(w int) string {
-		if w < 0 {
-			return "the board"
-		}
-		return fmt.Sprintf("hand %d", w)
-	}
-	see := func(c Card, w int) *Error {
-		if c > 51 {
-			return errorf(ErrEquityCard, "%s holds %d, which is not a card: cards are numbered 0 to 51", place(w), c)
-		}
-		if where[c] == w && w > 0 {
-			return errorf(ErrEquityCard, "%s holds the same card twice: every card must be different", place(w))
-		}
-		if where[c] != 0 {
-			return errorf(ErrEquityCard, "%s and %s hold the same card: every card must be different", place(where[c]), place(w))
-		}
-		where[c] = w
-		return nil
-	}
 	switch len(board) {
 	case 0, 3, 4, 5:
 	default:
 		return errorf(ErrEquityBoard, "the board must have 0, 3, 4 or 5 cards (before the flop, flop, turn, river), not %d", len(board))
 	}
-	for i, h := range hands {
-		for _, c := range h {
-			if err := see(c, i+1); err != nil {
-				return err
-			}
-		}
-	}
-	for _, c := range board {
-		if err := see(c, -1); err != nil {
-			return err
-		}
-	}
-	return nil
+	return distinctCards(hands, board)
 }
