@@ -814,7 +814,28 @@ func (d *DB) DeleteSchedule(ctx context.Context, id string) error {
 
 // Schedules returns every schedule, ordered by ID.
 func (d *DB) Schedules(ctx context.Context) ([]schedule.Schedule, error) {
-	return jsonRows[schedule.Schedule](ctx, d, "load schedules", "SELECT rec FROM schedules ORDER BY id")
+	rows, err := d.pool.Query(ctx, "SELECT rec, version FROM schedules ORDER BY id")
+	if err != nil {
+		return nil, d.wrap("load schedules", err)
+	}
+	defer rows.Close()
+	var out []schedule.Schedule
+	for rows.Next() {
+		var rec []byte
+		var s schedule.Schedule
+		if err := rows.Scan(&rec, &s.Version); err != nil {
+			return nil, d.wrap("load schedules", err)
+		}
+		version := s.Version
+		if err := json.Unmarshal(rec, &s); err != nil {
+			return nil, fmt.Errorf("load schedules: %w", err)
+		}
+		// The column is the version writes are checked against (a schedule copied in by migrate
+		// keeps the version its file's record says, and starts the column's count at 0).
+		s.Version = version
+		out = append(out, s)
+	}
+	return out, d.wrap("load schedules", rows.Err())
 }
 
 // errNoSchedule refuses an RSVP for a schedule that was removed meanwhile.

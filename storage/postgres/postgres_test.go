@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	neturl "net/url"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 	"github.com/dealerbot/dealerbot/storage/storetest"
@@ -95,5 +97,33 @@ func TestOpenErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err %v, want one line with %q and no password", tc.name, err, tc.want)
 		}
+	}
+}
+
+// A schedule copied in by migrate keeps the version its file's record says, while the database
+// counts its writes from 0: the schedule read back carries the database's count, so the scheduler
+// can go on writing it (before, every write after a migrate was refused as stale).
+func TestMigratedScheduleStillWritable(t *testing.T) {
+	db := mustOpen(t)
+	t.Cleanup(func() { db.Close() })
+	ctx := context.Background()
+	s := &schedule.Schedule{Platform: "console", Workspace: "w", Channel: "c", When: "weekly fri 20:00", Version: 7}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool().Exec(ctx, "INSERT INTO schedules (id, community, rec) VALUES (1, 'console/w', $1)", data); err != nil {
+		t.Fatal(err)
+	}
+	all, err := db.Schedules(ctx)
+	if err != nil || len(all) != 1 || all[0].Version != 0 {
+		t.Fatalf("schedules %+v err %v, want one at the database's version 0", all, err)
+	}
+	all[0].Announced = true
+	if err := db.PutSchedule(ctx, &all[0]); err != nil {
+		t.Fatalf("writing the migrated schedule: %v", err)
+	}
+	if again, _ := db.Schedules(ctx); len(again) != 1 || !again[0].Announced || again[0].Version != 1 {
+		t.Fatalf("after the write: %+v", again)
 	}
 }
