@@ -10,7 +10,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -70,14 +69,7 @@ func (d *DB) AppendMoney(ctx context.Context, community string, after uint64, ev
 	}
 	return d.update(func(tx *bolt.Tx) error {
 		if len(evs) > 0 && evs[0].Key != "" { // the request's key, applied once (as Change.Once)
-			b, err := tx.CreateBucketIfNotExists(bucketApplied)
-			if err != nil {
-				return err
-			}
-			if b.Get([]byte(evs[0].Key)) != nil {
-				return bot.ErrApplied
-			}
-			if err := b.Put([]byte(evs[0].Key), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+			if err := applyOnce(tx, evs[0].Key); err != nil {
 				return err
 			}
 		}

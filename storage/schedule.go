@@ -74,14 +74,7 @@ func (d *DB) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
 		}
 		cp := *s
 		if cp.ID == "" && s.Key != "" { // the request that adds it, applied once
-			ab, err := tx.CreateBucketIfNotExists(bucketApplied)
-			if err != nil {
-				return err
-			}
-			if ab.Get([]byte(s.Key)) != nil {
-				return bot.ErrApplied
-			}
-			if err := ab.Put([]byte(s.Key), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+			if err := applyOnce(tx, s.Key); err != nil {
 				return err
 			}
 		}

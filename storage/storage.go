@@ -233,6 +233,20 @@ func handKey(tableID string, no int64) []byte {
 	return binary.BigEndian.AppendUint64(k, uint64(no))
 }
 
+// applyOnce records key (a delivery's or a request's: Change.Once, money.Event.Key, Schedule.Key)
+// among the keys applied, with when (Unix seconds), and refuses a key applied before
+// (bot.ErrApplied), so the same request is applied once.
+func applyOnce(tx *bolt.Tx, key string) error {
+	b, err := tx.CreateBucketIfNotExists(bucketApplied)
+	if err != nil {
+		return err
+	}
+	if b.Get([]byte(key)) != nil {
+		return bot.ErrApplied
+	}
+	return b.Put([]byte(key), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix())))
+}
+
 // keptHandKey is the key of a finished hand whose handKey is taken by another hand of the same
 // number (kept by a version that numbered each session's hands from 1): handKey and then a sequence
 // number, so the hand is kept beside the older one, after it, and nothing is overwritten. The same
@@ -307,14 +321,7 @@ func apply(tx *bolt.Tx, c table.Change, enc encoded) error {
 		}
 	}
 	if c.Once != "" {
-		b, err := tx.CreateBucketIfNotExists(bucketApplied)
-		if err != nil {
-			return err
-		}
-		if b.Get([]byte(c.Once)) != nil {
-			return bot.ErrApplied
-		}
-		if err := b.Put([]byte(c.Once), binary.BigEndian.AppendUint64(nil, uint64(time.Now().Unix()))); err != nil {
+		if err := applyOnce(tx, c.Once); err != nil {
 			return err
 		}
 	}
