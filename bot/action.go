@@ -524,8 +524,8 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 	if !st.Change.Empty() {
 		c := st.Change
 		c.Fence = t.fence
-		stepped := c.Table != nil || c.Actions != nil || c.DeleteTable != ""
-		if stepped { // the change applies only to the version it was computed from (see settle)
+		stepped := c.Table != nil || c.Actions != nil || c.DeleteTable != "" // c.TableID() != "", inline: every action runs it
+		if stepped {                                                         // the change applies only to the version it was computed from (see settle)
 			c.Step, c.Base = t.d.stepPrefix+strconv.FormatUint(t.d.steps.Add(1), 36), version
 			version++
 		}

@@ -78,32 +78,25 @@ type actor struct {
 // store holds at another version than st marks the table unsure, as does an unknown outcome.
 func (t *actor) settle(c table.Change, cause error) error {
 	id := c.TableID()
-	for try := range 3 {
-		if try > 0 {
-			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		rec, ok, err := t.d.store.Table(ctx, id)
-		cancel()
-		if err != nil {
-			continue
-		}
-		switch {
-		case ok && rec.Step == c.Step, !ok && c.Table == nil && c.DeleteTable == id && c.Base > 0:
-			t.d.log.Info("commit answer lost: the step landed", "table", t.id, "err", cause)
-			return nil
-		case ok && rec.Version != c.Base, !ok && c.Base > 0:
-			t.unsure = true // the store moved on without this process: read it back before anything else
-		}
-		t.d.log.Info("commit answer lost: the step did not land", "table", t.id, "err", cause)
-		if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
-			return fmt.Errorf("commit table %s did not land: %w", t.id, context.Canceled)
-		}
-		return fmt.Errorf("commit table %s did not land: %w", t.id, ErrStoreUnreachable)
+	var rec table.TableRecord
+	var ok bool
+	if readBack(func(ctx context.Context) (err error) { rec, ok, err = t.d.store.Table(ctx, id); return err }) != nil {
+		t.unsure = true
+		t.d.log.Warn("commit answer lost and not read back", "table", t.id, "err", cause)
+		return cause
 	}
-	t.unsure = true
-	t.d.log.Warn("commit answer lost and not read back", "table", t.id, "err", cause)
-	return cause
+	switch {
+	case ok && rec.Step == c.Step, !ok && c.Table == nil && c.DeleteTable == id && c.Base > 0:
+		t.d.log.Info("commit answer lost: the step landed", "table", t.id, "err", cause)
+		return nil
+	case ok && rec.Version != c.Base, !ok && c.Base > 0:
+		t.unsure = true // the store moved on without this process: read it back before anything else
+	}
+	t.d.log.Info("commit answer lost: the step did not land", "table", t.id, "err", cause)
+	if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+		return fmt.Errorf("commit table %s did not land: %w", t.id, context.Canceled)
+	}
+	return fmt.Errorf("commit table %s did not land: %w", t.id, ErrStoreUnreachable)
 }
 
 // reconcile reads the table back when t is unsure of it and, when the store holds another version,

@@ -199,22 +199,32 @@ func (d *Dealer) requestKey(cmd Command) string {
 // wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
 // then), cause when the database cannot tell yet.
 func (d *Dealer) landed(key string, cause error) error {
+	var yes bool
+	if readBack(func(ctx context.Context) (err error) { yes, err = d.store.Landed(ctx, key); return err }) != nil {
+		d.log.Warn("write unheard and not read back", "err", cause)
+		return cause
+	}
+	if yes {
+		d.log.Info("write unheard: it landed", "err", cause)
+		return nil
+	}
+	return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
+}
+
+// readBack runs read, a read of the store after a write's answer was lost, up to three times (0.2 s
+// and then 0.4 s apart, each given 3 s), and returns nil once one succeeds, else the last error.
+func readBack(read func(ctx context.Context) error) error {
+	var err error
 	for try := range 3 {
 		if try > 0 {
 			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		yes, err := d.store.Landed(ctx, key)
+		err = read(ctx)
 		cancel()
-		if err != nil {
-			continue
-		}
-		if yes {
-			d.log.Info("write unheard: it landed", "err", cause)
+		if err == nil {
 			return nil
 		}
-		return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
 	}
-	d.log.Warn("write unheard and not read back", "err", cause)
-	return cause
+	return err
 }

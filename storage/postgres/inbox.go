@@ -116,18 +116,22 @@ func (d *DB) Answer(ctx context.Context, seq int64, r bot.Reply) error {
 	}
 	var b pgx.Batch
 	queueFence(&b, table.FenceFrom(ctx))
-	b.Queue(answerSQL+" OR in_commit)", seq, data, false) // a reply its step wrote may be replaced by the fuller one
+	b.Queue(answerSQL+answerReplaces, seq, data, false) // a reply its step wrote may be replaced by the fuller one
 	return d.wrap("answer", d.pool.SendBatch(ctx, &b).Close())
 }
 
 // fullerReply is how long a sender that found the reply a step wrote waits for the owner's fuller one.
 const fullerReply = time.Second
 
-// answerSQL stores a reply ($2) to inbox row $1 and drops its interaction token; the caller ends
-// the condition.
-const answerSQL = `UPDATE inbox SET reply = $2, answered_at = now(), in_commit = $3,
+// answerSQL stores a reply ($2) to inbox row $1, unanswered so far, and drops its interaction
+// token; in_commit ($3) marks a reply written with the step it reports. The owner's own answer is
+// answerSQL+answerReplaces: it may replace such a reply with its fuller one.
+const (
+	answerSQL = `UPDATE inbox SET reply = $2, answered_at = now(), in_commit = $3,
 		cmd = convert_to((convert_from(cmd, 'UTF8')::jsonb - 'Followup')::text, 'UTF8')
 	WHERE seq = $1 AND (reply IS NULL`
+	answerReplaces = " OR in_commit)"
+)
 
 // expireUnanswered is how long an unanswered command stays in the inbox: an interaction's token
 // stops working after 15 minutes, and the owners answer expired commands "too late" before then.

@@ -442,7 +442,7 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 		b.Queue("INSERT INTO sessions (rec) VALUES ($1)", data)
 	}
 	if a := c.Answer; a != nil { // the forwarded command's reply, with its step (inbox.go)
-		b.Queue(answerSQL+")", a.Seq, a.Reply, true)
+		b.Queue(answerSQL+")", a.Seq, a.Reply, true) // only a row still unanswered
 	}
 	return queueMoney(b, c.Money, c.MoneyAfter) // money.go
 }
