@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/render/picture"
@@ -60,12 +60,12 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		}
 		return Reply{Text: "The community's tables are closed."}
 	}
-	verb, name, v, args, known := d.lookup(cmd.Text)
-	if known && v.need < needTable { // a workspace-wide verb: no table
+	verb, name, v, args, known := d.verbs.Lookup(cmd.Text)
+	if known && v.Need.Workspace() { // a workspace-wide verb: no table
 		if cmd.Probe {
 			return Reply{}
 		}
-		if v.served && d.leases != nil { // the community's owner runs it, under its lease
+		if v.Served && d.leases != nil { // the community's owner runs it, under its lease
 			fwd, err := d.serve(ctx, cmd, forward)
 			if err != nil {
 				return errorReply(d.log.With("user", cmd.User, "verb", name), err)
@@ -78,7 +78,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		err := d.gate(ctx, name, v, nil, cmd, args)
 		var r Reply
 		if err == nil {
-			r, err = v.run(ctx, d, nil, cmd, args, nil)
+			r, err = v.Run(ctx, d.env, cmd, args)
 		}
 		if err != nil {
 			return errorReply(d.log.With("user", cmd.User, "verb", name), err)
@@ -345,25 +345,6 @@ func isAction(verb string) bool {
 	return false
 }
 
-// lookup finds a command line's verb in the table: its first two words when they are a verb of their
-// own ("schedule add"), else its first word. It returns the line's first word (lower-cased, "" for an
-// empty line), the verb's name and the arguments after it.
-func (d *Dealer) lookup(text string) (first, name string, v verb, args []string, ok bool) {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return "", "", verb{}, nil, false
-	}
-	first, args = strings.ToLower(fields[0]), fields[1:]
-	if len(args) > 0 {
-		two := first + " " + strings.ToLower(args[0])
-		if v, ok := d.verbs[two]; ok {
-			return first, two, v, args[1:], true
-		}
-	}
-	v, ok = d.verbs[first]
-	return first, first, v, args, ok
-}
-
 func unknownVerb(verb string) error {
 	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 }
@@ -373,49 +354,70 @@ var errNoGame = errs.Errorf(errs.NotFound, "There is no game in this channel yet
 // gate checks what verb name needs before it runs, with args its arguments: the one place a
 // permission rule lives. t is the channel's table for the verbs that run on it, nil for the
 // workspace-wide ones. A verb without a need is refused as an internal error.
-func (d *Dealer) gate(ctx context.Context, name string, v verb, t *actor, cmd Command, args []string) error {
-	switch v.need {
-	case needAnyone, needTable:
+func (d *Dealer) gate(ctx context.Context, name string, v vocab.Verb, t *actor, cmd Command, args []string) error {
+	switch v.Need {
+	case vocab.Anyone, vocab.Table:
 		return nil
-	case needAdmin:
+	case vocab.Admin:
 		if !cmd.Admin {
-			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.refusal)
+			return errs.Errorf(errs.Forbidden, "Only a server or workspace admin can %s.", v.Refusal)
 		}
 		return nil
-	case needChannelHost:
+	case vocab.ChannelHost:
 		if cmd.Admin {
 			return nil
 		}
-		if host, err := d.hostHere(ctx, cmd); err != nil {
-			return err
-		} else if !host {
-			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.refusal)
+		rec, open, err := d.store.Table(ctx, cmd.TableID())
+		if err != nil {
+			return fmt.Errorf("load table %s: %w", cmd.TableID(), err)
+		}
+		if !open || rec.Host != cmd.User {
+			return errs.Errorf(errs.Forbidden, "Only an admin or the host of this channel's table can %s.", v.Refusal)
 		}
 		return nil
-	case needOwner:
-		o, err := v.owner(ctx, d, cmd, args) // for an admin too: what the command names must exist
+	case vocab.Holder:
+		o, err := v.Holder(ctx, cmd, args) // for an admin too: what the command names must exist
 		if err != nil {
 			return err
 		}
-		if !cmd.Admin && cmd.User != o.user {
-			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.name, o.of, v.refusal)
+		if !cmd.Admin && cmd.User != o.User {
+			return errs.Errorf(errs.Forbidden, "Only %s, who hosts %s, or an admin can %s.", o.Name, o.Of, v.Refusal)
 		}
 		return nil
-	case needOpen, needSeat, needSeatOrHost, needHost:
+	case vocab.Open, vocab.Seat, vocab.SeatOrHost, vocab.Host:
 		if !t.st.Open {
 			return errNoGame
 		}
 		switch seated := t.st.SeatOf(cmd.User) >= 0; {
-		case v.need == needSeat && !seated:
-			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.refusal)
-		case v.need == needSeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
-			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.refusal)
-		case v.need == needHost && !t.st.IsHost(caller(cmd)):
-			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.refusal)
+		case v.Need == vocab.Seat && !seated:
+			return errs.Errorf(errs.Forbidden, "You are not seated at this table: %s", v.Refusal)
+		case v.Need == vocab.SeatOrHost && !seated && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only players at this table can %s", v.Refusal)
+		case v.Need == vocab.Host && !t.st.IsHost(caller(cmd)):
+			return errs.Errorf(errs.Forbidden, "Only the host (%s) or an admin can %s.", t.st.Rec.HostName, v.Refusal)
 		}
 		return nil
 	}
-	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.need)
+	return fmt.Errorf("verb %q has no need the gate knows (%d)", name, v.Need)
+}
+
+// core adapts a verb of the table core (table.Verb) to the registry's Runner, the way
+// http.HandlerFunc adapts a function: the table's goroutine runs it as one step (actor.run), and
+// nothing else may.
+type core table.Verb
+
+// Run refuses: a verb of the core runs only as a step of the channel's table.
+func (c core) Run(context.Context, vocab.Env, Command, []string) (Reply, error) {
+	return Reply{}, errors.New("a verb of the table core ran outside its table")
+}
+
+// tableVerbs are the core's verbs (table.Verbs) as the registry holds them.
+func tableVerbs() vocab.Verbs {
+	out := vocab.Verbs{}
+	for name, v := range table.Verbs() {
+		out[name] = vocab.Verb{Need: v.Need, Refusal: v.Refusal, Runner: core(v)}
+	}
+	return out
 }
 
 // errEarlierTurn refuses a click on a button of a turn that is over.
@@ -425,7 +427,7 @@ var errEarlierTurn = errs.Errorf(errs.Conflict, "That button is from an earlier 
 // verb is a step: the core decides, then the shell commits its Change and, only once it is on disk,
 // takes the new state, tells the channel and arms the timers (apply). A refused verb changes nothing.
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
-	first, name, v, args, ok := t.d.lookup(cmd.Text)
+	first, name, v, args, ok := t.d.verbs.Lookup(cmd.Text)
 	switch {
 	case first == "":
 		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
@@ -439,36 +441,37 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
 		return Reply{}, err
 	}
-	c := table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
+	by := caller(cmd)
 	if cmd.Probe {
-		_, err := t.st.MayAct(c) // may this player act now? (before a form opens for the amount)
+		_, err := t.st.MayAct(by) // may this player act now? (before a form opens for the amount)
 		return Reply{}, err
 	}
-	if v.core == nil {
-		return v.run(ctx, t.d, t, cmd, args, ans)
+	c, isCore := v.Runner.(core)
+	if !isCore {
+		return v.Run(ctx, t.d.env, cmd, args)
 	}
 
 	// --- step: the core decides, on the table's state and what the verb reads besides it ---
-	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, Style: t.d.cardStyle(t.st.Rec),
+	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, Style: t.style(),
 		Where: table.TableRecord{ID: t.id, Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel}}
 	if p := t.d.pictures; p != nil {
 		_, in.CardPictures = p.CardFaces(cmd.Platform, false)
 	}
 	var err error
-	if v.reads&readsPlayer != 0 {
+	if c.Reads&table.ReadsPlayer != 0 {
 		if in.Player, in.Known, err = t.d.store.Player(ctx, cmd.Workspace, cmd.User); err != nil {
 			return Reply{}, err
 		}
 	}
-	if v.reads&readsDeal != 0 {
+	if c.Reads&table.ReadsDeal != 0 {
 		in.Rand, in.LastHand = shuffler{t.d}, t.handFloor
 	}
-	if v.reads&readsLastHand != 0 {
+	if c.Reads&table.ReadsLastHand != 0 {
 		if in.LastHand, err = t.lastHandNo(ctx); err != nil {
 			return Reply{}, err
 		}
 	}
-	st, err := v.core(t.st, t.d.cfg.Now(), c, args, in)
+	st, err := c.Do(t.st, t.d.cfg.Now(), by, args, in)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -586,7 +589,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			stop(&t.dealTimer)
 		}
 		if t.live != nil {
-			t.live.lines.Add(v, t.d.cardStyle(t.st.Rec))
+			t.live.lines.Add(v, t.style())
 		}
 	}
 	for _, p := range st.Private {
@@ -641,7 +644,7 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 		l.pinged = ""
 	}
 	l.version++
-	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.d.cardStyle(t.st.Rec))
+	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
 	l.last = &m
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	var pic *picture.Showdown // the showdown picture of a finished hand, where the platform shows pictures
@@ -731,21 +734,9 @@ func (t *actor) publicf(format string, args ...any) {
 	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
-// cardStyle is how a table draws cards: its setting, with the platform's card pictures for a table
+// style is how the table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
-func (d *Dealer) cardStyle(rec table.TableRecord) render.CardStyle {
-	st := render.CardStyle{Kind: rec.Settings.Cards}
-	if st.Kind == render.CardText || st.Kind == render.CardEmoji {
-		return st
-	}
-	if d.pictures != nil {
-		st.Faces, _ = d.pictures.CardFaces(rec.Platform, st.Kind == render.CardImages4)
-	}
-	if st.Faces == nil {
-		st.Kind = render.CardEmoji
-	}
-	return st
-}
+func (t *actor) style() render.CardStyle { return t.d.env.Style(t.st.Rec.Platform, t.st.Rec.Settings.Cards) }
 
 // --- arm: the dealer's own next moves, as the core decided them --------------------------------------
 
@@ -1017,7 +1008,7 @@ func (t *actor) deal(ctx context.Context) error {
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.d.cardStyle(t.st.Rec), Rand: shuffler{t.d}})
+	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}

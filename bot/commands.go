@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
 )
@@ -87,147 +87,39 @@ func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }
 
-// need is what a verb requires of the user and the channel; the gate checks it before the verb runs,
-// so each permission rule lives in one place and the verbs do not check it again.
-type need uint8
-
-const (
-	needUnset       need = iota // no need written: the gate refuses the verb (TestVerbTableGate catches it)
-	needAnyone                  // workspace-wide: runs without a table goroutine
-	needAdmin                   // workspace-wide, for a server or workspace admin
-	needChannelHost             // workspace-wide, for an admin or the host of the table open in the channel
-	needOwner                   // workspace-wide, for an admin or whoever owns what the command names (verb.owner)
-	needTable                   // runs on the channel's table goroutine (start, which opens the table), like every need after it
-	needOpen                    // an open table
-	needSeat                    // a seat at the open table
-	needSeatOrHost              // a seat at the open table, or its host or an admin (deal)
-	needHost                    // the table's host or an admin
-)
-
-// verb is one entry of the command table.
-type verb struct {
-	need need
-	// refusal completes the sentence for a user who lacks the need: "You are not seated at this
-	// table: <refusal>", "Only the host (name) or an admin can <refusal>.", "Only Ann, who hosts
-	// schedule 3, or an admin can <refusal>."
-	refusal string
-	// owner finds who owns what a needOwner command names (the host of the schedule its ID names),
-	// or refuses with a sentence when it names nothing there.
-	owner func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error)
-	// hostToo marks a verb whose answer depends on whether the user is an admin or the host, though
-	// anyone may run it (debts lists every debt for them), so that adapters ask who is an admin.
-	hostToo bool
-	// served marks a workspace-wide verb that writes what its community's owner works on (a
-	// schedule): when processes share the store it runs only where the community is served,
-	// forwarded there like a table's command, its writes fenced by that process's lease.
-	served bool
-	// core is a verb of the table core, run by the channel's goroutine as one step (actor.step in action.go), with
-	// reads saying what the shell reads for it first; run is a verb the shell runs itself.
-	core  coreVerb
-	reads reads
-	run   func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, _ *answer) (Reply, error)
-}
-
-// owner is who may run a needOwner verb besides an admin: the user, their name, and what they own,
-// for the refusal ("schedule 3").
-type owner struct{ user, name, of string }
-
-// coreVerb is a table core verb (table.State.Join and the others).
-type coreVerb func(s table.State, now time.Time, by table.Caller, args []string, in table.Inputs) (table.Step, error)
-
-// reads is what a core verb needs read from the store before it runs.
-type reads uint8
-
-const (
-	readsPlayer   reads = 1 << iota // the caller's account (table.Inputs.Player)
-	readsLastHand                   // the channel's newest kept hand (table.Inputs.LastHand)
-	readsDeal                       // a deal's: the shuffler and the hand numbers kept before a restore
-)
-
-// newVerbs is the command table: every verb with what it needs, each alias an entry of its own. A
-// verb of two words ("schedule add", "leaderboard season") is an entry of its own beside its first
-// word's (lookup). New builds the table once for the Dealer.
-func newVerbs() map[string]verb {
-	verbs := map[string]verb{
-		"help": {need: needAnyone, run: func(_ context.Context, d *Dealer, _ *actor, _ Command, args []string, _ *answer) (Reply, error) {
+// workspaceVerbs are the verbs the dealer still answers itself, each without a table goroutine.
+func (d *Dealer) workspaceVerbs() vocab.Verbs {
+	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
+		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) { return f(ctx, cmd, args) })
+	}
+	verbs := vocab.Verbs{
+		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {
 			return d.help(args) // help.go
-		}},
-		"help money": {need: needAnyone, run: func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
-			return Reply{Text: moneyHelp}, nil // moneyverbs.go
-		}},
-		"help stats": {need: needAnyone, run: func(context.Context, *Dealer, *actor, Command, []string, *answer) (Reply, error) {
-			return Reply{Text: stats.Definitions}, nil
-		}},
-		"verify": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.verify(ctx, cmd, args)
-		}},
-		"chips": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
+		})},
+		"help money": {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)}, // moneyverbs.go
+		"help stats": {Need: vocab.Anyone, Runner: vocab.Text(stats.Definitions)},
+		"verify":     {Need: vocab.Anyone, Runner: run(d.verify)},
+		"chips": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return d.chips(ctx, cmd)
-		}},
-		"leaderboard": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, _ []string, _ *answer) (Reply, error) {
+		})},
+		"leaderboard": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return d.leaderboard(ctx, cmd)
-		}},
-		"adjust": {need: needAdmin, refusal: "adjust bankrolls", run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.adjust(ctx, cmd, args)
-		}},
-		"export": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.exportHands(ctx, cmd, args)
-		}},
-		"export money": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.exportMoney(ctx, cmd, args) // moneyexport.go
-		}},
-		"start":  {need: needTable, core: table.State.Start, reads: readsLastHand},
-		"join":   {need: needOpen, core: table.State.Join, reads: readsPlayer},
-		"leave":  {need: needSeat, refusal: "there is nothing to leave.", core: table.State.Leave, reads: readsDeal}, // a tournament player out of chips who leaves may be the last answer the deal waits for
-		"kick":   {need: needHost, refusal: "remove a player", core: table.State.Kick},
-		"sitout": {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitOut},
-		"sitin":  {need: needSeat, refusal: "type `join` to sit down.", core: table.State.SitIn},
-		"rebuy":  {need: needSeat, refusal: "type `join` to buy in.", core: table.State.Rebuy, reads: readsPlayer | readsDeal}, // the last answer to a rebuy offer deals
-		"deal":   {need: needSeatOrHost, refusal: "deal: `join` first.", core: table.State.Deal, reads: readsDeal},
-		"cards":  {need: needOpen, core: table.State.Cards},
-		"table":  {need: needOpen, core: table.State.Table},
-		"show":   {need: needOpen, core: table.State.Show},
+		})},
+		"adjust":       {Need: vocab.Admin, Refusal: "adjust bankrolls", Runner: run(d.adjust)},
+		"export":       {Need: vocab.Anyone, Runner: run(d.exportHands)},
+		"export money": {Need: vocab.Anyone, Runner: run(d.exportMoney)}, // moneyexport.go
 		// history needs no table: the channel's hands are kept after `end`.
-		"history": {need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.history(ctx, cmd, args)
-		}},
-		"set":      {need: needAnyone, hostToo: true, run: setVerb}, // moneyverbs.go: remind= after the game too
-		setCore:    {need: needHost, refusal: "change the settings", core: table.State.Set},
-		"end":      {need: needHost, refusal: "end the session", core: table.State.End},
-		"straddle": {need: needSeat, refusal: "type `join` to play.", core: table.State.Straddle},
-		"bombpot":  {need: needHost, refusal: "call a bomb pot", core: table.State.BombPot},
-		"choose":   {need: needSeat, refusal: "type `join` to play.", core: table.State.Choose, reads: readsDeal}, // dealer's choice: the button picks the orbit's game, which deals
+		"history": {Need: vocab.Anyone, Runner: run(d.history)},
+		"set":     {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
 	}
-	addMoneyVerbs(verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
-	addScheduleVerbs(verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
-	play := func(k engine.ActionKind) verb {
-		return verb{need: needSeat, refusal: "type `join` to play.", core: table.Betting(k).Act}
-	}
-	verbs["fold"] = play(engine.Fold)
-	verbs["check"] = play(engine.Check)
-	verbs["call"] = play(engine.Call)
-	verbs["bet"] = play(engine.Bet)
-	verbs["raise"] = play(engine.Raise)
-	verbs["allin"] = play(engine.AllIn)
-	verbs["all-in"] = play(engine.AllIn)
-	verbs["runtwice"] = play(engine.RunTwice)
+	addMoneyVerbs(d, verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
+	addScheduleVerbs(d, verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
 	return verbs
 }
 
-// AdminMatters reports whether being a server or workspace admin can decide a command: it runs only
-// for admins, for the table's host (which an admin may stand in for), for a schedule's host, or for
-// the host besides the players. Adapters that cache who is an admin ask the platform afresh for these.
-func (d *Dealer) AdminMatters(text string) bool {
-	_, _, v, _, ok := d.lookup(text)
-	if !ok {
-		return false
-	}
-	switch v.need {
-	case needAdmin, needChannelHost, needOwner, needSeatOrHost, needHost:
-		return true
-	}
-	return v.hostToo
-}
+// AdminMatters reports whether being a server or workspace admin can decide a command
+// (vocab.Registry.AdminMatters).
+func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(text) }
 
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
@@ -268,7 +160,7 @@ func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply
 	}
 	style := render.CardStyle{Kind: table.DefaultSettings().Cards}
 	if open {
-		style = d.cardStyle(rec)
+		style = d.env.Style(rec.Platform, rec.Settings.Cards)
 	}
 	hands, err := d.store.Hands(ctx, id, back)
 	if err != nil {
@@ -375,10 +267,10 @@ func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply,
 			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
 	}
 	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
-	key := d.requestKey(cmd) // applied once; a lost answer is read back (landed)
+	key := d.env.Key(cmd) // applied once; a lost answer is read back (landed)
 	err = d.store.Commit(ctx, table.Change{Once: key, Ledger: []table.LedgerEntry{e}})
 	if errors.Is(err, ErrOutcomeUnknown) {
-		err = d.landed(key, err)
+		err = d.env.Landed(key, err)
 	}
 	if errors.Is(err, ErrInsufficient) {
 		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))

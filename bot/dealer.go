@@ -9,12 +9,15 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Config holds the dealer's injected dependencies and defaults. The zero value is usable.
@@ -47,6 +50,9 @@ type Config struct {
 	Lease time.Duration
 	// Metrics, when set, records what the dealer does (NewMetrics); nil records nothing.
 	Metrics *Metrics
+	// Verbs are the features' verbs (money, stats, schedules ...), registered beside the table's own
+	// in the dealer's one registry; cmd/dealerbot wires them. Two verbs of one name panic.
+	Verbs []vocab.Verbs
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -77,7 +83,8 @@ type Dealer struct {
 	dmWarned map[string]bool // workspace/user told how to allow DMs
 
 	limiter *limiter
-	verbs   map[string]verb // the command table (newVerbs)
+	verbs   *vocab.Registry // every verb: the table's and the features' (Config.Verbs)
+	env     env             // what the verbs get from the dealer
 	// sched answers the schedule commands once a Scheduler runs beside the dealer (NewScheduler).
 	sched atomic.Pointer[schedule.Manager]
 
@@ -142,7 +149,9 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
-		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit), verbs: newVerbs()}
+		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit)}
+	d.env = env{d}
+	d.verbs = vocab.NewRegistry(append([]vocab.Verbs{tableVerbs(), d.workspaceVerbs()}, cfg.Verbs...)...)
 	d.pictures, _ = chat.(Pictures)
 	var nonce [9]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
@@ -286,4 +295,91 @@ func (d *Dealer) warnDM(workspace, user string) bool {
 	}
 	d.dmWarned[k] = true
 	return true
+}
+
+// env is what the verbs get from the dealer (vocab.Env).
+type env struct{ d *Dealer }
+
+func (e env) Now() time.Time { return e.d.cfg.Now() }
+
+func (e env) Log() *slog.Logger { return e.d.log }
+
+// Key names one request for the store's applied-once keys (table.Change.Once, money.Event.Key): the
+// platform's delivery ID when there is one, so the same delivery twice is applied once, else a key
+// of this process's own.
+func (e env) Key(cmd Command) string {
+	if cmd.ID != "" {
+		return cmd.ID
+	}
+	return "req." + e.d.stepPrefix + strconv.FormatUint(e.d.steps.Add(1), 36)
+}
+
+// Landed looks up whether the write applied under key landed, when its fate was not heard (cause
+// wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
+// then), cause when the database cannot tell yet.
+func (e env) Landed(key string, cause error) error {
+	var yes bool
+	if readBack(func(ctx context.Context) (err error) { yes, err = e.d.store.Landed(ctx, key); return err }) != nil {
+		e.d.log.Warn("write unheard and not read back", "err", cause)
+		return cause
+	}
+	if yes {
+		e.d.log.Info("write unheard: it landed", "err", cause)
+		return nil
+	}
+	return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
+}
+
+// readBack runs read, a read of the store after a write's answer was lost, up to three times (0.2 s
+// and then 0.4 s apart, each given 3 s), and returns nil once one succeeds, else the last error.
+func readBack(read func(ctx context.Context) error) error {
+	var err error
+	for try := range 3 {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		err = read(ctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Style is how a table on platform with the card setting kind draws cards: with the platform's
+// card pictures when it has them and the setting asks for pictures, else emoji.
+func (e env) Style(platform string, kind render.CardKind) render.CardStyle {
+	st := render.CardStyle{Kind: kind}
+	if st.Kind == render.CardText || st.Kind == render.CardEmoji {
+		return st
+	}
+	if e.d.pictures != nil {
+		st.Faces, _ = e.d.pictures.CardFaces(platform, st.Kind == render.CardImages4)
+	}
+	if st.Faces == nil {
+		st.Kind = render.CardEmoji
+	}
+	return st
+}
+
+// Tell sends user a private message because of cmd; one that cannot be delivered is logged (never its
+// text) unless the user does not take DMs.
+func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Message) {
+	m.Private = true
+	err := e.d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: user, Message: m})
+	if err != nil && !errors.Is(err, ErrDMBlocked) {
+		e.d.log.Error("send a private message", "user", user, "err", err)
+	}
+}
+
+// Do runs cmd as a part of the command being answered. It was limited and counted once, as it came
+// in; when processes share the store it goes the whole way again, so that the community's owner runs
+// it (one more token of the user's rate limit).
+func (e env) Do(ctx context.Context, cmd Command) Reply {
+	if e.d.leases == nil {
+		cmd.Forwarded = true
+	}
+	return e.d.Handle(ctx, cmd)
 }

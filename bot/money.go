@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/money"
@@ -64,7 +62,7 @@ func (d *Dealer) appendMoney(ctx context.Context, community, key string, build f
 		b.Number(out)
 		err = d.store.AppendMoney(ctx, community, b.Head, out)
 		if errors.Is(err, ErrOutcomeUnknown) {
-			err = d.landed(key, err)
+			err = d.env.Landed(key, err)
 		}
 		if errors.Is(err, ErrMoneyMoved) && try < maxMoneyTries || errors.Is(err, ErrApplied) {
 			continue // the next look at the book finds the request's events, or works them out again
@@ -183,48 +181,4 @@ func debtsFor(n *money.Night, session money.Event, first uint64, now time.Time) 
 			Currency: session.Currency, RemindAfter: session.RemindAfter}
 	}
 	return out, nil
-}
-
-// requestKey names one request for the store's applied-once keys (table.Change.Once,
-// money.Event.Key): the platform's delivery ID when there is one, so the same delivery twice is
-// applied once, else a key of this process's own.
-func (d *Dealer) requestKey(cmd Command) string {
-	if cmd.ID != "" {
-		return cmd.ID
-	}
-	return "req." + d.stepPrefix + strconv.FormatUint(d.steps.Add(1), 36)
-}
-
-// landed looks up whether the write applied under key landed, when its fate was not heard (cause
-// wraps ErrOutcomeUnknown): nil when it did, an error saying nothing changed when it did not (true
-// then), cause when the database cannot tell yet.
-func (d *Dealer) landed(key string, cause error) error {
-	var yes bool
-	if readBack(func(ctx context.Context) (err error) { yes, err = d.store.Landed(ctx, key); return err }) != nil {
-		d.log.Warn("write unheard and not read back", "err", cause)
-		return cause
-	}
-	if yes {
-		d.log.Info("write unheard: it landed", "err", cause)
-		return nil
-	}
-	return fmt.Errorf("the write did not land: %w", ErrStoreUnreachable)
-}
-
-// readBack runs read, a read of the store after a write's answer was lost, up to three times (0.2 s
-// and then 0.4 s apart, each given 3 s), and returns nil once one succeeds, else the last error.
-func readBack(read func(ctx context.Context) error) error {
-	var err error
-	for try := range 3 {
-		if try > 0 {
-			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		err = read(ctx)
-		cancel()
-		if err == nil {
-			return nil
-		}
-	}
-	return err
 }

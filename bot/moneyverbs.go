@@ -14,6 +14,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -191,7 +192,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 	}
 	now := d.cfg.Now()
 	var marked []*money.Debt
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		marked = nil
 		if r.id != 0 {
 			x := b.DebtNo(r.id)
@@ -319,7 +320,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	now := d.cfg.Now()
 	var x money.Event
 	var settled *money.Event
-	before, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
+	before, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		// The night: the session running here, or the last one played for money here.
 		var n *money.Night
 		var players []money.Share
@@ -491,7 +492,7 @@ func amendOf(evs []money.Event, id uint64) int64 {
 // table open here, the table's settings, the core's step (the verb setCore, with the gate's host
 // check, on the table's goroutine); with none, `set remind=...` for the open debts of the last game
 // played for money in this channel (remindNight), since a host chases debts after the game.
-func setVerb(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+func (d *Dealer) setVerb(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
 	if len(args) == 1 && strings.HasPrefix(strings.ToLower(args[0]), "remind=") {
 		_, open, err := d.store.Table(ctx, tableID(cmd))
 		if err != nil {
@@ -502,7 +503,7 @@ func setVerb(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []strin
 		}
 	}
 	inner := cmd
-	inner.Text = strings.Join(append([]string{setCore}, args...), " ")
+	inner.Text = strings.Join(append([]string{table.SetVerb}, args...), " ")
 	if d.leases == nil {
 		// Limited and counted once, as it came in. (With leases it goes the whole way again, so
 		// that the community's owner runs it: one more token of the user's rate limit.)
@@ -510,10 +511,6 @@ func setVerb(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []strin
 	}
 	return d.Handle(ctx, inner), nil
 }
-
-// setCore names the core's `set` in the verb table: a name nobody types (a NUL byte), reached only
-// through setVerb, so that the gate's host check and the step run as for any core verb.
-const setCore = "set\x00core"
 
 // remindNight answers `set remind=...` in a channel with no table open: when the open debts of its
 // last game played for money are reminded (val as remind= takes it), for that game's host or an admin.
@@ -526,7 +523,7 @@ func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Repl
 	now := d.cfg.Now()
 	var night *money.Night
 	open := 0
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.requestKey(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		night, open = nil, 0
 		for _, n := range b.Nights {
 			if n.Table == id && n.Session != nil && (night == nil || n.Started.After(night.Started)) {
@@ -577,7 +574,7 @@ func (d *Dealer) remindDebts(ctx context.Context) error {
 		}
 		byPayer := map[string][]*money.Debt{}
 		var payers []string
-		_, evs, err := d.appendMoney(ctx, c, d.requestKey(Command{}), func(b *money.Book) ([]money.Event, error) {
+		_, evs, err := d.appendMoney(ctx, c, d.env.Key(Command{}), func(b *money.Book) ([]money.Event, error) {
 			byPayer, payers = map[string][]*money.Debt{}, nil
 			for _, x := range b.Due(now) {
 				if byPayer[x.Opened.From] == nil {
@@ -657,23 +654,18 @@ const moneyHelpList = "help money — playing for money (on Discord: /pokermoney
 const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"
 
 // addMoneyVerbs puts the money verbs into the command table.
-func addMoneyVerbs(verbs map[string]verb) {
-	verbs["payment"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-		return d.payment(ctx, cmd, args)
-	}}
-	// hostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
-	verbs["debts"] = verb{need: needAnyone, hostToo: true, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-		return d.debts(ctx, cmd, args)
-	}}
-	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {
-		verbs[name] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-			return d.markDebt(ctx, cmd, kind, name, args)
-		}}
+func addMoneyVerbs(d *Dealer, verbs vocab.Verbs) {
+	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
+		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) { return f(ctx, cmd, args) })
 	}
-	verbs["stats"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-		return d.statsVerb(ctx, cmd, args) // stats.go
-	}}
-	verbs["expense"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-		return d.expense(ctx, cmd, args)
-	}}
+	verbs["payment"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.payment)}
+	// HostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
+	verbs["debts"] = vocab.Verb{Need: vocab.Anyone, HostToo: true, Runner: run(d.debts)}
+	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {
+		verbs[name] = vocab.Verb{Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, args []string) (Reply, error) {
+			return d.markDebt(ctx, cmd, kind, name, args)
+		})}
+	}
+	verbs["stats"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.statsVerb)} // stats.go
+	verbs["expense"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.expense)}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -65,24 +66,28 @@ type scheduleVerb func(m *schedule.Manager, ctx context.Context, r schedule.Requ
 // schedule (or schedules) add|new, list|ls, remove|rm|delete|cancel and skip; rsvp; leaderboard
 // season. The gate checks who may add (an admin or the host of the channel's table) and who may
 // remove or skip (an admin or the schedule's host); the manager does not check again.
-func addScheduleVerbs(verbs map[string]verb) {
+func addScheduleVerbs(d *Dealer, verbs vocab.Verbs) {
+	inScheduler := func(f scheduleVerb) vocab.Runner { return inScheduler(d, f) }
+	scheduleOwner := func(verb string) func(ctx context.Context, cmd Command, args []string) (vocab.Holding, error) {
+		return scheduleOwner(d, verb)
+	}
 	subs := []struct {
 		names []string
-		v     verb
+		v     vocab.Verb
 	}{
-		{[]string{"add", "new"}, verb{need: needChannelHost, refusal: "add a schedule: ask one of them to run `schedule add`", served: true,
-			run: inScheduler((*schedule.Manager).Add)}},
-		{[]string{"list", "ls"}, verb{need: needAnyone, run: inScheduler(func(m *schedule.Manager, ctx context.Context, r schedule.Request, _ []string) (schedule.Reply, error) {
+		{[]string{"add", "new"}, vocab.Verb{Need: vocab.ChannelHost, Refusal: "add a schedule: ask one of them to run `schedule add`", Served: true,
+			Runner: inScheduler((*schedule.Manager).Add)}},
+		{[]string{"list", "ls"}, vocab.Verb{Need: vocab.Anyone, Runner: inScheduler(func(m *schedule.Manager, ctx context.Context, r schedule.Request, _ []string) (schedule.Reply, error) {
 			return m.List(ctx, r)
 		})}},
-		{[]string{"remove", "rm", "delete", "cancel"}, verb{need: needOwner, refusal: "remove it", owner: scheduleOwner("remove"), served: true,
-			run: inScheduler((*schedule.Manager).Remove)}},
-		{[]string{"skip"}, verb{need: needOwner, refusal: "skip it", owner: scheduleOwner("skip"), served: true,
-			run: inScheduler((*schedule.Manager).Skip)}},
+		{[]string{"remove", "rm", "delete", "cancel"}, vocab.Verb{Need: vocab.Holder, Refusal: "remove it", Holder: scheduleOwner("remove"), Served: true,
+			Runner: inScheduler((*schedule.Manager).Remove)}},
+		{[]string{"skip"}, vocab.Verb{Need: vocab.Holder, Refusal: "skip it", Holder: scheduleOwner("skip"), Served: true,
+			Runner: inScheduler((*schedule.Manager).Skip)}},
 	}
 	for _, head := range []string{"schedule", "schedules"} {
 		// The first word alone is the usage; a second word that is no subcommand is refused with it.
-		verbs[head] = verb{need: needAnyone, run: inScheduler(func(_ *schedule.Manager, _ context.Context, _ schedule.Request, args []string) (schedule.Reply, error) {
+		verbs[head] = vocab.Verb{Need: vocab.Anyone, Runner: inScheduler(func(_ *schedule.Manager, _ context.Context, _ schedule.Request, args []string) (schedule.Reply, error) {
 			if len(args) > 0 {
 				return schedule.Reply{}, errs.Errorf(errs.Invalid, "I do not know `schedule %s`. %s", errs.ClipText(args[0], errs.MaxQuote), schedule.Usage)
 			}
@@ -94,15 +99,15 @@ func addScheduleVerbs(verbs map[string]verb) {
 			}
 		}
 	}
-	verbs["rsvp"] = verb{need: needAnyone, served: true, run: inScheduler((*schedule.Manager).RSVP)}
+	verbs["rsvp"] = vocab.Verb{Need: vocab.Anyone, Served: true, Runner: inScheduler((*schedule.Manager).RSVP)}
 	season := inScheduler((*schedule.Manager).Season)
-	verbs["leaderboard season"] = verb{need: needAnyone, run: func(ctx context.Context, d *Dealer, t *actor, cmd Command, args []string, ans *answer) (Reply, error) {
-		r, err := season(ctx, d, t, cmd, args, ans)
+	verbs["leaderboard season"] = vocab.Verb{Need: vocab.Anyone, Runner: vocab.Func(func(ctx context.Context, env vocab.Env, cmd Command, args []string) (Reply, error) {
+		r, err := season.Run(ctx, env, cmd, args)
 		if err == nil {
 			r.Files = d.seasonChart(ctx, cmd) // stats.go
 		}
 		return r, err
-	}}
+	})}
 }
 
 // errNoScheduler refuses the schedule commands of a dealer that runs no scheduler.
@@ -115,8 +120,8 @@ func schedRequest(cmd Command) schedule.Request {
 }
 
 // inScheduler makes f a verb run by the scheduler's manager, once NewScheduler has made one.
-func inScheduler(f scheduleVerb) func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
-	return func(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []string, _ *answer) (Reply, error) {
+func inScheduler(d *Dealer, f scheduleVerb) vocab.Runner {
+	return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
 		m := d.sched.Load()
 		if m == nil {
 			return Reply{}, errNoScheduler
@@ -126,23 +131,23 @@ func inScheduler(f scheduleVerb) func(ctx context.Context, d *Dealer, _ *actor, 
 			return Reply{}, err // the dealer's errorReply words and logs it, as every error
 		}
 		return Reply{Text: r.Text, Buttons: r.Buttons}, nil
-	}
+	})
 }
 
 // scheduleOwner is the owner hook of `schedule verb ID`: the host of the schedule the ID names. A
 // schedule's host never changes, so the gate's answer still holds when the manager finds the
 // schedule again under its lock.
-func scheduleOwner(verb string) func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error) {
-	return func(ctx context.Context, d *Dealer, cmd Command, args []string) (owner, error) {
+func scheduleOwner(d *Dealer, verb string) func(ctx context.Context, cmd Command, args []string) (vocab.Holding, error) {
+	return func(ctx context.Context, cmd Command, args []string) (vocab.Holding, error) {
 		m := d.sched.Load()
 		if m == nil {
-			return owner{}, errNoScheduler
+			return vocab.Holding{}, errNoScheduler
 		}
 		s, err := m.Named(ctx, schedRequest(cmd), args, verb)
 		if err != nil {
-			return owner{}, err
+			return vocab.Holding{}, err
 		}
-		return owner{user: s.Host, name: s.HostName, of: "schedule " + s.ID}, nil
+		return vocab.Holding{User: s.Host, Name: s.HostName, Of: "schedule " + s.ID}, nil
 	}
 }
 

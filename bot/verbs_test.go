@@ -41,7 +41,7 @@ func TestVerbTableGate(t *testing.T) {
 		"seat or host": {"wes", "c1", "", "Only players at this table can "},
 		"host":         {"pat", "c1", "", "Only the host (hana) or an admin can "},
 	}
-	verbs := bot.Verbs()
+	verbs := bot.Verbs(r.d)
 	for _, want := range []string{"schedule add", "schedules rm", "schedule cancel", "rsvp", "leaderboard season", "deal", "adjust", "paid"} {
 		if _, ok := verbs[want]; !ok {
 			t.Errorf("the command table has no %q", want)
@@ -81,7 +81,7 @@ func TestVerbTableGate(t *testing.T) {
 // verb of two words), so that no verb is added without its line of help.
 func TestEveryVerbHasHelp(t *testing.T) {
 	r := schedRig(t)
-	for name := range bot.Verbs() {
+	for name := range bot.Verbs(r.d) {
 		word, _, _ := strings.Cut(name, " ")
 		rep := r.cmd("c1", "ann", "help "+word)
 		if rep.IsError || !strings.Contains(rep.Text, strings.ReplaceAll(word, "all-in", "allin")) {

@@ -70,3 +70,10 @@ type Reply struct {
 	// replace_original). It costs no channel rate limit.
 	Update *render.Message
 }
+
+// TableID names the table of the command's channel: platform/workspace/channel.
+func (c Command) TableID() string { return c.Platform + "/" + c.Workspace + "/" + c.Channel }
+
+// Community names the command's community (a Discord server, a Slack workspace): platform/workspace.
+// Money books, payment handles, schedules and leases are kept per community.
+func (c Command) Community() string { return c.Platform + "/" + c.Workspace }
