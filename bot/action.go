@@ -736,7 +736,9 @@ func (t *actor) publicf(format string, args ...any) {
 
 // style is how the table draws cards: its setting, with the platform's card pictures for a table
 // that chose pictures (drawn as emoji while the platform has none).
-func (t *actor) style() render.CardStyle { return t.d.env.Style(t.st.Rec.Platform, t.st.Rec.Settings.Cards) }
+func (t *actor) style() render.CardStyle {
+	return t.d.env.Style(t.st.Rec.Platform, t.st.Rec.Settings.Cards)
+}
 
 // --- arm: the dealer's own next moves, as the core decided them --------------------------------------
 

@@ -90,7 +90,9 @@ func ok(format string, args ...any) (Reply, error) {
 // workspaceVerbs are the verbs the dealer still answers itself, each without a table goroutine.
 func (d *Dealer) workspaceVerbs() vocab.Verbs {
 	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
-		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) { return f(ctx, cmd, args) })
+		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
+			return f(ctx, cmd, args)
+		})
 	}
 	verbs := vocab.Verbs{
 		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {

@@ -656,7 +656,9 @@ const moneyHelpLine = "help money — playing for money: payment handles, debts,
 // addMoneyVerbs puts the money verbs into the command table.
 func addMoneyVerbs(d *Dealer, verbs vocab.Verbs) {
 	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
-		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) { return f(ctx, cmd, args) })
+		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
+			return f(ctx, cmd, args)
+		})
 	}
 	verbs["payment"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.payment)}
 	// HostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
