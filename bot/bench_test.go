@@ -14,6 +14,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
@@ -212,7 +213,7 @@ func newBenchDealerOn(tb testing.TB, db bot.Store, cfg bot.Config) (*bot.Dealer,
 	cfg.AfterFunc = bottest.NoTimer
 	cfg.RateLimit = bot.RateLimit{Off: true}
 	chat := newTurnChat()
-	d, err := bot.New(db, chat, cfg)
+	d, err := bot.New(db, chat, features.With(db, cfg))
 	if err != nil {
 		tb.Fatal(err)
 	}

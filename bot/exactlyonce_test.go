@@ -14,6 +14,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
@@ -52,8 +53,8 @@ func newLossyRig(t *testing.T, opts string, users ...string) *lossyRig {
 	t.Cleanup(func() { direct.Close() })
 	r := &autoRig{t: t, store: &flakyStore{Store: db}, chips: totalsOf(direct), users: users, log: &bottest.Buffer{},
 		clk: bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)), chat: &surfaceChat{text: map[string]string{}}}
-	d, err := bot.New(r.store, r.chat, bot.Config{Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Rand: rand.NewChaCha8([32]byte{7}),
-		RateLimit: bot.RateLimit{Off: true}, PingAfter: -1, Logger: slog.New(slog.NewTextHandler(r.log, nil))})
+	d, err := bot.New(r.store, r.chat, features.With(r.store, bot.Config{Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Rand: rand.NewChaCha8([32]byte{7}),
+		RateLimit: bot.RateLimit{Off: true}, PingAfter: -1, Logger: slog.New(slog.NewTextHandler(r.log, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func stuckTransaction(t *testing.T, late bool) {
 	began := time.Now()
 	started := make(chan *bot.Dealer, 1)
 	go func() {
-		d, err := bot.New(db, &surfaceChat{text: map[string]string{}}, bot.Config{Owner: "b", Lease: lease, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+		d, err := bot.New(db, &surfaceChat{text: map[string]string{}}, features.With(db, bot.Config{Owner: "b", Lease: lease, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}}))
 		if err != nil {
 			t.Error(err)
 		}

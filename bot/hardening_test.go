@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
@@ -93,7 +94,7 @@ func (r *rig) open() {
 	if r.override != nil {
 		chat = r.override
 	}
-	d, err := bot.New(store, chat, cfg)
+	d, err := bot.New(store, chat, features.With(store, cfg))
 	if err != nil {
 		db.Close()
 		r.tb.Fatal(err)
@@ -603,7 +604,7 @@ func TestZeroStartingBankroll(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := bot.New(db, &rigChat{}, bot.Config{StartingBankroll: engine.MaxChips + 1}); err == nil {
+	if _, err := bot.New(db, &rigChat{}, features.With(db, bot.Config{StartingBankroll: engine.MaxChips + 1})); err == nil {
 		t.Fatal("a starting bankroll above the ceiling was accepted")
 	}
 }

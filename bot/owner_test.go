@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
@@ -28,7 +29,7 @@ type sharedStore interface {
 // automatic deal, no rate limit), closed when t ends.
 func startShared(t *testing.T, db sharedStore, owner string, chat bot.Chat, now func() time.Time) *bot.Dealer {
 	t.Helper()
-	d, err := bot.New(db, chat, bot.Config{Owner: owner, Lease: time.Second, Now: now, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}})
+	d, err := bot.New(db, chat, features.With(db, bot.Config{Owner: owner, Lease: time.Second, Now: now, DealDelay: -1, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
@@ -170,8 +171,8 @@ func newAutoRig(t *testing.T, kind storeKind, opts string, users ...string) *aut
 	store, chips := kind.open(t)
 	r := &autoRig{t: t, store: &flakyStore{Store: store}, chips: chips, users: users, log: &bottest.Buffer{},
 		clk: bottest.NewClock(time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)), chat: &surfaceChat{text: map[string]string{}}}
-	d, err := bot.New(r.store, r.chat, bot.Config{Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Rand: rand.NewChaCha8([32]byte{7}),
-		RateLimit: bot.RateLimit{Off: true}, PingAfter: -1, Logger: slog.New(slog.NewTextHandler(r.log, nil))})
+	d, err := bot.New(r.store, r.chat, features.With(r.store, bot.Config{Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Rand: rand.NewChaCha8([32]byte{7}),
+		RateLimit: bot.RateLimit{Off: true}, PingAfter: -1, Logger: slog.New(slog.NewTextHandler(r.log, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -117,8 +118,8 @@ func newSchedNight(t *testing.T, now time.Time, seed byte) *schedNight {
 	db := bottest.OpenDB(t)
 	n.db = db
 	var err error
-	n.d, err = bot.New(db, n.chat, bot.Config{Now: n.clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
-		Rand: rand.NewChaCha8([32]byte{seed})})
+	n.d, err = bot.New(db, n.chat, features.With(db, bot.Config{Now: n.clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },
+		Rand: rand.NewChaCha8([32]byte{seed})}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestNewSchedulerBadZone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	d, err := bot.New(db, &schedChat{}, bot.Config{})
+	d, err := bot.New(db, &schedChat{}, features.With(db, bot.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}

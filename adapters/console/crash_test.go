@@ -16,6 +16,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -219,7 +220,7 @@ func runChild(path string) {
 		os.Exit(2)
 	}
 	chat := console.NewChat(os.Stdout)
-	d, err := bot.New(db, chat, bot.Config{})
+	d, err := bot.New(db, chat, features.With(db, bot.Config{}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

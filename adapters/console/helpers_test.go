@@ -16,6 +16,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
@@ -169,8 +170,8 @@ func (g *game) open() {
 		g.logs = &bottest.Buffer{}
 	}
 	log := slog.New(slog.NewTextHandler(g.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	d, err := bot.New(g.db, chat, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
-		DealDelay: 3 * time.Second, Logger: log, RateLimit: bot.RateLimit{Off: true}}) // as the console runs
+	d, err := bot.New(g.db, chat, features.With(g.db, bot.Config{Now: g.clock.Now, AfterFunc: g.clock.AfterFunc, Rand: g.rnd,
+		DealDelay: 3 * time.Second, Logger: log, RateLimit: bot.RateLimit{Off: true}})) // as the console runs
 	if err != nil {
 		g.t.Fatal(err)
 	}

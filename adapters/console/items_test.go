@@ -13,6 +13,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -31,7 +32,7 @@ func TestItem9TimerShowsItsSeconds(t *testing.T) {
 	}
 	var out bytes.Buffer
 	chat := console.NewChat(&out)
-	d, err := bot.New(bottest.OpenDB(t), chat, bot.Config{Now: clock, AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}})
+	d, err := bot.New(bottest.OpenDB(t), chat, features.With(bottest.OpenDB(t), bot.Config{Now: clock, AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // The line server answers every line with one JSON reply, in order: a malformed line is refused
@@ -19,7 +20,7 @@ import (
 // than the limit ends the connection without a reply.
 func TestServeLines(t *testing.T) {
 	db := bottest.OpenDB(t)
-	d, err := bot.New(db, console.NewChat(&bottest.Buffer{}), bot.Config{AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}})
+	d, err := bot.New(db, console.NewChat(&bottest.Buffer{}), features.With(db, bot.Config{AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)
 	}

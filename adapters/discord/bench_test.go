@@ -17,6 +17,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -247,8 +248,8 @@ func benchHostedDeals(b *testing.B, cfg Config, tables int) {
 
 	a := connectWith(b, f, logs, clock, cfg, WithStore(db))
 	defer a.Close(context.Background())
-	d, err := bot.New(db, a, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8([32]byte{7}), DealDelay: time.Hour, Now: clock.Now,
-		AfterFunc: bottest.NoTimer, Logger: slog.New(slog.DiscardHandler), RateLimit: bot.RateLimit{Off: true}})
+	d, err := bot.New(db, a, features.With(db, bot.Config{StartingBankroll: 10000, Rand: rand.NewChaCha8([32]byte{7}), DealDelay: time.Hour, Now: clock.Now,
+		AfterFunc: bottest.NoTimer, Logger: slog.New(slog.DiscardHandler), RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		b.Fatal(err)
 	}

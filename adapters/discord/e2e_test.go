@@ -14,6 +14,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/storage"
 )
 
@@ -121,7 +122,7 @@ func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *bottest.Buffer, 
 	cfg.Now = clock.Now
 	cfg.AfterFunc = bottest.NoTimer
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	d, err := bot.New(db, a, cfg)
+	d, err := bot.New(db, a, features.With(db, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -691,8 +692,8 @@ func TestRestartMidHandOverFakeDiscord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := bot.New(db, a, bot.Config{StartingBankroll: 10000, DealDelay: time.Hour, Now: clock.Now, Logger: slog.New(slog.NewTextHandler(logs, nil)),
-			AfterFunc: bottest.NoTimer})
+		d, err := bot.New(db, a, features.With(db, bot.Config{StartingBankroll: 10000, DealDelay: time.Hour, Now: clock.Now, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+			AfterFunc: bottest.NoTimer}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -61,7 +62,7 @@ func newDealer(t testing.TB, cfg Config, seed uint64) *desk {
 		AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} },
 		Logger:    slog.New(slog.NewTextHandler(h.logs, nil)),
 	}
-	d, err := bot.New(db, h.a, dcfg)
+	d, err := bot.New(db, h.a, features.With(db, dcfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -485,7 +486,7 @@ func (tb *desk) restart() {
 		tb.t.Fatal(err)
 	}
 	tb.t.Cleanup(func() { db.Close() })
-	d, err := bot.New(db, tb.a, tb.cfg)
+	d, err := bot.New(db, tb.a, features.With(db, tb.cfg))
 	if err != nil {
 		tb.t.Fatal(err)
 	}

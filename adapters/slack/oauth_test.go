@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
@@ -66,8 +67,8 @@ func newWorld(t *testing.T) *world {
 	w.names["UDAN"], w.names["UERIN"] = "dan", "erin"
 	w.mu.Unlock()
 
-	d, err := bot.New(db, w.a, bot.Config{Rand: rand.NewChaCha8([32]byte{5}),
-		AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} }})
+	d, err := bot.New(db, w.a, features.With(db, bot.Config{Rand: rand.NewChaCha8([32]byte{5}),
+		AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} }}))
 	if err != nil {
 		t.Fatal(err)
 	}

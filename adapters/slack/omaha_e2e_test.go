@@ -16,6 +16,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -229,8 +230,8 @@ func TestO8QuarteredOverSocketMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	d, err := bot.New(db, h.a, bot.Config{Rand: r, AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} },
-		Logger: slog.New(slog.NewTextHandler(h.logs, nil))})
+	d, err := bot.New(db, h.a, features.With(db, bot.Config{Rand: r, AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} },
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}

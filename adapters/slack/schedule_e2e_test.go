@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // TestScheduledGameOverSocketMode runs a weekly home game through the fake Slack with the real dealer,
@@ -28,10 +29,10 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	set := func(at time.Time) { mu.Lock(); now = at; mu.Unlock() }
 
-	d, err := bot.New(db, h.a, bot.Config{
+	d, err := bot.New(db, h.a, features.With(db, bot.Config{
 		Now:       clock,
 		AfterFunc: func(time.Duration, func()) bot.Timer { return stoppedTimer{} },
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

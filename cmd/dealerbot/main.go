@@ -22,6 +22,7 @@ import (
 	"github.com/dealerbot/dealerbot/adapters/discord"
 	"github.com/dealerbot/dealerbot/adapters/slack"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -234,7 +235,7 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
 	runners = append(runners, front...)
-	d, err := bot.New(db, router, cfg)
+	d, err := bot.New(db, router, features.With(db, cfg))
 	if err != nil {
 		return err
 	}
@@ -284,7 +285,7 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		defer m.logOut.set(m.Stderr)
 	}
 	chat := console.NewChat(out)
-	d, err := bot.New(db, chat, cfg)
+	d, err := bot.New(db, chat, features.With(db, cfg))
 	if err != nil {
 		return err
 	}
@@ -359,7 +360,7 @@ func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, 
 	if m.WrapChat != nil {
 		chat = m.WrapChat(chat)
 	}
-	d, err := bot.New(db, chat, cfg)
+	d, err := bot.New(db, chat, features.With(db, cfg))
 	if err != nil {
 		ln.Close()
 		return err
