@@ -245,7 +245,7 @@ func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Sh
 	}
 	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.No), Board: h.Board(), Board2: h.Board2(), Pots: l.Awards}
 	if k := s.Rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
-		v.Colours = picture.FourColour // the table plays with a four-colour deck
+		v.Colours = render.FourColour // the table plays with a four-colour deck
 	}
 	for _, sh := range l.Shown {
 		if len(sh.Cards) == 0 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata/ with the current output")
@@ -95,14 +96,14 @@ func TestGoldenCards(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		card engine.Card
-		col  Colours
+		col  render.Colours
 	}{
-		{"card-Kd.png", card(t, "Kd"), TwoColour},
-		{"card-Tc.png", card(t, "Tc"), TwoColour},
-		{"card-As.png", card(t, "As"), TwoColour},
-		{"card-Kd-four.png", card(t, "Kd"), FourColour},
-		{"card-Tc-four.png", card(t, "Tc"), FourColour},
-		{"card-back.png", Back, TwoColour},
+		{"card-Kd.png", card(t, "Kd"), render.TwoColour},
+		{"card-Tc.png", card(t, "Tc"), render.TwoColour},
+		{"card-As.png", card(t, "As"), render.TwoColour},
+		{"card-Kd-four.png", card(t, "Kd"), render.FourColour},
+		{"card-Tc-four.png", card(t, "Tc"), render.FourColour},
+		{"card-back.png", Back, render.TwoColour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := Card(tc.card, tc.col)
@@ -135,7 +136,7 @@ func TestGoldenShowdown(t *testing.T) {
 	}
 	golden(t, "showdown.png", b)
 
-	v.Colours, v.Board2 = FourColour, cards(t, "Kd Tc 7h 3d 3h")
+	v.Colours, v.Board2 = render.FourColour, cards(t, "Kd Tc 7h 3d 3h")
 	four, err := v.PNG()
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +147,7 @@ func TestGoldenShowdown(t *testing.T) {
 // Every card and the back, in both colourings, decode as square EmojiSize PNGs under Discord's
 // emoji limit, and no two of a deck are the same picture. The same card is drawn the same every time.
 func TestDeckWithinDiscordLimits(t *testing.T) {
-	for _, col := range []Colours{TwoColour, FourColour} {
+	for _, col := range []render.Colours{render.TwoColour, render.FourColour} {
 		deck, err := Deck(col)
 		if err != nil {
 			t.Fatal(err)
@@ -184,13 +185,13 @@ func TestDeckWithinDiscordLimits(t *testing.T) {
 			}
 		}
 	}
-	two, _ := Card(card(t, "Kd"), TwoColour)
-	four, _ := Card(card(t, "Kd"), FourColour)
+	two, _ := Card(card(t, "Kd"), render.TwoColour)
+	four, _ := Card(card(t, "Kd"), render.FourColour)
 	if bytes.Equal(two, four) {
 		t.Error("the king of diamonds is the same in both colourings; the four-colour deck has blue diamonds")
 	}
-	spadesTwo, _ := Card(card(t, "Ks"), TwoColour)
-	spadesFour, _ := Card(card(t, "Ks"), FourColour)
+	spadesTwo, _ := Card(card(t, "Ks"), render.TwoColour)
+	spadesFour, _ := Card(card(t, "Ks"), render.FourColour)
 	if !bytes.Equal(spadesTwo, spadesFour) {
 		t.Error("the king of spades differs between colourings; spades are black in both")
 	}
@@ -201,11 +202,11 @@ func TestDeckWithinDiscordLimits(t *testing.T) {
 func TestSuitColours(t *testing.T) {
 	for _, tc := range []struct {
 		card string
-		col  Colours
+		col  render.Colours
 		want string
 	}{
-		{"Kd", TwoColour, "red"}, {"Kd", FourColour, "blue"}, {"Tc", FourColour, "green"},
-		{"Tc", TwoColour, "black"}, {"Qh", FourColour, "red"}, {"As", FourColour, "black"},
+		{"Kd", render.TwoColour, "red"}, {"Kd", render.FourColour, "blue"}, {"Tc", render.FourColour, "green"},
+		{"Tc", render.TwoColour, "black"}, {"Qh", render.FourColour, "red"}, {"As", render.FourColour, "black"},
 	} {
 		b, err := Card(card(t, tc.card), tc.col)
 		if err != nil {
@@ -280,7 +281,7 @@ func TestShowdownHostileNames(t *testing.T) {
 func BenchmarkCardImages(b *testing.B) {
 	var size int
 	for b.Loop() {
-		deck, err := Deck(TwoColour)
+		deck, err := Deck(render.TwoColour)
 		if err != nil {
 			b.Fatal(err)
 		}

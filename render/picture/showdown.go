@@ -27,7 +27,7 @@ type Showdown struct {
 	Board2  []engine.Card
 	Hands   []Shown
 	Pots    []string
-	Colours Colours
+	Colours render.Colours
 }
 
 // The showdown picture's layout, in pixels.
@@ -118,7 +118,7 @@ func (v Showdown) boards() []labelled {
 }
 
 // cards draws cards in a row from (x, y) and returns where the row ends.
-func (p *painter) cards(cs []engine.Card, x, y int, col Colours) int {
+func (p *painter) cards(cs []engine.Card, x, y int, col render.Colours) int {
 	for i, c := range cs {
 		if i > 0 {
 			x += cardGap
