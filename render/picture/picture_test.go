@@ -115,11 +115,11 @@ func TestGoldenCards(t *testing.T) {
 	}
 }
 
-func showdown(t testing.TB) Showdown {
-	return Showdown{
+func showdown(t testing.TB) render.Showdown {
+	return render.Showdown{
 		Title: "Hand #12 · No-limit 5/10",
 		Board: cards(t, "Kd Tc 7h 7s 2c"),
-		Hands: []Shown{
+		Hands: []render.Shown{
 			{Name: "Alice", Cards: cards(t, "Ks Qh"), Label: "Two pair, kings and sevens", Won: 1250},
 			{Name: "Bob the very long named player of cards", Cards: cards(t, "Ah Ad"), Label: "Two pair, aces and sevens", Won: 0},
 			{Name: "Carol", Cards: cards(t, "9h 9d"), Label: "Two pair, nines and sevens", Won: 0},
@@ -130,14 +130,14 @@ func showdown(t testing.TB) Showdown {
 
 func TestGoldenShowdown(t *testing.T) {
 	v := showdown(t)
-	b, err := v.PNG()
+	b, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "showdown.png", b)
 
 	v.Colours, v.Board2 = render.FourColour, cards(t, "Kd Tc 7h 3d 3h")
-	four, err := v.PNG()
+	four, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestSuitColours(t *testing.T) {
 
 func TestShowdownAltTextNamesEveryCard(t *testing.T) {
 	v := showdown(t)
-	got := v.AltText()
+	got := AltText(v)
 	for _, want := range []string{
 		"Hand #12 · No-limit 5/10.",
 		"Board: King of diamonds, ten of clubs, seven of hearts, seven of spades, two of clubs.",
@@ -265,15 +265,15 @@ func TestShowdownHostileNames(t *testing.T) {
 	v.Hands[0].Name = strings.Repeat("W", 1000)
 	v.Hands[1].Name = "\x00\x1b[31mEvil\u202e\n"
 	v.Hands[2].Name = "🂡🂱🃁🃑"
-	b, err := v.PNG()
+	b, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := showdown(t).PNG()
+	plain, _ := Showdown(showdown(t))
 	if g, w := decode(t, b).Bounds(), decode(t, plain).Bounds(); g != w {
 		t.Errorf("hostile names change the picture's size: %v, want %v", g, w)
 	}
-	if alt := v.AltText(); strings.ContainsAny(alt, "\x00\x1b\n") || len(alt) > 2000 {
+	if alt := AltText(v); strings.ContainsAny(alt, "\x00\x1b\n") || len(alt) > 2000 {
 		t.Errorf("alt text keeps control characters or runs long: %q", alt)
 	}
 }
@@ -298,7 +298,7 @@ func BenchmarkShowdownPicture(b *testing.B) {
 	v := showdown(b)
 	var size int
 	for b.Loop() {
-		p, err := v.PNG()
+		p, err := Showdown(v)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -307,9 +307,9 @@ func BenchmarkShowdownPicture(b *testing.B) {
 	b.ReportMetric(float64(size), "bytes/picture")
 }
 
-func ExampleShowdown_AltText() {
-	v := Showdown{Title: "Hand #3", Board: []engine.Card{engine.NewCard(engine.King, engine.Diamonds)},
-		Hands: []Shown{{Name: "Ann", Cards: []engine.Card{engine.NewCard(engine.Ten, engine.Clubs), engine.NewCard(engine.Two, engine.Hearts)}, Won: 40}}}
-	fmt.Println(v.AltText())
+func ExampleAltText() {
+	v := render.Showdown{Title: "Hand #3", Board: []engine.Card{engine.NewCard(engine.King, engine.Diamonds)},
+		Hands: []render.Shown{{Name: "Ann", Cards: []engine.Card{engine.NewCard(engine.Ten, engine.Clubs), engine.NewCard(engine.Two, engine.Hearts)}, Won: 40}}}
+	fmt.Println(AltText(v))
 	// Output: Hand #3. Board: King of diamonds. Ann: Ten of clubs, two of hearts, wins 40.
 }
