@@ -16,7 +16,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
-	"github.com/dealerbot/dealerbot/render/picture"
 )
 
 // One action's path, in the order it travels, to be read top to bottom:
@@ -647,7 +646,7 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
 	l.last = &m
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
-	var pic *picture.Showdown // the showdown picture of a finished hand, where the platform shows pictures
+	var pic *render.Showdown // the showdown picture of a finished hand, where the platform shows pictures
 	if p := t.d.pictures; h.Done() && p != nil && p.ShowsPictures(t.st.Rec.Platform) {
 		pic = t.st.Picture(l.lines, h, names)
 	}

@@ -98,7 +98,7 @@ type liveVersion struct {
 	hand    int64
 	version uint64
 	msg     Message
-	pic     *picture.Showdown // drawn by the writer and shown with msg, where the platform can
+	pic     *render.Showdown // drawn by the writer and shown with msg, where the platform can
 }
 
 // put queues v in place of any version still waiting, and starts the writer if it is idle.
@@ -270,13 +270,13 @@ func (o *outbox) run() {
 
 // draw makes the showdown picture of a hand; a picture that cannot be drawn is left out (logged), and
 // the table message goes out without it.
-func (o *outbox) draw(hand int64, v *picture.Showdown) *render.Picture {
-	png, err := v.PNG()
+func (o *outbox) draw(hand int64, v *render.Showdown) *render.Picture {
+	png, err := picture.Showdown(*v)
 	if err != nil {
 		o.log.Warn("draw the showdown picture", "hand", hand, "err", err)
 		return nil
 	}
-	return &render.Picture{Name: fmt.Sprintf("hand-%d.png", hand), Alt: v.AltText(), PNG: png}
+	return &render.Picture{Name: fmt.Sprintf("hand-%d.png", hand), Alt: picture.AltText(*v), PNG: png}
 }
 
 // pings carries out the waiting ping changes: the ping on screen goes, a new one is posted. o.mu is

@@ -66,6 +66,18 @@ const (
 	CardImages4                 // card pictures in four colours: green clubs, blue diamonds
 )
 
+// Colours is how suits are coloured in card pictures.
+type Colours uint8
+
+// The colourings.
+const (
+	// TwoColour is the printed deck: hearts and diamonds red, spades and clubs black.
+	TwoColour Colours = iota
+	// FourColour is the online players' deck: clubs green and diamonds blue, so that no two suits
+	// share a colour.
+	FourColour
+)
+
 // Faces are a deck of card pictures as the platform writes them in text: Faces[c] is card c and
 // Faces[52] the card back ("<:c_Kd_1a2b3c:1234>" on Discord).
 type Faces [53]string

@@ -34,16 +34,16 @@ import (
 var ourEmoji = regexp.MustCompile(`^db[24]_([2-9TJQKA][cdhs]|bk)_[0-9a-f]{6}$`)
 
 // decks are the two colourings, in the order they are uploaded (the default first).
-var decks = [2]picture.Colours{picture.TwoColour, picture.FourColour}
+var decks = [2]render.Colours{render.TwoColour, render.FourColour}
 
 // emojiName is the name of card c's emoji (c == picture.Back for the back) in a deck's design version.
-func emojiName(col picture.Colours, c engine.Card, version string) string {
+func emojiName(col render.Colours, c engine.Card, version string) string {
 	code := "bk"
 	if c < picture.Back {
 		code = c.String()
 	}
 	deck := 2
-	if col == picture.FourColour {
+	if col == render.FourColour {
 		deck = 4
 	}
 	return fmt.Sprintf("db%d_%s_%s", deck, code, version)

@@ -364,7 +364,7 @@ func TestPictureRefusedStillEdits(t *testing.T) {
 	f.mu.Lock()
 	f.refuseFiles = false
 	f.mu.Unlock()
-	deck, err := picture.Card(0, picture.TwoColour)
+	deck, err := picture.Card(0, render.TwoColour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	f.noAttach = map[string]bool{"5551": true}
 	f.mu.Unlock()
 	ctx := context.Background()
-	png, err := picture.Card(0, picture.TwoColour)
+	png, err := picture.Card(0, render.TwoColour)
 	if err != nil {
 		t.Fatal(err)
 	}

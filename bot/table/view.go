@@ -8,7 +8,6 @@ import (
 
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
-	"github.com/dealerbot/dealerbot/render/picture"
 )
 
 // What the table shows: the table as the `table` command shows it, and the hand's table message (its
@@ -108,7 +107,7 @@ type Lines struct {
 // picture is made).
 type ShownHand struct {
 	Player int
-	picture.Shown
+	render.Shown
 }
 
 // NewLines starts the lines of hand hs, whose deal said notes.
@@ -239,13 +238,13 @@ func (l *Lines) collect(ev engine.Event, line string) {
 
 // Picture is the showdown picture of finished hand h, or nil when no hand was turned up or the table
 // has pictures=off. The shell draws it only where the platform shows pictures.
-func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *picture.Showdown {
+func (s State) Picture(l *Lines, h *engine.Hand, names render.Names) *render.Showdown {
 	if l == nil || !h.Done() || len(l.Shown) == 0 || s.Rec.Settings.NoPictures {
 		return nil
 	}
-	v := &picture.Showdown{Title: fmt.Sprintf("Hand #%d", l.No), Board: h.Board(), Board2: h.Board2(), Pots: l.Awards}
+	v := &render.Showdown{Title: fmt.Sprintf("Hand #%d", l.No), Board: h.Board(), Board2: h.Board2(), Pots: l.Awards}
 	if k := s.Rec.Settings.Cards; k == render.CardImages4 || k == render.CardEmoji {
-		v.Colours = picture.FourColour // the table plays with a four-colour deck
+		v.Colours = render.FourColour // the table plays with a four-colour deck
 	}
 	for _, sh := range l.Shown {
 		if len(sh.Cards) == 0 {

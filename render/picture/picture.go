@@ -24,18 +24,7 @@ import (
 	"golang.org/x/image/vector"
 
 	"github.com/dealerbot/dealerbot/engine"
-)
-
-// Colours is how suits are coloured.
-type Colours uint8
-
-// The colourings.
-const (
-	// TwoColour is the printed deck: hearts and diamonds red, spades and clubs black.
-	TwoColour Colours = iota
-	// FourColour is the online players' deck: clubs green and diamonds blue, so that no two suits
-	// share a colour.
-	FourColour
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Back stands for the card back where a card is expected (Card, Deck).
@@ -59,15 +48,15 @@ var (
 )
 
 // ink is the colour a suit is drawn in.
-func ink(s engine.Suit, c Colours) color.RGBA {
+func ink(s engine.Suit, c render.Colours) color.RGBA {
 	switch {
 	case s == engine.Hearts:
 		return red
-	case s == engine.Diamonds && c == FourColour:
+	case s == engine.Diamonds && c == render.FourColour:
 		return blue
 	case s == engine.Diamonds:
 		return red
-	case s == engine.Clubs && c == FourColour:
+	case s == engine.Clubs && c == render.FourColour:
 		return green
 	}
 	return black
@@ -196,7 +185,7 @@ func (p *painter) glyphs(s string, size float64, cx, maxW float64, top, bottom f
 
 // card draws card c (or Back) filling r: a white card with a grey edge, the rank large in the top
 // half and the suit large in the bottom half, both in the suit's colour.
-func (p *painter) card(r image.Rectangle, c engine.Card, col Colours) {
+func (p *painter) card(r image.Rectangle, c engine.Card, col render.Colours) {
 	x0, y0, x1, y1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)
 	w, h := x1-x0, y1-y0
 	rad := w * 0.12
@@ -248,7 +237,7 @@ func (p *painter) png() ([]byte, error) {
 
 // Card draws card c, or the back for Back, as a square EmojiSize PNG: a portrait card centred on a
 // transparent background, readable at the size chat shows an emoji.
-func Card(c engine.Card, col Colours) ([]byte, error) {
+func Card(c engine.Card, col render.Colours) ([]byte, error) {
 	p, err := cardPainter(c, col)
 	if err != nil {
 		return nil, err
@@ -256,7 +245,7 @@ func Card(c engine.Card, col Colours) ([]byte, error) {
 	return p.png()
 }
 
-func cardPainter(c engine.Card, col Colours) (*painter, error) {
+func cardPainter(c engine.Card, col render.Colours) (*painter, error) {
 	p, err := newPainter(EmojiSize, EmojiSize)
 	if err != nil {
 		return nil, err
@@ -275,7 +264,7 @@ type DeckImages struct {
 }
 
 // Deck draws the 52 faces and the back.
-func Deck(col Colours) (DeckImages, error) {
+func Deck(col render.Colours) (DeckImages, error) {
 	var out DeckImages
 	h := sha256.New()
 	for c := range out.PNG {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs in testdata/ with the current output")
@@ -95,14 +96,14 @@ func TestGoldenCards(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		card engine.Card
-		col  Colours
+		col  render.Colours
 	}{
-		{"card-Kd.png", card(t, "Kd"), TwoColour},
-		{"card-Tc.png", card(t, "Tc"), TwoColour},
-		{"card-As.png", card(t, "As"), TwoColour},
-		{"card-Kd-four.png", card(t, "Kd"), FourColour},
-		{"card-Tc-four.png", card(t, "Tc"), FourColour},
-		{"card-back.png", Back, TwoColour},
+		{"card-Kd.png", card(t, "Kd"), render.TwoColour},
+		{"card-Tc.png", card(t, "Tc"), render.TwoColour},
+		{"card-As.png", card(t, "As"), render.TwoColour},
+		{"card-Kd-four.png", card(t, "Kd"), render.FourColour},
+		{"card-Tc-four.png", card(t, "Tc"), render.FourColour},
+		{"card-back.png", Back, render.TwoColour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := Card(tc.card, tc.col)
@@ -114,11 +115,11 @@ func TestGoldenCards(t *testing.T) {
 	}
 }
 
-func showdown(t testing.TB) Showdown {
-	return Showdown{
+func showdown(t testing.TB) render.Showdown {
+	return render.Showdown{
 		Title: "Hand #12 · No-limit 5/10",
 		Board: cards(t, "Kd Tc 7h 7s 2c"),
-		Hands: []Shown{
+		Hands: []render.Shown{
 			{Name: "Alice", Cards: cards(t, "Ks Qh"), Label: "Two pair, kings and sevens", Won: 1250},
 			{Name: "Bob the very long named player of cards", Cards: cards(t, "Ah Ad"), Label: "Two pair, aces and sevens", Won: 0},
 			{Name: "Carol", Cards: cards(t, "9h 9d"), Label: "Two pair, nines and sevens", Won: 0},
@@ -129,14 +130,14 @@ func showdown(t testing.TB) Showdown {
 
 func TestGoldenShowdown(t *testing.T) {
 	v := showdown(t)
-	b, err := v.PNG()
+	b, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "showdown.png", b)
 
-	v.Colours, v.Board2 = FourColour, cards(t, "Kd Tc 7h 3d 3h")
-	four, err := v.PNG()
+	v.Colours, v.Board2 = render.FourColour, cards(t, "Kd Tc 7h 3d 3h")
+	four, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestGoldenShowdown(t *testing.T) {
 // Every card and the back, in both colourings, decode as square EmojiSize PNGs under Discord's
 // emoji limit, and no two of a deck are the same picture. The same card is drawn the same every time.
 func TestDeckWithinDiscordLimits(t *testing.T) {
-	for _, col := range []Colours{TwoColour, FourColour} {
+	for _, col := range []render.Colours{render.TwoColour, render.FourColour} {
 		deck, err := Deck(col)
 		if err != nil {
 			t.Fatal(err)
@@ -184,13 +185,13 @@ func TestDeckWithinDiscordLimits(t *testing.T) {
 			}
 		}
 	}
-	two, _ := Card(card(t, "Kd"), TwoColour)
-	four, _ := Card(card(t, "Kd"), FourColour)
+	two, _ := Card(card(t, "Kd"), render.TwoColour)
+	four, _ := Card(card(t, "Kd"), render.FourColour)
 	if bytes.Equal(two, four) {
 		t.Error("the king of diamonds is the same in both colourings; the four-colour deck has blue diamonds")
 	}
-	spadesTwo, _ := Card(card(t, "Ks"), TwoColour)
-	spadesFour, _ := Card(card(t, "Ks"), FourColour)
+	spadesTwo, _ := Card(card(t, "Ks"), render.TwoColour)
+	spadesFour, _ := Card(card(t, "Ks"), render.FourColour)
 	if !bytes.Equal(spadesTwo, spadesFour) {
 		t.Error("the king of spades differs between colourings; spades are black in both")
 	}
@@ -201,11 +202,11 @@ func TestDeckWithinDiscordLimits(t *testing.T) {
 func TestSuitColours(t *testing.T) {
 	for _, tc := range []struct {
 		card string
-		col  Colours
+		col  render.Colours
 		want string
 	}{
-		{"Kd", TwoColour, "red"}, {"Kd", FourColour, "blue"}, {"Tc", FourColour, "green"},
-		{"Tc", TwoColour, "black"}, {"Qh", FourColour, "red"}, {"As", FourColour, "black"},
+		{"Kd", render.TwoColour, "red"}, {"Kd", render.FourColour, "blue"}, {"Tc", render.FourColour, "green"},
+		{"Tc", render.TwoColour, "black"}, {"Qh", render.FourColour, "red"}, {"As", render.FourColour, "black"},
 	} {
 		b, err := Card(card(t, tc.card), tc.col)
 		if err != nil {
@@ -243,7 +244,7 @@ func TestSuitColours(t *testing.T) {
 
 func TestShowdownAltTextNamesEveryCard(t *testing.T) {
 	v := showdown(t)
-	got := v.AltText()
+	got := AltText(v)
 	for _, want := range []string{
 		"Hand #12 · No-limit 5/10.",
 		"Board: King of diamonds, ten of clubs, seven of hearts, seven of spades, two of clubs.",
@@ -264,15 +265,15 @@ func TestShowdownHostileNames(t *testing.T) {
 	v.Hands[0].Name = strings.Repeat("W", 1000)
 	v.Hands[1].Name = "\x00\x1b[31mEvil\u202e\n"
 	v.Hands[2].Name = "🂡🂱🃁🃑"
-	b, err := v.PNG()
+	b, err := Showdown(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := showdown(t).PNG()
+	plain, _ := Showdown(showdown(t))
 	if g, w := decode(t, b).Bounds(), decode(t, plain).Bounds(); g != w {
 		t.Errorf("hostile names change the picture's size: %v, want %v", g, w)
 	}
-	if alt := v.AltText(); strings.ContainsAny(alt, "\x00\x1b\n") || len(alt) > 2000 {
+	if alt := AltText(v); strings.ContainsAny(alt, "\x00\x1b\n") || len(alt) > 2000 {
 		t.Errorf("alt text keeps control characters or runs long: %q", alt)
 	}
 }
@@ -280,7 +281,7 @@ func TestShowdownHostileNames(t *testing.T) {
 func BenchmarkCardImages(b *testing.B) {
 	var size int
 	for b.Loop() {
-		deck, err := Deck(TwoColour)
+		deck, err := Deck(render.TwoColour)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -297,7 +298,7 @@ func BenchmarkShowdownPicture(b *testing.B) {
 	v := showdown(b)
 	var size int
 	for b.Loop() {
-		p, err := v.PNG()
+		p, err := Showdown(v)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -306,9 +307,9 @@ func BenchmarkShowdownPicture(b *testing.B) {
 	b.ReportMetric(float64(size), "bytes/picture")
 }
 
-func ExampleShowdown_AltText() {
-	v := Showdown{Title: "Hand #3", Board: []engine.Card{engine.NewCard(engine.King, engine.Diamonds)},
-		Hands: []Shown{{Name: "Ann", Cards: []engine.Card{engine.NewCard(engine.Ten, engine.Clubs), engine.NewCard(engine.Two, engine.Hearts)}, Won: 40}}}
-	fmt.Println(v.AltText())
+func ExampleAltText() {
+	v := render.Showdown{Title: "Hand #3", Board: []engine.Card{engine.NewCard(engine.King, engine.Diamonds)},
+		Hands: []render.Shown{{Name: "Ann", Cards: []engine.Card{engine.NewCard(engine.Ten, engine.Clubs), engine.NewCard(engine.Two, engine.Hearts)}, Won: 40}}}
+	fmt.Println(AltText(v))
 	// Output: Hand #3. Board: King of diamonds. Ann: Ten of clubs, two of hearts, wins 40.
 }

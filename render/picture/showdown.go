@@ -10,26 +10,6 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// Shown is one hand shown at a showdown: the player's name, their cards, what they make ("Two pair,
-// kings and sevens"; empty when not known) and what they won (0 for nothing).
-type Shown struct {
-	Name  string
-	Cards []engine.Card
-	Label string
-	Won   int64
-}
-
-// Showdown is what the showdown picture shows: the board (and the second board of a hand run twice),
-// the hands shown, and one line per pot ("Main pot 1,200: Alice").
-type Showdown struct {
-	Title   string // "Hand #12"
-	Board   []engine.Card
-	Board2  []engine.Card
-	Hands   []Shown
-	Pots    []string
-	Colours Colours
-}
-
 // The showdown picture's layout, in pixels.
 const (
 	picWidth  = 640
@@ -55,13 +35,13 @@ var (
 	divider = color.RGBA{0x1c, 0x74, 0x4e, 0xff}
 )
 
-// PNG draws the showdown picture: a felt-green panel with the title, the board, a row per hand shown
-// (name, cards, what they make, what they won in gold) and the pots.
-func (v Showdown) PNG() ([]byte, error) {
+// Showdown draws the showdown picture of v as a PNG: a felt-green panel with the title, the board, a
+// row per hand shown (name, cards, what they make, what they won in gold) and the pots.
+func Showdown(v render.Showdown) ([]byte, error) {
 	hands := v.Hands[:min(len(v.Hands), maxHands)]
 	pots := v.Pots[:min(len(v.Pots), maxPots)]
 	h := margin + titleSize + rowGap
-	h += len(v.boards()) * (cardH + rowGap)
+	h += len(boards(v)) * (cardH + rowGap)
 	h += len(hands) * (cardH + rowGap)
 	h += len(pots)*(lineSize+8) + margin
 	p, err := newPainter(picWidth, h)
@@ -72,7 +52,7 @@ func (v Showdown) PNG() ([]byte, error) {
 	y := margin
 	p.text(clean(v.Title, 60), true, titleSize, margin, y+titleSize-4, chalk)
 	y += titleSize + rowGap
-	for _, b := range v.boards() {
+	for _, b := range boards(v) {
 		p.text(b.label, true, nameSize, margin, y+cardH/2+nameSize/3, muted)
 		p.cards(b.cards, margin+nameWidth, y, v.Colours)
 		y += cardH + rowGap
@@ -106,8 +86,8 @@ type labelled struct {
 	cards []engine.Card
 }
 
-// boards are the boards dealt: "Board", or "First board" and "Second board" for a hand run twice.
-func (v Showdown) boards() []labelled {
+// boards are the boards of v: "Board", or "First board" and "Second board" for a hand run twice.
+func boards(v render.Showdown) []labelled {
 	if len(v.Board2) == 0 {
 		if len(v.Board) == 0 {
 			return nil
@@ -118,7 +98,7 @@ func (v Showdown) boards() []labelled {
 }
 
 // cards draws cards in a row from (x, y) and returns where the row ends.
-func (p *painter) cards(cs []engine.Card, x, y int, col Colours) int {
+func (p *painter) cards(cs []engine.Card, x, y int, col render.Colours) int {
 	for i, c := range cs {
 		if i > 0 {
 			x += cardGap
@@ -163,15 +143,15 @@ func fit(p *painter, s string, bold bool, size float64, w int) string {
 	return string(r) + "…"
 }
 
-// AltText describes the picture for screen readers, naming every card: "Hand #12. Board: King of
-// diamonds, ten of clubs, ... Alice: Ace of spades, ace of hearts (a pair of aces), wins 1,200.
-// Main pot 1,200: Alice."
-func (v Showdown) AltText() string {
+// AltText describes the showdown picture of v for screen readers, naming every card: "Hand #12.
+// Board: King of diamonds, ten of clubs, ... Alice: Ace of spades, ace of hearts (a pair of aces),
+// wins 1,200. Main pot 1,200: Alice."
+func AltText(v render.Showdown) string {
 	var parts []string
 	if t := clean(v.Title, 60); t != "" {
 		parts = append(parts, t+".")
 	}
-	for _, b := range v.boards() {
+	for _, b := range boards(v) {
 		parts = append(parts, b.label+": "+render.CardNames(b.cards)+".")
 	}
 	for _, s := range v.Hands {
