@@ -374,6 +374,16 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
+// Zone is the local time zone of cmd's channel (exportZone).
+func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.exportZone(ctx, cmd) }
+
+// Serves reports whether this process answers for community.
+func (e env) Serves(community string) bool { return e.d.servesCommunity(community) }
+
+// Env is what the verbs get from the dealer, for a feature's work outside a command (the debt
+// reminders the scheduler sends).
+func (d *Dealer) Env() vocab.Env { return d.env }
+
 // Do runs cmd as a part of the command being answered. It was limited and counted once, as it came
 // in; when processes share the store it goes the whole way again, so that the community's owner runs
 // it (one more token of the user's rate limit).

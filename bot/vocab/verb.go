@@ -96,6 +96,12 @@ type Env interface {
 	// Tell sends user a private message because of cmd (a DM, or the platform's private message in
 	// the channel when DMs are closed).
 	Tell(ctx context.Context, cmd Command, user string, m render.Message)
+	// Zone is the local time zone of cmd's channel: its schedule's, else the schedules' default,
+	// else UTC (dates in exports and stats periods are read in it).
+	Zone(ctx context.Context, cmd Command) *time.Location
+	// Serves reports whether this process answers for community (always, unless several processes
+	// share the store and another one serves it).
+	Serves(community string) bool
 	// Do runs cmd as a part of the command being answered (counted once, as that one came in) and
 	// returns its reply: `set` hands the table's settings to the table's own verb this way.
 	Do(ctx context.Context, cmd Command) Reply
