@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func seatTable(t *testing.T, stacks ...int64) *Table {
 	t.Helper()
@@ -29,59 +32,27 @@ func TestDrawForButtonRedrawsTies(t *testing.T) {
 	}
 }
 
-func TestButtonMovesAndSkipsEmptyBustedAndSittingOut(t *testing.T) {
-	tb := seatTable(t, 100, 0, 100, 100, 100)
+// Only seats that will be dealt in draw for the button: not an empty seat, a busted player or one
+// sitting out. (The button's moves from hand to hand are bot/table's: TestButtonSkipsEmptyAndSittingOut.)
+func TestDrawForButtonSkipsEmptyBustedAndSittingOut(t *testing.T) {
+	tb := seatTable(t, 100, 0, 100, 100, 100, 100)
 	tb.Seats[3].SittingOut = true
-	tb.Button = 0
-	var seen []int
-	for i := 0; i < 4; i++ {
-		h, seats, err := tb.StartHand(OrderedDeck())
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen = append(seen, seats[h.Button()])
-		if len(seats) != 3 {
-			t.Fatalf("dealt seats %v, want 0, 2 and 4", seats)
-		}
-		for !h.Done() {
-			h.Timeout()
-		}
-		tb.EndHand(h, seats)
-		if got := tb.Seats[0].Stack + tb.Seats[2].Stack + tb.Seats[4].Stack; got != 300 {
-			t.Fatalf("table chips %d, want 300", got)
-		}
+	tb.Seats[5].Stack = 0 // busted
+	if got, want := tb.Playing(), []int{0, 2, 4}; sprint(got) != sprint(want) {
+		t.Fatalf("playing seats %v, want %v", got, want)
 	}
-	// The first hand keeps the drawn button; then it moves clockwise over the dealt-in seats.
-	if want := []int{0, 2, 4, 0}; sprint(seen) != sprint(want) {
-		t.Fatalf("buttons %v, want %v", seen, want)
+	d, _ := DeckFrom(MustParseCards("2c Ah 3d"))
+	draws := tb.DrawForButton(d)
+	if len(draws) != 3 || draws[0].Seat != 0 || draws[1].Seat != 2 || draws[2].Seat != 4 || tb.Button != 2 {
+		t.Fatalf("draws %+v, button %d: want one card each to seats 0, 2 and 4, the ace's seat 2 on the button", draws, tb.Button)
 	}
 }
 
-func TestBlindLevelChangesOnlyBetweenHands(t *testing.T) {
-	tb := seatTable(t, 1000, 1000)
-	tb.Button = 0
-	h, seats, err := tb.StartHand(OrderedDeck())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb.SetRules(nl(10, 20))
-	if h.Setup().Rules.BigBlind != 10 || tb.Rules.BigBlind != 10 {
-		t.Fatal("new level applied inside the running hand")
-	}
-	for !h.Done() {
-		h.Timeout()
-	}
-	tb.EndHand(h, seats)
-	h, _, _ = tb.StartHand(OrderedDeck())
-	if got := h.Setup().Rules.BigBlind; got != 20 {
-		t.Fatalf("next hand's big blind %d, want 20", got)
-	}
-}
-
-func TestStartHandNeedsTwoPlayers(t *testing.T) {
-	tb := seatTable(t, 100, 0)
-	if _, _, err := tb.StartHand(OrderedDeck()); err == nil {
-		t.Fatal("a hand started with one player")
+// A hand is dealt to 2 to 10 players, at a table of 2 to 10 seats. (The dealer's refusal to deal to
+// one player is bot/table's: TestButtonSkipsEmptyAndSittingOut.)
+func TestHandNeedsTwoPlayers(t *testing.T) {
+	if _, err := NewHand(Setup{Rules: nl(5, 10), Stacks: []int64{100}, Deck: OrderedDeck()}); err == nil || !strings.Contains(err.Error(), "2 to 10 players") {
+		t.Fatalf("a hand with one player: %v, want a refusal", err)
 	}
 	if _, err := NewTable(11, nl(5, 10)); err == nil {
 		t.Fatal("an 11-seat table was allowed")

@@ -29,6 +29,10 @@ type restTransport struct {
 	next  http.RoundTripper // what sends the request (http.DefaultTransport; the fake in tests)
 }
 
+// restTimeout bounds one REST request, a wait for this process's share of the global limit
+// included (discordgo's own default is 20 s).
+const restTimeout = 20 * time.Second
+
 func (t *restTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.share != nil && countsGlobally(req.URL.Path) {
 		if err := t.share.wait(req.Context()); err != nil {

@@ -1,7 +1,9 @@
 package table_test
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -300,6 +302,42 @@ func TestR22NoBigBlindTwice(t *testing.T) {
 		}
 		g.check("after five hands")
 	})
+}
+
+// TestButtonSkipsEmptyAndSittingOut: an empty seat and a player sitting out are dealt no cards and
+// skipped by the button, which stays where the draw put it for the first hand and then moves
+// clockwise over the seats dealt in; no chip is made or lost. One player with chips, or none sitting
+// in, is not a hand.
+func TestButtonSkipsEmptyAndSittingOut(t *testing.T) {
+	erin := table.Caller{User: "U5", Name: "Erin"}
+	g := newGame(t, "blinds=5/10")
+	for _, p := range []table.Caller{alice, bob, carol, dan, erin} {
+		g.do(table.State.Join, p)
+	}
+	g.do(table.State.Leave, bob)  // seat 1 empty
+	g.do(table.State.SitOut, dan) // seat 3 sitting out
+	g.script("Ah 2c 3d")          // the draw, to seats 0, 2 and 4: Alice's ace takes the button
+	var buttons []string
+	for i := 0; i < 4; i++ {
+		g.deal()
+		if got, want := g.s.Rec.Hand.Seats, []int{0, 2, 4}; !slices.Equal(got, want) {
+			t.Fatalf("hand %d dealt seats %v, want %v", i+1, got, want)
+		}
+		b, _, _ := g.positions()
+		buttons = append(buttons, b)
+		for g.s.Hand != nil {
+			g.do(table.Betting(engine.Fold).Act, g.toAct())
+		}
+		g.check(fmt.Sprintf("after hand %d", i+1))
+	}
+	if want := []string{"Alice", "Carol", "Erin", "Alice"}; !slices.Equal(buttons, want) {
+		t.Fatalf("buttons %v, want %v", buttons, want)
+	}
+	g.do(table.State.SitOut, carol)
+	g.do(table.State.SitOut, erin)
+	if _, err := g.s.Deal(g.now, host, nil, g.inputs(host)); err == nil || !strings.Contains(err.Error(), "A hand needs two players") {
+		t.Fatalf("a deal to one player sitting in: %v, want a refusal", err)
+	}
 }
 
 // TestR23FoldWhenFree: the big blind, with nothing to call after limps, types `fold`: nothing changes

@@ -149,6 +149,26 @@ func TestBuyInsFollowSetBlinds(t *testing.T) {
 	}
 }
 
+// TestBlindsChangeOnlyBetweenHands: blinds set during a hand leave the running hand's stakes alone
+// and take effect at the next deal.
+func TestBlindsChangeOnlyBetweenHands(t *testing.T) {
+	g := newGame(t, "blinds=5/10")
+	g.do(table.State.Join, alice)
+	g.do(table.State.Join, bob)
+	g.deal()
+	g.do(table.State.Set, host, "blinds=10/20")
+	if g.s.Rec.Hand.Rules.BigBlind != 10 || g.s.Hand.Setup().Rules.BigBlind != 10 {
+		t.Fatal("new blinds applied inside the running hand")
+	}
+	for g.s.Hand != nil {
+		g.do(table.Betting(engine.Fold).Act, g.toAct())
+	}
+	g.deal()
+	if got, hand := g.s.Rec.Hand.Rules.BigBlind, g.s.Hand.Setup().Rules.BigBlind; got != 20 || hand != 20 {
+		t.Fatalf("next hand's big blind %d (the engine's hand: %d), want 20", got, hand)
+	}
+}
+
 func TestBlindLevels(t *testing.T) {
 	s := table.DefaultSettings()
 	prev := int64(0)
