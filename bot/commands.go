@@ -114,8 +114,7 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"history": {Need: vocab.Anyone, Runner: run(d.history)},
 		"set":     {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
 	}
-	addMoneyVerbs(d, verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
-	addScheduleVerbs(d, verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
+	addMoneyVerbs(d, verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
 	return verbs
 }
 

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -379,6 +380,24 @@ func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.
 
 // Serves reports whether this process answers for community.
 func (e env) Serves(community string) bool { return e.d.servesCommunity(community) }
+
+// Post posts m in cmd's channel, its buttons answering prompt.
+func (e env) Post(ctx context.Context, cmd Command, prompt string, m render.Message) error {
+	m.Private = false
+	return e.d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Prompt: prompt, Message: m})
+}
+
+// Fence is the context for writes of community's, false when this process does not serve it.
+func (e env) Fence(ctx context.Context, community string) (context.Context, bool) {
+	platform, workspace, _ := strings.Cut(community, "/")
+	return e.d.scheduleFence(ctx, &schedule.Schedule{Platform: platform, Workspace: workspace})
+}
+
+// Registry is the dealer's one registry of verbs: the table's and those Config.Verbs gave it.
+func (d *Dealer) Registry() *vocab.Registry { return d.verbs }
+
+// ServeSchedules makes m answer the schedule verbs (transitional, until ownership moves out).
+func (d *Dealer) ServeSchedules(m *schedule.Manager) { d.sched.Store(m) }
 
 // Env is what the verbs get from the dealer, for a feature's work outside a command (the debt
 // reminders the scheduler sends).

@@ -309,12 +309,12 @@ func TestScheduleVerbsGoToTheOwner(t *testing.T) {
 			clock := func() time.Time { return now }
 			store := &pausingSchedules{DB: db, paused: make(chan struct{}), release: make(chan struct{})}
 			a := startShared(t, store, "A", &schedChat{}, clock)
-			as, err := bot.NewScheduler(a, store, bot.ScheduleConfig{Now: clock})
+			as, err := features.NewScheduler(a, store, features.ScheduleConfig{Now: clock})
 			if err != nil {
 				t.Fatal(err)
 			}
 			b := startShared(t, db, "B", &schedChat{}, clock)
-			if _, err := bot.NewScheduler(b, db, bot.ScheduleConfig{Now: clock}); err != nil {
+			if _, err := features.NewScheduler(b, db, features.ScheduleConfig{Now: clock}); err != nil {
 				t.Fatal(err)
 			}
 			cmd := bot.Command{Platform: "discord", Workspace: "g1", Channel: "c1", User: "alice", UserName: "alice"}

@@ -548,7 +548,7 @@ func TestUnboundedInputClipped(t *testing.T) {
 // channel holds at most five; games come at least an hour apart; `schedule list` stays short.
 func TestScheduleLimits(t *testing.T) {
 	r := newRig(t, bot.Config{})
-	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	s, err := features.NewScheduler(r.d, r.db, features.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
 	}

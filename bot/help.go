@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/schedule"
 )
 
 // help answers `help` with every command in a short line each (helpList), and `help VERB` with what explains that one verb: the
@@ -15,13 +16,13 @@ func (d *Dealer) help(args []string) (Reply, error) {
 	if len(args) == 0 {
 		list := helpList
 		if d.sched.Load() != nil {
-			list += "\n" + schedHelpList
+			list += "\n" + schedule.HelpList
 		}
 		return Reply{Text: list + "\n" + moneyHelpList}, nil
 	}
 	text := helpText
 	if d.sched.Load() != nil {
-		text += "\n" + schedHelp
+		text += "\n" + schedule.Help
 	}
 	text += "\n" + moneyHelpLine + "\n" + moneyHelp
 	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 var (
@@ -139,7 +140,7 @@ func TestHostileCommands(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	errLog := &bottest.Buffer{} // every internal error the dealer logs: there must be none
 	rg := newRig(t, bot.Config{RateLimit: bot.DefaultRateLimit, Rand: rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)}), Logger: slog.New(slog.NewTextHandler(errLog, &slog.HandlerOptions{Level: slog.LevelError}))})
-	s, err := bot.NewScheduler(rg.d, rg.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	s, err := features.NewScheduler(rg.d, rg.db, features.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
 	}

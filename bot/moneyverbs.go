@@ -558,10 +558,10 @@ func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Repl
 	return ok("%s are reminded by DM %s after the settle-up, then at most once a day until paid or forgiven.", debts, money.FormatRemind(after))
 }
 
-// remindDebts sends each payer whose debts are due a reminder by DM, at most once a day, for the
+// RemindDebts sends each payer whose debts are due a reminder by DM, at most once a day, for the
 // communities this process serves. The reminder is written to the book first, so two processes
 // never both send it.
-func (d *Dealer) remindDebts(ctx context.Context) error {
+func (d *Dealer) RemindDebts(ctx context.Context) error {
 	communities, err := d.store.MoneyCommunities(ctx)
 	if err != nil {
 		return err

@@ -73,13 +73,13 @@ func TestScheduleFiresOnceAcrossProcesses(t *testing.T) {
 			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 			type proc struct {
 				d    *bot.Dealer
-				s    *bot.Scheduler
+				s    *features.Scheduler
 				chat *schedChat
 			}
 			start := func(owner string) proc {
 				chat := &schedChat{}
 				d := startShared(t, db, owner, chat, clock)
-				s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{Now: clock})
+				s, err := features.NewScheduler(d, db, features.ScheduleConfig{Now: clock})
 				if err != nil {
 					t.Fatal(err)
 				}

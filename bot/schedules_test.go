@@ -106,7 +106,7 @@ func (schedTimer) Stop() bool { return true }
 type schedNight struct {
 	db   *storage.DB
 	d    *bot.Dealer
-	s    *bot.Scheduler
+	s    *features.Scheduler
 	chat *schedChat
 	mu   sync.Mutex
 	now  time.Time
@@ -124,7 +124,7 @@ func newSchedNight(t *testing.T, now time.Time, seed byte) *schedNight {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { n.d.Close(context.Background()) })
-	n.s, err = bot.NewScheduler(n.d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	n.s, err = features.NewScheduler(n.d, db, features.ScheduleConfig{DefaultZone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestNewSchedulerBadZone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close(context.Background())
-	if _, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berln"}); err == nil || !strings.Contains(err.Error(), "Europe/Berln") {
+	if _, err := features.NewScheduler(d, db, features.ScheduleConfig{DefaultZone: "Europe/Berln"}); err == nil || !strings.Contains(err.Error(), "Europe/Berln") {
 		t.Errorf("NewScheduler with a misspelt zone: err = %v, want one naming it", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // TestAdminMatters: the verbs an admin's rights can decide, from the one verb table: admin verbs,
@@ -12,7 +13,7 @@ import (
 // all), and the scheduler's that are the channel host's or a schedule's host's; not those anyone runs.
 func TestAdminMatters(t *testing.T) {
 	r := newRig(t, bot.Config{})
-	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	s, err := features.NewScheduler(r.d, r.db, features.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // schedRig is a rig with a scheduler beside its dealer, so that the schedule verbs run.
 func schedRig(t *testing.T) *rig {
 	t.Helper()
 	r := newRig(t, bot.Config{})
-	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin"})
+	s, err := features.NewScheduler(r.d, r.db, features.ScheduleConfig{DefaultZone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // TestRefusalsQuoteAFewDozenCharacters: a refusal names what was typed, but repeats at most a few
 // dozen characters of it, however long the typed word (a refused `schedule add` once echoed 1,900).
 func TestRefusalsQuoteAFewDozenCharacters(t *testing.T) {
 	r := newRig(t, bot.Config{})
-	s, err := bot.NewScheduler(r.d, r.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+	s, err := features.NewScheduler(r.d, r.db, features.ScheduleConfig{DefaultZone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dealerbot/dealerbot/adapters/console"
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // checkWidth fails for every line of out wider than the console's 80 columns, measured in display
@@ -26,7 +26,7 @@ func checkWidth(t *testing.T, what, out string) {
 // wrapped like the table (`help start` explains every option in one line of the platforms' text).
 func TestHelpFits80Columns(t *testing.T) {
 	g := newGame(t)
-	if _, err := bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{}); err != nil {
+	if _, err := features.NewScheduler(g.d, g.db, features.ScheduleConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	r := g.say("alexandra: help")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/adapters/console"
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -54,7 +55,7 @@ func (g *game) lastPublic() bot.Message {
 func TestMoneyNight(t *testing.T) {
 	g := newGame(t)
 	ctx := context.Background()
-	sched, err := bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{})
+	sched, err := features.NewScheduler(g.d, g.db, features.ScheduleConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/adapters/console"
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // A weekly game scheduled and played at the console, as `go run ./cmd/dealerbot` wires it: the
@@ -19,16 +19,16 @@ import (
 func TestScheduledGameAtTheConsole(t *testing.T) {
 	g := newGame(t)
 	ctx := context.Background()
-	var s *bot.Scheduler
+	var s *features.Scheduler
 	open := func() {
 		var err error
-		s, err = bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{DefaultZone: "Europe/London"})
+		s, err = features.NewScheduler(g.d, g.db, features.ScheduleConfig{DefaultZone: "Europe/London"})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	open()
-	run, tick := g.consoleLines(ctx, func() *bot.Scheduler { return s })
+	run, tick := g.consoleLines(ctx, func() *features.Scheduler { return s })
 
 	// The clock stands at Fri 20 Nov 2026 20:00 UTC; the next Friday game is on the 27th.
 	out := run("bob: schedule add weekly fri 20:00")
@@ -103,17 +103,17 @@ func TestScheduledGameAtTheConsole(t *testing.T) {
 func TestScheduledTournamentAtTheConsole(t *testing.T) {
 	g := newGame(t)
 	ctx := context.Background()
-	var s *bot.Scheduler
+	var s *features.Scheduler
 	open := func() {
 		var err error
-		s, err = bot.NewScheduler(g.d, g.db, bot.ScheduleConfig{DefaultZone: "UTC"})
+		s, err = features.NewScheduler(g.d, g.db, features.ScheduleConfig{DefaultZone: "UTC"})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	open()
 	defer func() { s.Close(ctx) }()
-	run, tick := g.consoleLines(ctx, func() *bot.Scheduler { return s })
+	run, tick := g.consoleLines(ctx, func() *features.Scheduler { return s })
 	if out := run("admin: schedule add weekly fri 20:00 length=2h tournament buyin=100 stack=1000 payouts=50/60"); !strings.Contains(out, "The payouts add up to 110%") {
 		t.Fatalf("a schedule with payouts over 100%% was not refused:\n%s", out)
 	}
@@ -141,7 +141,7 @@ func TestScheduledTournamentAtTheConsole(t *testing.T) {
 // consoleLines returns run, which types lines at the console (the dealer answers them, the schedule
 // commands too) and returns what they printed, and tick, which sets the clock and runs the tick of
 // the scheduler sched().
-func (g *game) consoleLines(ctx context.Context, sched func() *bot.Scheduler) (run func(lines ...string) string, tick func(at time.Time) string) {
+func (g *game) consoleLines(ctx context.Context, sched func() *features.Scheduler) (run func(lines ...string) string, tick func(at time.Time) string) {
 	run = func(lines ...string) string {
 		g.t.Helper()
 		before := g.out.Len()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/bottest"
+	"github.com/dealerbot/dealerbot/bot/features"
 )
 
 // adminPerms is the member permission bit field of a server admin (Administrator).
@@ -65,7 +66,7 @@ func TestScheduledGameOverFakeDiscord(t *testing.T) {
 	a := openAdapter(t, f, logs, clock)
 
 	db, d := openDealer(t, f, a, logs, clock, bot.Config{})
-	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "Europe/Berlin", Now: clock.Now})
+	s, err := features.NewScheduler(d, db, features.ScheduleConfig{DefaultZone: "Europe/Berlin", Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestScheduledGameOverSocketMode(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	s, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: "America/New_York", Now: clock})
+	s, err := features.NewScheduler(d, db, features.ScheduleConfig{DefaultZone: "America/New_York", Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,16 @@ package features
 
 import (
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
 
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
 func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
-	return nil
+	desk := &schedule.Desk{} // served by NewScheduler's manager
+	return []vocab.Verbs{
+		desk.Verbs(nil),
+	}
 }
 
 // With returns cfg with every feature's verbs (Verbs) added to its own.

@@ -102,6 +102,13 @@ type Env interface {
 	// Serves reports whether this process answers for community (always, unless several processes
 	// share the store and another one serves it).
 	Serves(community string) bool
+	// Post posts m in cmd's channel. prompt, when set, names what m's buttons answer (a schedule's
+	// RSVP): a newer post with the same prompt takes the older one's buttons off.
+	Post(ctx context.Context, cmd Command, prompt string, m render.Message) error
+	// Fence returns the context a feature's writes for community are made with (carrying this
+	// process's lease when processes share the store), and false when this process does not serve
+	// the community (or not yet).
+	Fence(ctx context.Context, community string) (context.Context, bool)
 	// Do runs cmd as a part of the command being answered (counted once, as that one came in) and
 	// returns its reply: `set` hands the table's settings to the table's own verb this way.
 	Do(ctx context.Context, cmd Command) Reply

@@ -235,21 +235,13 @@ func (m *Main) serve(ctx context.Context, env *Env, s Settings, script string) e
 		return m.console(ctx, db, cfg, s.Timezone, log, script)
 	}
 	runners = append(runners, front...)
-	d, err := bot.New(db, router, features.With(db, cfg))
-	if err != nil {
-		return err
-	}
-	m.ops.watch(d)
-	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
+	d, sched, err := m.dealer(ctx, db, router, cfg, s.Timezone, log)
 	if err != nil {
 		return err
 	}
 	// The dealer answers every command, the schedule commands too (the scheduler runs beside it).
 	for _, f := range setDealer {
 		f(d)
-	}
-	if err := sched.Start(ctx); err != nil {
-		return err
 	}
 	log.Info("dealerbot running", "db", db, "platforms", strings.Join(router.names(), ","))
 	errs := make(chan error, len(runners))
@@ -284,12 +276,6 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		m.logOut.set(e)
 		defer m.logOut.set(m.Stderr)
 	}
-	chat := console.NewChat(out)
-	d, err := bot.New(db, chat, features.With(db, cfg))
-	if err != nil {
-		return err
-	}
-	m.ops.watch(d)
 	if script != "" {
 		f, err := os.Open(script)
 		if err != nil {
@@ -297,17 +283,14 @@ func (m *Main) console(ctx context.Context, db store, cfg bot.Config, zone strin
 		}
 		defer f.Close()
 		in = f
-	} else {
-		fmt.Fprintln(out, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command (scheduled games too). Ctrl-D quits.")
 	}
-	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: zone, Logger: log})
+	chat := console.NewChat(out)
+	d, sched, err := m.dealer(ctx, db, chat, cfg, zone, log)
 	if err != nil {
-		d.Close(context.Background())
 		return err
 	}
-	if err := sched.Start(ctx); err != nil {
-		d.Close(context.Background())
-		return err
+	if script == "" {
+		fmt.Fprintln(out, "dealerbot console table. Type `name: command`, e.g. `alice: start`, `alice: join`, `bob: join`, `alice: deal`; `alice: help` lists every command (scheduled games too). Ctrl-D quits.")
 	}
 	runErr := console.Run(ctx, d, chat, in, console.Options{Admins: m.consoleAdmins, Flush: d.Flush})
 	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -360,19 +343,9 @@ func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, 
 	if m.WrapChat != nil {
 		chat = m.WrapChat(chat)
 	}
-	d, err := bot.New(db, chat, features.With(db, cfg))
+	d, sched, err := m.dealer(ctx, db, chat, cfg, s.Timezone, log)
 	if err != nil {
 		ln.Close()
-		return err
-	}
-	m.ops.watch(d)
-	sched, err := bot.NewScheduler(d, db, bot.ScheduleConfig{DefaultZone: s.Timezone, Logger: log})
-	if err == nil {
-		err = sched.Start(ctx)
-	}
-	if err != nil {
-		ln.Close()
-		d.Close(context.Background())
 		return err
 	}
 	fmt.Fprintf(m.Stderr, "dealerbot: serving lines on %s\n", ln.Addr())
@@ -387,6 +360,26 @@ func (m *Main) lines(ctx context.Context, db store, cfg bot.Config, s Settings, 
 		return nil
 	}
 	return runErr
+}
+
+// dealer makes the dealer on db with every feature wired in (features.With), and starts the
+// scheduler of home games beside it: the one place the three ways to run (chat platforms, the
+// console, the line server) make them.
+func (m *Main) dealer(ctx context.Context, db store, chat bot.Chat, cfg bot.Config, zone string, log *slog.Logger) (*bot.Dealer, *features.Scheduler, error) {
+	d, err := bot.New(db, chat, features.With(db, cfg))
+	if err != nil {
+		return nil, nil, err
+	}
+	m.ops.watch(d)
+	sched, err := features.NewScheduler(d, db, features.ScheduleConfig{DefaultZone: zone, Logger: log})
+	if err == nil {
+		err = sched.Start(ctx)
+	}
+	if err != nil {
+		d.Close(context.Background())
+		return nil, nil, err
+	}
+	return d, sched, nil
 }
 
 // handler is what an adapter needs from the bot: the dealer.
