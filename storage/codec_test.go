@@ -16,65 +16,14 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
 )
-
-// playedHand plays a random finished hand and returns it as the dealer stores it.
-func playedHand(r *rand.Rand, tableID string, no int64) table.HandRecord {
-	return playedHandOf(r, 2+r.IntN(9), tableID, no)
-}
-
-// playedHandOf plays a random finished hand of n players.
-func playedHandOf(r *rand.Rand, n int, tableID string, no int64) table.HandRecord {
-	rules := engine.Rules{Variant: engine.Variant(r.IntN(3)), SmallBlind: 5, BigBlind: 10}
-	if r.IntN(3) == 0 {
-		rules.Ante = 2
-	}
-	stacks := make([]int64, n)
-	names, users, seats := make([]string, n), make([]string, n), make([]int, n)
-	for i := range stacks {
-		stacks[i] = 100 + r.Int64N(5000)
-		names[i] = fmt.Sprintf("player %d", i)
-		users[i] = fmt.Sprintf("%018d", r.Int64N(1e18))
-		seats[i] = i + 1
-	}
-	deck := engine.OrderedDeck()
-	r.Shuffle(52, func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-	h, err := engine.NewHand(engine.Setup{Rules: rules, Stacks: stacks, Button: r.IntN(n), Deck: deck})
-	if err != nil {
-		panic(err)
-	}
-	for !h.Done() {
-		o, _ := h.Options()
-		kinds := []engine.Action{{Player: o.Player, Kind: engine.Fold}}
-		if o.CanCheck {
-			kinds = append(kinds, engine.Action{Player: o.Player, Kind: engine.Check})
-		}
-		if o.CanCall {
-			kinds = append(kinds, engine.Action{Player: o.Player, Kind: engine.Call})
-		}
-		if o.CanBet || o.CanRaise {
-			k := engine.Raise
-			if o.CanBet {
-				k = engine.Bet
-			}
-			kinds = append(kinds, engine.Action{Player: o.Player, Kind: k, Amount: o.MinTo})
-		}
-		if _, err := h.Apply(kinds[r.IntN(len(kinds))]); err != nil {
-			panic(err)
-		}
-	}
-	s := h.Setup()
-	return table.HandRecord{Table: tableID, No: no, Time: time.Unix(1795450000+no, 123).UTC(), Names: names, Users: users,
-		Seats: seats, Size: 10, Rules: rules, Stacks: s.Stacks, Button: s.Button, Deck: s.Deck,
-		Salt: "0123456789abcdef0123456789abcdef", Proof: 2, Actions: h.Actions(), Final: h.Stacks(),
-		Straddle: r.IntN(3) == 0, RunTwice: r.IntN(3) == 0, BombPot: r.Int64N(3) * 20}
-}
 
 // TestHandCodec: a hand stored compactly reads back exactly, and stays under 400 bytes.
 func TestHandCodec(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 2000; i++ {
-		h := playedHand(r, "discord/123456789012345678/876543210987654321", int64(i+1))
+		h := handgen.Played(r, "discord/123456789012345678/876543210987654321", int64(i+1))
 		v := EncodeHand(h)
 		if h := len(h.Stacks); h <= 6 && len(v) > 400 {
 			t.Fatalf("a %d-player hand takes %d bytes, want at most 400", h, len(v))
@@ -112,7 +61,7 @@ func TestOldJSONHandsAreConverted(t *testing.T) {
 	}
 	err = b.Update(func(tx *bolt.Tx) error {
 		for i := 0; i < 2500; i++ { // more than one batch
-			h := playedHand(r, "slack/T1/C1", int64(i+1))
+			h := handgen.Played(r, "slack/T1/C1", int64(i+1))
 			want = append(want, h)
 			v, _ := json.Marshal(h)
 			if err := tx.Bucket(bucketHands).Put(handKey(h.Table, h.No), v); err != nil {
@@ -194,7 +143,7 @@ func TestLedgerRecords(t *testing.T) {
 // FuzzDecode: no stored bytes make the decoders panic.
 func FuzzDecode(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1))
-	f.Add(EncodeHand(playedHand(r, "t", 1)))
+	f.Add(EncodeHand(handgen.Played(r, "t", 1)))
 	f.Add(EncodeLedger([]table.LedgerEntry{{Kind: table.KindResult, User: "a"}, {Kind: table.KindResult, User: "b"}}))
 	f.Add([]byte("{}"))
 	f.Fuzz(func(t *testing.T, v []byte) {
@@ -228,7 +177,7 @@ func TestItem11TournamentHandCodec(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(11, 28))
 	for i := 0; i < 500; i++ {
-		h := playedHand(r, "discord/1/2", int64(i+1))
+		h := handgen.Played(r, "discord/1/2", int64(i+1))
 		h.Tournament = &table.TournamentHand{Began: time.Unix(1795440000, int64(i)).UTC(), BuyIn: 100, Stack: 1500, Level: 1 + i%12,
 			LevelMinutes: i % 20, Rebuys: i%2 == 0}
 		for p := 0; p < i%3 && p < len(h.Stacks); p++ {
@@ -258,7 +207,7 @@ func TestItem11TournamentHandCodec(t *testing.T) {
 // Hold'em.
 func TestHandCodecGame(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 1))
-	h := playedHand(r, "console/table", 7)
+	h := handgen.Played(r, "console/table", 7)
 	holdem := EncodeHand(h)
 	for _, g := range []engine.Game{engine.Omaha, engine.Omaha5, engine.OmahaHiLo} {
 		o := h

@@ -14,6 +14,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
 )
 
 // TestImport: a snapshot imported into a new file holds every record of the original (the summaries
@@ -32,11 +33,11 @@ func TestImport(t *testing.T) {
 	defer src.Close()
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 1500; i++ { // more than a batch
-		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
+		h := handgen.Played(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
 		must(src.Commit(ctx, table.Change{Hand: &h}))
 	}
 	for i := 0; i < 2; i++ { // two other hands numbered 7 at table a, as older versions kept them
-		h := playedHand(r, "console/w/a", 7)
+		h := handgen.Played(r, "console/w/a", 7)
 		h.Salt = fmt.Sprintf("%02x", i+1)
 		must(src.Commit(ctx, table.Change{Hand: &h}))
 	}

@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
 )
 
 var million = flag.Bool("storage.million", false, "build a database of 1,000,000 hands for BenchmarkMillionHands")
@@ -58,7 +59,7 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 	const tableID = "discord/123456789012345678/876543210987654321"
 	hands := make([]table.HandRecord, 500)
 	for i := range hands {
-		hands[i] = playedHandOf(r, 6, tableID, 0)
+		hands[i] = handgen.PlayedOf(r, 6, tableID, 0)
 		record += float64(len(EncodeHand(hands[i])))
 	}
 	ctx := context.Background()
@@ -133,7 +134,7 @@ func BenchmarkMillionHands(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var pool []table.HandRecord
 	for i := 0; i < 1000; i++ {
-		pool = append(pool, playedHandOf(r, 2+r.IntN(8), "", 0))
+		pool = append(pool, handgen.PlayedOf(r, 2+r.IntN(8), "", 0))
 	}
 	const total, batch = 1_000_000, 20_000
 	start := time.Now()

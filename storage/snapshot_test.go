@@ -14,6 +14,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
 )
 
 // TestSnapshot: a snapshot holds every record under its key as stored, numbers the hands kept under
@@ -34,11 +35,11 @@ func TestSnapshot(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 2100; i++ { // more than two batches
-		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
+		h := handgen.Played(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
 		must(d.Commit(ctx, table.Change{Hand: &h}))
 	}
 	for i := 0; i < 2; i++ { // two other hands numbered 7 at table a, as older versions kept them
-		h := playedHand(r, "console/w/a", 7)
+		h := handgen.Played(r, "console/w/a", 7)
 		h.Salt = fmt.Sprintf("%02x", i+1)
 		must(d.Commit(ctx, table.Change{Hand: &h}))
 		if err := d.Commit(ctx, table.Change{Hand: &h}); !errors.Is(err, bot.ErrApplied) {
