@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // Summary sums up a database for comparison with its copy.
 type Summary struct {
 	Counts  Counts
-	Totals  Totals
+	Totals  record.Totals
 	Balance error // what Balance said of the ledger; nil when it balances
 	// Sums holds, for each kind of record (SumKinds), how many there are and the sum of their
 	// checksums: the same records in any order give the same sum.
@@ -69,7 +70,7 @@ func (m *summer) add(kind string, fields ...any) {
 }
 
 // Summarize sums up s (reading its hands) with the counts and totals its store read.
-func Summarize(ctx context.Context, s Snapshot, n Counts, t Totals, balance error) (Summary, error) {
+func Summarize(ctx context.Context, s Snapshot, n Counts, t record.Totals, balance error) (Summary, error) {
 	m := &summer{sums: map[string]Sum{}}
 	for _, k := range SumKinds {
 		m.sums[k] = Sum{}

@@ -16,6 +16,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 var (
@@ -181,7 +182,7 @@ func (s *Snapshot) readMoney(tx *bolt.Tx) error {
 		err := b.ForEach(func(k, v []byte) error {
 			i := bytes.IndexByte(k, 0)
 			if i < 0 || len(k)-i-1 != 8 {
-				return fmt.Errorf("money key %x: %w", k, errCorrupt)
+				return fmt.Errorf("money key %x: %w", k, record.ErrCorrupt)
 			}
 			s.Money = append(s.Money, RawMoney{Community: string(k[:i]), Seq: binary.BigEndian.Uint64(k[i+1:]), Rec: bytes.Clone(v)})
 			return nil
@@ -194,7 +195,7 @@ func (s *Snapshot) readMoney(tx *bolt.Tx) error {
 		return b.ForEach(func(k, v []byte) error {
 			c, u, ok := bytes.Cut(k, []byte{0})
 			if !ok {
-				return fmt.Errorf("payment handle key %x: %w", k, errCorrupt)
+				return fmt.Errorf("payment handle key %x: %w", k, record.ErrCorrupt)
 			}
 			s.Handles = append(s.Handles, RawHandle{Community: string(c), User: string(u), Rec: bytes.Clone(v)})
 			return nil

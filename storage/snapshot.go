@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // Snapshot is everything a database holds but its leases, as stored: each record's key and its bytes
@@ -22,16 +23,16 @@ import (
 // records. Leases are left out: they belong to the process that held the file, and a new store's
 // processes claim their own.
 type Snapshot struct {
-	Players   []table.PlayerRecord // in key order: workspace, then user
-	Ledger    []LedgerRecord       // one per event, in sequence order
-	Tables    []RawTable           // open tables, by ID
-	Actions   []RawActions         // the action log of each running hand, by table ID
-	Sessions  []RawSession         // in sequence order
-	Schedules []RawSchedule        // by ID
-	RSVPs     []RawRSVP            // by schedule, game and user
-	Results   []RawResult          // by schedule and game; a removed schedule's results stay
-	Money     []RawMoney           // the money books, by community and number (money.go)
-	Handles   []RawHandle          // payment handles, by community and user
+	Players   []table.PlayerRecord  // in key order: workspace, then user
+	Ledger    []record.LedgerRecord // one per event, in sequence order
+	Tables    []RawTable            // open tables, by ID
+	Actions   []RawActions          // the action log of each running hand, by table ID
+	Sessions  []RawSession          // in sequence order
+	Schedules []RawSchedule         // by ID
+	RSVPs     []RawRSVP             // by schedule, game and user
+	Results   []RawResult           // by schedule and game; a removed schedule's results stay
+	Money     []RawMoney            // the money books, by community and number (money.go)
+	Handles   []RawHandle           // payment handles, by community and user
 
 	Installations []bot.Installation // the chat apps' installations, sealed tokens as they are (install.go)
 	DMChannels    []DMChannel        // the DM channels the adapters keep (dm.go)
@@ -59,7 +60,7 @@ type RawActions struct {
 	Rec   []byte
 }
 
-// RawHand is a finished hand (binary, see EncodeHand). Kept is 0 for the first hand stored under its
+// RawHand is a finished hand (binary, see record.EncodeHand). Kept is 0 for the first hand stored under its
 // number and 1, 2, ... for the ones kept beside it (see keptHandKey), in the order they were kept.
 type RawHand struct {
 	Table string
@@ -111,7 +112,7 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 				return fmt.Errorf("player %q: %w", k, err)
 			}
 			if !bytes.Equal(k, playerKey(p.Workspace, p.User)) {
-				return fmt.Errorf("player %q: the record is of %s/%s: %w", k, p.Workspace, p.User, errCorrupt)
+				return fmt.Errorf("player %q: the record is of %s/%s: %w", k, p.Workspace, p.User, record.ErrCorrupt)
 			}
 			s.Players = append(s.Players, p)
 			return nil
@@ -123,9 +124,9 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 		s.LedgerSeq = ledger.Sequence()
 		err = ledger.ForEach(func(k, v []byte) error {
 			if len(k) != 8 {
-				return fmt.Errorf("ledger key %x: %w", k, errCorrupt)
+				return fmt.Errorf("ledger key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Ledger = append(s.Ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
+			s.Ledger = append(s.Ledger, record.LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
@@ -153,7 +154,7 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 		s.SessionSeq = sessions.Sequence()
 		err = sessions.ForEach(func(k, v []byte) error {
 			if len(k) != 8 {
-				return fmt.Errorf("session key %x: %w", k, errCorrupt)
+				return fmt.Errorf("session key %x: %w", k, record.ErrCorrupt)
 			}
 			s.Sessions = append(s.Sessions, RawSession{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
 			return nil
@@ -195,7 +196,7 @@ func (s *Snapshot) readAdapters(tx *bolt.Tx) error {
 		return b.ForEach(func(k, v []byte) error {
 			platform, user, ok := bytes.Cut(k, []byte{0})
 			if !ok {
-				return fmt.Errorf("DM channel key %q has no platform: %w", k, errCorrupt)
+				return fmt.Errorf("DM channel key %q has no platform: %w", k, record.ErrCorrupt)
 			}
 			s.DMChannels = append(s.DMChannels, DMChannel{Platform: string(platform), User: string(user), Channel: string(v)})
 			return nil
@@ -214,7 +215,7 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 				return fmt.Errorf("schedule %x: %w", k, err)
 			}
 			if len(k) != 8 {
-				return fmt.Errorf("schedule key %x: %w", k, errCorrupt)
+				return fmt.Errorf("schedule key %x: %w", k, record.ErrCorrupt)
 			}
 			s.Schedules = append(s.Schedules, RawSchedule{ID: binary.BigEndian.Uint64(k), Community: table.Community(sc.Platform, sc.Workspace), Rec: bytes.Clone(v)})
 			return nil
@@ -226,7 +227,7 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 	if b := tx.Bucket(schedBucketRSVPs); b != nil {
 		err := b.ForEach(func(k, v []byte) error {
 			if len(k) < 16 { // schedGameKey, then the user
-				return fmt.Errorf("rsvp key %x: %w", k, errCorrupt)
+				return fmt.Errorf("rsvp key %x: %w", k, record.ErrCorrupt)
 			}
 			s.RSVPs = append(s.RSVPs, RawRSVP{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])),
 				User: string(k[16:]), Rec: bytes.Clone(v)})
@@ -239,7 +240,7 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 	if b := tx.Bucket(schedBucketResults); b != nil {
 		return b.ForEach(func(k, v []byte) error {
 			if len(k) != 16 { // schedGameKey
-				return fmt.Errorf("result key %x: %w", k, errCorrupt)
+				return fmt.Errorf("result key %x: %w", k, record.ErrCorrupt)
 			}
 			s.Results = append(s.Results, RawResult{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])), Rec: bytes.Clone(v)})
 			return nil
@@ -269,12 +270,12 @@ func (d *DB) eachRawHand(ctx context.Context, fn func(RawHand) error) error {
 					base, kept = k[:len(k)-8], true
 				}
 				if len(base) < 9 || base[len(base)-9] != 0 {
-					return fmt.Errorf("hand key %x: %w", k, errCorrupt)
+					return fmt.Errorf("hand key %x: %w", k, record.ErrCorrupt)
 				}
 				h := RawHand{Table: string(base[:len(base)-9]), No: int64(binary.BigEndian.Uint64(base[len(base)-8:])), Rec: bytes.Clone(v)}
 				if kept {
 					if h.Table != last.Table || h.No != last.No {
-						return fmt.Errorf("hand key %x: a kept hand without the hand it was kept beside: %w", k, errCorrupt)
+						return fmt.Errorf("hand key %x: a kept hand without the hand it was kept beside: %w", k, record.ErrCorrupt)
 					}
 					h.Kept = last.Kept + 1
 				}
@@ -334,7 +335,7 @@ func (d *DB) Counts(ctx context.Context) (Counts, error) {
 		n.MoneyEvents, n.Handles = keys(bucketMoney), keys(bucketMoneyHandles)
 		n.Installations, n.DMChannels = keys(bucketInstallations), keys(bucketDMChannels)
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
+			es, err := record.DecodeLedger(binary.BigEndian.Uint64(k), v)
 			n.LedgerEntries += len(es)
 			return err
 		})

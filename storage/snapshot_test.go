@@ -15,6 +15,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage/internal/handgen"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // TestSnapshot: a snapshot holds every record under its key as stored, numbers the hands kept under
@@ -76,7 +77,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	var kept []int
 	for i, h := range got {
-		dh, err := DecodeHand(h.Table, h.No, h.Rec)
+		dh, err := record.DecodeHand(h.Table, h.No, h.Rec)
 		if err != nil || !reflect.DeepEqual(dh, want[i]) {
 			t.Fatalf("hand %d of the snapshot (%s %d) is not EachHand's: %v", i, h.Table, h.No, err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // ErrNotEmpty is returned by Import for a database that already holds records.
@@ -317,7 +318,7 @@ func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
 		return n, err
 	}
 	for _, r := range recs {
-		es, err := storage.DecodeLedger(r.Seq, r.Rec)
+		es, err := record.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
 			return n, err
 		}
@@ -348,24 +349,24 @@ func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
 
 // balanceOn is Balance in a transaction (Balance itself is left as it is: the commit path's owners
 // are changing it).
-func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (storage.Totals, error) {
+func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (record.Totals, error) {
 	ledger, err := d.ledgerRecords(ctx, tx)
 	if err != nil {
-		return storage.Totals{}, err
+		return record.Totals{}, err
 	}
 	prows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players")
 	if err != nil {
-		return storage.Totals{}, d.wrap("load players", err)
+		return record.Totals{}, d.wrap("load players", err)
 	}
 	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (table.PlayerRecord, error) { return scanPlayer(r) })
 	if err != nil {
-		return storage.Totals{}, d.wrap("load players", err)
+		return record.Totals{}, d.wrap("load players", err)
 	}
 	tables, err := jsonRowsOn[table.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
 	if err != nil {
-		return storage.Totals{}, err
+		return record.Totals{}, err
 	}
-	return storage.Tally(ledger, players, tables)
+	return record.Tally(ledger, players, tables)
 }
 
 // summaryOn sums up the database as tx reads it: counts, chip totals and every record's checksum.

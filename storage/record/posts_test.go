@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"math/rand/v2"
