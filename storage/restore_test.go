@@ -15,6 +15,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage/internal/handgen"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // TestImport: a snapshot imported into a new file holds every record of the original (the summaries
@@ -73,10 +74,10 @@ func TestImport(t *testing.T) {
 	must(dst.Import(ctx, snap))
 	got, err := dst.Summary(ctx)
 	must(err)
-	if d := SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
+	if d := record.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
 		t.Fatalf("the copy differs in %v: %+v\nwant %+v", d, got, want)
 	}
-	for _, k := range SumKinds {
+	for _, k := range record.SumKinds {
 		if got.Sums[k].N == 0 {
 			t.Errorf("the test has no %s", k)
 		}

@@ -70,8 +70,8 @@ func TestSnapshot(t *testing.T) {
 	must(err)
 	var want []table.HandRecord
 	must(d.EachHand(ctx, func(h table.HandRecord) error { want = append(want, h); return nil }))
-	var got []RawHand
-	must(s.Hands(ctx, func(h RawHand) error { got = append(got, h); return nil }))
+	var got []record.RawHand
+	must(s.Hands(ctx, func(h record.RawHand) error { got = append(got, h); return nil }))
 	if len(got) != len(want) || len(got) != 2102 {
 		t.Fatalf("the snapshot walks %d hands, EachHand %d; want 2102", len(got), len(want))
 	}
@@ -103,7 +103,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	n, err := d.Counts(ctx)
 	must(err)
-	if want := (Counts{Players: 2, LedgerEntries: 4, Hands: 2102, Schedules: 2, RSVPs: 1, Results: 1}); n != want {
+	if want := (record.Counts{Players: 2, LedgerEntries: 4, Hands: 2102, Schedules: 2, RSVPs: 1, Results: 1}); n != want {
 		t.Errorf("Counts = %+v, want %+v", n, want)
 	}
 }

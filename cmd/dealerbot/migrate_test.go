@@ -138,7 +138,7 @@ type storeDump struct {
 }
 
 // dump reads s through its methods; the workspaces, tables and games to ask for come from snap.
-func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
+func dump(t *testing.T, s storetest.Store, snap record.Snapshot) storeDump {
 	t.Helper()
 	ctx := context.Background()
 	must := func(err error) {

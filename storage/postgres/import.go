@@ -15,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/record"
 )
 
@@ -55,7 +54,7 @@ const importBatch = 1000
 // check, when not nil, is called in the same transaction after the copy and before its commit, with
 // the copy summed up as the transaction reads it (counts, chip totals, every record's checksum); an
 // error from check rolls the whole copy back and is returned.
-func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.Summary) error) error {
+func (d *DB) Import(ctx context.Context, s record.Snapshot, check func(record.Summary) error) error {
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
 		return d.wrap("begin the import", err)
@@ -110,7 +109,7 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.
 			batch = batch[:0]
 			return err
 		}
-		err := s.Hands(ctx, func(h storage.RawHand) error {
+		err := s.Hands(ctx, func(h record.RawHand) error {
 			batch = append(batch, []any{h.Table, h.No, int32(h.Kept), h.Rec})
 			if len(batch) == importBatch {
 				return flush()
@@ -158,7 +157,7 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.
 }
 
 // copyAdapters copies the chat apps' installations (sealed tokens as they are) and DM channels.
-func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s record.Snapshot) error {
 	var rows [][]any
 	for _, in := range s.Installations {
 		if in.Platform == "" || in.Workspace == "" {
@@ -185,7 +184,7 @@ func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s storage.Snapshot) er
 }
 
 // copyRecords copies every record of s but the hands.
-func (d *DB) copyRecords(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+func (d *DB) copyRecords(ctx context.Context, tx pgx.Tx, s record.Snapshot) error {
 	rows := make([][]any, 0, len(s.Players))
 	for _, p := range s.Players {
 		rows = append(rows, []any{p.Workspace, p.User, p.Name, p.Bankroll, p.OnTable, p.Granted, int64(p.Hands)})
@@ -293,18 +292,18 @@ func scheduleNo(n uint64) (int64, error) {
 }
 
 // Counts counts the records in one snapshot, as storage.DB.Counts does.
-func (d *DB) Counts(ctx context.Context) (storage.Counts, error) {
+func (d *DB) Counts(ctx context.Context) (record.Counts, error) {
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return storage.Counts{}, d.wrap("begin", err)
+		return record.Counts{}, d.wrap("begin", err)
 	}
 	defer tx.Rollback(ctx)
 	return d.countsOn(ctx, tx)
 }
 
 // countsOn is Counts in a transaction.
-func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
-	var n storage.Counts
+func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (record.Counts, error) {
+	var n record.Counts
 	err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM hands), (SELECT count(*) FROM sessions),
 		(SELECT count(*) FROM schedules), (SELECT count(*) FROM rsvps), (SELECT count(*) FROM results),
 		(SELECT count(*) FROM money_events), (SELECT count(*) FROM payment_handles),
@@ -370,18 +369,18 @@ func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (record.Totals, error) {
 }
 
 // summaryOn sums up the database as tx reads it: counts, chip totals and every record's checksum.
-func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (storage.Summary, error) {
+func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (record.Summary, error) {
 	s, err := d.snapshotOn(ctx, tx)
 	if err != nil {
-		return storage.Summary{}, err
+		return record.Summary{}, err
 	}
 	n, err := d.countsOn(ctx, tx)
 	if err != nil {
-		return storage.Summary{}, err
+		return record.Summary{}, err
 	}
 	t, balance := d.balanceOn(ctx, tx) // an error of the reads themselves fails the hands' reads below
 	if balance != nil && ctx.Err() != nil {
-		return storage.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
+		return record.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
 	}
-	return storage.Summarize(ctx, s, n, t, balance)
+	return record.Summarize(ctx, s, n, t, balance)
 }

@@ -1,4 +1,4 @@
-package storage
+package record
 
 // Summary is how `dealerbot migrate` (bbolt into PostgreSQL) and `dealerbot backup` (PostgreSQL
 // into a bbolt file) check a copy: the counts and chip totals each store reads its own way, and a
@@ -13,13 +13,12 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // Summary sums up a database for comparison with its copy.
 type Summary struct {
 	Counts  Counts
-	Totals  record.Totals
+	Totals  Totals
 	Balance error // what Balance said of the ledger; nil when it balances
 	// Sums holds, for each kind of record (SumKinds), how many there are and the sum of their
 	// checksums: the same records in any order give the same sum.
@@ -70,7 +69,7 @@ func (m *summer) add(kind string, fields ...any) {
 }
 
 // Summarize sums up s (reading its hands) with the counts and totals its store read.
-func Summarize(ctx context.Context, s Snapshot, n Counts, t record.Totals, balance error) (Summary, error) {
+func Summarize(ctx context.Context, s Snapshot, n Counts, t Totals, balance error) (Summary, error) {
 	m := &summer{sums: map[string]Sum{}}
 	for _, k := range SumKinds {
 		m.sums[k] = Sum{}
@@ -139,21 +138,6 @@ func asStored(in bot.Installation) bot.Installation {
 		in.Scopes = nil
 	}
 	return in
-}
-
-// Summary sums up the database: its snapshot, counts and totals, each read in a transaction of its
-// own, so it is one state only while nothing writes (migrate holds the file; backup writes a new one).
-func (d *DB) Summary(ctx context.Context) (Summary, error) {
-	s, err := d.Snapshot(ctx)
-	if err != nil {
-		return Summary{}, err
-	}
-	n, err := d.Counts(ctx)
-	if err != nil {
-		return Summary{}, err
-	}
-	t, balance := d.Balance(ctx)
-	return Summarize(ctx, s, n, t, balance)
 }
 
 // SumsDiffer names the kinds of record whose sums differ between two summaries.
