@@ -1,6 +1,6 @@
 package storage
 
-// Import writes a Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL makes a
+// Import writes a record.Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL makes a
 // portable bbolt file of everything this way, the reverse of `dealerbot migrate`.
 
 import (

@@ -1,8 +1,8 @@
 package storage
 
-// Snapshot and Counts read a whole database as it is stored, for `dealerbot migrate`, which copies a
-// bbolt file into PostgreSQL record for record: re-applying the ledger through Commit would grant
-// again and count hands again, and re-encoding records could change them.
+// Snapshot and Counts read a whole database as it is stored (record.Snapshot, record.Counts), for
+// `dealerbot migrate`, which copies a bbolt file into PostgreSQL record for record, and Summary sums it
+// up for comparing a copy with.
 
 import (
 	"bytes"

@@ -1,7 +1,8 @@
 package postgres
 
-// Import and Counts serve `dealerbot migrate`, which copies a bbolt database (package storage) into an
-// empty PostgreSQL one record for record.
+// Import and Counts serve `dealerbot migrate`, which copies a bbolt database into an empty PostgreSQL
+// one record for record: the caller reads the bbolt file's record.Snapshot (package storage) and
+// hands it to Import, so this package never opens a bbolt file itself.
 
 import (
 	"context"
@@ -276,7 +277,7 @@ func (d *DB) copyRows(ctx context.Context, tx pgx.Tx, table string, cols []strin
 	return nil
 }
 
-// signed converts a bbolt sequence number to a bigint.
+// signed converts a snapshot's sequence number (unsigned, as bbolt keeps them) to a bigint.
 func signed(what string, n uint64) (int64, error) {
 	if n > math.MaxInt64 {
 		return 0, fmt.Errorf("%s number %d is beyond PostgreSQL's bigint", what, n)
@@ -291,7 +292,7 @@ func scheduleNo(n uint64) (int64, error) {
 	return int64(n), nil
 }
 
-// Counts counts the records in one snapshot, as storage.DB.Counts does.
+// Counts counts the records in one snapshot, as the bbolt store's Counts does.
 func (d *DB) Counts(ctx context.Context) (record.Counts, error) {
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {

@@ -7,8 +7,10 @@
 // Open connects with a pgxpool, creates or migrates the schema from the versioned SQL files embedded
 // under migrations/ (one transaction, serialized between processes that start together), and refuses
 // a database whose schema is newer than this binary knows. Every method is one transaction: Commit
-// applies a whole table.Change or nothing. Records are kept as storage.DB keeps them (JSON tables and
-// sessions, the compact binary hands and ledger events of package storage), one row each.
+// applies a whole table.Change or nothing. Records are kept as the bbolt store keeps them (JSON tables
+// and sessions, and hands and ledger events in the compact binary form of package storage/record),
+// one row each. The package does not link the bbolt store: what both stores share is in
+// storage/record.
 //
 // # Ownership
 //
@@ -721,7 +723,7 @@ func jsonRowsOn[T any](ctx context.Context, d *DB, on querier, what, q string, a
 }
 
 // Balance reads the chip totals in one snapshot and reports an error when the ledger does not
-// balance, exactly as storage.DB.Balance does.
+// balance, exactly as the bbolt store's Balance does (both hand their records to record.Tally).
 func (d *DB) Balance(ctx context.Context) (record.Totals, error) {
 	var t record.Totals
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})

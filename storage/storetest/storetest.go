@@ -2,7 +2,8 @@
 // store (package storage) and the PostgreSQL store (storage/postgres) run the same code through Run.
 // It checks every method and error, that Commit is all or nothing, hand numbering across sessions,
 // that the ledger balances, the restore of a hand in progress, schedules, and the leases and fences
-// through which processes that share a store own communities.
+// through which processes that share a store own communities. OpenDB opens a bbolt store for tests
+// that need one.
 package storetest
 
 import (
