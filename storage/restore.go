@@ -1,7 +1,7 @@
 package storage
 
-// Import writes a record.Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL makes a
-// portable bbolt file of everything this way, the reverse of `dealerbot migrate`.
+// Import writes a record.Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL
+// makes a portable bbolt file of everything this way, the reverse of `dealerbot migrate`.
 
 import (
 	"context"
