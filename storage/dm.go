@@ -42,6 +42,3 @@ func (d *DB) PutDMChannel(ctx context.Context, platform, user, channel string) e
 		return b.Put(dmKey(platform, user), []byte(channel))
 	})
 }
-
-// DMChannel is one kept DM channel, as a Snapshot lists them.
-type DMChannel struct{ Platform, User, Channel string }

@@ -8,18 +8,20 @@
 // finished session) or none of it. A commit is on disk (fsync) when Commit returns.
 //
 // Buckets: "players" (workspace\x00user -> JSON table.PlayerRecord), "ledger" (big-endian sequence ->
-// JSON table.LedgerEntry, append-only), "tables" (table ID -> JSON table.TableRecord, including the hand
-// in progress), "actions" (table ID -> JSON table.ActionLog, the running hand's actions, rewritten on
-// each action so that an action writes a few bytes rather than the whole table), "hands" (table
-// ID\x00big-endian hand number -> JSON table.HandRecord) and "sessions" (sequence -> JSON
-// table.SessionRecord).
+// one event's entries in the binary form of package storage/record, append-only), "tables" (table ID
+// -> JSON table.TableRecord, including the hand in progress), "actions" (table ID -> JSON
+// table.ActionLog, the running hand's actions, rewritten on each action so that an action writes a
+// few bytes rather than the whole table), "hands" (table ID\x00big-endian hand number -> the hand in
+// record's binary form) and "sessions" (sequence -> JSON table.SessionRecord). Hands and ledger
+// events that older versions wrote as JSON still read.
 //
 // Backup writes a consistent copy of the whole file while the dealer keeps running.
 //
-// Snapshot reads every record as stored, for copying into another store (`dealerbot migrate` into
-// PostgreSQL); Import writes one into an empty file (`dealerbot backup` from PostgreSQL). Summary
-// sums a store up (counts, chip totals, a checksum of every record of each kind), so that a copy is
-// compared with its original whichever way it goes.
+// Snapshot reads every record as stored, as a record.Snapshot (the form both stores share), for
+// copying into another store (`dealerbot migrate` into PostgreSQL); Import writes one into an empty
+// file (`dealerbot backup` from PostgreSQL). Summary sums a store up (counts, chip totals, a checksum
+// of every record of each kind, record.Summarize), so that a copy is compared with its original
+// whichever way it goes.
 //
 // # Caveats
 //
@@ -35,5 +37,6 @@
 // every open walk the whole file to rebuild it (1.2 s for a million hands).
 //
 // The ledger balances by construction: Commit refuses a change that would take a bankroll below
-// zero, and only grants and adjustments add chips. Balance checks the invariant over the whole file.
+// zero, and only grants and adjustments add chips. Balance checks the invariant over the whole file
+// (record.Tally, which judges the PostgreSQL store alike).
 package storage

@@ -16,6 +16,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 var (
@@ -162,28 +163,15 @@ func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(table.HandRe
 	return d.eachHand(ctx, []byte(prefix), fn)
 }
 
-// RawMoney is a money book's event (JSON money.Event) under its community and number.
-type RawMoney struct {
-	Community string
-	Seq       uint64
-	Rec       []byte
-}
-
-// RawHandle is a player's payment handle (JSON money.Handle).
-type RawHandle struct {
-	Community, User string
-	Rec             []byte
-}
-
 // readMoney reads the money books and handles, whose buckets exist once something was written.
-func (s *Snapshot) readMoney(tx *bolt.Tx) error {
+func readMoney(tx *bolt.Tx, s *record.Snapshot) error {
 	if b := tx.Bucket(bucketMoney); b != nil {
 		err := b.ForEach(func(k, v []byte) error {
 			i := bytes.IndexByte(k, 0)
 			if i < 0 || len(k)-i-1 != 8 {
-				return fmt.Errorf("money key %x: %w", k, errCorrupt)
+				return fmt.Errorf("money key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Money = append(s.Money, RawMoney{Community: string(k[:i]), Seq: binary.BigEndian.Uint64(k[i+1:]), Rec: bytes.Clone(v)})
+			s.Money = append(s.Money, record.RawMoney{Community: string(k[:i]), Seq: binary.BigEndian.Uint64(k[i+1:]), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
@@ -194,9 +182,9 @@ func (s *Snapshot) readMoney(tx *bolt.Tx) error {
 		return b.ForEach(func(k, v []byte) error {
 			c, u, ok := bytes.Cut(k, []byte{0})
 			if !ok {
-				return fmt.Errorf("payment handle key %x: %w", k, errCorrupt)
+				return fmt.Errorf("payment handle key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Handles = append(s.Handles, RawHandle{Community: string(c), User: string(u), Rec: bytes.Clone(v)})
+			s.Handles = append(s.Handles, record.RawHandle{Community: string(c), User: string(u), Rec: bytes.Clone(v)})
 			return nil
 		})
 	}

@@ -1,7 +1,7 @@
 package storage
 
-// Import writes a Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL makes a
-// portable bbolt file of everything this way, the reverse of `dealerbot migrate`.
+// Import writes a record.Snapshot into an empty bbolt database: `dealerbot backup` on PostgreSQL
+// makes a portable bbolt file of everything this way, the reverse of `dealerbot migrate`.
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // ErrNotEmpty is returned by Import for a database that already holds records.
@@ -40,7 +41,7 @@ const importBatch = 1000
 // written, a database that holds any record. Everything but the finished hands is written in one
 // transaction, the hands in transactions of a thousand after it: import into a file no dealer uses
 // (`dealerbot backup` writes a new file and renames it only once the copy is checked).
-func (d *DB) Import(ctx context.Context, s Snapshot) error {
+func (d *DB) Import(ctx context.Context, s record.Snapshot) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func (d *DB) Import(ctx context.Context, s Snapshot) error {
 	if err != nil || s.Hands == nil {
 		return err
 	}
-	var batch []RawHand
+	var batch []record.RawHand
 	flush := func() error {
 		err := d.update(func(tx *bolt.Tx) error {
 			b := tx.Bucket(bucketHands)
@@ -90,7 +91,7 @@ func (d *DB) Import(ctx context.Context, s Snapshot) error {
 		batch = batch[:0]
 		return err
 	}
-	err = s.Hands(ctx, func(h RawHand) error {
+	err = s.Hands(ctx, func(h record.RawHand) error {
 		batch = append(batch, h)
 		if len(batch) == importBatch {
 			return flush()
@@ -104,7 +105,7 @@ func (d *DB) Import(ctx context.Context, s Snapshot) error {
 }
 
 // importRecords writes every record of s but the hands.
-func importRecords(tx *bolt.Tx, s Snapshot) error {
+func importRecords(tx *bolt.Tx, s record.Snapshot) error {
 	players := tx.Bucket(bucketPlayers)
 	for _, p := range s.Players {
 		if err := put(players, playerKey(p.Workspace, p.User), p); err != nil {
@@ -207,7 +208,7 @@ func importRecords(tx *bolt.Tx, s Snapshot) error {
 }
 
 // importMoney writes the money books, each book's newest number, and the payment handles.
-func importMoney(tx *bolt.Tx, s Snapshot) error {
+func importMoney(tx *bolt.Tx, s record.Snapshot) error {
 	if len(s.Money) > 0 {
 		book, err := tx.CreateBucketIfNotExists(bucketMoney)
 		if err != nil {

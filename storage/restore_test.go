@@ -14,6 +14,8 @@ import (
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // TestImport: a snapshot imported into a new file holds every record of the original (the summaries
@@ -32,11 +34,11 @@ func TestImport(t *testing.T) {
 	defer src.Close()
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 1500; i++ { // more than a batch
-		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
+		h := handgen.Played(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
 		must(src.Commit(ctx, table.Change{Hand: &h}))
 	}
 	for i := 0; i < 2; i++ { // two other hands numbered 7 at table a, as older versions kept them
-		h := playedHand(r, "console/w/a", 7)
+		h := handgen.Played(r, "console/w/a", 7)
 		h.Salt = fmt.Sprintf("%02x", i+1)
 		must(src.Commit(ctx, table.Change{Hand: &h}))
 	}
@@ -72,10 +74,10 @@ func TestImport(t *testing.T) {
 	must(dst.Import(ctx, snap))
 	got, err := dst.Summary(ctx)
 	must(err)
-	if d := SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
+	if d := record.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
 		t.Fatalf("the copy differs in %v: %+v\nwant %+v", d, got, want)
 	}
-	for _, k := range SumKinds {
+	for _, k := range record.SumKinds {
 		if got.Sums[k].N == 0 {
 			t.Errorf("the test has no %s", k)
 		}

@@ -16,6 +16,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 var million = flag.Bool("storage.million", false, "build a database of 1,000,000 hands for BenchmarkMillionHands")
@@ -48,7 +50,7 @@ func bucketBytes(tb testing.TB, d *DB) int {
 // storeHands stores n finished six-player hands (Discord-sized IDs) the way a hand's end does, one
 // transaction each with its ledger entries, and returns the mean record size and the mean bytes of
 // keys and values each hand added to the database.
-func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added float64) {
+func storeHands(tb testing.TB, n int, timer func(start bool)) (perHand, added float64) {
 	d, err := Open(filepath.Join(tb.TempDir(), "bench.db"))
 	if err != nil {
 		tb.Fatal(err)
@@ -58,8 +60,8 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 	const tableID = "discord/123456789012345678/876543210987654321"
 	hands := make([]table.HandRecord, 500)
 	for i := range hands {
-		hands[i] = playedHandOf(r, 6, tableID, 0)
-		record += float64(len(EncodeHand(hands[i])))
+		hands[i] = handgen.PlayedOf(r, 6, tableID, 0)
+		perHand += float64(len(record.EncodeHand(hands[i])))
 	}
 	ctx := context.Background()
 	before := bucketBytes(tb, d)
@@ -72,34 +74,34 @@ func storeHands(tb testing.TB, n int, timer func(start bool)) (record, added flo
 		}
 	}
 	timer(false)
-	return record / float64(len(hands)), float64(bucketBytes(tb, d)-before) / float64(n)
+	return perHand / float64(len(hands)), float64(bucketBytes(tb, d)-before) / float64(n)
 }
 
 // BenchmarkHandRecord reports a finished six-player hand's record size (target: at most 400 B),
 // everything it adds to the database in keys and values, ledger included (target: at most 800 B),
 // and the time to store one (one transaction with fsync).
 func BenchmarkHandRecord(b *testing.B) {
-	record, added := storeHands(b, b.N, func(start bool) {
+	perHand, added := storeHands(b, b.N, func(start bool) {
 		if start {
 			b.ResetTimer()
 		} else {
 			b.StopTimer()
 		}
 	})
-	b.ReportMetric(record, "B/record")
+	b.ReportMetric(perHand, "B/record")
 	b.ReportMetric(added, "B/hand-added")
 }
 
 // TestHandSizeTargets keeps the sizes BenchmarkHandRecord reports within the targets.
 func TestHandSizeTargets(t *testing.T) {
-	record, added := storeHands(t, 200, func(bool) {})
-	if record > 400 || record == 0 {
-		t.Fatalf("a six-player hand record takes %.0f bytes, want at most 400", record)
+	perHand, added := storeHands(t, 200, func(bool) {})
+	if perHand > 400 || perHand == 0 {
+		t.Fatalf("a six-player hand record takes %.0f bytes, want at most 400", perHand)
 	}
 	if added > 800 || added == 0 {
 		t.Fatalf("a finished hand adds %.0f bytes of keys and values, want at most 800", added)
 	}
-	t.Logf("%.0f B per record, %.0f B added per hand", record, added)
+	t.Logf("%.0f B per record, %.0f B added per hand", perHand, added)
 }
 
 func rssKB() int {
@@ -133,7 +135,7 @@ func BenchmarkMillionHands(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var pool []table.HandRecord
 	for i := 0; i < 1000; i++ {
-		pool = append(pool, playedHandOf(r, 2+r.IntN(8), "", 0))
+		pool = append(pool, handgen.PlayedOf(r, 2+r.IntN(8), "", 0))
 	}
 	const total, batch = 1_000_000, 20_000
 	start := time.Now()
@@ -145,11 +147,11 @@ func BenchmarkMillionHands(b *testing.B) {
 				h := pool[i%len(pool)]
 				h.Table = fmt.Sprintf("discord/123456789012345678/%018d", i%100)
 				h.No = int64(i/100 + 1)
-				if err := hb.Put(handKey(h.Table, h.No), EncodeHand(h)); err != nil {
+				if err := hb.Put(handKey(h.Table, h.No), record.EncodeHand(h)); err != nil {
 					return err
 				}
 				seq, _ := lb.NextSequence()
-				if err := lb.Put(seqKey(seq), EncodeLedger(resultEntries(h, "123456789012345678"))); err != nil {
+				if err := lb.Put(seqKey(seq), record.EncodeLedger(resultEntries(h, "123456789012345678"))); err != nil {
 					return err
 				}
 			}

@@ -1,8 +1,8 @@
 package storage
 
-// Snapshot and Counts read a whole database as it is stored, for `dealerbot migrate`, which copies a
-// bbolt file into PostgreSQL record for record: re-applying the ledger through Commit would grant
-// again and count hands again, and re-encoding records could change them.
+// Snapshot and Counts read a whole database as it is stored (record.Snapshot, record.Counts), for
+// `dealerbot migrate`, which copies a bbolt file into PostgreSQL record for record, and Summary sums it
+// up for comparing a copy with.
 
 import (
 	"bytes"
@@ -15,95 +15,17 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
-
-// Snapshot is everything a database holds but its leases, as stored: each record's key and its bytes
-// (JSON, or the binary form of hands and ledger events), and the bucket sequences that number new
-// records. Leases are left out: they belong to the process that held the file, and a new store's
-// processes claim their own.
-type Snapshot struct {
-	Players   []table.PlayerRecord // in key order: workspace, then user
-	Ledger    []LedgerRecord       // one per event, in sequence order
-	Tables    []RawTable           // open tables, by ID
-	Actions   []RawActions         // the action log of each running hand, by table ID
-	Sessions  []RawSession         // in sequence order
-	Schedules []RawSchedule        // by ID
-	RSVPs     []RawRSVP            // by schedule, game and user
-	Results   []RawResult          // by schedule and game; a removed schedule's results stay
-	Money     []RawMoney           // the money books, by community and number (money.go)
-	Handles   []RawHandle          // payment handles, by community and user
-
-	Installations []bot.Installation // the chat apps' installations, sealed tokens as they are (install.go)
-	DMChannels    []DMChannel        // the DM channels the adapters keep (dm.go)
-
-	// The bucket sequences: the last number given to a ledger event, a session and a schedule. They
-	// may be ahead of the last record (a schedule removed), and a copy must not number anew from
-	// below them: a new schedule under a removed one's number would inherit its results.
-	LedgerSeq, SessionSeq, ScheduleSeq uint64
-
-	// Hands calls fn with every finished hand, table by table and in hand order (kept hands after
-	// the hand whose number they share), in batches of its own transactions so that any number of
-	// hands is copied in little memory. It stops at fn's first error.
-	Hands func(ctx context.Context, fn func(RawHand) error) error
-}
-
-// RawTable is an open table's record (JSON table.TableRecord) and its community.
-type RawTable struct {
-	ID, Community string
-	Rec           []byte
-}
-
-// RawActions is the action log of a table's running hand (JSON table.ActionLog).
-type RawActions struct {
-	Table string
-	Rec   []byte
-}
-
-// RawHand is a finished hand (binary, see EncodeHand). Kept is 0 for the first hand stored under its
-// number and 1, 2, ... for the ones kept beside it (see keptHandKey), in the order they were kept.
-type RawHand struct {
-	Table string
-	No    int64
-	Kept  int
-	Rec   []byte
-}
-
-// RawSession is a finished session (JSON table.SessionRecord) and its sequence number.
-type RawSession struct {
-	Seq uint64
-	Rec []byte
-}
-
-// RawSchedule is a schedule (JSON schedule.Schedule) under its number, and its community.
-type RawSchedule struct {
-	ID        uint64
-	Community string
-	Rec       []byte
-}
-
-// RawRSVP is an answer (JSON schedule.RSVP) under its key: schedule, game (Unix nanoseconds) and user.
-type RawRSVP struct {
-	Schedule uint64
-	Game     int64
-	User     string
-	Rec      []byte
-}
-
-// RawResult is a game's result (JSON schedule.Result) under its key: schedule and game.
-type RawResult struct {
-	Schedule uint64
-	Game     int64
-	Rec      []byte
-}
 
 // Snapshot reads every record but the finished hands in one transaction; its Hands reads those. The
 // two reads are one state only while nothing writes in between: take the snapshot of a database no
 // dealer is running on (migrate holds the file).
-func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
+func (d *DB) Snapshot(ctx context.Context) (record.Snapshot, error) {
 	if err := ctx.Err(); err != nil {
-		return Snapshot{}, err
+		return record.Snapshot{}, err
 	}
-	s := Snapshot{Hands: d.eachRawHand}
+	s := record.Snapshot{Hands: d.eachRawHand}
 	err := d.view(func(tx *bolt.Tx) error {
 		err := tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
 			var p table.PlayerRecord
@@ -111,7 +33,7 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 				return fmt.Errorf("player %q: %w", k, err)
 			}
 			if !bytes.Equal(k, playerKey(p.Workspace, p.User)) {
-				return fmt.Errorf("player %q: the record is of %s/%s: %w", k, p.Workspace, p.User, errCorrupt)
+				return fmt.Errorf("player %q: the record is of %s/%s: %w", k, p.Workspace, p.User, record.ErrCorrupt)
 			}
 			s.Players = append(s.Players, p)
 			return nil
@@ -123,9 +45,9 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 		s.LedgerSeq = ledger.Sequence()
 		err = ledger.ForEach(func(k, v []byte) error {
 			if len(k) != 8 {
-				return fmt.Errorf("ledger key %x: %w", k, errCorrupt)
+				return fmt.Errorf("ledger key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Ledger = append(s.Ledger, LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
+			s.Ledger = append(s.Ledger, record.LedgerRecord{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
@@ -136,14 +58,14 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 			if err := json.Unmarshal(v, &t); err != nil {
 				return fmt.Errorf("table %s: %w", k, err)
 			}
-			s.Tables = append(s.Tables, RawTable{ID: string(k), Community: table.Community(t.Platform, t.Workspace), Rec: bytes.Clone(v)})
+			s.Tables = append(s.Tables, record.RawTable{ID: string(k), Community: table.Community(t.Platform, t.Workspace), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 		err = tx.Bucket(bucketActions).ForEach(func(k, v []byte) error {
-			s.Actions = append(s.Actions, RawActions{Table: string(k), Rec: bytes.Clone(v)})
+			s.Actions = append(s.Actions, record.RawActions{Table: string(k), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
@@ -153,31 +75,31 @@ func (d *DB) Snapshot(ctx context.Context) (Snapshot, error) {
 		s.SessionSeq = sessions.Sequence()
 		err = sessions.ForEach(func(k, v []byte) error {
 			if len(k) != 8 {
-				return fmt.Errorf("session key %x: %w", k, errCorrupt)
+				return fmt.Errorf("session key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Sessions = append(s.Sessions, RawSession{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
+			s.Sessions = append(s.Sessions, record.RawSession{Seq: binary.BigEndian.Uint64(k), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if err := s.readMoney(tx); err != nil {
+		if err := readMoney(tx, &s); err != nil {
 			return err
 		}
-		if err := s.readAdapters(tx); err != nil {
+		if err := readAdapters(tx, &s); err != nil {
 			return err
 		}
-		return s.readSchedules(tx)
+		return readSchedules(tx, &s)
 	})
 	if err != nil {
-		return Snapshot{}, fmt.Errorf("read %s: %w", d.Path(), err)
+		return record.Snapshot{}, fmt.Errorf("read %s: %w", d.Path(), err)
 	}
 	return s, nil
 }
 
 // readAdapters reads what the chat adapters keep: installations and DM channels, whose buckets
 // exist once something was written.
-func (s *Snapshot) readAdapters(tx *bolt.Tx) error {
+func readAdapters(tx *bolt.Tx, s *record.Snapshot) error {
 	if b := tx.Bucket(bucketInstallations); b != nil {
 		err := b.ForEach(func(k, v []byte) error {
 			var in bot.Installation
@@ -195,9 +117,9 @@ func (s *Snapshot) readAdapters(tx *bolt.Tx) error {
 		return b.ForEach(func(k, v []byte) error {
 			platform, user, ok := bytes.Cut(k, []byte{0})
 			if !ok {
-				return fmt.Errorf("DM channel key %q has no platform: %w", k, errCorrupt)
+				return fmt.Errorf("DM channel key %q has no platform: %w", k, record.ErrCorrupt)
 			}
-			s.DMChannels = append(s.DMChannels, DMChannel{Platform: string(platform), User: string(user), Channel: string(v)})
+			s.DMChannels = append(s.DMChannels, record.DMChannel{Platform: string(platform), User: string(user), Channel: string(v)})
 			return nil
 		})
 	}
@@ -205,7 +127,7 @@ func (s *Snapshot) readAdapters(tx *bolt.Tx) error {
 }
 
 // readSchedules reads the schedule buckets, which exist once a schedule was written.
-func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
+func readSchedules(tx *bolt.Tx, s *record.Snapshot) error {
 	if b := tx.Bucket(schedBucketSchedules); b != nil {
 		s.ScheduleSeq = b.Sequence()
 		err := b.ForEach(func(k, v []byte) error {
@@ -214,9 +136,9 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 				return fmt.Errorf("schedule %x: %w", k, err)
 			}
 			if len(k) != 8 {
-				return fmt.Errorf("schedule key %x: %w", k, errCorrupt)
+				return fmt.Errorf("schedule key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Schedules = append(s.Schedules, RawSchedule{ID: binary.BigEndian.Uint64(k), Community: table.Community(sc.Platform, sc.Workspace), Rec: bytes.Clone(v)})
+			s.Schedules = append(s.Schedules, record.RawSchedule{ID: binary.BigEndian.Uint64(k), Community: table.Community(sc.Platform, sc.Workspace), Rec: bytes.Clone(v)})
 			return nil
 		})
 		if err != nil {
@@ -226,9 +148,9 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 	if b := tx.Bucket(schedBucketRSVPs); b != nil {
 		err := b.ForEach(func(k, v []byte) error {
 			if len(k) < 16 { // schedGameKey, then the user
-				return fmt.Errorf("rsvp key %x: %w", k, errCorrupt)
+				return fmt.Errorf("rsvp key %x: %w", k, record.ErrCorrupt)
 			}
-			s.RSVPs = append(s.RSVPs, RawRSVP{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])),
+			s.RSVPs = append(s.RSVPs, record.RawRSVP{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])),
 				User: string(k[16:]), Rec: bytes.Clone(v)})
 			return nil
 		})
@@ -239,9 +161,9 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 	if b := tx.Bucket(schedBucketResults); b != nil {
 		return b.ForEach(func(k, v []byte) error {
 			if len(k) != 16 { // schedGameKey
-				return fmt.Errorf("result key %x: %w", k, errCorrupt)
+				return fmt.Errorf("result key %x: %w", k, record.ErrCorrupt)
 			}
-			s.Results = append(s.Results, RawResult{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])), Rec: bytes.Clone(v)})
+			s.Results = append(s.Results, record.RawResult{Schedule: binary.BigEndian.Uint64(k), Game: int64(binary.BigEndian.Uint64(k[8:])), Rec: bytes.Clone(v)})
 			return nil
 		})
 	}
@@ -249,11 +171,11 @@ func (s *Snapshot) readSchedules(tx *bolt.Tx) error {
 }
 
 // eachRawHand walks the hands bucket as EachHand does, without decoding the records.
-func (d *DB) eachRawHand(ctx context.Context, fn func(RawHand) error) error {
+func (d *DB) eachRawHand(ctx context.Context, fn func(record.RawHand) error) error {
 	var after []byte
-	var last RawHand // the previous hand, to number the kept ones
+	var last record.RawHand // the previous hand, to number the kept ones
 	for {
-		var batch []RawHand
+		var batch []record.RawHand
 		err := d.view(func(tx *bolt.Tx) error {
 			c := tx.Bucket(bucketHands).Cursor()
 			k, v := c.First()
@@ -269,12 +191,12 @@ func (d *DB) eachRawHand(ctx context.Context, fn func(RawHand) error) error {
 					base, kept = k[:len(k)-8], true
 				}
 				if len(base) < 9 || base[len(base)-9] != 0 {
-					return fmt.Errorf("hand key %x: %w", k, errCorrupt)
+					return fmt.Errorf("hand key %x: %w", k, record.ErrCorrupt)
 				}
-				h := RawHand{Table: string(base[:len(base)-9]), No: int64(binary.BigEndian.Uint64(base[len(base)-8:])), Rec: bytes.Clone(v)}
+				h := record.RawHand{Table: string(base[:len(base)-9]), No: int64(binary.BigEndian.Uint64(base[len(base)-8:])), Rec: bytes.Clone(v)}
 				if kept {
 					if h.Table != last.Table || h.No != last.No {
-						return fmt.Errorf("hand key %x: a kept hand without the hand it was kept beside: %w", k, errCorrupt)
+						return fmt.Errorf("hand key %x: a kept hand without the hand it was kept beside: %w", k, record.ErrCorrupt)
 					}
 					h.Kept = last.Kept + 1
 				}
@@ -301,27 +223,9 @@ func (d *DB) eachRawHand(ctx context.Context, fn func(RawHand) error) error {
 	}
 }
 
-// Counts are how many records of each kind a store holds, which `dealerbot migrate` compares
-// between a database and its copy.
-type Counts struct {
-	Players         int
-	LedgerEntries   int // entries, not records: a hand's results share a record
-	Tables          int // open tables
-	HandsInProgress int // open tables with a hand in progress
-	Hands           int // finished hands, kept ones included
-	Sessions        int
-	Schedules       int
-	RSVPs           int
-	Results         int
-	MoneyEvents     int // events of the money books
-	Handles         int // payment handles
-	Installations   int
-	DMChannels      int
-}
-
 // Counts counts the records in one transaction.
-func (d *DB) Counts(ctx context.Context) (Counts, error) {
-	var n Counts
+func (d *DB) Counts(ctx context.Context) (record.Counts, error) {
+	var n record.Counts
 	err := d.view(func(tx *bolt.Tx) error {
 		keys := func(name []byte) int {
 			if b := tx.Bucket(name); b != nil {
@@ -334,7 +238,7 @@ func (d *DB) Counts(ctx context.Context) (Counts, error) {
 		n.MoneyEvents, n.Handles = keys(bucketMoney), keys(bucketMoneyHandles)
 		n.Installations, n.DMChannels = keys(bucketInstallations), keys(bucketDMChannels)
 		err := tx.Bucket(bucketLedger).ForEach(func(k, v []byte) error {
-			es, err := DecodeLedger(binary.BigEndian.Uint64(k), v)
+			es, err := record.DecodeLedger(binary.BigEndian.Uint64(k), v)
 			n.LedgerEntries += len(es)
 			return err
 		})
@@ -354,4 +258,19 @@ func (d *DB) Counts(ctx context.Context) (Counts, error) {
 		})
 	})
 	return n, err
+}
+
+// Summary sums up the database: its snapshot, counts and totals, each read in a transaction of its
+// own, so it is one state only while nothing writes (migrate holds the file; backup writes a new one).
+func (d *DB) Summary(ctx context.Context) (record.Summary, error) {
+	s, err := d.Snapshot(ctx)
+	if err != nil {
+		return record.Summary{}, err
+	}
+	n, err := d.Counts(ctx)
+	if err != nil {
+		return record.Summary{}, err
+	}
+	t, balance := d.Balance(ctx)
+	return record.Summarize(ctx, s, n, t, balance)
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // TestSnapshot: a snapshot holds every record under its key as stored, numbers the hands kept under
@@ -34,11 +36,11 @@ func TestSnapshot(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 2100; i++ { // more than two batches
-		h := playedHand(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
+		h := handgen.Played(r, []string{"console/w/a", "console/w/b"}[i%2], int64(i/2+1))
 		must(d.Commit(ctx, table.Change{Hand: &h}))
 	}
 	for i := 0; i < 2; i++ { // two other hands numbered 7 at table a, as older versions kept them
-		h := playedHand(r, "console/w/a", 7)
+		h := handgen.Played(r, "console/w/a", 7)
 		h.Salt = fmt.Sprintf("%02x", i+1)
 		must(d.Commit(ctx, table.Change{Hand: &h}))
 		if err := d.Commit(ctx, table.Change{Hand: &h}); !errors.Is(err, bot.ErrApplied) {
@@ -68,14 +70,14 @@ func TestSnapshot(t *testing.T) {
 	must(err)
 	var want []table.HandRecord
 	must(d.EachHand(ctx, func(h table.HandRecord) error { want = append(want, h); return nil }))
-	var got []RawHand
-	must(s.Hands(ctx, func(h RawHand) error { got = append(got, h); return nil }))
+	var got []record.RawHand
+	must(s.Hands(ctx, func(h record.RawHand) error { got = append(got, h); return nil }))
 	if len(got) != len(want) || len(got) != 2102 {
 		t.Fatalf("the snapshot walks %d hands, EachHand %d; want 2102", len(got), len(want))
 	}
 	var kept []int
 	for i, h := range got {
-		dh, err := DecodeHand(h.Table, h.No, h.Rec)
+		dh, err := record.DecodeHand(h.Table, h.No, h.Rec)
 		if err != nil || !reflect.DeepEqual(dh, want[i]) {
 			t.Fatalf("hand %d of the snapshot (%s %d) is not EachHand's: %v", i, h.Table, h.No, err)
 		}
@@ -101,7 +103,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	n, err := d.Counts(ctx)
 	must(err)
-	if want := (Counts{Players: 2, LedgerEntries: 4, Hands: 2102, Schedules: 2, RSVPs: 1, Results: 1}); n != want {
+	if want := (record.Counts{Players: 2, LedgerEntries: 4, Hands: 2102, Schedules: 2, RSVPs: 1, Results: 1}); n != want {
 		t.Errorf("Counts = %+v, want %+v", n, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/postgres"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // A running bot holds bbolt's exclusive lock on its file, so another process cannot open it. The bot
@@ -135,7 +136,7 @@ func backupPostgres(ctx context.Context, url, out string, stdout io.Writer) erro
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "copy.db")
 	var report strings.Builder
-	err = pg.ReadAll(ctx, func(snap storage.Snapshot, want storage.Summary) error {
+	err = pg.ReadAll(ctx, func(snap record.Snapshot, want record.Summary) error {
 		db, err := storage.Open(path)
 		if err != nil {
 			return err

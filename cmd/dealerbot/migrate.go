@@ -12,6 +12,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/postgres"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 const migrateUsage = `Usage: dealerbot migrate --from FILE --to postgres://user:password@host:5432/dbname
@@ -99,7 +100,7 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 	}
 	// The copy is read back and compared in its own transaction, before it commits: a copy that
 	// differs is rolled back whole.
-	err = dst.Import(ctx, snap, func(dstSum storage.Summary) error {
+	err = dst.Import(ctx, snap, func(dstSum record.Summary) error {
 		fmt.Fprintf(stdout, "copied %s to %s\n", from, dst)
 		differ := compareCopy(stdout, "bbolt", "postgres", srcSum, dstSum)
 		if len(differ) > 0 {
@@ -117,7 +118,7 @@ func migrate(ctx context.Context, from, to string, stdout io.Writer) error {
 // compareCopy prints the counts and chip totals of a database and of its copy side by side, and
 // returns what differs between them: a count, a total, a kind of record whose checksums differ
 // (the same count of different records), or a ledger that does not balance.
-func compareCopy(w io.Writer, fromName, toName string, src, dst storage.Summary) []string {
+func compareCopy(w io.Writer, fromName, toName string, src, dst record.Summary) []string {
 	sn, dn, st, dt := src.Counts, dst.Counts, src.Totals, dst.Totals
 	rows := []struct {
 		what     string
@@ -150,7 +151,7 @@ func compareCopy(w io.Writer, fromName, toName string, src, dst storage.Summary)
 			differ = append(differ, fmt.Sprintf("%s %d, copied %d", r.what, r.src, r.dst))
 		}
 	}
-	for _, k := range storage.SumsDiffer(src, dst) {
+	for _, k := range record.SumsDiffer(src, dst) {
 		differ = append(differ, fmt.Sprintf("the %s are not the same records", k))
 	}
 	if src.Balance != nil {

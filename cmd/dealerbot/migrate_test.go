@@ -19,6 +19,7 @@ import (
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
+	"github.com/dealerbot/dealerbot/storage/record"
 	"github.com/dealerbot/dealerbot/storage/storetest"
 )
 
@@ -133,11 +134,11 @@ type storeDump struct {
 	Handles   map[string]map[string]money.Handle // the payment handles of every community with a book
 	Installs  map[string]bot.Installation
 	DMs       map[string]string
-	Totals    storage.Totals
+	Totals    record.Totals
 }
 
 // dump reads s through its methods; the workspaces, tables and games to ask for come from snap.
-func dump(t *testing.T, s storetest.Store, snap storage.Snapshot) storeDump {
+func dump(t *testing.T, s storetest.Store, snap record.Snapshot) storeDump {
 	t.Helper()
 	ctx := context.Background()
 	must := func(err error) {

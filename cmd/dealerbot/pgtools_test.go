@@ -17,6 +17,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // playOnPostgres plays hands at the console table of a dealer on a new PostgreSQL database (folds,
@@ -163,14 +164,14 @@ func TestBackupOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want storage.Summary
-	if err := pg.ReadAll(ctx, func(_ storage.Snapshot, s storage.Summary) error { want = s; return nil }); err != nil {
+	var want record.Summary
+	if err := pg.ReadAll(ctx, func(_ record.Snapshot, s record.Summary) error { want = s; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if d := storage.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
+	if d := record.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Totals != want.Totals || got.Balance != nil {
 		t.Errorf("the backup's summary differs in %v:\n got %+v\nwant %+v", d, got, want)
 	}
-	for _, k := range storage.SumKinds {
+	for _, k := range record.SumKinds {
 		if got.Sums[k].N == 0 {
 			t.Errorf("the test's database has no %s", k)
 		}

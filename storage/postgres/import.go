@@ -1,7 +1,8 @@
 package postgres
 
-// Import and Counts serve `dealerbot migrate`, which copies a bbolt database (package storage) into an
-// empty PostgreSQL one record for record.
+// Import and Counts serve `dealerbot migrate`, which copies a bbolt database into an empty PostgreSQL
+// one record for record: the caller reads the bbolt file's record.Snapshot (package storage) and
+// hands it to Import, so this package never opens a bbolt file itself.
 
 import (
 	"context"
@@ -15,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // ErrNotEmpty is returned by Import for a database that already holds records.
@@ -54,7 +55,7 @@ const importBatch = 1000
 // check, when not nil, is called in the same transaction after the copy and before its commit, with
 // the copy summed up as the transaction reads it (counts, chip totals, every record's checksum); an
 // error from check rolls the whole copy back and is returned.
-func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.Summary) error) error {
+func (d *DB) Import(ctx context.Context, s record.Snapshot, check func(record.Summary) error) error {
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
 		return d.wrap("begin the import", err)
@@ -109,7 +110,7 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.
 			batch = batch[:0]
 			return err
 		}
-		err := s.Hands(ctx, func(h storage.RawHand) error {
+		err := s.Hands(ctx, func(h record.RawHand) error {
 			batch = append(batch, []any{h.Table, h.No, int32(h.Kept), h.Rec})
 			if len(batch) == importBatch {
 				return flush()
@@ -157,7 +158,7 @@ func (d *DB) Import(ctx context.Context, s storage.Snapshot, check func(storage.
 }
 
 // copyAdapters copies the chat apps' installations (sealed tokens as they are) and DM channels.
-func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s record.Snapshot) error {
 	var rows [][]any
 	for _, in := range s.Installations {
 		if in.Platform == "" || in.Workspace == "" {
@@ -184,7 +185,7 @@ func (d *DB) copyAdapters(ctx context.Context, tx pgx.Tx, s storage.Snapshot) er
 }
 
 // copyRecords copies every record of s but the hands.
-func (d *DB) copyRecords(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+func (d *DB) copyRecords(ctx context.Context, tx pgx.Tx, s record.Snapshot) error {
 	rows := make([][]any, 0, len(s.Players))
 	for _, p := range s.Players {
 		rows = append(rows, []any{p.Workspace, p.User, p.Name, p.Bankroll, p.OnTable, p.Granted, int64(p.Hands)})
@@ -276,7 +277,7 @@ func (d *DB) copyRows(ctx context.Context, tx pgx.Tx, table string, cols []strin
 	return nil
 }
 
-// signed converts a bbolt sequence number to a bigint.
+// signed converts a snapshot's sequence number (unsigned, as bbolt keeps them) to a bigint.
 func signed(what string, n uint64) (int64, error) {
 	if n > math.MaxInt64 {
 		return 0, fmt.Errorf("%s number %d is beyond PostgreSQL's bigint", what, n)
@@ -291,19 +292,19 @@ func scheduleNo(n uint64) (int64, error) {
 	return int64(n), nil
 }
 
-// Counts counts the records in one snapshot, as storage.DB.Counts does.
-func (d *DB) Counts(ctx context.Context) (storage.Counts, error) {
+// Counts counts the records in one snapshot, as the bbolt store's Counts does.
+func (d *DB) Counts(ctx context.Context) (record.Counts, error) {
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return storage.Counts{}, d.wrap("begin", err)
+		return record.Counts{}, d.wrap("begin", err)
 	}
 	defer tx.Rollback(ctx)
 	return d.countsOn(ctx, tx)
 }
 
 // countsOn is Counts in a transaction.
-func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
-	var n storage.Counts
+func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (record.Counts, error) {
+	var n record.Counts
 	err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM hands), (SELECT count(*) FROM sessions),
 		(SELECT count(*) FROM schedules), (SELECT count(*) FROM rsvps), (SELECT count(*) FROM results),
 		(SELECT count(*) FROM money_events), (SELECT count(*) FROM payment_handles),
@@ -317,7 +318,7 @@ func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
 		return n, err
 	}
 	for _, r := range recs {
-		es, err := storage.DecodeLedger(r.Seq, r.Rec)
+		es, err := record.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
 			return n, err
 		}
@@ -348,39 +349,39 @@ func (d *DB) countsOn(ctx context.Context, tx pgx.Tx) (storage.Counts, error) {
 
 // balanceOn is Balance in a transaction (Balance itself is left as it is: the commit path's owners
 // are changing it).
-func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (storage.Totals, error) {
+func (d *DB) balanceOn(ctx context.Context, tx pgx.Tx) (record.Totals, error) {
 	ledger, err := d.ledgerRecords(ctx, tx)
 	if err != nil {
-		return storage.Totals{}, err
+		return record.Totals{}, err
 	}
 	prows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players")
 	if err != nil {
-		return storage.Totals{}, d.wrap("load players", err)
+		return record.Totals{}, d.wrap("load players", err)
 	}
 	players, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (table.PlayerRecord, error) { return scanPlayer(r) })
 	if err != nil {
-		return storage.Totals{}, d.wrap("load players", err)
+		return record.Totals{}, d.wrap("load players", err)
 	}
 	tables, err := jsonRowsOn[table.TableRecord](ctx, d, tx, "load tables", "SELECT rec FROM tables")
 	if err != nil {
-		return storage.Totals{}, err
+		return record.Totals{}, err
 	}
-	return storage.Tally(ledger, players, tables)
+	return record.Tally(ledger, players, tables)
 }
 
 // summaryOn sums up the database as tx reads it: counts, chip totals and every record's checksum.
-func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (storage.Summary, error) {
+func (d *DB) summaryOn(ctx context.Context, tx pgx.Tx) (record.Summary, error) {
 	s, err := d.snapshotOn(ctx, tx)
 	if err != nil {
-		return storage.Summary{}, err
+		return record.Summary{}, err
 	}
 	n, err := d.countsOn(ctx, tx)
 	if err != nil {
-		return storage.Summary{}, err
+		return record.Summary{}, err
 	}
 	t, balance := d.balanceOn(ctx, tx) // an error of the reads themselves fails the hands' reads below
 	if balance != nil && ctx.Err() != nil {
-		return storage.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
+		return record.Summary{}, ctx.Err() // cancelled, not a ledger that does not balance
 	}
-	return storage.Summarize(ctx, s, n, t, balance)
+	return record.Summarize(ctx, s, n, t, balance)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // TestImportCheckRollsBack: Import's check sees the copy before its commit, summed up as it will be
@@ -32,14 +33,14 @@ func TestImportCheckRollsBack(t *testing.T) {
 	dst := mustOpen(t)
 	defer dst.Close()
 	refuse := errors.New("the copy differs")
-	var seen storage.Summary
-	if err := dst.Import(ctx, snap, func(s storage.Summary) error { seen = s; return refuse }); !errors.Is(err, refuse) {
+	var seen record.Summary
+	if err := dst.Import(ctx, snap, func(s record.Summary) error { seen = s; return refuse }); !errors.Is(err, refuse) {
 		t.Fatalf("Import with a failing check: %v", err)
 	}
 	if seen.Counts.Players != 1 || seen.Counts.DMChannels != 1 || seen.Totals.Bankrolls != 500 || seen.Balance != nil {
 		t.Fatalf("the check saw %+v", seen)
 	}
-	if n, err := dst.Counts(ctx); err != nil || n != (storage.Counts{}) {
+	if n, err := dst.Counts(ctx); err != nil || n != (record.Counts{}) {
 		t.Fatalf("after a refused check the database holds %+v, %v", n, err)
 	}
 	if err := dst.Import(ctx, snap, nil); err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // encodeMoney marshals events for money_events; their Seq is the row's.
@@ -163,7 +163,7 @@ func (d *DB) EachHandOf(ctx context.Context, prefix string, fn func(table.HandRe
 }
 
 // copyMoney copies the money books (with each book's newest number) and the payment handles.
-func (d *DB) copyMoney(ctx context.Context, tx pgx.Tx, s storage.Snapshot) error {
+func (d *DB) copyMoney(ctx context.Context, tx pgx.Tx, s record.Snapshot) error {
 	var rows [][]any
 	heads := map[string]int64{}
 	var order []string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // Migrating a bbolt file copies its money books, numbered as they were, and its payment handles; the
@@ -42,8 +43,8 @@ func TestImportCopiesMoney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The copy, read back in Import's transaction, holds the same money events and handles.
-	err = dst.Import(ctx, snap, func(got storage.Summary) error {
-		if d := storage.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Counts.MoneyEvents != 4 || got.Counts.Handles != 1 {
+	err = dst.Import(ctx, snap, func(got record.Summary) error {
+		if d := record.SumsDiffer(got, want); len(d) > 0 || got.Counts != want.Counts || got.Counts.MoneyEvents != 4 || got.Counts.Handles != 1 {
 			t.Errorf("the copy differs in %v: counts %+v, want %+v", d, got.Counts, want.Counts)
 		}
 		return nil

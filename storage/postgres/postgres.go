@@ -7,8 +7,10 @@
 // Open connects with a pgxpool, creates or migrates the schema from the versioned SQL files embedded
 // under migrations/ (one transaction, serialized between processes that start together), and refuses
 // a database whose schema is newer than this binary knows. Every method is one transaction: Commit
-// applies a whole table.Change or nothing. Records are kept as storage.DB keeps them (JSON tables and
-// sessions, the compact binary hands and ledger events of package storage), one row each.
+// applies a whole table.Change or nothing. Records are kept as the bbolt store keeps them (JSON tables
+// and sessions, and hands and ledger events in the compact binary form of package storage/record),
+// one row each. The package does not link the bbolt store: what both stores share is in
+// storage/record.
 //
 // # Ownership
 //
@@ -47,7 +49,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 //go:embed migrations/*.sql
@@ -250,7 +252,7 @@ func (d *DB) wrap(what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrMoneyMoved) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, storage.ErrOverflow) || errors.Is(err, bot.ErrApplied) || errors.Is(err, bot.ErrStale) {
+	if errors.Is(err, bot.ErrNotOwner) || errors.Is(err, bot.ErrMoneyMoved) || errors.Is(err, bot.ErrInsufficient) || errors.Is(err, record.ErrOverflow) || errors.Is(err, bot.ErrApplied) || errors.Is(err, bot.ErrStale) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -266,7 +268,7 @@ func (d *DB) wrap(what string, err error) error {
 				return bot.ErrInsufficient
 			}
 		case "22003":
-			return fmt.Errorf("%s: %w", what, storage.ErrOverflow)
+			return fmt.Errorf("%s: %w", what, record.ErrOverflow)
 		case "DBV01":
 			return fmt.Errorf("%s: %w", what, bot.ErrStale)
 		case "DBH01":
@@ -361,7 +363,7 @@ func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 					INSERT INTO players (workspace, user_id, name, bankroll, on_table, granted, hands)
 					VALUES ($1, $2, $3, $4, $5, $4, 0) ON CONFLICT DO NOTHING RETURNING 1)
 				INSERT INTO ledger (rec) SELECT $6 FROM opened`,
-				e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable, storage.EncodeLedger([]table.LedgerEntry{one}))
+				e.Workspace, e.User, e.Name, e.Bankroll, e.OnTable, record.EncodeLedger([]table.LedgerEntry{one}))
 			continue
 		}
 		var granted, hands int64
@@ -371,7 +373,7 @@ func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 		case table.KindResult:
 			hands = 1
 		}
-		// Sums out of bigint's range fail with 22003 (storage.ErrOverflow); a bankroll below zero
+		// Sums out of bigint's range fail with 22003 (record.ErrOverflow); a bankroll below zero
 		// fails the CHECK (bot.ErrInsufficient). Either rolls back the whole change.
 		// Update first: an INSERT ... ON CONFLICT would check the CHECK on the row it proposes
 		// (a buy-in's negative amount) before it found the conflict.
@@ -385,7 +387,7 @@ func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 	}
 	for len(es) > 0 {
 		n := 1
-		for n < len(es) && storage.SameEvent(es[0], es[n]) {
+		for n < len(es) && record.SameEvent(es[0], es[n]) {
 			n++
 		}
 		group := make([]table.LedgerEntry, 0, n)
@@ -396,7 +398,7 @@ func queueLedger(b *pgx.Batch, es []table.LedgerEntry) {
 			}
 		}
 		if len(group) > 0 {
-			b.Queue("INSERT INTO ledger (rec) VALUES ($1)", storage.EncodeLedger(group))
+			b.Queue("INSERT INTO ledger (rec) VALUES ($1)", record.EncodeLedger(group))
 		}
 		es = es[n:]
 	}
@@ -432,7 +434,7 @@ func queueRecords(b *pgx.Batch, c table.Change) error {
 	if c.Hand != nil {
 		// A hand is stored once (the same salt again is a retried step: bot.ErrApplied); another
 		// hand under a number an older version's session took is kept beside, as storage.DB does.
-		b.Queue("SELECT dealerbot_hand($1, $2, $3, $4)", c.Hand.Table, c.Hand.No, c.Hand.Salt, storage.EncodeHand(*c.Hand))
+		b.Queue("SELECT dealerbot_hand($1, $2, $3, $4)", c.Hand.Table, c.Hand.No, c.Hand.Salt, record.EncodeHand(*c.Hand))
 	}
 	if c.Session != nil {
 		data, err := json.Marshal(c.Session)
@@ -575,7 +577,7 @@ func (d *DB) Hands(ctx context.Context, tableID string, n int) ([]table.HandReco
 		if err := rows.Scan(&no, &rec); err != nil {
 			return nil, d.wrap("load hands", err)
 		}
-		h, err := storage.DecodeHand(tableID, no, rec)
+		h, err := record.DecodeHand(tableID, no, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -594,7 +596,7 @@ func (d *DB) Hand(ctx context.Context, tableID string, no int64) (table.HandReco
 	if err != nil {
 		return table.HandRecord{}, false, d.wrap("load hand", err)
 	}
-	h, err := storage.DecodeHand(tableID, no, rec)
+	h, err := record.DecodeHand(tableID, no, rec)
 	return h, err == nil, err
 }
 
@@ -626,7 +628,7 @@ func (d *DB) eachHand(ctx context.Context, prefix string, fn func(table.HandReco
 				rows.Close()
 				return d.wrap("load hands", err)
 			}
-			h, err := storage.DecodeHand(after.table, after.no, rec)
+			h, err := record.DecodeHand(after.table, after.no, rec)
 			if err != nil {
 				rows.Close()
 				return err
@@ -659,7 +661,7 @@ func (d *DB) Ledger(ctx context.Context) ([]table.LedgerEntry, error) {
 	}
 	var out []table.LedgerEntry
 	for _, r := range recs {
-		es, err := storage.DecodeLedger(r.Seq, r.Rec)
+		es, err := record.DecodeLedger(r.Seq, r.Rec)
 		if err != nil {
 			return nil, err
 		}
@@ -674,16 +676,16 @@ type querier interface {
 }
 
 // ledgerRecords reads the stored ledger records (one per event) in order.
-func (d *DB) ledgerRecords(ctx context.Context, q querier) ([]storage.LedgerRecord, error) {
+func (d *DB) ledgerRecords(ctx context.Context, q querier) ([]record.LedgerRecord, error) {
 	rows, err := q.Query(ctx, "SELECT seq, rec FROM ledger ORDER BY seq")
 	if err != nil {
 		return nil, d.wrap("load the ledger", err)
 	}
-	recs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storage.LedgerRecord, error) {
+	recs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (record.LedgerRecord, error) {
 		var seq int64
 		var rec []byte
 		err := r.Scan(&seq, &rec)
-		return storage.LedgerRecord{Seq: uint64(seq), Rec: rec}, err
+		return record.LedgerRecord{Seq: uint64(seq), Rec: rec}, err
 	})
 	return recs, d.wrap("load the ledger", err)
 }
@@ -721,9 +723,9 @@ func jsonRowsOn[T any](ctx context.Context, d *DB, on querier, what, q string, a
 }
 
 // Balance reads the chip totals in one snapshot and reports an error when the ledger does not
-// balance, exactly as storage.DB.Balance does.
-func (d *DB) Balance(ctx context.Context) (storage.Totals, error) {
-	var t storage.Totals
+// balance, exactly as the bbolt store's Balance does (both hand their records to record.Tally).
+func (d *DB) Balance(ctx context.Context) (record.Totals, error) {
+	var t record.Totals
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return t, d.wrap("begin", err)
@@ -745,7 +747,7 @@ func (d *DB) Balance(ctx context.Context) (storage.Totals, error) {
 	if err != nil {
 		return t, err
 	}
-	return storage.Tally(ledger, players, tables)
+	return record.Tally(ledger, players, tables)
 }
 
 // --- schedules ---------------------------------------------------------------------------------

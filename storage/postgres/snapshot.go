@@ -11,14 +11,14 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/table"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // ReadAll reads the whole database in one REPEATABLE READ, read-only transaction, so that what it
 // reads is one state while dealers go on writing, and calls fn with it: the snapshot (whose Hands
 // reads the finished hands from the same transaction, in batches, while fn runs) and its summary
 // (counts, chip totals, every record's checksum), for comparing a copy with.
-func (d *DB) ReadAll(ctx context.Context, fn func(storage.Snapshot, storage.Summary) error) error {
+func (d *DB) ReadAll(ctx context.Context, fn func(record.Snapshot, record.Summary) error) error {
 	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return d.wrap("begin", err)
@@ -39,8 +39,8 @@ func (d *DB) ReadAll(ctx context.Context, fn func(storage.Snapshot, storage.Summ
 }
 
 // snapshotOn reads every record as tx sees it; its Hands reads the hands from tx.
-func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error) {
-	s := storage.Snapshot{Hands: func(ctx context.Context, fn func(storage.RawHand) error) error { return d.rawHands(ctx, tx, fn) }}
+func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (record.Snapshot, error) {
+	s := record.Snapshot{Hands: func(ctx context.Context, fn func(record.RawHand) error) error { return d.rawHands(ctx, tx, fn) }}
 	rows, err := tx.Query(ctx, "SELECT "+playerCols+" FROM players ORDER BY workspace, user_id")
 	if err != nil {
 		return s, d.wrap("read players", err)
@@ -61,14 +61,14 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	var n, m int64
 	err = read("tables", "SELECT id, community, rec FROM tables ORDER BY id", func(r pgx.CollectableRow) error {
-		var t storage.RawTable
+		var t record.RawTable
 		err := r.Scan(&t.ID, &t.Community, &t.Rec)
 		s.Tables = append(s.Tables, t)
 		return err
 	})
 	if err == nil {
 		err = read("action logs", "SELECT table_id, rec FROM actions ORDER BY table_id", func(r pgx.CollectableRow) error {
-			var a storage.RawActions
+			var a record.RawActions
 			err := r.Scan(&a.Table, &a.Rec)
 			s.Actions = append(s.Actions, a)
 			return err
@@ -76,7 +76,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("sessions", "SELECT seq, rec FROM sessions ORDER BY seq", func(r pgx.CollectableRow) error {
-			var ss storage.RawSession
+			var ss record.RawSession
 			err := r.Scan(&n, &ss.Rec)
 			ss.Seq = uint64(n)
 			s.Sessions = append(s.Sessions, ss)
@@ -85,7 +85,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("schedules", "SELECT id, community, rec FROM schedules ORDER BY id", func(r pgx.CollectableRow) error {
-			var sc storage.RawSchedule
+			var sc record.RawSchedule
 			err := r.Scan(&n, &sc.Community, &sc.Rec)
 			sc.ID = uint64(n)
 			s.Schedules = append(s.Schedules, sc)
@@ -94,7 +94,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("RSVPs", "SELECT schedule, game, user_id, rec FROM rsvps ORDER BY schedule, game, user_id", func(r pgx.CollectableRow) error {
-			var rv storage.RawRSVP
+			var rv record.RawRSVP
 			err := r.Scan(&n, &rv.Game, &rv.User, &rv.Rec)
 			rv.Schedule = uint64(n)
 			s.RSVPs = append(s.RSVPs, rv)
@@ -103,7 +103,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("results", "SELECT schedule, game, rec FROM results ORDER BY schedule, game", func(r pgx.CollectableRow) error {
-			var rs storage.RawResult
+			var rs record.RawResult
 			err := r.Scan(&n, &rs.Game, &rs.Rec)
 			rs.Schedule = uint64(n)
 			s.Results = append(s.Results, rs)
@@ -112,7 +112,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("money events", "SELECT community, seq, rec FROM money_events ORDER BY community, seq", func(r pgx.CollectableRow) error {
-			var me storage.RawMoney
+			var me record.RawMoney
 			err := r.Scan(&me.Community, &m, &me.Rec)
 			me.Seq = uint64(m)
 			s.Money = append(s.Money, me)
@@ -121,7 +121,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("payment handles", "SELECT community, user_id, rec FROM payment_handles ORDER BY community, user_id", func(r pgx.CollectableRow) error {
-			var h storage.RawHandle
+			var h record.RawHandle
 			err := r.Scan(&h.Community, &h.User, &h.Rec)
 			s.Handles = append(s.Handles, h)
 			return err
@@ -141,7 +141,7 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 	}
 	if err == nil {
 		err = read("DM channels", "SELECT platform, user_id, channel FROM dm_channels ORDER BY platform, user_id", func(r pgx.CollectableRow) error {
-			var dm storage.DMChannel
+			var dm record.DMChannel
 			err := r.Scan(&dm.Platform, &dm.User, &dm.Channel)
 			s.DMChannels = append(s.DMChannels, dm)
 			return err
@@ -177,8 +177,8 @@ func (d *DB) snapshotOn(ctx context.Context, tx pgx.Tx) (storage.Snapshot, error
 }
 
 // rawHands walks the finished hands as tx sees them, table by table in hand order, in batches.
-func (d *DB) rawHands(ctx context.Context, tx pgx.Tx, fn func(storage.RawHand) error) error {
-	after := storage.RawHand{No: -1 << 62}
+func (d *DB) rawHands(ctx context.Context, tx pgx.Tx, fn func(record.RawHand) error) error {
+	after := record.RawHand{No: -1 << 62}
 	after.Kept = -1
 	for {
 		rows, err := tx.Query(ctx, `SELECT table_id, no, kept, rec FROM hands WHERE (table_id, no, kept) > ($1, $2, $3)
@@ -186,8 +186,8 @@ func (d *DB) rawHands(ctx context.Context, tx pgx.Tx, fn func(storage.RawHand) e
 		if err != nil {
 			return d.wrap("read hands", err)
 		}
-		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (storage.RawHand, error) {
-			var h storage.RawHand
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (record.RawHand, error) {
+			var h record.RawHand
 			var kept int32
 			err := r.Scan(&h.Table, &h.No, &kept, &h.Rec)
 			h.Kept = int(kept)

@@ -2,7 +2,8 @@
 // store (package storage) and the PostgreSQL store (storage/postgres) run the same code through Run.
 // It checks every method and error, that Commit is all or nothing, hand numbering across sessions,
 // that the ledger balances, the restore of a hand in progress, schedules, and the leases and fences
-// through which processes that share a store own communities.
+// through which processes that share a store own communities. OpenDB opens a bbolt store for tests
+// that need one.
 package storetest
 
 import (
@@ -20,7 +21,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/storage"
+	"github.com/dealerbot/dealerbot/storage/record"
 )
 
 // Store is what the suite needs of an implementation: the dealer's stores and the reads the tools
@@ -31,7 +32,7 @@ type Store interface {
 	bot.DMChannels
 	schedule.Store
 	Ledger(ctx context.Context) ([]table.LedgerEntry, error)
-	Balance(ctx context.Context) (storage.Totals, error)
+	Balance(ctx context.Context) (record.Totals, error)
 	EachHand(ctx context.Context, fn func(table.HandRecord) error) error
 	Close() error
 }
@@ -110,7 +111,7 @@ func commit(t *testing.T, s Store, c table.Change) {
 	}
 }
 
-func balance(t *testing.T, s Store) storage.Totals {
+func balance(t *testing.T, s Store) record.Totals {
 	t.Helper()
 	tot, err := s.Balance(ctx)
 	if err != nil {
@@ -193,11 +194,11 @@ func bankrollNeverBelowZero(t *testing.T, s Store) {
 	balance(t, s)
 }
 
-// A sum out of int64's range is refused (storage.ErrOverflow), never stored wrapped.
+// A sum out of int64's range is refused (record.ErrOverflow), never stored wrapped.
 func overflowRefused(t *testing.T, s Store) {
 	commit(t, s, table.Change{Ledger: []table.LedgerEntry{grant("u0", 1<<62)}})
 	err := s.Commit(ctx, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindAdjust, Workspace: "w", User: "u0", Bankroll: 1 << 62}}})
-	if !errors.Is(err, storage.ErrOverflow) {
+	if !errors.Is(err, record.ErrOverflow) {
 		t.Fatalf("adjust past int64: err %v, want ErrOverflow", err)
 	}
 	if p, _, _ := s.Player(ctx, "w", "u0"); p.Bankroll != 1<<62 {

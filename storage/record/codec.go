@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"encoding/binary"
@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -18,7 +16,8 @@ import (
 // stored in a compact binary form instead of JSON: a hand is its setup and action list (the deck as
 // 52 bytes, amounts as varints), a few hundred bytes; a hand's result entries share one ledger record.
 // Everything else a hand shows (PHH, exports, the narration) is rendered from it by replay. Records
-// written as JSON by earlier versions are still read; Open converts old hands (migrateHands).
+// written as JSON by earlier versions are still read (the bbolt store converts its old hands when it
+// opens a file).
 
 const (
 	formatHand      = 0x01 // a binary hand record; JSON records begin with '{'
@@ -31,7 +30,8 @@ const (
 // byte for byte as before, and every record of either form reads back.
 const formatHandTournament = 0x02
 
-var errCorrupt = errors.New("a stored record cannot be read")
+// ErrCorrupt is wrapped in the error of a record, or a key, whose bytes cannot be read.
+var ErrCorrupt = errors.New("a stored record cannot be read")
 
 type writer struct{ b []byte }
 
@@ -50,7 +50,7 @@ func (r *reader) u() uint64 {
 	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
-		r.err = errCorrupt
+		r.err = ErrCorrupt
 		return 0
 	}
 	r.b = r.b[n:]
@@ -63,7 +63,7 @@ func (r *reader) i() int64 {
 	}
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
-		r.err = errCorrupt
+		r.err = ErrCorrupt
 		return 0
 	}
 	r.b = r.b[n:]
@@ -72,7 +72,7 @@ func (r *reader) i() int64 {
 
 func (r *reader) raw(n int) []byte {
 	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = errCorrupt
+		r.err = ErrCorrupt
 		return nil
 	}
 	p := r.b[:n]
@@ -86,7 +86,7 @@ func (r *reader) s() string { return string(r.raw(int(min(r.u(), uint64(len(r.b)
 func (r *reader) count(each int) int {
 	n := r.u()
 	if r.err == nil && n > uint64(len(r.b)/max(each, 1)) {
-		r.err = errCorrupt
+		r.err = ErrCorrupt
 	}
 	if r.err != nil {
 		return 0
@@ -94,7 +94,8 @@ func (r *reader) count(each int) int {
 	return int(n)
 }
 
-// EncodeHand writes a hand compactly. The table and hand number are in the key (handKey).
+// EncodeHand writes a hand compactly. The table and hand number are not written: each store keeps
+// them in the record's key (bbolt) or columns (PostgreSQL).
 func EncodeHand(h table.HandRecord) []byte {
 	w := &writer{b: make([]byte, 0, 320)}
 	if h.Tournament != nil {
@@ -217,14 +218,14 @@ func DecodeHand(tableID string, no int64, v []byte) (table.HandRecord, error) {
 		return h, err
 	}
 	if len(v) == 0 || v[0] != formatHand && v[0] != formatHandTournament {
-		return h, errCorrupt
+		return h, ErrCorrupt
 	}
 	r := &reader{b: v[1:]}
 	h.Table, h.No = tableID, no
 	h.Time = time.Unix(0, r.i()).UTC()
 	n := r.count(5)
 	if n > engine.MaxPlayers {
-		return h, errCorrupt
+		return h, ErrCorrupt
 	}
 	h.Names, h.Users, h.Seats = make([]string, n), make([]string, n), make([]int, n)
 	h.Stacks, h.Final = make([]int64, n), make([]int64, n)
@@ -328,7 +329,7 @@ func DecodeLedger(seq uint64, v []byte) ([]table.LedgerEntry, error) {
 		return []table.LedgerEntry{e}, err
 	}
 	if len(v) == 0 || (v[0] != formatLedger && v[0] != formatLedgerSet) {
-		return nil, errCorrupt
+		return nil, ErrCorrupt
 	}
 	r := &reader{b: v[1:]}
 	head := table.LedgerEntry{Seq: seq, Time: time.Unix(0, r.i()).UTC()}
@@ -352,57 +353,4 @@ func DecodeLedger(seq uint64, v []byte) ([]table.LedgerEntry, error) {
 		return nil, fmt.Errorf("ledger record %d: %w", seq, r.err)
 	}
 	return out, nil
-}
-
-// migrateHands converts hands stored as JSON by earlier versions to the binary form, a batch per
-// transaction, once: a marker in the meta bucket says it is done, so later opens cost nothing.
-func migrateHands(b *bolt.DB) error {
-	done := false
-	if err := b.View(func(tx *bolt.Tx) error {
-		done = len(tx.Bucket(bucketMeta).Get(keyHandsFormat)) > 0
-		return nil
-	}); err != nil || done {
-		return err
-	}
-	var after []byte
-	for {
-		more := false
-		err := b.Update(func(tx *bolt.Tx) error {
-			hands := tx.Bucket(bucketHands)
-			c := hands.Cursor()
-			k, v := c.First()
-			if after != nil {
-				k, v = c.Seek(after)
-				if k != nil && string(k) == string(after) {
-					k, v = c.Next()
-				}
-			}
-			type kv struct{ k, v []byte }
-			var batch []kv
-			for ; k != nil && len(batch) < 2000; k, v = c.Next() {
-				after = append(after[:0], k...)
-				if len(v) == 0 || v[0] != '{' {
-					continue
-				}
-				h, err := decodeHandKV(k, v)
-				if err != nil {
-					return err
-				}
-				batch = append(batch, kv{append([]byte(nil), k...), EncodeHand(h)})
-			}
-			more = k != nil
-			for _, e := range batch {
-				if err := hands.Put(e.k, e.v); err != nil {
-					return err
-				}
-			}
-			if !more {
-				return tx.Bucket(bucketMeta).Put(keyHandsFormat, []byte{formatHand})
-			}
-			return nil
-		})
-		if err != nil || !more {
-			return err
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package storage
+package record
 
 // Summary is how `dealerbot migrate` (bbolt into PostgreSQL) and `dealerbot backup` (PostgreSQL
 // into a bbolt file) check a copy: the counts and chip totals each store reads its own way, and a
@@ -138,21 +138,6 @@ func asStored(in bot.Installation) bot.Installation {
 		in.Scopes = nil
 	}
 	return in
-}
-
-// Summary sums up the database: its snapshot, counts and totals, each read in a transaction of its
-// own, so it is one state only while nothing writes (migrate holds the file; backup writes a new one).
-func (d *DB) Summary(ctx context.Context) (Summary, error) {
-	s, err := d.Snapshot(ctx)
-	if err != nil {
-		return Summary{}, err
-	}
-	n, err := d.Counts(ctx)
-	if err != nil {
-		return Summary{}, err
-	}
-	t, balance := d.Balance(ctx)
-	return Summarize(ctx, s, n, t, balance)
 }
 
 // SumsDiffer names the kinds of record whose sums differ between two summaries.

@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"math/rand/v2"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/storage/internal/handgen"
 )
 
 // TestHandCodecPosts: a hand in which players posted missed blinds (RULES.md section 13) keeps its
@@ -16,7 +17,7 @@ import (
 func TestHandCodecPosts(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 13))
 	for i := 0; i < 300; i++ {
-		h := playedHand(r, "discord/1/2", int64(i+1))
+		h := handgen.Played(r, "discord/1/2", int64(i+1))
 		h.Posts = make([]engine.Post, len(h.Stacks))
 		h.Posts[i%len(h.Stacks)] = engine.Post{Live: h.Rules.BigBlind, Dead: h.Rules.SmallBlind}
 		if i%2 == 1 {
