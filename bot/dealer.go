@@ -58,6 +58,21 @@ type Config struct {
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
 const NoStartingBankroll = -1
 
+// DefaultStartingBankroll is a new player's bankroll when Config.StartingBankroll says none (0).
+const DefaultStartingBankroll = 10000
+
+// NewBankroll is the bankroll c gives a new player: StartingBankroll, the default 10000 when it is 0,
+// none when it is NoStartingBankroll (for the features that say it, as `chips` does).
+func (c Config) NewBankroll() int64 {
+	switch {
+	case c.StartingBankroll == 0:
+		return DefaultStartingBankroll
+	case c.StartingBankroll < 0:
+		return 0
+	}
+	return c.StartingBankroll
+}
+
 // Timer is a started timer; Stop reports whether it stopped the timer before it fired.
 type Timer interface{ Stop() bool }
 
@@ -119,14 +134,10 @@ type job struct {
 // New returns a dealer and restores every table from the store: a hand in progress resumes at the
 // same decision point, or is cancelled with every chip returned when it cannot be replayed.
 func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
-	switch {
-	case cfg.StartingBankroll == 0:
-		cfg.StartingBankroll = 10000
-	case cfg.StartingBankroll < 0:
-		cfg.StartingBankroll = 0
-	case cfg.StartingBankroll > engine.MaxChips:
+	if cfg.StartingBankroll > engine.MaxChips {
 		return nil, fmt.Errorf("the starting bankroll may be at most %d chips, not %d", engine.MaxChips, cfg.StartingBankroll)
 	}
+	cfg.StartingBankroll = cfg.NewBankroll()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

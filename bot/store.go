@@ -2,8 +2,8 @@ package bot
 
 import (
 	"context"
-	"errors"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -37,8 +37,9 @@ type Store interface {
 	StatsStore
 }
 
-// ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
-var ErrInsufficient = errors.New("not enough chips in the bankroll")
+// ErrInsufficient is returned by Store.Commit when a bankroll would go below zero
+// (errs.ErrInsufficient, which the ledger's verbs read).
+var ErrInsufficient = errs.ErrInsufficient
 
 // DMChannels is an optional Store capability for adapters that must open a direct-message channel
 // before they can DM a user (Discord): the channel's ID, kept across restarts, so that a restarted
