@@ -11,7 +11,6 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
-	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
@@ -99,7 +98,6 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 			return d.help(args) // help.go
 		})},
 		"help money": {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)}, // moneyverbs.go
-		"help stats": {Need: vocab.Anyone, Runner: vocab.Text(stats.Definitions)},
 		"verify":     {Need: vocab.Anyone, Runner: run(d.verify)},
 		"chips": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return d.chips(ctx, cmd)
@@ -114,7 +112,7 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"history": {Need: vocab.Anyone, Runner: run(d.history)},
 		"set":     {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
 	}
-	addMoneyVerbs(d, verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
+	addMoneyVerbs(d, verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense
 	addScheduleVerbs(d, verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
 	return verbs
 }

@@ -119,8 +119,6 @@ type Dealer struct {
 	// to this process start and a counter, so no two steps anywhere share a key.
 	stepPrefix string
 	steps      atomic.Uint64
-
-	tallies tallyCache // the figures of finished sessions, for stats (stats.go)
 }
 
 // job is one unit of work for a table goroutine.
@@ -385,7 +383,7 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
-// Zone is the local time zone of cmd's channel (exportZone).
+// Zone is the local time zone of cmd's channel (exportZone, moneyexport.go).
 func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.exportZone(ctx, cmd) }
 
 // Serves reports whether this process answers for community.

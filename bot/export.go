@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
@@ -105,14 +106,14 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRe
 	if err != nil {
 		return nil, err
 	}
-	s, found, err := d.lastPlayed(ctx, id, sessions) // stats.go
+	s, found, err := stats.LastPlayed(ctx, d.store, id, sessions)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, errs.Errorf(errs.NotFound, "This channel has had no session with a hand yet: `export 50` sends your last 50 hands here.")
 	}
-	return func(h table.HandRecord) bool { return inSession(&s, &h) }, nil
+	return func(h table.HandRecord) bool { return stats.InSession(&s, &h) }, nil
 }
 
 // maxExport is the most hands one `export` sends.

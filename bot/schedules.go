@@ -104,10 +104,27 @@ func addScheduleVerbs(d *Dealer, verbs vocab.Verbs) {
 	verbs["leaderboard season"] = vocab.Verb{Need: vocab.Anyone, Runner: vocab.Func(func(ctx context.Context, env vocab.Env, cmd Command, args []string) (Reply, error) {
 		r, err := season.Run(ctx, env, cmd, args)
 		if err == nil {
-			r.Files = d.seasonChart(ctx, cmd) // stats.go
+			r.Files = d.seasonChart(ctx, env, cmd)
 		}
 		return r, err
 	})}
+}
+
+// seasonCharter is what draws the season's chart for `leaderboard season`: the runner of the stats
+// feature's `stats` verb (stats.Stats), whose figures of finished sessions the chart shares.
+type seasonCharter interface {
+	SeasonChart(ctx context.Context, env vocab.Env, cmd Command) []render.File
+}
+
+// seasonChart is the chart of cmd's channel's season, drawn by the registered `stats` verb, or
+// nothing when the dealer has none (or none to draw).
+func (d *Dealer) seasonChart(ctx context.Context, env vocab.Env, cmd Command) []render.File {
+	if _, _, v, _, ok := d.verbs.Lookup("stats"); ok {
+		if c, ok := v.Runner.(seasonCharter); ok {
+			return c.SeasonChart(ctx, env, cmd)
+		}
+	}
+	return nil
 }
 
 // errNoScheduler refuses the schedule commands of a dealer that runs no scheduler.

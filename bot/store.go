@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -33,8 +34,9 @@ type Store interface {
 	Landed(ctx context.Context, key string) (bool, error)
 	// The money books and payment handles (money.go).
 	MoneyStore
-	// The hands stats read (stats.go).
-	StatsStore
+	// The hands, sessions and money books the stats read (package stats), each method also one
+	// of the above but EachHandOf.
+	stats.Store
 }
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero
