@@ -5,6 +5,7 @@ package features
 
 import (
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/ledger"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
@@ -12,6 +13,7 @@ import (
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
 func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
 	return []vocab.Verbs{
+		ledger.Verbs(store, cfg.NewBankroll()),
 		stats.Verbs(store),
 	}
 }
