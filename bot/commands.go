@@ -2,20 +2,11 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
 
-	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
-	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
-	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/render"
 )
 
 // helpList is `help`: every command in a line short enough for an 80-column terminal even behind
@@ -98,23 +89,11 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {
 			return d.help(args) // help.go
 		})},
-		"help money": {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)}, // moneyverbs.go
-		"help stats": {Need: vocab.Anyone, Runner: vocab.Text(stats.Definitions)},
-		"verify":     {Need: vocab.Anyone, Runner: run(d.verify)},
-		"chips": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
-			return d.chips(ctx, cmd)
-		})},
-		"leaderboard": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
-			return d.leaderboard(ctx, cmd)
-		})},
-		"adjust":       {Need: vocab.Admin, Refusal: "adjust bankrolls", Runner: run(d.adjust)},
-		"export":       {Need: vocab.Anyone, Runner: run(d.exportHands)},
-		"export money": {Need: vocab.Anyone, Runner: run(d.exportMoney)}, // moneyexport.go
-		// history needs no table: the channel's hands are kept after `end`.
-		"history": {Need: vocab.Anyone, Runner: run(d.history)},
-		"set":     {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
+		"help money":   {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)},                // moneyverbs.go
+		"export money": {Need: vocab.Anyone, Runner: run(d.exportMoney)},                   // moneyexport.go
+		"set":          {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
 	}
-	addMoneyVerbs(d, verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
+	addMoneyVerbs(d, verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense
 	return verbs
 }
 
@@ -124,209 +103,3 @@ func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(te
 
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
-
-// maxHandNo is the largest hand number `history` reads: far more hands than a channel deals.
-const maxHandNo = 1_000_000_000_000
-
-// historyUsage is the sentence a bad `history` argument gets.
-const historyUsage = "Write `history` for the last hand, `history 15` for hand #15, or `history last 3` for the third most recent (up to 100)."
-
-// history answers `history [N | last N]`: hand #N of the channel (the hand's own number, which goes
-// on across sessions), the latest one, or the N-th most recent, replayed as text with the cards drawn
-// as the channel's table draws them (as a new table would when none is open).
-func (d *Dealer) history(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	var no int64 // a hand number, or 0
-	back := 1    // else the back-th most recent hand
-	switch {
-	case len(args) == 0:
-	case len(args) == 2 && strings.EqualFold(args[0], "last"):
-		v, err := strconv.Atoi(args[1])
-		if err != nil || v <= 0 || v > 100 {
-			return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
-		}
-		back = v
-	case len(args) == 1 && !strings.EqualFold(args[0], "last"):
-		v, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
-		if err != nil || v <= 0 || v > maxHandNo {
-			return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
-		}
-		no = v
-	default:
-		return Reply{}, errs.Errorf(errs.Invalid, historyUsage)
-	}
-	id := tableID(cmd)
-	rec, open, err := d.store.Table(ctx, id)
-	if err != nil {
-		return Reply{}, err
-	}
-	style := render.CardStyle{Kind: table.DefaultSettings().Cards}
-	if open {
-		style = d.env.Style(rec.Platform, rec.Settings.Cards)
-	}
-	hands, err := d.store.Hands(ctx, id, back)
-	if err != nil {
-		return Reply{}, err
-	}
-	if len(hands) == 0 && !open {
-		return Reply{}, errNoGame
-	}
-	if no > 0 {
-		if len(hands) == 0 {
-			return Reply{}, errs.Errorf(errs.NotFound, "No hand has finished in this channel yet.")
-		}
-		hr, found, err := d.store.Hand(ctx, id, no)
-		if err != nil {
-			return Reply{}, err
-		}
-		if !found {
-			if latest := hands[0].No; no > latest {
-				return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d has not finished in this channel: the latest is #%d (`history %d`).", no, latest, latest)
-			}
-			return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d is not kept in this channel: `history` shows the latest.", no)
-		}
-		hands = []table.HandRecord{hr}
-		back = 1
-	}
-	if len(hands) < back {
-		return Reply{}, errs.Errorf(errs.Invalid, "This channel has only %d finished %s: ask for `history last %d` or less.", len(hands), table.Plural(len(hands), "hand", "hands"), max(1, len(hands)))
-	}
-	hr := hands[back-1]
-	h, err := engine.Replay(hr.Setup(), hr.Actions)
-	if err != nil {
-		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
-	}
-	narr := &render.Narrator{Names: hr.Names, Style: style, HiLo: hr.Rules.Game.HiLo()}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Hand #%d (%s %s/%s)\n", hr.No, strings.ToLower(render.Stakes(hr.Rules.Game, hr.Rules.Variant, false)), render.Chips(hr.Rules.SmallBlind), render.Chips(hr.Rules.BigBlind))
-	for p, st := range hr.Stacks {
-		fmt.Fprintf(&b, "%s: %s chips\n", render.Names(hr.Names).Name(p), render.Chips(st))
-	}
-	for _, m := range narr.Events(h.Events()) {
-		b.WriteString(m.Text)
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "Type `verify %d` to check this hand's deck.", hr.No)
-	return Reply{Text: b.String()}, nil
-}
-
-func (d *Dealer) chips(ctx context.Context, cmd Command) (Reply, error) {
-	p, known, err := d.store.Player(ctx, cmd.Workspace, cmd.User)
-	if err != nil {
-		return Reply{}, err
-	}
-	if !known {
-		return ok("You have not played yet: your bankroll starts at %s chips when you first `join` a table.", render.Chips(d.cfg.StartingBankroll))
-	}
-	return ok("Your bankroll: %s chips, and %s on tables.", render.Chips(p.Bankroll), render.Chips(p.OnTable))
-}
-
-func (d *Dealer) leaderboard(ctx context.Context, cmd Command) (Reply, error) {
-	ps, err := d.store.Players(ctx, cmd.Workspace)
-	if err != nil {
-		return Reply{}, err
-	}
-	if len(ps) == 0 {
-		return ok("Nobody has played here yet: `start` a table and `join` it.")
-	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].User < ps[j].User })
-	rows := make([]render.LeaderRow, len(ps))
-	for i, p := range ps {
-		total := p.Bankroll + p.OnTable
-		rows[i] = render.LeaderRow{Name: p.Name, Chips: total, Net: total - p.Granted, Hands: p.Hands}
-	}
-	return Reply{Text: render.Leaderboard("Leaderboard", rows).Text}, nil
-}
-
-// adjust is an admin's change to a bankroll, recorded in the ledger as an adjustment.
-func (d *Dealer) adjust(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if len(args) != 2 {
-		return Reply{}, errs.Errorf(errs.Invalid, "Write `adjust @name 500` to add chips or `adjust @name -500` to take them.")
-	}
-	who := strings.Trim(args[0], "@<>!")
-	if len(who) > maxUserRef {
-		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a player: write `adjust @name 500` with the player's name or mention.", errs.Quote(who))
-	}
-	n, err := strconv.ParseInt(strings.ReplaceAll(args[1], ",", ""), 10, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && n == 0 {
-		return Reply{}, errs.Errorf(errs.Invalid, "%s is not a number of chips other than 0: write `adjust @%s 500` or `adjust @%s -500`.", errs.Quote(args[1]), who, who)
-	}
-	if err != nil || n > engine.MaxChips || n < -engine.MaxChips {
-		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment can add or take at most %s chips at a time.", render.Chips(engine.MaxChips))
-	}
-	p, known, err := d.store.Player(ctx, cmd.Workspace, who)
-	if err != nil {
-		return Reply{}, err
-	}
-	if !known {
-		return Reply{}, errs.Errorf(errs.Invalid, "%s has no bankroll here yet: they get one when they first join a table.", who)
-	}
-	if p.Bankroll+n < 0 { // |n| <= MaxChips and bankrolls are far below int64's limit: no wrap
-		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll holds only %s chips: take at most that.", who, render.Chips(p.Bankroll))
-	}
-	if n > 0 && p.Bankroll+n > engine.MaxChips {
-		return Reply{}, errs.Errorf(errs.Invalid, "An adjustment may not take a bankroll above %s chips: %s holds %s, so add at most %s.",
-			render.Chips(engine.MaxChips), who, render.Chips(p.Bankroll), render.Chips(max(0, engine.MaxChips-p.Bankroll)))
-	}
-	e := table.LedgerEntry{Time: d.cfg.Now(), Kind: table.KindAdjust, Workspace: cmd.Workspace, User: who, Table: tableID(cmd), Bankroll: n}
-	key := d.env.Key(cmd) // applied once; a lost answer is read back (landed)
-	err = d.store.Commit(ctx, table.Change{Once: key, Ledger: []table.LedgerEntry{e}})
-	if errors.Is(err, ErrOutcomeUnknown) {
-		err = d.env.Landed(key, err)
-	}
-	if errors.Is(err, ErrInsufficient) {
-		return Reply{}, errs.Errorf(errs.Invalid, "%s's bankroll no longer holds %s chips: check it with `leaderboard` and try again.", who, render.Chips(-n))
-	} else if err != nil {
-		return Reply{}, err
-	}
-	return ok("%s's bankroll is now %s chips.", who, render.Chips(p.Bankroll+n))
-}
-
-// verify answers `verify` with how the proof works, and `verify N` with hand N's proof: the public
-// cards opened for anyone, the asker's own hole cards opened for the asker alone. Folded and mucked
-// cards are never opened.
-func (d *Dealer) verify(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	if len(args) == 0 {
-		return Reply{Text: render.VerifyHelp}, nil
-	}
-	no, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
-	if err != nil || no <= 0 {
-		return Reply{}, errs.Errorf(errs.Invalid, "Write `verify 12` with the number of a finished hand at this table.")
-	}
-	hr, found, err := d.store.Hand(ctx, tableID(cmd), no)
-	if err != nil {
-		return Reply{}, err
-	}
-	if !found {
-		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d has not finished at this table: `verify` works for finished hands.", no)
-	}
-	if hr.Proof != render.ProofVersion {
-		return Reply{}, errs.Errorf(errs.NotFound, "Hand #%d was dealt before card-by-card proofs: its deck cannot be opened without showing folded cards.", no)
-	}
-	h, err := engine.Replay(hr.Setup(), hr.Actions)
-	if err != nil {
-		return Reply{}, fmt.Errorf("replay hand %d: %w", hr.No, err)
-	}
-	var public, own []engine.Card
-	for _, ev := range h.Events() {
-		switch ev.Kind {
-		case engine.EvBoard, engine.EvShow:
-			public = append(public, ev.Cards...)
-		case engine.EvReveal:
-			for _, r := range ev.Hands {
-				public = append(public, r.Hole...) // every hole card: four or five in Omaha
-			}
-		}
-	}
-	for p, u := range hr.Users {
-		if u == cmd.User {
-			for _, c := range h.HoleCards(p) {
-				if !slices.Contains(public, c) {
-					own = append(own, c)
-				}
-			}
-		}
-	}
-	v := render.ProofView{HandNo: hr.No, Commitment: render.DeckCommitment(hr.Deck, hr.Salt), Leaves: render.Leaves(hr.Deck, hr.Salt),
-		Public: render.Open(hr.Deck, hr.Salt, public), Own: render.Open(hr.Deck, hr.Salt, own)}
-	return Reply{Text: render.Proof(v, render.TextCards).Text}, nil
-}

@@ -59,6 +59,21 @@ type Config struct {
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
 const NoStartingBankroll = -1
 
+// DefaultStartingBankroll is a new player's bankroll when Config.StartingBankroll says none (0).
+const DefaultStartingBankroll = 10000
+
+// NewBankroll is the bankroll c gives a new player: StartingBankroll, the default 10000 when it is 0,
+// none when it is NoStartingBankroll (for the features that say it, as `chips` does).
+func (c Config) NewBankroll() int64 {
+	switch {
+	case c.StartingBankroll == 0:
+		return DefaultStartingBankroll
+	case c.StartingBankroll < 0:
+		return 0
+	}
+	return c.StartingBankroll
+}
+
 // Timer is a started timer; Stop reports whether it stopped the timer before it fired.
 type Timer interface{ Stop() bool }
 
@@ -105,8 +120,6 @@ type Dealer struct {
 	// to this process start and a counter, so no two steps anywhere share a key.
 	stepPrefix string
 	steps      atomic.Uint64
-
-	tallies tallyCache // the figures of finished sessions, for stats (stats.go)
 }
 
 // job is one unit of work for a table goroutine.
@@ -120,14 +133,10 @@ type job struct {
 // New returns a dealer and restores every table from the store: a hand in progress resumes at the
 // same decision point, or is cancelled with every chip returned when it cannot be replayed.
 func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
-	switch {
-	case cfg.StartingBankroll == 0:
-		cfg.StartingBankroll = 10000
-	case cfg.StartingBankroll < 0:
-		cfg.StartingBankroll = 0
-	case cfg.StartingBankroll > engine.MaxChips:
+	if cfg.StartingBankroll > engine.MaxChips {
 		return nil, fmt.Errorf("the starting bankroll may be at most %d chips, not %d", engine.MaxChips, cfg.StartingBankroll)
 	}
+	cfg.StartingBankroll = cfg.NewBankroll()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -375,7 +384,7 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
-// Zone is the local time zone of cmd's channel (exportZone).
+// Zone is the local time zone of cmd's channel (exportZone, moneyexport.go).
 func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.exportZone(ctx, cmd) }
 
 // Serves reports whether this process answers for community.

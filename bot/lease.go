@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -65,8 +66,9 @@ var ErrApplied = errors.New("that was already applied")
 // ErrOutcomeUnknown is wrapped by Commit's error when the change may have landed although the call
 // failed: the request reached the database and its answer was lost (the connection broke around
 // COMMIT, or the wait was cut short while the database worked). Nobody may be told "nothing
-// changed" on it: the dealer reads the table back first (actor.settle).
-var ErrOutcomeUnknown = errors.New("the database's answer to a write was lost")
+// changed" on it: the dealer reads the table back first (actor.settle). It is errs.ErrOutcomeUnknown,
+// which the features' verbs outside package bot read.
+var ErrOutcomeUnknown = errs.ErrOutcomeUnknown
 
 // ErrStale is returned by Commit for a stepped Change (table.Change.Step) whose table is no longer
 // at the version the step was computed from: another change landed first (the same step retried

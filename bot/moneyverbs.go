@@ -668,6 +668,5 @@ func addMoneyVerbs(d *Dealer, verbs vocab.Verbs) {
 			return d.markDebt(ctx, cmd, kind, name, args)
 		})}
 	}
-	verbs["stats"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.statsVerb)} // stats.go
 	verbs["expense"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.expense)}
 }

@@ -246,7 +246,7 @@ func TestSchedulerGameNight(t *testing.T) {
 	if !strings.Contains(season, "1 game") || !(strings.Contains(season, "Bob +5") || strings.Contains(season, "Bob -5")) {
 		t.Errorf("season = %q", season)
 	}
-	// The season's chart comes with it (stats.go), as `stats chart season` draws it.
+	// The season's chart comes with it (package stats), as `stats chart season` draws it.
 	if len(sr.Files) != 1 || sr.Files[0].ContentType != "image/png" || !bytes.HasPrefix(sr.Files[0].Data, []byte("\x89PNG")) {
 		t.Errorf("the season leaderboard has no chart: %d files", len(sr.Files))
 	}

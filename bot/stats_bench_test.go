@@ -80,7 +80,7 @@ func playedHands(r *rand.Rand, n int, players []string) []table.HandRecord {
 // 3,650 of them run out after an all-in), played for money. Targets: stats at most 300 ms,
 // the chart at most 100 ms, both with the all-in adjusted results.
 //
-// A dealer works out a finished session's figures once (stats.go's tallyCache): stats and chart are
+// The stats feature works out a finished session's figures once (package stats' tallyCache): stats and chart are
 // what every answer but the first costs. The first answer of a dealer just started reads every hand
 // and deals every all-in's equity: its time is logged ("first answer"), once per run.
 func BenchmarkStatsSeason(b *testing.B) {

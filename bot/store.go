@@ -2,8 +2,9 @@ package bot
 
 import (
 	"context"
-	"errors"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -33,12 +34,14 @@ type Store interface {
 	Landed(ctx context.Context, key string) (bool, error)
 	// The money books and payment handles (money.go).
 	MoneyStore
-	// The hands stats read (stats.go).
-	StatsStore
+	// The hands, sessions and money books the stats read (package stats), each method also one
+	// of the above but EachHandOf.
+	stats.Store
 }
 
-// ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
-var ErrInsufficient = errors.New("not enough chips in the bankroll")
+// ErrInsufficient is returned by Store.Commit when a bankroll would go below zero
+// (errs.ErrInsufficient, which the ledger's verbs read).
+var ErrInsufficient = errs.ErrInsufficient
 
 // DMChannels is an optional Store capability for adapters that must open a direct-message channel
 // before they can DM a user (Discord): the channel's ID, kept across restarts, so that a restarted

@@ -5,15 +5,20 @@ package features
 
 import (
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/ledger"
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
 
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
 func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
 	desk := &schedule.Desk{} // served by NewScheduler's manager
+	st := stats.New(store)   // one cache of the finished sessions' figures for stats and the season's chart
 	return []vocab.Verbs{
-		desk.Verbs(nil),
+		ledger.Verbs(store, cfg.NewBankroll()),
+		st.Verbs(),
+		desk.Verbs(st.SeasonChart),
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/ledger"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render/hh"
@@ -37,9 +37,9 @@ func runExport(ctx context.Context, settings Settings, args []string, stdout, st
 	fs := flag.NewFlagSet("dealerbot export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // printed below: asked for on standard output, after a mistake on standard error
-	format := fs.String("format", bot.FormatPokerStars, "pokerstars, ohh or phh")
+	format := fs.String("format", ledger.FormatPokerStars, "pokerstars, ohh or phh")
 	out := fs.String("out", "", "the file (pokerstars, ohh) or folder (phh) to write")
-	var f bot.ExportFilter
+	var f ledger.ExportFilter
 	fs.StringVar(&f.Table, "table", "", "only hands of tables whose ID contains this")
 	since := fs.String("since", "", "only hands finished on or after this date (YYYY-MM-DD, UTC)")
 	fs.StringVar(&f.Player, "player", "", "only this player's hands (user ID or name), with their own hole cards")
@@ -71,8 +71,8 @@ func runExport(ctx context.Context, settings Settings, args []string, stdout, st
 		}
 	}
 	switch *format {
-	case bot.FormatPokerStars, bot.FormatOHH:
-	case bot.FormatPHH:
+	case ledger.FormatPokerStars, ledger.FormatOHH:
+	case ledger.FormatPHH:
 		if *out == "" {
 			fmt.Fprintf(stderr, "dealerbot export: --format phh writes one file per hand: name the folder with --out\n")
 			return 2
@@ -147,10 +147,10 @@ type handSource interface {
 	EachHand(ctx context.Context, fn func(table.HandRecord) error) error
 }
 
-func export(ctx context.Context, db handSource, format, out string, f bot.ExportFilter, stdout io.Writer) (int, error) {
+func export(ctx context.Context, db handSource, format, out string, f ledger.ExportFilter, stdout io.Writer) (int, error) {
 	var w io.Writer = stdout
 	var file *os.File
-	if format == bot.FormatPHH {
+	if format == ledger.FormatPHH {
 		if err := os.MkdirAll(out, 0o700); err != nil {
 			return 0, err
 		}
@@ -178,10 +178,10 @@ func export(ctx context.Context, db handSource, format, out string, f bot.Export
 		if !ok {
 			return nil
 		}
-		h := bot.ExportHand(hr, hero)
+		h := ledger.ExportHand(hr, hero)
 		n++
-		if format != bot.FormatPHH {
-			return bot.WriteExport(bw, format, h)
+		if format != ledger.FormatPHH {
+			return ledger.WriteExport(bw, format, h)
 		}
 		hist, err := hh.PHH(&h)
 		if err != nil {

@@ -1,4 +1,4 @@
-package bot
+package ledger
 
 import (
 	"bytes"
@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
-
 	"github.com/dealerbot/dealerbot/render/hh"
 )
 
@@ -89,10 +90,10 @@ func WriteExport(w io.Writer, format string, h hh.Hand) error {
 // sessionHands returns which of the channel's hands belong to its running session, or, when none is
 // running or it has dealt no hand yet, to its last one that dealt a hand (an empty start and end is
 // no session to export).
-func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRecord) bool, error) {
+func (l *ledger) sessionHands(ctx context.Context, id string) (func(table.HandRecord) bool, error) {
 	// The channel's own table only, as history reads it: reading every open table cost about 0.9 s
 	// with 10,000 of them (BenchmarkExportSessionManyTables).
-	r, open, err := d.store.Table(ctx, id)
+	r, open, err := l.store.Table(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -101,26 +102,26 @@ func (d *Dealer) sessionHands(ctx context.Context, id string) (func(table.HandRe
 		// session's hands are those since it started.
 		return func(h table.HandRecord) bool { return h.No > r.HandBase && !h.Time.Before(r.Started) }, nil
 	}
-	sessions, err := d.store.Sessions(ctx)
+	sessions, err := l.store.Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s, found, err := d.lastPlayed(ctx, id, sessions) // stats.go
+	s, found, err := stats.LastPlayed(ctx, l.store, id, sessions)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, errs.Errorf(errs.NotFound, "This channel has had no session with a hand yet: `export 50` sends your last 50 hands here.")
 	}
-	return func(h table.HandRecord) bool { return inSession(&s, &h) }, nil
+	return func(h table.HandRecord) bool { return stats.InSession(&s, &h) }, nil
 }
 
 // maxExport is the most hands one `export` sends.
 const maxExport = 1000
 
-// exportHands answers `export [n|session] [ohh|pokerstars]`: a file of the asker's own hands at this
+// export answers `export [n|session] [ohh|pokerstars]`: a file of the asker's own hands at this
 // table, with their own hole cards and nobody else's unshown ones, sent to them alone.
-func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (l *ledger) export(ctx context.Context, _ vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
 	n, session, format := 20, false, FormatPokerStars
 	for _, a := range args {
 		switch a = strings.ToLower(a); a {
@@ -133,23 +134,23 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		default:
 			v, err := strconv.Atoi(a)
 			if err != nil || v < 1 || v > maxExport {
-				return Reply{}, errs.Errorf(errs.Invalid, "Write `export` for your last 20 hands here, `export 100` for the last 100 (up to %d), `export session` for this session's, and add `ohh` for JSON.", maxExport)
+				return vocab.Reply{}, errs.Errorf(errs.Invalid, "Write `export` for your last 20 hands here, `export 100` for the last 100 (up to %d), `export session` for this session's, and add `ohh` for JSON.", maxExport)
 			}
 			n = v
 		}
 	}
-	id := tableID(cmd)
+	id := cmd.TableID()
 	in := func(table.HandRecord) bool { return true }
 	if session {
 		var err error
-		if in, err = d.sessionHands(ctx, id); err != nil {
-			return Reply{}, err
+		if in, err = l.sessionHands(ctx, id); err != nil {
+			return vocab.Reply{}, err
 		}
 		n = maxExport
 	}
-	recent, err := d.store.Hands(ctx, id, 5*maxExport)
+	recent, err := l.store.Hands(ctx, id, 5*maxExport)
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
 	var picked []hh.Hand
 	for _, hr := range recent {
@@ -164,13 +165,13 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 		}
 	}
 	if len(picked) == 0 {
-		return Reply{}, errs.Errorf(errs.NotFound, "You have no finished hands at this table yet.")
+		return vocab.Reply{}, errs.Errorf(errs.NotFound, "You have no finished hands at this table yet.")
 	}
 	slices.Reverse(picked) // oldest first, as trackers read them
 	var buf bytes.Buffer
 	for _, h := range picked {
 		if err := WriteExport(&buf, format, h); err != nil {
-			return Reply{}, fmt.Errorf("export hand %d: %w", h.No, err)
+			return vocab.Reply{}, fmt.Errorf("export hand %d: %w", h.No, err)
 		}
 	}
 	f := render.File{Name: fmt.Sprintf("dealerbot-hands-%d-%d.txt", picked[0].No, picked[len(picked)-1].No),
@@ -178,6 +179,6 @@ func (d *Dealer) exportHands(ctx context.Context, cmd Command, args []string) (R
 	if format == FormatOHH {
 		f.Name, f.ContentType = strings.TrimSuffix(f.Name, ".txt")+".json", "application/json"
 	}
-	return Reply{Text: fmt.Sprintf("Your %d %s from this table, with your own cards and nobody else's unshown ones: import the file into your tracker.", len(picked), table.Plural(len(picked), "hand", "hands")),
+	return vocab.Reply{Text: fmt.Sprintf("Your %d %s from this table, with your own cards and nobody else's unshown ones: import the file into your tracker.", len(picked), table.Plural(len(picked), "hand", "hands")),
 		Files: []render.File{f}}, nil
 }
