@@ -83,6 +83,9 @@ adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
+// communityOfCmd is the community whose book and handles a command concerns.
+func communityOfCmd(cmd Command) string { return table.Community(cmd.Platform, cmd.Workspace) }
+
 func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }

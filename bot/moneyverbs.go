@@ -192,7 +192,7 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 	}
 	now := d.cfg.Now()
 	var marked []*money.Debt
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = money.Append(ctx, d.store, d.env, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		marked = nil
 		if r.id != 0 {
 			x := b.DebtNo(r.id)
@@ -320,7 +320,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	now := d.cfg.Now()
 	var x money.Event
 	var settled *money.Event
-	before, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	before, evs, err := money.Append(ctx, d.store, d.env, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		// The night: the session running here, or the last one played for money here.
 		var n *money.Night
 		var players []money.Share
@@ -401,7 +401,7 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 		if n.Session != nil { // the settle-up was posted: square the expense with new debts
 			after := *n
 			after.Expenses = append(slices.Clone(n.Expenses), &x)
-			debts, err := debtsFor(&after, *n.Session, b.Head+2, now)
+			debts, err := money.DebtsFor(&after, *n.Session, b.Head+2, now)
 			if err != nil {
 				return nil, err
 			}
@@ -523,7 +523,7 @@ func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Repl
 	now := d.cfg.Now()
 	var night *money.Night
 	open := 0
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = money.Append(ctx, d.store, d.env, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
 		night, open = nil, 0
 		for _, n := range b.Nights {
 			if n.Table == id && n.Session != nil && (night == nil || n.Started.After(night.Started)) {
@@ -574,7 +574,7 @@ func (d *Dealer) remindDebts(ctx context.Context) error {
 		}
 		byPayer := map[string][]*money.Debt{}
 		var payers []string
-		_, evs, err := d.appendMoney(ctx, c, d.env.Key(Command{}), func(b *money.Book) ([]money.Event, error) {
+		_, evs, err := money.Append(ctx, d.store, d.env, c, d.env.Key(Command{}), func(b *money.Book) ([]money.Event, error) {
 			byPayer, payers = map[string][]*money.Debt{}, nil
 			for _, x := range b.Due(now) {
 				if byPayer[x.Opened.From] == nil {

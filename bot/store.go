@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -31,11 +32,15 @@ type Store interface {
 	// Landed reports whether a write keyed key (table.Change.Once, money.Event.Key) was applied:
 	// how a writer whose answer was lost (ErrOutcomeUnknown) learns the truth.
 	Landed(ctx context.Context, key string) (bool, error)
-	// The money books and payment handles (money.go).
-	MoneyStore
+	// The money books and payment handles.
+	money.Store
 	// The hands stats read (stats.go).
 	StatsStore
 }
+
+// ErrMoneyMoved is AppendMoney's refusal when the book has events the caller did not see
+// (money.ErrMoved).
+var ErrMoneyMoved = money.ErrMoved
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero.
 var ErrInsufficient = errors.New("not enough chips in the bankroll")
