@@ -101,7 +101,6 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {
 			return d.help(args) // help.go
 		})},
-		"help money": {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)}, // moneyverbs.go
 		"help stats": {Need: vocab.Anyone, Runner: vocab.Text(stats.Definitions)},
 		"verify":     {Need: vocab.Anyone, Runner: run(d.verify)},
 		"chips": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
@@ -110,14 +109,12 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"leaderboard": {Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, _ []string) (Reply, error) {
 			return d.leaderboard(ctx, cmd)
 		})},
-		"adjust":       {Need: vocab.Admin, Refusal: "adjust bankrolls", Runner: run(d.adjust)},
-		"export":       {Need: vocab.Anyone, Runner: run(d.exportHands)},
-		"export money": {Need: vocab.Anyone, Runner: run(d.exportMoney)}, // moneyexport.go
+		"adjust": {Need: vocab.Admin, Refusal: "adjust bankrolls", Runner: run(d.adjust)},
+		"export": {Need: vocab.Anyone, Runner: run(d.exportHands)},
 		// history needs no table: the channel's hands are kept after `end`.
 		"history": {Need: vocab.Anyone, Runner: run(d.history)},
-		"set":     {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
+		"stats":   {Need: vocab.Anyone, Runner: run(d.statsVerb)}, // stats.go
 	}
-	addMoneyVerbs(d, verbs)    // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense, stats
 	addScheduleVerbs(d, verbs) // schedules.go: schedule add|list|remove|skip, rsvp, leaderboard season
 	return verbs
 }
@@ -128,6 +125,16 @@ func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(te
 
 // maxUserRef is the longest user reference (ID, mention or name) a command may name.
 const maxUserRef = 100
+
+// ref is a player a command names (stats NAME): a user ID from a mention, or a name, lower-cased.
+type ref struct {
+	user string
+}
+
+// names reports whether a player (ID, name) is the one r names.
+func (r ref) names(user, name string) bool {
+	return r.user != "" && (strings.ToLower(user) == r.user || strings.EqualFold(name, r.user))
+}
 
 // maxHandNo is the largest hand number `history` reads: far more hands than a channel deals.
 const maxHandNo = 1_000_000_000_000

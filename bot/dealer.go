@@ -374,6 +374,43 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
+// exportZone is the time zone of the channel's schedule, else the scheduler's default, else UTC.
+func (d *Dealer) exportZone(ctx context.Context, cmd Command) *time.Location {
+	m := d.sched.Load()
+	if m == nil {
+		return time.UTC
+	}
+	if ss, err := m.Store.Schedules(ctx); err == nil {
+		for _, s := range ss {
+			if s.Platform == cmd.Platform && s.Workspace == cmd.Workspace && s.Channel == cmd.Channel {
+				if spec, err := s.Spec(); err == nil {
+					return spec.Loc
+				}
+			}
+		}
+	}
+	if loc, err := time.LoadLocation(m.DefaultZone); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// servesCommunity reports whether this process answers for a community ("discord/GUILD"): always
+// without leases, else when it holds the community's lease.
+func (d *Dealer) servesCommunity(c string) bool {
+	if d.leases == nil {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.owned[c] != nil
+}
+
+// Post posts m in cmd's channel (money.Poster: an expense after the settle-up posts the amended one).
+func (e env) Post(ctx context.Context, cmd Command, m render.Message) error {
+	return e.d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Message: m})
+}
+
 // Zone is the local time zone of cmd's channel (exportZone).
 func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.exportZone(ctx, cmd) }
 

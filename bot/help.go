@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 )
 
 // help answers `help` with every command in a short line each (helpList), and `help VERB` with what explains that one verb: the
@@ -17,13 +18,13 @@ func (d *Dealer) help(args []string) (Reply, error) {
 		if d.sched.Load() != nil {
 			list += "\n" + schedHelpList
 		}
-		return Reply{Text: list + "\n" + moneyHelpList}, nil
+		return Reply{Text: list + "\n" + money.HelpList}, nil
 	}
 	text := helpText
 	if d.sched.Load() != nil {
 		text += "\n" + schedHelp
 	}
-	text += "\n" + moneyHelpLine + "\n" + moneyHelp
+	text += "\n" + money.HelpLine + "\n" + money.Help
 	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))
 	word = strings.TrimRight(word, "`")
 	if word == "all-in" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
@@ -52,7 +53,7 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 	s := &Scheduler{d: d}
 	s.m = &schedule.Manager{
 		Store: store, Host: schedHost{d: d, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
-		Options: schedOptions, Claim: d.scheduleFence, Also: d.remindDebts, // moneyverbs.go
+		Options: schedOptions, Claim: d.scheduleFence, Also: func(ctx context.Context) error { return money.RemindDebts(ctx, d.store, d.env) },
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
 	d.sched.Store(s.m) // the dealer's verb table now answers the schedule commands

@@ -5,12 +5,15 @@ package features
 
 import (
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
 
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
 func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
-	return nil
+	return []vocab.Verbs{
+		money.Verbs(store, moneyTables{store}), // payment, debts, paid, expense, export money, set, help money
+	}
 }
 
 // With returns cfg with every feature's verbs (Verbs) added to its own.

@@ -129,7 +129,7 @@ func SettleSession(ctx context.Context, store Store, log *slog.Logger, s Session
 		night.Expenses, night.Debts = n.Expenses, n.Debts
 	}
 	out := []Event{session}
-	debts, err := DebtsFor(&night, session, b.Head+2, s.Ended)
+	debts, err := debtsFor(&night, session, b.Head+2, s.Ended)
 	view := SettleView{Session: &session, Expenses: night.Expenses}
 	if err != nil {
 		// Cannot happen with converted results and split expenses; say so rather than lose the night.
@@ -150,9 +150,9 @@ func SettleSession(ctx context.Context, store Store, log *slog.Logger, s Session
 	return out, b.Head, &m, nil
 }
 
-// DebtsFor returns the debts still needed to square a night (its balances less its debts), in the
+// debtsFor returns the debts still needed to square a night (its balances less its debts), in the
 // night's way (the fewest payments, or through its host as the bank), numbered from first.
-func DebtsFor(n *Night, session Event, first uint64, now time.Time) ([]Event, error) {
+func debtsFor(n *Night, session Event, first uint64, now time.Time) ([]Event, error) {
 	bank, bankName := "", ""
 	if session.Bank {
 		bank, bankName = session.By, session.ByName
