@@ -521,7 +521,7 @@ func (e *commitError) Unwrap() error { return e.err }
 // of it happens: the core changed nothing, so the table is as it was. The session's end is a step of
 // its own (endSession), retried when refused: it does not undo the step that led to it.
 func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
-	var settleUp *render.Message // a money table's session ended: its settle-up (money.go)
+	var settleUp *render.Message // a money table's session ended: its settle-up (settleSession)
 	version, began := t.st.Rec.Version, time.Now()
 	if !st.Change.Empty() {
 		c := st.Change
@@ -533,7 +533,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		}
 		var err error
 		if rec := t.st.Rec; c.Session != nil && t.st.Open && rec.Tournament == nil && rec.Settings.Money.On() {
-			settleUp, err = t.settleSession(ctx, c) // money.go: the night's results in money go with it
+			settleUp, err = t.settleSession(ctx, c) // actor.go: the night's results in money go with it
 		} else {
 			err = t.d.store.Commit(ctx, c)
 		}

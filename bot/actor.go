@@ -9,7 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // A table's goroutine and what it keeps; its restore on start-up and its quarantine after a fault.
@@ -243,4 +245,33 @@ func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 	t.publicf("Hand #%d could not be resumed after a restart and is cancelled: every chip is back where it was before the hand.", no)
 	t.scheduleDeal()
 	return nil
+}
+
+// settleSession commits a step's Change that ends a session at a cash table that plays for money:
+// the Change also carries the night's results in money and its settle-up's debts (money.SettleSession),
+// worked out again when the money book moved meanwhile. It returns the settle-up for the channel.
+func (t *actor) settleSession(ctx context.Context, c table.Change) (*render.Message, error) {
+	rec, s := t.st.Rec, *c.Session
+	m := rec.Settings.Money
+	night := money.Session{Community: table.Community(rec.Platform, rec.Workspace), Platform: rec.Platform, Channel: rec.Channel,
+		Table: rec.ID, Host: rec.Host, HostName: rec.HostName, Started: rec.Started, Ended: s.Ended,
+		Value: m.Value, Currency: m.Currency, RemindAfter: m.RemindAfter(), Bank: m.Bank}
+	for _, st := range s.Standings {
+		night.Results = append(night.Results, money.Share{User: st.User, Name: st.Name, Chips: st.CashedOut - st.BoughtIn})
+	}
+	for try := 0; ; try++ {
+		evs, after, msg, err := money.SettleSession(ctx, t.d.store, t.d.log, night)
+		if err != nil {
+			return nil, err
+		}
+		c.Money, c.MoneyAfter = evs, after
+		err = t.d.store.Commit(ctx, c)
+		if errors.Is(err, ErrMoneyMoved) && try < money.MaxTries {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return msg, nil
+	}
 }

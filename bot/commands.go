@@ -74,6 +74,9 @@ adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
+// communityOfCmd is the community whose book and handles a command concerns.
+func communityOfCmd(cmd Command) string { return table.Community(cmd.Platform, cmd.Workspace) }
+
 func ok(format string, args ...any) (Reply, error) {
 	return Reply{Text: fmt.Sprintf(format, args...)}, nil
 }
@@ -89,11 +92,7 @@ func (d *Dealer) workspaceVerbs() vocab.Verbs {
 		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {
 			return d.help(args) // help.go
 		})},
-		"help money":   {Need: vocab.Anyone, Runner: vocab.Text(moneyHelp)},                // moneyverbs.go
-		"export money": {Need: vocab.Anyone, Runner: run(d.exportMoney)},                   // moneyexport.go
-		"set":          {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(d.setVerb)}, // moneyverbs.go: remind= after the game too
 	}
-	addMoneyVerbs(d, verbs) // moneyverbs.go: payment, debts, paid, confirm, dispute, forgive, expense
 	return verbs
 }
 

@@ -54,6 +54,9 @@ type Config struct {
 	// Verbs are the features' verbs (money, stats, schedules ...), registered beside the table's own
 	// in the dealer's one registry; cmd/dealerbot wires them. Two verbs of one name panic.
 	Verbs []vocab.Verbs
+	// Zone, when set, says the local time zone of a command's channel (its schedule's), for the
+	// verbs' dates (vocab.Env.Zone); nil: UTC.
+	Zone func(ctx context.Context, cmd Command) *time.Location
 }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
@@ -384,8 +387,24 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
-// Zone is the local time zone of cmd's channel (exportZone, moneyexport.go).
-func (e env) Zone(ctx context.Context, cmd Command) *time.Location { return e.d.exportZone(ctx, cmd) }
+// servesCommunity reports whether this process answers for a community ("discord/GUILD"): always
+// without leases, else when it holds the community's lease.
+func (d *Dealer) servesCommunity(c string) bool {
+	if d.leases == nil {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.owned[c] != nil
+}
+
+// Zone is the local time zone of cmd's channel (Config.Zone), UTC without one.
+func (e env) Zone(ctx context.Context, cmd Command) *time.Location {
+	if e.d.cfg.Zone == nil {
+		return time.UTC
+	}
+	return e.d.cfg.Zone(ctx, cmd)
+}
 
 // Serves reports whether this process answers for community.
 func (e env) Serves(community string) bool { return e.d.servesCommunity(community) }

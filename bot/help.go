@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 )
 
@@ -18,13 +19,13 @@ func (d *Dealer) help(args []string) (Reply, error) {
 		if d.sched.Load() != nil {
 			list += "\n" + schedule.HelpList
 		}
-		return Reply{Text: list + "\n" + moneyHelpList}, nil
+		return Reply{Text: list + "\n" + money.HelpList}, nil
 	}
 	text := helpText
 	if d.sched.Load() != nil {
 		text += "\n" + schedule.Help
 	}
-	text += "\n" + moneyHelpLine + "\n" + moneyHelp
+	text += "\n" + money.HelpLine + "\n" + money.Help
 	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))
 	word = strings.TrimRight(word, "`")
 	if word == "all-in" {

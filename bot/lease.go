@@ -59,15 +59,11 @@ var ErrNotOwner = errors.New("this dealer process no longer owns the community")
 // PostgreSQL server is down or cut off): the player is told that nothing changed.
 var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")
 
-// ErrApplied is returned by Commit for a Change whose Once ID was already applied: the delivery it
-// came from arrived twice, and the second time changes nothing.
-var ErrApplied = errors.New("that was already applied")
+// ErrApplied is returned by Commit for a Change whose Once ID was already applied (errs.ErrApplied).
+var ErrApplied = errs.ErrApplied
 
 // ErrOutcomeUnknown is wrapped by Commit's error when the change may have landed although the call
-// failed: the request reached the database and its answer was lost (the connection broke around
-// COMMIT, or the wait was cut short while the database worked). Nobody may be told "nothing
-// changed" on it: the dealer reads the table back first (actor.settle). It is errs.ErrOutcomeUnknown,
-// which the features' verbs outside package bot read.
+// failed (errs.ErrOutcomeUnknown): the dealer reads the table back first (actor.settle).
 var ErrOutcomeUnknown = errs.ErrOutcomeUnknown
 
 // ErrStale is returned by Commit for a stepped Change (table.Change.Step) whose table is no longer

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -32,12 +33,16 @@ type Store interface {
 	// Landed reports whether a write keyed key (table.Change.Once, money.Event.Key) was applied:
 	// how a writer whose answer was lost (ErrOutcomeUnknown) learns the truth.
 	Landed(ctx context.Context, key string) (bool, error)
-	// The money books and payment handles (money.go).
-	MoneyStore
+	// The money books and payment handles (package money).
+	money.Store
 	// The hands, sessions and money books the stats read (package stats), each method also one
 	// of the above but EachHandOf.
 	stats.Store
 }
+
+// ErrMoneyMoved is AppendMoney's refusal when the book has events the caller did not see
+// (money.ErrMoved).
+var ErrMoneyMoved = money.ErrMoved
 
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero
 // (errs.ErrInsufficient, which the ledger's verbs read).

@@ -32,7 +32,8 @@ func TestItem9TimerShowsItsSeconds(t *testing.T) {
 	}
 	var out bytes.Buffer
 	chat := console.NewChat(&out)
-	d, err := bot.New(bottest.OpenDB(t), chat, features.With(bottest.OpenDB(t), bot.Config{Now: clock, AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
+	db := bottest.OpenDB(t)
+	d, err := bot.New(db, chat, features.With(db, bot.Config{Now: clock, AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,7 +181,7 @@ func TestMoneyNight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != strings.Join(bot.MoneyCSVHeader, ",") {
+	if strings.Join(rows[0], ",") != strings.Join(money.CSVHeader, ",") {
 		t.Fatalf("header %v", rows[0])
 	}
 	book, err := g.db.MoneyBook(ctx, "console/local")

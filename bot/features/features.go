@@ -6,6 +6,7 @@ package features
 import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/ledger"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/vocab"
@@ -13,17 +14,29 @@ import (
 
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
 func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
-	desk := &schedule.Desk{} // served by NewScheduler's manager
-	st := stats.New(store)   // one cache of the finished sessions' figures for stats and the season's chart
-	return []vocab.Verbs{
-		ledger.Verbs(store, cfg.NewBankroll()),
-		st.Verbs(),
-		desk.Verbs(st.SeasonChart),
-	}
+	verbs, _ := build(store, cfg)
+	return verbs
 }
 
-// With returns cfg with every feature's verbs (Verbs) added to its own.
+// With returns cfg with every feature's verbs (Verbs) added to its own, and the channels' time zones
+// (Config.Zone) their schedules'.
 func With(store bot.Store, cfg bot.Config) bot.Config {
-	cfg.Verbs = append(Verbs(store, cfg), cfg.Verbs...)
+	verbs, desk := build(store, cfg)
+	cfg.Verbs = append(verbs, cfg.Verbs...)
+	if cfg.Zone == nil {
+		cfg.Zone = desk.Zone
+	}
 	return cfg
+}
+
+// build makes every feature's verbs, and the schedule's desk that NewScheduler's manager serves.
+func build(store bot.Store, cfg bot.Config) ([]vocab.Verbs, *schedule.Desk) {
+	desk := &schedule.Desk{}
+	st := stats.New(store) // one cache of the finished sessions' figures for stats and the season's chart
+	return []vocab.Verbs{
+		ledger.Verbs(store, cfg.NewBankroll()),
+		money.Verbs(store, moneyTables{store}), // payment, debts, paid, expense, export money, set, help money
+		st.Verbs(),
+		desk.Verbs(st.SeasonChart),
+	}, desk
 }

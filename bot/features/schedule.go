@@ -9,6 +9,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
@@ -63,7 +64,8 @@ func NewScheduler(d *bot.Dealer, store Store, cfg ScheduleConfig) (*Scheduler, e
 	s := &Scheduler{}
 	s.m = &schedule.Manager{
 		Store: store, Host: scheduleHost{d: d, store: store, env: env, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
-		Options: scheduleOptions, Also: d.RemindDebts,
+		Options: scheduleOptions,
+		Also:    func(ctx context.Context) error { return money.RemindDebts(ctx, store, env) },
 		Claim: func(ctx context.Context, s *schedule.Schedule) (context.Context, bool) {
 			return env.Fence(ctx, table.Community(s.Platform, s.Workspace))
 		},

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
-	"github.com/dealerbot/dealerbot/bot/schedule"
 )
 
 // Event kinds of the money book. Nothing in the book is ever changed or removed: a correction is a
@@ -281,15 +280,15 @@ var verbOf = map[string]string{KindConfirmed: "confirm", KindDisputed: "dispute"
 
 // Balances are a night's money results and expenses added up by player: what each is up (or down)
 // before any payment, and the players in the order they first appear.
-func (n *Night) Balances() []schedule.Balance {
+func (n *Night) Balances() []Balance {
 	idx := map[string]int{}
-	var out []schedule.Balance
+	var out []Balance
 	add := func(user, name string, amount int64) {
 		i, ok := idx[user]
 		if !ok {
 			i = len(out)
 			idx[user] = i
-			out = append(out, schedule.Balance{User: user, Name: name})
+			out = append(out, Balance{User: user, Name: name})
 		}
 		out[i].Net += amount
 	}
@@ -308,7 +307,7 @@ func (n *Night) Balances() []schedule.Balance {
 }
 
 // Owed is what is still to be squared for a night: its balances less the debts already opened for it.
-func (n *Night) Owed() []schedule.Balance {
+func (n *Night) Owed() []Balance {
 	bal := n.Balances()
 	idx := map[string]int{}
 	for i, b := range bal {
@@ -327,15 +326,15 @@ func (n *Night) Owed() []schedule.Balance {
 
 // Transfer is one payment that squares a night.
 type Transfer struct {
-	From, To schedule.Balance
+	From, To Balance
 	Amount   int64
 }
 
 // Settle returns the payments that square balances (summing to zero): the fewest payments, or, with
 // a bank (a user), every loser pays the bank and the bank pays every winner.
-func Settle(bal []schedule.Balance, bank, bankName string) ([]Transfer, error) {
+func Settle(bal []Balance, bank, bankName string) ([]Transfer, error) {
 	if bank == "" {
-		ps, err := schedule.SettleUp(bal)
+		ps, err := SettleUp(bal)
 		if err != nil {
 			return nil, err
 		}
@@ -352,9 +351,9 @@ func Settle(bal []schedule.Balance, bank, bankName string) ([]Transfer, error) {
 	if sum != 0 {
 		return nil, fmt.Errorf("the results do not add up to zero (off by %d)", sum)
 	}
-	host := schedule.Balance{User: bank, Name: bankName}
+	host := Balance{User: bank, Name: bankName}
 	sorted := slices.Clone(bal)
-	slices.SortStableFunc(sorted, func(a, b schedule.Balance) int {
+	slices.SortStableFunc(sorted, func(a, b Balance) int {
 		if c := cmp.Compare(abs(b.Net), abs(a.Net)); c != 0 {
 			return c
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
-	"github.com/dealerbot/dealerbot/bot/schedule"
 )
 
 func TestParseAmount(t *testing.T) {
@@ -212,10 +211,10 @@ func TestLinks(t *testing.T) {
 	}
 }
 
-func bal(pairs ...any) []schedule.Balance {
-	var out []schedule.Balance
+func bal(pairs ...any) []Balance {
+	var out []Balance
 	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, schedule.Balance{User: pairs[i].(string), Name: pairs[i].(string), Net: int64(pairs[i+1].(int))})
+		out = append(out, Balance{User: pairs[i].(string), Name: pairs[i].(string), Net: int64(pairs[i+1].(int))})
 	}
 	return out
 }

@@ -25,20 +25,3 @@ func ExampleParse() {
 	// Fri 13 Mar 20:00 EDT = 00:00 UTC
 	// Fri 20 Mar 20:00 EDT = 00:00 UTC
 }
-
-func ExampleSettleUp() {
-	pays, err := schedule.SettleUp([]schedule.Balance{
-		{User: "U1", Name: "Alice", Net: 350},
-		{User: "U2", Name: "Bob", Net: -350},
-		{User: "U3", Name: "Carol", Net: 125},
-		{User: "U4", Name: "Dave", Net: -125},
-	})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(schedule.SettleMessage(pays))
-	// Output:
-	// Settle-up:
-	// • Bob pays Alice 350
-	// • Dave pays Carol 125
-}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dealerbot/dealerbot/bot/money"
 )
 
 // Defaults for a new schedule.
@@ -244,9 +246,5 @@ func forMoney(opts []string) bool {
 	return false
 }
 
-// Balance is a player's net result: positive won, negative lost.
-type Balance struct {
-	User string
-	Name string
-	Net  int64
-}
+// Balance is a player's net result: positive won, negative lost (the settle-up's, money.Balance).
+type Balance = money.Balance

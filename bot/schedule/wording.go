@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dealerbot/dealerbot/bot/money"
+
 	"github.com/dealerbot/dealerbot/render"
 )
 
@@ -117,7 +119,7 @@ func ResultMessage(r Result, loc *time.Location) string {
 		lines = append(lines, "Settle-up: posted in money when the session ended; `debts` lists what is still open.")
 		return strings.Join(lines, "\n")
 	}
-	pay, err := SettleUp(r.Players)
+	pay, err := money.SettleUp(r.Players)
 	if err != nil {
 		lines = append(lines, "Settle-up: "+err.Error()+".")
 	} else {

@@ -27,9 +27,6 @@ type Money struct {
 // DefaultRemind is how long an open debt waits before its payer is reminded.
 const DefaultRemind = 48 * time.Hour
 
-// MoneyHelp lists the money options of `start` and `set`.
-const MoneyHelp = "value=0.01 currency=USD (what a chip is worth: the settle-up and debts are then in money) " + money.RemindExample + "|off (when unpaid debts are reminded: m, h or d) settle=fewest|bank"
-
 // On reports whether the table plays for money.
 func (m Money) On() bool { return !m.Value.IsZero() }
 

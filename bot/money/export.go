@@ -1,4 +1,4 @@
-package bot
+package money
 
 import (
 	"bytes"
@@ -9,71 +9,50 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
-	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// MoneyCSVHeader is the first row of `export money`.
-var MoneyCSVHeader = []string{"event", "time", "kind", "game", "table", "by", "player", "from", "to", "chips", "amount", "currency", "debt", "note"}
-
-// exportZone is the time zone of the channel's schedule, else the scheduler's default, else UTC.
-func (d *Dealer) exportZone(ctx context.Context, cmd Command) *time.Location {
-	m := d.sched.Load()
-	if m == nil {
-		return time.UTC
-	}
-	if ss, err := m.Store.Schedules(ctx); err == nil {
-		for _, s := range ss {
-			if s.Platform == cmd.Platform && s.Workspace == cmd.Workspace && s.Channel == cmd.Channel {
-				if spec, err := s.Spec(); err == nil {
-					return spec.Loc
-				}
-			}
-		}
-	}
-	if loc, err := time.LoadLocation(m.DefaultZone); err == nil {
-		return loc
-	}
-	return time.UTC
-}
+// CSVHeader is the first row of `export money`.
+var CSVHeader = []string{"event", "time", "kind", "game", "table", "by", "player", "from", "to", "chips", "amount", "currency", "debt", "note"}
 
 // exportMoney answers `export money`: the community's money book as CSV, one row per event (and per
-// player of a session's results or an expense's split), dates in the schedule's time zone, amounts
-// as decimals a spreadsheet reads as numbers.
-func (d *Dealer) exportMoney(ctx context.Context, cmd Command, args []string) (Reply, error) {
+// player of a session's results or an expense's split), dates in the channel's time zone (env.Zone),
+// amounts as decimals a spreadsheet reads as numbers.
+func (v verbs) exportMoney(ctx context.Context, env vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
 	if len(args) > 0 {
-		return Reply{}, errs.Errorf(errs.Invalid, "Write `export money` alone: it sends the whole money book.")
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "Write `export money` alone: it sends the whole money book.")
 	}
-	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
+	evs, err := v.store.MoneyBook(ctx, cmd.Community())
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
 	if len(evs) == 0 {
-		return Reply{}, errs.Errorf(errs.NotFound, "Nothing has been played for money here yet: `start value=0.01 currency=USD` opens a money game.")
+		return vocab.Reply{}, errs.Errorf(errs.NotFound, "Nothing has been played for money here yet: `start value=0.01 currency=USD` opens a money game.")
 	}
-	data, err := MoneyCSV(evs, d.exportZone(ctx, cmd))
+	data, err := CSV(evs, env.Zone(ctx, cmd))
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	return Reply{Text: "The money book as CSV: sessions, results, expenses, debts and payments, one row per event. Corrections are later rows, never edits.",
+	return vocab.Reply{Text: "The money book as CSV: sessions, results, expenses, debts and payments, one row per event. Corrections are later rows, never edits.",
 		Files: []render.File{{Name: "dealerbot-money.csv", ContentType: "text/csv; charset=utf-8", Data: data}}}, nil
 }
 
-// MoneyCSV writes a money book as CSV (MoneyCSVHeader's columns): a session is a "session" row and a
+// CSV writes a money book as CSV (CSVHeader's columns): a session is a "session" row and a
 // "result" row per player; an expense an "expense" row and a "share" row per sharer; every other
 // event one row. Amounts are decimals in the currency, chips whole numbers.
-func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
+func CSV(evs []Event, loc *time.Location) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.UseCRLF = true // what spreadsheets expect
-	if err := w.Write(MoneyCSVHeader); err != nil {
+	if err := w.Write(CSVHeader); err != nil {
 		return nil, err
 	}
 	amount := func(minor int64, currency string) string {
-		return strings.ReplaceAll(strings.TrimSuffix(money.Format(minor, currency), " "+currency), ",", "")
+		return strings.ReplaceAll(strings.TrimSuffix(Format(minor, currency), " "+currency), ",", "")
 	}
 	// Debts are named by their numbers (Event.No), as players see them, not by their events' Seq.
-	book := money.Fold(evs)
+	book := Fold(evs)
 	debtNo := func(seq uint64) string {
 		if d := book.Debt(seq); d != nil {
 			return strconv.FormatUint(d.No, 10)
@@ -89,7 +68,7 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 			debt := ""
 			if e.Debt != 0 {
 				debt = debtNo(e.Debt)
-			} else if e.Kind == money.KindDebt {
+			} else if e.Kind == KindDebt {
 				debt = debtNo(e.Seq)
 			}
 			return []string{strconv.FormatUint(e.Seq, 10), e.Time.In(loc).Format("2006-01-02 15:04:05"), kind, game, e.Table,
@@ -97,7 +76,7 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 		}
 		var rows [][]string
 		switch e.Kind {
-		case money.KindSession:
+		case KindSession:
 			rows = append(rows, row("session", "", "", "", e.Value.Describe(e.Currency)))
 			for _, s := range e.Shares {
 				note := ""
@@ -106,27 +85,27 @@ func MoneyCSV(evs []money.Event, loc *time.Location) ([]byte, error) {
 				}
 				rows = append(rows, row("result", s.Name, strconv.FormatInt(s.Chips, 10), amount(s.Amount, e.Currency), note))
 			}
-		case money.KindExpense:
+		case KindExpense:
 			rows = append(rows, row("expense", "", "", amount(e.Amount, e.Currency), e.Note))
 			for _, s := range e.Shares {
 				rows = append(rows, row("share", s.Name, "", amount(s.Amount, e.Currency), e.Note))
 			}
-		case money.KindReminded:
+		case KindReminded:
 			for _, id := range e.Reminded {
 				r := row("reminded", e.To, "", "", "")
 				r[12] = debtNo(id)
 				rows = append(rows, r)
 			}
-		case money.KindDebt:
+		case KindDebt:
 			note := ""
 			if e.Debt != 0 {
 				note = "a later expense changes debt #" + debtNo(e.Debt) + " by this amount"
 			}
 			rows = append(rows, row(e.Kind, "", "", amount(e.Amount, e.Currency), note))
-		case money.KindRemindSet:
+		case KindRemindSet:
 			note := "debts of the game no longer reminded"
 			if e.RemindAfter > 0 {
-				note = "debts of the game reminded " + money.FormatRemind(e.RemindAfter) + " after the settle-up"
+				note = "debts of the game reminded " + FormatRemind(e.RemindAfter) + " after the settle-up"
 			}
 			rows = append(rows, row(e.Kind, "", "", "", note))
 		default:

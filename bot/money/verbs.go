@@ -1,28 +1,29 @@
-package bot
+package money
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
 	"unicode/utf8"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
-	"github.com/dealerbot/dealerbot/bot/money"
-	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// The money verbs: payment, debts, paid, confirm, dispute, forgive, expense and export money. They
-// are workspace-wide (no table goroutine): each reads the community's money book and appends to it
-// only if nobody else did meanwhile (appendMoney), so two of them never trample each other.
+// The money verbs: payment, debts, paid, confirm, dispute, forgive, expense, export money and the
+// `set remind=` of a finished game. They are workspace-wide (no table goroutine): each reads the
+// community's money book and appends to it only if nobody else did meanwhile (Append), so two of them
+// never trample each other.
 
-const moneyHelp = `start or set with ` + table.MoneyHelp + ` — play for money: the settle-up, debts and stats show money beside chips; remind= is when unpaid debts are reminded by DM, settle=bank makes the host the bank
+// OptionsHelp lists the money options of `start` and `set`.
+const OptionsHelp = "value=0.01 currency=USD (what a chip is worth: the settle-up and debts are then in money) " + RemindExample + "|off (when unpaid debts are reminded: m, h or d) settle=fewest|bank"
+
+// Help is `help money`: the money commands, a line each.
+const Help = `start or set with ` + OptionsHelp + ` — play for money: the settle-up, debts and stats show money beside chips; remind= is when unpaid debts are reminded by DM, settle=bank makes the host the bank
 payment venmo @NAME | cashapp $TAG | paypal NAME | zelle EMAIL-OR-PHONE | other TEXT — how you are paid (shown only in settle-up lines for payments to you); payment — yours; payment clear — remove it
 debts — the open debts that concern you (an admin sees all; a host, all of the games they hosted)
 paid NAME|N — you paid NAME (or debt #N); confirm NAME|N / dispute NAME|N — as the receiver, you got it or did not; forgive NAME|N — let the payer off
@@ -33,66 +34,66 @@ stats chart [PERIOD] [NAME...] — a picture of cumulative results over the peri
 dealerbot never moves money: it only records what you say you paid.`
 
 // payment answers `payment`, `payment clear` and `payment APP HANDLE`.
-func (d *Dealer) payment(ctx context.Context, cmd Command, args []string) (Reply, error) {
-	community := communityOfCmd(cmd)
+func (v verbs) payment(ctx context.Context, _ vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
+	community := cmd.Community()
 	if len(args) == 0 {
-		hs, err := d.store.Handles(ctx, community)
+		hs, err := v.store.Handles(ctx, community)
 		if err != nil {
-			return Reply{}, err
+			return vocab.Reply{}, err
 		}
 		if h, found := hs[cmd.User]; found {
-			return ok("Your payment handle here: %s. It is shown only in settle-up lines for payments to you; `payment clear` removes it.", money.HandleText(h))
+			return ok("Your payment handle here: %s. It is shown only in settle-up lines for payments to you; `payment clear` removes it.", HandleText(h))
 		}
 		return ok("You have no payment handle here: write `payment venmo @you`, `payment cashapp $you`, `payment paypal you`, `payment zelle you@example.com` or `payment other TEXT`.")
 	}
 	if len(args) == 1 && strings.EqualFold(args[0], "clear") {
-		if err := d.store.SetHandle(ctx, community, cmd.User, money.Handle{}); err != nil {
-			return Reply{}, err
+		if err := v.store.SetHandle(ctx, community, cmd.User, Handle{}); err != nil {
+			return vocab.Reply{}, err
 		}
 		return ok("Your payment handle is removed.")
 	}
 	if n := len(strings.Join(args, " ")); n > 200 {
-		return Reply{}, errs.Errorf(errs.Invalid, "A payment handle takes at most 200 characters.")
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "A payment handle takes at most 200 characters.")
 	}
-	h, err := money.ParseHandle(args[0], args[1:])
+	h, err := ParseHandle(args[0], args[1:])
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	if err := d.store.SetHandle(ctx, community, cmd.User, h); err != nil {
-		return Reply{}, err
+	if err := v.store.SetHandle(ctx, community, cmd.User, h); err != nil {
+		return vocab.Reply{}, err
 	}
-	return ok("Saved: you are paid by %s. Only settle-up lines for payments to you show it.", money.HandleText(h))
+	return ok("Saved: you are paid by %s. Only settle-up lines for payments to you show it.", HandleText(h))
 }
 
 // hostHere reports whether the user hosts the table open in cmd's channel.
-func (d *Dealer) hostHere(ctx context.Context, cmd Command) (bool, error) {
-	rec, open, err := d.store.Table(ctx, tableID(cmd))
+func (v verbs) hostHere(ctx context.Context, cmd vocab.Command) (bool, error) {
+	rec, open, err := v.tables.Open(ctx, cmd.TableID())
 	if err != nil {
-		return false, fmt.Errorf("load table %s: %w", tableID(cmd), err)
+		return false, fmt.Errorf("load table %s: %w", cmd.TableID(), err)
 	}
 	return open && rec.Host == cmd.User, nil
 }
 
 // debts answers `debts`: the unsettled debts of the community that concern the user, or all of them
 // for an admin or the host of the channel's table.
-func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (v verbs) debts(ctx context.Context, _ vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
 	if len(args) > 0 {
-		return Reply{}, errs.Errorf(errs.Invalid, "Write `debts` alone: it lists the open debts that concern you.")
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "Write `debts` alone: it lists the open debts that concern you.")
 	}
-	evs, err := d.store.MoneyBook(ctx, communityOfCmd(cmd))
+	evs, err := v.store.MoneyBook(ctx, cmd.Community())
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	b := money.Fold(evs)
+	b := Fold(evs)
 	all := cmd.Admin
 	if !all {
-		if all, err = d.hostHere(ctx, cmd); err != nil {
-			return Reply{}, err
+		if all, err = v.hostHere(ctx, cmd); err != nil {
+			return vocab.Reply{}, err
 		}
 	}
-	hs, err := d.store.Handles(ctx, communityOfCmd(cmd))
+	hs, err := v.store.Handles(ctx, cmd.Community())
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
 	var lines []string
 	var buttons []render.Button
@@ -111,15 +112,15 @@ func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, 
 			hosted = true
 		}
 		line := fmt.Sprintf("#%d %s owes %s %s · %s since %s", x.No, x.Opened.FromName, x.Opened.ToName,
-			money.Format(x.Opened.Amount, x.Opened.Currency), statusText(x.Status), x.Changed.Format("Mon 2 Jan"))
+			Format(x.Opened.Amount, x.Opened.Currency), statusText(x.Status), x.Changed.Format("Mon 2 Jan"))
 		if h := hs[x.Opened.To]; x.Opened.From == cmd.User && !h.IsZero() {
-			line += " · " + money.HandleText(h) // a payment to that player, shown to its payer
+			line += " · " + HandleText(h) // a payment to that player, shown to its payer
 		}
 		lines = append(lines, line)
 		switch {
-		case x.Opened.From == cmd.User && (x.Status == money.Open || x.Status == money.Disputed):
+		case x.Opened.From == cmd.User && (x.Status == Open || x.Status == Disputed):
 			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.No), Command: fmt.Sprintf("paid %d", x.No), Style: render.Success})
-		case x.Opened.To == cmd.User && x.Status == money.Paid:
+		case x.Opened.To == cmd.User && x.Status == Paid:
 			buttons = append(buttons, render.Button{Label: fmt.Sprintf("Confirm #%d", x.No), Command: fmt.Sprintf("confirm %d", x.No), Style: render.Success},
 				render.Button{Label: fmt.Sprintf("Dispute #%d", x.No), Command: fmt.Sprintf("dispute %d", x.No), Style: render.Danger})
 		}
@@ -141,14 +142,14 @@ func (d *Dealer) debts(ctx context.Context, cmd Command, args []string) (Reply, 
 	if all {
 		head = "Open debts here:"
 	}
-	return Reply{Text: errs.ClipText(head+"\n"+strings.Join(lines, "\n"), errs.MaxReply), Buttons: buttons}, nil
+	return vocab.Reply{Text: errs.ClipText(head+"\n"+strings.Join(lines, "\n"), errs.MaxReply), Buttons: buttons}, nil
 }
 
 func statusText(s string) string {
 	switch s {
-	case money.Paid:
+	case Paid:
 		return "paid, waiting for confirmation"
-	case money.Disputed:
+	case Disputed:
 		return "disputed"
 	}
 	return s
@@ -185,21 +186,21 @@ func (r ref) names(user, name string) bool {
 
 // markDebt answers paid, confirm, dispute and forgive: it marks the debts the user names, as the
 // payer (paid) or the receiver (the others), with one event each.
-func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, args []string) (Reply, error) {
+func (v verbs) markDebt(ctx context.Context, env vocab.Env, cmd vocab.Command, kind, verb string, args []string) (vocab.Reply, error) {
 	r, err := parseRef(verb, args)
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	now := d.cfg.Now()
-	var marked []*money.Debt
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	now := env.Now()
+	var marked []*Debt
+	_, _, err = Append(ctx, v.store, env, cmd.Community(), env.Key(cmd), func(b *Book) ([]Event, error) {
 		marked = nil
 		if r.id != 0 {
 			x := b.DebtNo(r.id)
 			if x == nil {
 				return nil, errs.Errorf(errs.NotFound, "There is no debt #%d here: `debts` lists them.", r.id)
 			}
-			if err := money.Transition(x, kind, cmd.User); err != nil {
+			if err := Transition(x, kind, cmd.User); err != nil {
 				return nil, err
 			}
 			marked = append(marked, x)
@@ -207,13 +208,13 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 			var refusal error
 			for _, x := range b.Debts {
 				other, otherName := x.Opened.To, x.Opened.ToName
-				if kind != money.KindPaid {
+				if kind != KindPaid {
 					other, otherName = x.Opened.From, x.Opened.FromName
 				}
-				if !r.names(other, otherName) || (kind == money.KindPaid) != (x.Opened.From == cmd.User) || kind != money.KindPaid && x.Opened.To != cmd.User {
+				if !r.names(other, otherName) || (kind == KindPaid) != (x.Opened.From == cmd.User) || kind != KindPaid && x.Opened.To != cmd.User {
 					continue
 				}
-				if err := money.Transition(x, kind, cmd.User); err != nil {
+				if err := Transition(x, kind, cmd.User); err != nil {
 					refusal = err
 					continue
 				}
@@ -223,58 +224,48 @@ func (d *Dealer) markDebt(ctx context.Context, cmd Command, kind, verb string, a
 				if refusal != nil {
 					return nil, refusal
 				}
-				if kind == money.KindPaid {
+				if kind == KindPaid {
 					return nil, errs.Errorf(errs.NotFound, "You owe %s nothing here: `debts` lists what you owe.", args[0])
 				}
 				return nil, errs.Errorf(errs.NotFound, "%s owes you nothing here: `debts` lists what you are owed.", args[0])
 			}
 		}
-		var out []money.Event
+		var out []Event
 		for _, x := range marked {
 			o := x.Opened
-			out = append(out, money.Event{Time: now, Kind: kind, Platform: cmd.Platform, Channel: o.Channel, By: cmd.User, ByName: cmd.UserName,
+			out = append(out, Event{Time: now, Kind: kind, Platform: cmd.Platform, Channel: o.Channel, By: cmd.User, ByName: cmd.UserName,
 				Table: o.Table, Started: o.Started, Debt: x.ID, From: o.From, FromName: o.FromName, To: o.To, ToName: o.ToName,
 				Amount: o.Amount, Currency: o.Currency})
 		}
 		return out, nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
 	var lines []string
 	for _, x := range marked {
 		o := x.Opened
-		what := fmt.Sprintf("#%d (%s pays %s %s)", x.No, o.FromName, o.ToName, money.Format(o.Amount, o.Currency))
+		what := fmt.Sprintf("#%d (%s pays %s %s)", x.No, o.FromName, o.ToName, Format(o.Amount, o.Currency))
 		switch kind {
-		case money.KindPaid:
+		case KindPaid:
 			lines = append(lines, fmt.Sprintf("Debt %s marked paid: %s is asked to confirm it.", what, o.ToName))
-			d.tell(ctx, cmd, o.To, render.Message{Text: fmt.Sprintf("%s says they paid you %s (debt #%d). Type `confirm %d` once you have it, or `dispute %d` if you do not.",
-				o.FromName, money.Format(o.Amount, o.Currency), x.No, x.No, x.No),
+			env.Tell(ctx, cmd, o.To, render.Message{Text: fmt.Sprintf("%s says they paid you %s (debt #%d). Type `confirm %d` once you have it, or `dispute %d` if you do not.",
+				o.FromName, Format(o.Amount, o.Currency), x.No, x.No, x.No),
 				Buttons: []render.Button{{Label: "Confirm", Command: fmt.Sprintf("confirm %d", x.No), Style: render.Success},
 					{Label: "Dispute", Command: fmt.Sprintf("dispute %d", x.No), Style: render.Danger}}})
-		case money.KindConfirmed:
+		case KindConfirmed:
 			lines = append(lines, fmt.Sprintf("Debt %s confirmed: it is settled.", what))
-			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s confirmed your payment of %s (debt #%d): it is settled.", o.ToName, money.Format(o.Amount, o.Currency), x.No)})
-		case money.KindDisputed:
+			env.Tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s confirmed your payment of %s (debt #%d): it is settled.", o.ToName, Format(o.Amount, o.Currency), x.No)})
+		case KindDisputed:
 			lines = append(lines, fmt.Sprintf("Debt %s disputed: it is open again, and %s is told.", what, o.FromName))
-			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s has not received your payment of %s (debt #%d): it is open again. Check with them, then `paid %d` once it is sent.",
-				o.ToName, money.Format(o.Amount, o.Currency), x.No, x.No)})
-		case money.KindForgiven:
+			env.Tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s has not received your payment of %s (debt #%d): it is open again. Check with them, then `paid %d` once it is sent.",
+				o.ToName, Format(o.Amount, o.Currency), x.No, x.No)})
+		case KindForgiven:
 			lines = append(lines, fmt.Sprintf("Debt %s forgiven: %s owes you nothing for it.", what, o.FromName))
-			d.tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s forgave your debt of %s (#%d): you owe nothing for it.", o.ToName, money.Format(o.Amount, o.Currency), x.No)})
+			env.Tell(ctx, cmd, o.From, render.Message{Text: fmt.Sprintf("%s forgave your debt of %s (#%d): you owe nothing for it.", o.ToName, Format(o.Amount, o.Currency), x.No)})
 		}
 	}
-	return Reply{Text: strings.Join(lines, "\n")}, nil
-}
-
-// tell sends a private message to a user of cmd's community (a DM where the platform has them); a
-// message that cannot be delivered is logged and dropped: the book already says what happened.
-func (d *Dealer) tell(ctx context.Context, cmd Command, user string, m render.Message) {
-	m.Private = true
-	err := d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, User: user, Message: m})
-	if err != nil && !errors.Is(err, ErrDMBlocked) {
-		d.log.Error("send money message", "user", user, "err", err)
-	}
+	return vocab.Reply{Text: strings.Join(lines, "\n")}, nil
 }
 
 // Limits on expenses, each named in the sentence that refuses more.
@@ -288,9 +279,9 @@ const (
 // night's players (or the names given) and added to the night's settle-up: the session running at
 // the channel's table, or the last one there. After the settle-up, the payments that square the
 // expense are new debts, posted to the channel.
-func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply, error) {
+func (v verbs) expense(ctx context.Context, env vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
 	if len(args) < 2 {
-		return Reply{}, errs.Errorf(errs.Invalid, "Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "Write `expense 30.00 pizza` to split what you paid between tonight's players, or `expense 30.00 pizza @bob @carol` to split it between those named.")
 	}
 	var noteWords, named []string
 	for _, a := range args[1:] {
@@ -303,41 +294,41 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 	note := strings.Join(noteWords, " ")
 	switch {
 	case note == "":
-		return Reply{}, errs.Errorf(errs.Invalid, "Say what the expense was for: `expense 30.00 pizza`.")
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "Say what the expense was for: `expense 30.00 pizza`.")
 	case utf8.RuneCountInString(note) > maxExpenseNote:
-		return Reply{}, errs.Errorf(errs.Invalid, "Describe the expense in at most %d characters.", maxExpenseNote)
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "Describe the expense in at most %d characters.", maxExpenseNote)
 	case len(named) > maxExpenseSharers:
-		return Reply{}, errs.Errorf(errs.Invalid, "An expense is split between at most %d players.", maxExpenseSharers)
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "An expense is split between at most %d players.", maxExpenseSharers)
 	}
-	if err := money.PlainText(note, "An expense's description"); err != nil {
-		return Reply{}, err
+	if err := PlainText(note, "An expense's description"); err != nil {
+		return vocab.Reply{}, err
 	}
-	id := tableID(cmd)
-	rec, open, err := d.store.Table(ctx, id)
+	id := cmd.TableID()
+	rec, open, err := v.tables.Open(ctx, id)
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	now := d.cfg.Now()
-	var x money.Event
-	var settled *money.Event
-	before, evs, err := d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	now := env.Now()
+	var x Event
+	var settled *Event
+	before, evs, err := Append(ctx, v.store, env, cmd.Community(), env.Key(cmd), func(b *Book) ([]Event, error) {
 		// The night: the session running here, or the last one played for money here.
-		var n *money.Night
-		var players []money.Share
+		var n *Night
+		var players []Share
 		currency := ""
-		if open && rec.Settings.Money.On() && rec.Tournament == nil {
-			currency = rec.Settings.Money.Currency
+		if open && rec.Money {
+			currency = rec.Currency
 			n = b.Night(rec.ID, rec.Started)
 			for _, st := range rec.Standings {
-				players = append(players, money.Share{User: st.User, Name: st.Name})
+				players = append(players, Share{User: st.User, Name: st.Name})
 			}
-			for _, s := range rec.Seats {
-				if s.User != "" && !slices.ContainsFunc(players, func(p money.Share) bool { return p.User == s.User }) {
-					players = append(players, money.Share{User: s.User, Name: s.Name})
+			for _, s := range rec.Seated {
+				if s.User != "" && !slices.ContainsFunc(players, func(p Share) bool { return p.User == s.User }) {
+					players = append(players, Share{User: s.User, Name: s.Name})
 				}
 			}
 			if n == nil {
-				n = &money.Night{Table: rec.ID, Started: rec.Started, Channel: rec.Channel, Currency: currency}
+				n = &Night{Table: rec.ID, Started: rec.Started, Channel: rec.Channel, Currency: currency}
 			}
 		} else {
 			for _, c := range b.Nights {
@@ -353,13 +344,13 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			}
 			currency = n.Session.Currency
 			for _, s := range n.Session.Shares {
-				players = append(players, money.Share{User: s.User, Name: s.Name})
+				players = append(players, Share{User: s.User, Name: s.Name})
 			}
 		}
 		if len(n.Expenses) >= maxNightExpenses {
 			return nil, errs.Errorf(errs.TooMany, "A night takes at most %d expenses.", maxNightExpenses)
 		}
-		amount, err := money.ParseAmount(args[0], currency)
+		amount, err := ParseAmount(args[0], currency)
 		if err != nil {
 			return nil, err
 		}
@@ -368,20 +359,20 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 			sharers = nil
 			for _, a := range named {
 				r := ref{user: strings.ToLower(strings.Trim(a, "@<>!"))}
-				i := slices.IndexFunc(players, func(p money.Share) bool { return r.names(p.User, p.Name) })
-				var s money.Share
+				i := slices.IndexFunc(players, func(p Share) bool { return r.names(p.User, p.Name) })
+				var s Share
 				switch {
 				case i >= 0:
 					s = players[i]
 				case strings.HasPrefix(a, "<@") || cmd.Platform == "console":
-					s = money.Share{User: strings.Trim(a, "@<>!"), Name: strings.Trim(a, "@<>!")}
-					if p, known, err := d.store.Player(ctx, cmd.Workspace, s.User); err == nil && known && p.Name != "" {
-						s.Name = p.Name
+					s = Share{User: strings.Trim(a, "@<>!"), Name: strings.Trim(a, "@<>!")}
+					if name, err := v.tables.PlayerName(ctx, cmd.Workspace, s.User); err == nil && name != "" {
+						s.Name = name
 					}
 				default:
 					return nil, errs.Errorf(errs.Invalid, "%s did not play tonight: name the players with their mentions.", errs.Quote(a))
 				}
-				if !slices.ContainsFunc(sharers, func(p money.Share) bool { return p.User == s.User }) {
+				if !slices.ContainsFunc(sharers, func(p Share) bool { return p.User == s.User }) {
 					sharers = append(sharers, s)
 				}
 			}
@@ -389,14 +380,14 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 		if len(sharers) == 0 {
 			return nil, errs.Errorf(errs.Conflict, "Nobody has played tonight yet to share the expense with: name them, `expense %s %s @bob @carol`.", args[0], note)
 		}
-		parts := money.Split(amount, len(sharers))
-		x = money.Event{Time: now, Kind: money.KindExpense, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
+		parts := Split(amount, len(sharers))
+		x = Event{Time: now, Kind: KindExpense, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
 			Table: n.Table, Started: n.Started, Amount: amount, Currency: currency, Note: note}
 		for i, s := range sharers {
 			s.Amount = parts[i]
 			x.Shares = append(x.Shares, s)
 		}
-		out := []money.Event{x}
+		out := []Event{x}
 		settled = n.Session
 		if n.Session != nil { // the settle-up was posted: square the expense with new debts
 			after := *n
@@ -410,11 +401,11 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 		return out, nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
 	x = evs[0]
 	// The debts as they now stand: new ones, and those the expense changed with what they were.
-	standing := make([]money.Event, 0, len(evs)-1)
+	standing := make([]Event, 0, len(evs)-1)
 	was := map[uint64]int64{}
 	for _, e := range evs[1:] {
 		if d := before.Debt(e.Debt); e.Debt != 0 && d != nil {
@@ -425,18 +416,18 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 		}
 		standing = append(standing, e)
 	}
-	text := fmt.Sprintf("Expense #%d: %s.", x.No, money.ExpenseLine(&x))
+	text := fmt.Sprintf("Expense #%d: %s.", x.No, ExpenseLine(&x))
 	if settled == nil {
 		return ok("%s It goes into tonight's settle-up.", text)
 	}
-	hs, err := d.store.Handles(ctx, communityOfCmd(cmd))
+	hs, err := v.store.Handles(ctx, cmd.Community())
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	m := money.SettleMessage(money.SettleView{Expenses: []*money.Event{&x}, Debts: standing, Was: was, Handles: hs})
+	m := SettleMessage(SettleView{Expenses: []*Event{&x}, Debts: standing, Was: was, Handles: hs})
 	m.Text = fmt.Sprintf("%s added an expense to the settle-up of %s:\n%s", cmd.UserName, settled.Started.Format("Mon 2 Jan"), m.Text)
-	if err := d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Message: m}); err != nil {
-		d.log.Error("post amended settle-up", "err", err)
+	if err := env.Post(ctx, cmd, "", m); err != nil {
+		env.Log().Error("post amended settle-up", "err", err)
 	}
 	return ok("%s The settle-up was already posted, so the payments that square it are added to the open debts between the same players, or are new debts (posted in the channel).", text)
 }
@@ -445,14 +436,14 @@ func (d *Dealer) expense(ctx context.Context, cmd Command, args []string) (Reply
 // still open between the same two players (in either direction, when the open one is larger), so
 // that an expense after the settle-up changes the debt between them instead of adding another.
 // A debt already marked paid, confirmed or forgiven is never changed: the new debt stays new.
-func netDebts(n *money.Night, debts []money.Event, now time.Time) []money.Event {
-	out := make([]money.Event, 0, len(debts))
+func netDebts(n *Night, debts []Event, now time.Time) []Event {
+	out := make([]Event, 0, len(debts))
 	used := map[uint64]bool{}
 	for _, e := range debts {
 		amended := false
 		for _, x := range n.Debts {
 			o := x.Opened
-			if used[x.ID] || x.Status != money.Open && x.Status != money.Disputed {
+			if used[x.ID] || x.Status != Open && x.Status != Disputed {
 				continue
 			}
 			delta := int64(0)
@@ -478,52 +469,46 @@ func netDebts(n *money.Night, debts []money.Event, now time.Time) []money.Event 
 }
 
 // amendOf is what the amendments among evs add to debt id.
-func amendOf(evs []money.Event, id uint64) int64 {
+func amendOf(evs []Event, id uint64) int64 {
 	var sum int64
 	for _, e := range evs {
-		if e.Kind == money.KindDebt && e.Debt == id {
+		if e.Kind == KindDebt && e.Debt == id {
 			sum += e.Amount
 		}
 	}
 	return sum
 }
 
-// setVerb answers `set`, a workspace-wide verb so that it runs also where no table is open: with a
-// table open here, the table's settings, the core's step (the verb setCore, with the gate's host
-// check, on the table's goroutine); with none, `set remind=...` for the open debts of the last game
-// played for money in this channel (remindNight), since a host chases debts after the game.
-func (d *Dealer) setVerb(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
+// set answers `set`, a workspace-wide verb so that it runs also where no table is open: with a
+// table open here, the table's settings, the core's step (Tables.Settings: the table's own verb, with
+// the gate's host check, on the table's goroutine); with none, `set remind=...` for the open debts of
+// the last game played for money in this channel (remindNight), since a host chases debts after the
+// game.
+func (v verbs) set(ctx context.Context, env vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
 	if len(args) == 1 && strings.HasPrefix(strings.ToLower(args[0]), "remind=") {
-		_, open, err := d.store.Table(ctx, tableID(cmd))
+		_, open, err := v.tables.Open(ctx, cmd.TableID())
 		if err != nil {
-			return Reply{}, fmt.Errorf("load table %s: %w", tableID(cmd), err)
+			return vocab.Reply{}, fmt.Errorf("load table %s: %w", cmd.TableID(), err)
 		}
 		if !open {
-			return d.remindNight(ctx, cmd, args[0][len("remind="):])
+			return v.remindNight(ctx, env, cmd, args[0][len("remind="):])
 		}
 	}
-	inner := cmd
-	inner.Text = strings.Join(append([]string{table.SetVerb}, args...), " ")
-	if d.leases == nil {
-		// Limited and counted once, as it came in. (With leases it goes the whole way again, so
-		// that the community's owner runs it: one more token of the user's rate limit.)
-		inner.Forwarded = true
-	}
-	return d.Handle(ctx, inner), nil
+	return v.tables.Settings(ctx, env, cmd, args), nil
 }
 
 // remindNight answers `set remind=...` in a channel with no table open: when the open debts of its
 // last game played for money are reminded (val as remind= takes it), for that game's host or an admin.
-func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Reply, error) {
-	after, err := money.ParseRemind(val)
+func (v verbs) remindNight(ctx context.Context, env vocab.Env, cmd vocab.Command, val string) (vocab.Reply, error) {
+	after, err := ParseRemind(val)
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	id := tableID(cmd)
-	now := d.cfg.Now()
-	var night *money.Night
+	id := cmd.TableID()
+	now := env.Now()
+	var night *Night
 	open := 0
-	_, _, err = d.appendMoney(ctx, communityOfCmd(cmd), d.env.Key(cmd), func(b *money.Book) ([]money.Event, error) {
+	_, _, err = Append(ctx, v.store, env, cmd.Community(), env.Key(cmd), func(b *Book) ([]Event, error) {
 		night, open = nil, 0
 		for _, n := range b.Nights {
 			if n.Table == id && n.Session != nil && (night == nil || n.Started.After(night.Started)) {
@@ -531,7 +516,7 @@ func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Repl
 			}
 		}
 		if night == nil {
-			return nil, errs.Errorf(errs.NotFound, "There is no game in this channel yet, and no game here was played for money: `start value=0.01 currency=USD %s` sets reminders for a new one.", money.RemindExample)
+			return nil, errs.Errorf(errs.NotFound, "There is no game in this channel yet, and no game here was played for money: `start value=0.01 currency=USD %s` sets reminders for a new one.", RemindExample)
 		}
 		day := night.Started.Format("Mon 2 Jan")
 		if !cmd.Admin && night.Session.By != cmd.User {
@@ -545,46 +530,46 @@ func (d *Dealer) remindNight(ctx context.Context, cmd Command, val string) (Repl
 		if open == 0 {
 			return nil, errs.Errorf(errs.Conflict, "The game of %s has no open debts to remind: everyone is square.", day)
 		}
-		return []money.Event{{Time: now, Kind: money.KindRemindSet, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
+		return []Event{{Time: now, Kind: KindRemindSet, Platform: cmd.Platform, Channel: cmd.Channel, By: cmd.User, ByName: cmd.UserName,
 			Table: night.Table, Started: night.Started, Currency: night.Currency, RemindAfter: after}}, nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return vocab.Reply{}, err
 	}
-	debts := fmt.Sprintf("The %d open %s of the game of %s", open, table.Plural(open, "debt", "debts"), night.Started.Format("Mon 2 Jan"))
+	debts := fmt.Sprintf("The %d open %s of the game of %s", open, plural(open, "debt", "debts"), night.Started.Format("Mon 2 Jan"))
 	if after == 0 {
 		return ok("%s are not reminded any more.", debts)
 	}
-	return ok("%s are reminded by DM %s after the settle-up, then at most once a day until paid or forgiven.", debts, money.FormatRemind(after))
+	return ok("%s are reminded by DM %s after the settle-up, then at most once a day until paid or forgiven.", debts, FormatRemind(after))
 }
 
 // RemindDebts sends each payer whose debts are due a reminder by DM, at most once a day, for the
 // communities this process serves. The reminder is written to the book first, so two processes
 // never both send it.
-func (d *Dealer) RemindDebts(ctx context.Context) error {
-	communities, err := d.store.MoneyCommunities(ctx)
+func RemindDebts(ctx context.Context, store Store, env vocab.Env) error {
+	communities, err := store.MoneyCommunities(ctx)
 	if err != nil {
 		return err
 	}
-	now := d.cfg.Now()
+	now := env.Now()
 	var first error
 	for _, c := range communities {
-		if !d.servesCommunity(c) {
+		if !env.Serves(c) {
 			continue
 		}
-		byPayer := map[string][]*money.Debt{}
+		byPayer := map[string][]*Debt{}
 		var payers []string
-		_, evs, err := d.appendMoney(ctx, c, d.env.Key(Command{}), func(b *money.Book) ([]money.Event, error) {
-			byPayer, payers = map[string][]*money.Debt{}, nil
+		_, evs, err := Append(ctx, store, env, c, env.Key(vocab.Command{}), func(b *Book) ([]Event, error) {
+			byPayer, payers = map[string][]*Debt{}, nil
 			for _, x := range b.Due(now) {
 				if byPayer[x.Opened.From] == nil {
 					payers = append(payers, x.Opened.From)
 				}
 				byPayer[x.Opened.From] = append(byPayer[x.Opened.From], x)
 			}
-			var out []money.Event
+			var out []Event
 			for _, p := range payers {
-				e := money.Event{Time: now, Kind: money.KindReminded, By: "", To: p}
+				e := Event{Time: now, Kind: KindReminded, By: "", To: p}
 				for _, x := range byPayer[p] {
 					e.Reminded = append(e.Reminded, x.ID)
 					e.Platform, e.Channel = x.Opened.Platform, x.Opened.Channel
@@ -602,7 +587,7 @@ func (d *Dealer) RemindDebts(ctx context.Context) error {
 		if len(evs) == 0 {
 			continue
 		}
-		hs, err := d.store.Handles(ctx, c)
+		hs, err := store.Handles(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -612,10 +597,10 @@ func (d *Dealer) RemindDebts(ctx context.Context) error {
 			var buttons []render.Button
 			for _, x := range ds {
 				o := x.Opened
-				line := fmt.Sprintf("• #%d %s to %s (the game of %s)", x.No, money.Format(o.Amount, o.Currency), o.ToName, o.Started.Format("Mon 2 Jan"))
+				line := fmt.Sprintf("• #%d %s to %s (the game of %s)", x.No, Format(o.Amount, o.Currency), o.ToName, o.Started.Format("Mon 2 Jan"))
 				h := hs[o.To]
 				if !h.IsZero() {
-					line += " · " + money.HandleText(h)
+					line += " · " + HandleText(h)
 				}
 				lines = append(lines, line)
 				buttons = append(buttons, render.Button{Label: fmt.Sprintf("Paid #%d", x.No), Command: fmt.Sprintf("paid %d", x.No), Style: render.Success})
@@ -626,47 +611,85 @@ func (d *Dealer) RemindDebts(ctx context.Context) error {
 			lines = append(lines, "Once paid, click Paid or type `paid NAME`. I remind you at most once a day until it is paid or forgiven.")
 			platform, workspace, _ := strings.Cut(c, "/")
 			o := ds[0].Opened
-			msg := Message{Platform: platform, Workspace: workspace, Channel: o.Channel, User: p,
-				Message: render.Message{Text: strings.Join(lines, "\n"), Buttons: buttons, Private: true}}
-			if err := d.chat.Send(ctx, msg); err != nil && !errors.Is(err, ErrDMBlocked) {
-				d.log.Error("send debt reminder", "community", c, "user", p, "err", err)
-			}
+			env.Tell(ctx, vocab.Command{Platform: platform, Workspace: workspace, Channel: o.Channel}, p,
+				render.Message{Text: strings.Join(lines, "\n"), Buttons: buttons})
 		}
 	}
 	return first
 }
 
-// servesCommunity reports whether this process answers for a community ("discord/GUILD"): always
-// without leases, else when it holds the community's lease.
-func (d *Dealer) servesCommunity(c string) bool {
-	if d.leases == nil {
-		return true
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.owned[c] != nil
+// HelpList is the money commands' line of `help`.
+const HelpList = "help money — playing for money (on Discord: /pokermoney)"
+
+// HelpLine is help's pointer to the money commands, in the details `help COMMAND` reads.
+const HelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"
+
+// Tables is what the money verbs read of the tables, and the settings they hand to them. Package
+// table imports money, so money reads the tables through this (bot/features implements it).
+type Tables interface {
+	// Open returns what money reads of the table open in the channel tableID names; ok is false when
+	// none is.
+	Open(ctx context.Context, tableID string) (t Table, ok bool, err error)
+	// PlayerName returns a player's name in a workspace: "" for a player never seen.
+	PlayerName(ctx context.Context, workspace, user string) (string, error)
+	// Settings runs `set` with args as the channel's table's own settings verb (with its host check,
+	// on the table's goroutine), through env.Do, and returns its reply.
+	Settings(ctx context.Context, env vocab.Env, cmd vocab.Command, args []string) vocab.Reply
 }
 
-// moneyHelpList is the money commands' line of `help` (helpList).
-const moneyHelpList = "help money — playing for money (on Discord: /pokermoney)"
+// Table is what the money verbs read of a channel's open table.
+type Table struct {
+	ID      string
+	Channel string
+	Host    string
+	Started time.Time // the session's start: a night's key in the book, with ID
+	// Money: a cash table that plays for money (value=), in Currency.
+	Money    bool
+	Currency string
+	// Standings are who played this session (the standings' order), Seated who sits now (the seats'
+	// order): User and Name.
+	Standings, Seated []Share
+}
 
-// moneyHelpLine is help's pointer to the money commands.
-const moneyHelpLine = "help money — playing for money: payment handles, debts, expenses, export money, stats (on Discord: /pokermoney)"
+// verbs are the money verbs on a store, reading the tables through tables.
+type verbs struct {
+	store  Store
+	tables Tables
+}
 
-// addMoneyVerbs puts the money verbs into the command table.
-func addMoneyVerbs(d *Dealer, verbs vocab.Verbs) {
-	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
-		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
-			return f(ctx, cmd, args)
-		})
+// Verbs returns the money verbs, on store, reading the tables through tables.
+func Verbs(store Store, tables Tables) vocab.Verbs {
+	v := verbs{store, tables}
+	out := vocab.Verbs{
+		"help money": {Need: vocab.Anyone, Runner: vocab.Text(Help)},
+		"payment":    {Need: vocab.Anyone, Runner: vocab.Func(v.payment)},
+		// HostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
+		"debts":        {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(v.debts)},
+		"expense":      {Need: vocab.Anyone, Runner: vocab.Func(v.expense)},
+		"export money": {Need: vocab.Anyone, Runner: vocab.Func(v.exportMoney)}, // export.go
+		// set is workspace-wide so that `set remind=` reaches a game after its end; HostToo: the
+		// table's settings are for its host or an admin.
+		"set": {Need: vocab.Anyone, HostToo: true, Runner: vocab.Func(v.set)},
 	}
-	verbs["payment"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.payment)}
-	// HostToo: an admin or the table's host sees every debt, so whether the user is an admin matters.
-	verbs["debts"] = vocab.Verb{Need: vocab.Anyone, HostToo: true, Runner: run(d.debts)}
-	for name, kind := range map[string]string{"paid": money.KindPaid, "confirm": money.KindConfirmed, "dispute": money.KindDisputed, "forgive": money.KindForgiven} {
-		verbs[name] = vocab.Verb{Need: vocab.Anyone, Runner: run(func(ctx context.Context, cmd Command, args []string) (Reply, error) {
-			return d.markDebt(ctx, cmd, kind, name, args)
+	for name, kind := range map[string]string{"paid": KindPaid, "confirm": KindConfirmed, "dispute": KindDisputed, "forgive": KindForgiven} {
+		out[name] = vocab.Verb{Need: vocab.Anyone, Runner: vocab.Func(func(ctx context.Context, env vocab.Env, cmd vocab.Command, args []string) (vocab.Reply, error) {
+			return v.markDebt(ctx, env, cmd, kind, name, args)
 		})}
 	}
-	verbs["expense"] = vocab.Verb{Need: vocab.Anyone, Runner: run(d.expense)}
+	return out
+}
+
+// maxUserRef is the longest user reference (ID, mention or name) a debt verb may name.
+const maxUserRef = 100
+
+func ok(format string, args ...any) (vocab.Reply, error) {
+	return vocab.Reply{Text: fmt.Sprintf(format, args...)}, nil
+}
+
+// plural is one for n == 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
