@@ -164,7 +164,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
 		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit)}
 	d.env = env{d}
-	d.verbs = vocab.NewRegistry(append([]vocab.Verbs{tableVerbs(), d.workspaceVerbs()}, cfg.Verbs...)...)
+	d.verbs = vocab.NewRegistry(append([]vocab.Verbs{tableVerbs()}, cfg.Verbs...)...)
 	d.pictures, _ = chat.(Pictures)
 	var nonce [9]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
@@ -420,6 +420,10 @@ func (e env) Fence(ctx context.Context, community string) (context.Context, bool
 	platform, workspace, _ := strings.Cut(community, "/")
 	return e.d.scheduleFence(ctx, &schedule.Schedule{Platform: platform, Workspace: workspace})
 }
+
+// AdminMatters reports whether being a server or workspace admin can decide a command
+// (vocab.Registry.AdminMatters).
+func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(text) }
 
 // Registry is the dealer's one registry of verbs: the table's and those Config.Verbs gave it.
 func (d *Dealer) Registry() *vocab.Registry { return d.verbs }

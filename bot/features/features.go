@@ -38,5 +38,6 @@ func build(store bot.Store, cfg bot.Config) ([]vocab.Verbs, *schedule.Desk) {
 		money.Verbs(store, moneyTables{store}), // payment, debts, paid, expense, export money, set, help money
 		st.Verbs(),
 		desk.Verbs(st.SeasonChart),
+		helpVerbs(desk),
 	}, desk
 }

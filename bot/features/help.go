@@ -1,13 +1,24 @@
-package bot
+package features
 
 import (
 	"context"
-	"fmt"
+	"regexp"
+	"strings"
 
+	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
+
+// helpVerbs are `help` and `help COMMAND`: what every verb does, the schedule's only while a scheduler
+// runs (desk).
+func helpVerbs(desk *schedule.Desk) vocab.Verbs {
+	return vocab.Verbs{"help": {Need: vocab.Anyone, Runner: vocab.Func(func(_ context.Context, _ vocab.Env, _ vocab.Command, args []string) (vocab.Reply, error) {
+		return help(desk, args)
+	})}}
+}
 
 // helpList is `help`: every command in a line short enough for an 80-column terminal even behind
 // the console's "[to name] " (at most 62 characters); `help COMMAND` gives the details (helpText).
@@ -40,7 +51,7 @@ adjust @user N — add (or take, -N) chips to a bankroll (admin)
 end — end the session and post standings (host or admin)
 help COMMAND — the details of a command, such as ` + "`help raise`"
 
-// helpText explains every command in a line each, for `help COMMAND` (help.go finds the clauses
+// helpText explains every command in a line each, for `help COMMAND` (help finds the clauses
 // that name the command).
 const helpText = `Commands:
 start [options] — open a table here (host). Options: ` + table.SettingsHelp + `
@@ -74,31 +85,62 @@ adjust @user N — add N chips to a bankroll, or take them with -N (admin)
 end — end the session, cash everyone out and post standings (host or admin)
 help — this list`
 
-// communityOfCmd is the community whose book and handles a command concerns.
-func communityOfCmd(cmd Command) string { return table.Community(cmd.Platform, cmd.Workspace) }
-
-func ok(format string, args ...any) (Reply, error) {
-	return Reply{Text: fmt.Sprintf(format, args...)}, nil
+// help answers `help` with every command in a short line each (helpList), and `help VERB` with what explains that one verb: the
+// clauses of the list, or of the money commands' (`help money`), that name it as a command ("raise N
+// (or raise to N) — raise to N in all"), else the lines that mention it ("help tournament"). A word
+// no help knows is refused.
+func help(desk *schedule.Desk, args []string) (vocab.Reply, error) {
+	if len(args) == 0 {
+		list := helpList
+		if desk.Manager() != nil {
+			list += "\n" + schedule.HelpList
+		}
+		return vocab.Reply{Text: list + "\n" + money.HelpList}, nil
+	}
+	text := helpText
+	if desk.Manager() != nil {
+		text += "\n" + schedule.Help
+	}
+	text += "\n" + money.HelpLine + "\n" + money.Help
+	word := strings.ToLower(strings.TrimLeft(args[0], "/!`"))
+	word = strings.TrimRight(word, "`")
+	if word == "all-in" {
+		word = "allin"
+	}
+	lines := strings.Split(text, "\n")[1:] // after "Commands:"
+	var out []string
+	command := regexp.MustCompile(`(^|, | / |\(or )` + regexp.QuoteMeta(word) + `( |$|,|\))`)
+	for _, l := range lines {
+		for _, c := range helpClauses(l) {
+			if name, _, _ := strings.Cut(c, " — "); command.MatchString(name) {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		mention := regexp.MustCompile(`\b` + regexp.QuoteMeta(word) + `\b`)
+		for _, l := range lines {
+			if word != "" && mention.MatchString(l) {
+				out = append(out, l)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return vocab.Reply{}, errs.Errorf(errs.Invalid, "There is no command %s: `help` lists every command.", errs.Quote(args[0]))
+	}
+	return vocab.Reply{Text: strings.Join(out, "\n")}, nil
 }
 
-// workspaceVerbs are the verbs the dealer still answers itself, each without a table goroutine.
-func (d *Dealer) workspaceVerbs() vocab.Verbs {
-	run := func(f func(ctx context.Context, cmd Command, args []string) (Reply, error)) vocab.Runner {
-		return vocab.Func(func(ctx context.Context, _ vocab.Env, cmd Command, args []string) (Reply, error) {
-			return f(ctx, cmd, args)
-		})
+// helpClauses splits a line of the help into the clauses that each explain a command ("bet N — ...",
+// "raise N ... — ...", "allin — ..."); a "; " that does not begin another command stays in its clause.
+func helpClauses(line string) []string {
+	var out []string
+	for _, part := range strings.Split(line, "; ") {
+		if n := len(out); n > 0 && !strings.Contains(part, " — ") {
+			out[n-1] += "; " + part
+			continue
+		}
+		out = append(out, part)
 	}
-	verbs := vocab.Verbs{
-		"help": {Need: vocab.Anyone, Runner: run(func(_ context.Context, _ Command, args []string) (Reply, error) {
-			return d.help(args) // help.go
-		})},
-	}
-	return verbs
+	return out
 }
-
-// AdminMatters reports whether being a server or workspace admin can decide a command
-// (vocab.Registry.AdminMatters).
-func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(text) }
-
-// maxUserRef is the longest user reference (ID, mention or name) a command may name.
-const maxUserRef = 100
