@@ -47,7 +47,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 	forward := !cmd.Forwarded
 	if m := d.cfg.Metrics; m != nil && forward {
 		start := time.Now()
-		defer func() { m.answered(r, start) }()
+		defer func() { m.Answered(r, start) }()
 	}
 	if forward && d.limiter != nil { // nil: limiting is off
 		if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
@@ -536,7 +536,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			err = t.d.store.Commit(ctx, c)
 		}
 		if m := t.d.cfg.Metrics; m != nil {
-			m.committed(time.Since(began))
+			m.Committed(time.Since(began))
 		}
 		if err != nil && stepped && errors.Is(err, ErrOutcomeUnknown) {
 			err = t.settle(c, err) // the answer was lost: did it land?
@@ -552,7 +552,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		}
 		t.failures = 0
 		if m := t.d.cfg.Metrics; m != nil {
-			m.applied(!t.inStep)
+			m.Applied(!t.inStep)
 		}
 	}
 	if st.Next != nil && !st.Next.Open {

@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dealerbot/dealerbot/bot/metrics"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/engine"
 )
@@ -48,6 +51,13 @@ type Config struct {
 	// Metrics, when set, records what the dealer does (NewMetrics); nil records nothing.
 	Metrics *Metrics
 }
+
+// Metrics are the dealer's Prometheus metrics (package bot/metrics), named here too for the callers
+// that make them for Config.Metrics (cmd/dealerbot, the adapters).
+type Metrics = metrics.Metrics
+
+// NewMetrics makes the dealer's metrics and registers them on reg (metrics.New).
+func NewMetrics(reg prometheus.Registerer) *Metrics { return metrics.New(reg) }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
 const NoStartingBankroll = -1

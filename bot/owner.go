@@ -300,7 +300,7 @@ func (d *Dealer) claim(ctx context.Context, name string) (*community, error) {
 	c.lease, c.renewed, c.claimed = l, time.Now(), time.Now()
 	d.mu.Unlock()
 	if l.Epoch > 1 {
-		d.cfg.Metrics.tookOver() // held before: by a process that died, or handed it over
+		d.cfg.Metrics.TookOver() // held before: by a process that died, or handed it over
 	}
 	if err := d.adopt(ctx, c); err != nil {
 		d.lose(l, fmt.Sprintf("its tables could not be restored: %v", err))
@@ -441,7 +441,7 @@ func (d *Dealer) serve(ctx context.Context, cmd Command, forward bool) (*Reply, 
 	// The owner answers within milliseconds; an owner that just died is replaced after its lease.
 	wctx, cancel := context.WithTimeout(ctx, 2*d.cfg.Lease+2*time.Second)
 	defer cancel()
-	d.cfg.Metrics.forward()
+	d.cfg.Metrics.Forward()
 	r, err := d.inbox.Forward(wctx, name, cmd)
 	if errors.Is(err, ErrNoReply) {
 		return &Reply{Text: "This server's tables are moving to another dealer process: your command is queued and will be carried out when they are back, in a few seconds.", IsError: true}, nil
