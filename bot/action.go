@@ -65,15 +65,15 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		if cmd.Probe {
 			return Reply{}
 		}
-		if v.served && d.leases != nil { // the community's owner runs it, under its lease
-			fwd, err := d.serve(ctx, cmd, forward)
+		if v.served && d.own != nil { // the community's owner runs it, under its lease
+			fwd, err := d.own.Serve(ctx, cmd, forward)
 			if err != nil {
 				return errorReply(d.log.With("user", cmd.User, "verb", name), err)
 			}
 			if fwd != nil {
 				return *fwd
 			}
-			ctx = d.fencedFor(ctx, table.Community(cmd.Platform, cmd.Workspace))
+			ctx = d.own.Fenced(ctx, table.Community(cmd.Platform, cmd.Workspace))
 		}
 		err := d.gate(ctx, name, v, nil, cmd, args)
 		var r Reply
@@ -91,8 +91,8 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		}
 		return errorReply(d.log, unknownVerb(verb))
 	}
-	if d.leases != nil { // processes share the store: this one may not serve cmd's community
-		if fwd, err := d.serve(ctx, cmd, forward); err != nil {
+	if d.own != nil { // processes share the store: this one may not serve cmd's community
+		if fwd, err := d.own.Serve(ctx, cmd, forward); err != nil {
 			return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
 		} else if fwd != nil {
 			return *fwd
@@ -544,7 +544,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		if err != nil {
 			switch {
 			case errors.Is(err, ErrNotOwner):
-				t.d.lostFence(t.fence) // another process took the community over
+				t.d.own.LostFence(t.fence) // another process took the community over
 			case errors.Is(err, ErrStale), errors.Is(err, ErrApplied):
 				t.unsure = true // the store is ahead of this table: read it back before the next job
 			}
@@ -946,7 +946,7 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 	}
 	if errors.Is(err, ErrNotOwner) {
 		// Another process owns the table now and carries the step out itself: this table is being
-		// dropped here (lostFence), nothing to retry.
+		// dropped here (own.Owner.LostFence), nothing to retry.
 		t.d.log.Info(what+": the community moved to another process", "table", t.id)
 		return true
 	}

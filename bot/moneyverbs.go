@@ -503,7 +503,7 @@ func setVerb(ctx context.Context, d *Dealer, _ *actor, cmd Command, args []strin
 	}
 	inner := cmd
 	inner.Text = strings.Join(append([]string{setCore}, args...), " ")
-	if d.leases == nil {
+	if d.own == nil {
 		// Limited and counted once, as it came in. (With leases it goes the whole way again, so
 		// that the community's owner runs it: one more token of the user's rate limit.)
 		inner.Forwarded = true
@@ -641,14 +641,7 @@ func (d *Dealer) remindDebts(ctx context.Context) error {
 
 // servesCommunity reports whether this process answers for a community ("discord/GUILD"): always
 // without leases, else when it holds the community's lease.
-func (d *Dealer) servesCommunity(c string) bool {
-	if d.leases == nil {
-		return true
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.owned[c] != nil
-}
+func (d *Dealer) servesCommunity(c string) bool { return d.own.Serves(c) }
 
 // moneyHelpList is the money commands' line of `help` (helpList).
 const moneyHelpList = "help money — playing for money (on Discord: /pokermoney)"

@@ -51,7 +51,7 @@ func NewScheduler(d *Dealer, store schedule.Store, cfg ScheduleConfig) (*Schedul
 	s := &Scheduler{d: d}
 	s.m = &schedule.Manager{
 		Store: store, Host: schedHost{d: d, now: cfg.Now}, Now: cfg.Now, DefaultZone: cfg.DefaultZone, Logger: cfg.Logger,
-		Options: schedOptions, Claim: d.scheduleFence, Also: d.remindDebts, // moneyverbs.go
+		Options: schedOptions, Claim: scheduleClaim(d.own), Also: d.remindDebts, // moneyverbs.go
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
 	d.sched.Store(s.m) // the dealer's verb table now answers the schedule commands
