@@ -46,7 +46,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 	forward := !cmd.Forwarded
 	if m := d.cfg.Metrics; m != nil && forward {
 		start := time.Now()
-		defer func() { m.answered(r, start) }()
+		defer func() { m.Answered(r, start) }()
 	}
 	if forward && d.limiter != nil { // nil: limiting is off
 		if err := d.limiter.allow(cmd, d.cfg.Now()); err != nil {
@@ -64,15 +64,15 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		if cmd.Probe {
 			return Reply{}
 		}
-		if v.Served && d.leases != nil { // the community's owner runs it, under its lease
-			fwd, err := d.serve(ctx, cmd, forward)
+		if v.Served && d.own != nil { // the community's owner runs it, under its lease
+			fwd, err := d.own.Serve(ctx, cmd, forward)
 			if err != nil {
 				return errorReply(d.log.With("user", cmd.User, "verb", name), err)
 			}
 			if fwd != nil {
 				return *fwd
 			}
-			ctx = d.fencedFor(ctx, table.Community(cmd.Platform, cmd.Workspace))
+			ctx = d.own.Fenced(ctx, table.Community(cmd.Platform, cmd.Workspace))
 		}
 		err := d.gate(ctx, name, v, nil, cmd, args)
 		var r Reply
@@ -90,8 +90,8 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		}
 		return errorReply(d.log, unknownVerb(verb))
 	}
-	if d.leases != nil { // processes share the store: this one may not serve cmd's community
-		if fwd, err := d.serve(ctx, cmd, forward); err != nil {
+	if d.own != nil { // processes share the store: this one may not serve cmd's community
+		if fwd, err := d.own.Serve(ctx, cmd, forward); err != nil {
 			return errorReply(d.log.With("table", tableID(cmd), "user", cmd.User, "command", verb), err)
 		} else if fwd != nil {
 			return *fwd
@@ -538,7 +538,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			err = t.d.store.Commit(ctx, c)
 		}
 		if m := t.d.cfg.Metrics; m != nil {
-			m.committed(time.Since(began))
+			m.Committed(time.Since(began))
 		}
 		if err != nil && stepped && errors.Is(err, ErrOutcomeUnknown) {
 			err = t.settle(c, err) // the answer was lost: did it land?
@@ -546,7 +546,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		if err != nil {
 			switch {
 			case errors.Is(err, ErrNotOwner):
-				t.d.lostFence(t.fence) // another process took the community over
+				t.d.own.LostFence(t.fence) // another process took the community over
 			case errors.Is(err, ErrStale), errors.Is(err, ErrApplied):
 				t.unsure = true // the store is ahead of this table: read it back before the next job
 			}
@@ -554,7 +554,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 		}
 		t.failures = 0
 		if m := t.d.cfg.Metrics; m != nil {
-			m.applied(!t.inStep)
+			m.Applied(!t.inStep)
 		}
 	}
 	if st.Next != nil && !st.Next.Open {
@@ -938,7 +938,7 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 	}
 	if errors.Is(err, ErrNotOwner) {
 		// Another process owns the table now and carries the step out itself: this table is being
-		// dropped here (lostFence), nothing to retry.
+		// dropped here (own.Owner.LostFence), nothing to retry.
 		t.d.log.Info(what+": the community moved to another process", "table", t.id)
 		return true
 	}

@@ -275,3 +275,25 @@ func (t *actor) settleSession(ctx context.Context, c table.Change) (*render.Mess
 		return msg, nil
 	}
 }
+
+// endNow ends the table's session at once (EndCommunity): the hand in progress, if any, is cancelled
+// with every chip back where it was before it, and everyone is cashed out, in one commit. It reports
+// whether there was a session to end.
+func (t *actor) endNow(ctx context.Context, why string) (bool, error) {
+	if !t.st.Open {
+		return false, nil
+	}
+	st := t.st
+	note := "The session is over: " + why + "."
+	if st.Rec.Hand != nil {
+		no := st.Rec.Hand.No
+		st = *st.Cancel().Next // not committed by itself: the session's end below carries it
+		note = fmt.Sprintf("The session is over: %s. Hand #%d is cancelled and every chip is back where it was before it.", why, no)
+	}
+	step := st.EndSession(t.d.cfg.Now())
+	step.Posts = append([]render.Message{{Text: note}}, step.Posts...)
+	if err := t.apply(ctx, step, nil); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -10,12 +10,15 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dealerbot/dealerbot/bot/metrics"
+	"github.com/dealerbot/dealerbot/bot/own"
+	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/bot/vocab"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/render"
@@ -43,7 +46,7 @@ type Config struct {
 	// short mention post (deleted when the turn passes); 0 means 10 s, a negative value never.
 	PingAfter time.Duration
 	// Owner names this process when several processes share the store (PostgreSQL): the dealer then
-	// serves only the communities it holds a lease on (see owner.go), and every table write carries
+	// serves only the communities it holds a lease on (see package bot/own), and every table write carries
 	// the lease's fence. Empty: one process serves every table, as with the bbolt file.
 	Owner string
 	// Lease is how long a community's lease lasts without renewal, the time after which another
@@ -57,7 +60,18 @@ type Config struct {
 	// Zone, when set, says the local time zone of a command's channel (its schedule's), for the
 	// verbs' dates (vocab.Env.Zone); nil: UTC.
 	Zone func(ctx context.Context, cmd Command) *time.Location
+	// Claimed, when set, is told when this process has claimed a community and restored its tables
+	// (processes sharing the store): the scheduler then fires at once what fell due while nobody
+	// served the community.
+	Claimed func(community string)
 }
+
+// Metrics are the dealer's Prometheus metrics (package bot/metrics), named here too for the callers
+// that make them for Config.Metrics (cmd/dealerbot, the adapters).
+type Metrics = metrics.Metrics
+
+// NewMetrics makes the dealer's metrics and registers them on reg (metrics.New).
+func NewMetrics(reg prometheus.Registerer) *Metrics { return metrics.New(reg) }
 
 // NoStartingBankroll, as Config.StartingBankroll, gives new players no chips.
 const NoStartingBankroll = -1
@@ -104,20 +118,11 @@ type Dealer struct {
 	limiter *limiter
 	verbs   *vocab.Registry // every verb: the table's and the features' (Config.Verbs)
 	env     env             // what the verbs get from the dealer
-	// sched answers the schedule commands once a Scheduler runs beside the dealer (NewScheduler).
-	sched atomic.Pointer[schedule.Manager]
 
-	// Ownership when processes share the store (Config.Owner; owner.go). leases is nil otherwise.
-	leases Leases
-	owned  map[string]*community // guarded by mu
-	me     Lease                 // this process's own lease: shows it is alive; guarded by mu
-	// meRenewed is when me was last renewed (local clock); guarded by mu.
-	meRenewed time.Time
-	ownStop   chan struct{}
-	ownDone   chan struct{}
-	inbox     Inbox // commands for communities other processes own go there; nil without one
-	// inboxStop ends the loop applying forwarded commands.
-	inboxStop context.CancelFunc
+	// own is the ownership of communities when processes share the store (Config.Owner; package
+	// bot/own), nil otherwise. It calls back through ownTables, never with its lock held; the
+	// dealer calls it with d.mu held (newTableLocked), so d.mu comes first.
+	own *own.Owner
 
 	// stepPrefix and steps name each change a table commits (table.Change.Step): a prefix random
 	// to this process start and a counter, so no two steps anywhere share a key.
@@ -177,7 +182,12 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	defer cancel()
 	if cfg.Owner != "" {
 		// Tables are restored community by community as this process claims them.
-		if err := d.startOwning(ctx); err != nil {
+		o, err := own.New(store, own.Config{Owner: cfg.Owner, Lease: cfg.Lease, Logger: d.log, Metrics: cfg.Metrics}, ownTables{d})
+		if err != nil {
+			return nil, startError(err)
+		}
+		d.own = o // before Start: the tables it restores ask it for their fence
+		if err := o.Start(ctx); err != nil {
 			return nil, startError(err)
 		}
 		return d, nil
@@ -218,7 +228,7 @@ func (d *Dealer) newTable(id string) *actor {
 }
 
 func (d *Dealer) newTableLocked(id string) *actor {
-	t := &actor{d: d, id: id, jobs: make(chan *job, 64), pending: map[string][]pendingMessage{}, fence: d.fenceLocked(id),
+	t := &actor{d: d, id: id, jobs: make(chan *job, 64), pending: map[string][]pendingMessage{}, fence: d.own.Fence(id),
 		exited: make(chan struct{})}
 	d.tables[id] = t
 	d.wg.Add(1)
@@ -283,7 +293,7 @@ func (d *Dealer) Close(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		d.stopOwning(ctx)
+		d.own.Stop(ctx)
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -387,17 +397,6 @@ func (e env) Tell(ctx context.Context, cmd Command, user string, m render.Messag
 	}
 }
 
-// servesCommunity reports whether this process answers for a community ("discord/GUILD"): always
-// without leases, else when it holds the community's lease.
-func (d *Dealer) servesCommunity(c string) bool {
-	if d.leases == nil {
-		return true
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.owned[c] != nil
-}
-
 // Zone is the local time zone of cmd's channel (Config.Zone), UTC without one.
 func (e env) Zone(ctx context.Context, cmd Command) *time.Location {
 	if e.d.cfg.Zone == nil {
@@ -407,7 +406,7 @@ func (e env) Zone(ctx context.Context, cmd Command) *time.Location {
 }
 
 // Serves reports whether this process answers for community.
-func (e env) Serves(community string) bool { return e.d.servesCommunity(community) }
+func (e env) Serves(community string) bool { return e.d.own.Serves(community) }
 
 // Post posts m in cmd's channel, its buttons answering prompt.
 func (e env) Post(ctx context.Context, cmd Command, prompt string, m render.Message) error {
@@ -417,8 +416,7 @@ func (e env) Post(ctx context.Context, cmd Command, prompt string, m render.Mess
 
 // Fence is the context for writes of community's, false when this process does not serve it.
 func (e env) Fence(ctx context.Context, community string) (context.Context, bool) {
-	platform, workspace, _ := strings.Cut(community, "/")
-	return e.d.scheduleFence(ctx, &schedule.Schedule{Platform: platform, Workspace: workspace})
+	return e.d.own.FencedIfServed(ctx, community)
 }
 
 // AdminMatters reports whether being a server or workspace admin can decide a command
@@ -428,9 +426,6 @@ func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(te
 // Registry is the dealer's one registry of verbs: the table's and those Config.Verbs gave it.
 func (d *Dealer) Registry() *vocab.Registry { return d.verbs }
 
-// ServeSchedules makes m answer the schedule verbs (transitional, until ownership moves out).
-func (d *Dealer) ServeSchedules(m *schedule.Manager) { d.sched.Store(m) }
-
 // Env is what the verbs get from the dealer, for a feature's work outside a command (the debt
 // reminders the scheduler sends).
 func (d *Dealer) Env() vocab.Env { return d.env }
@@ -439,8 +434,167 @@ func (d *Dealer) Env() vocab.Env { return d.env }
 // in; when processes share the store it goes the whole way again, so that the community's owner runs
 // it (one more token of the user's rate limit).
 func (e env) Do(ctx context.Context, cmd Command) Reply {
-	if e.d.leases == nil {
+	if e.d.own == nil {
 		cmd.Forwarded = true
 	}
 	return e.d.Handle(ctx, cmd)
+}
+
+// EndCommunity closes every open table of a community (a Slack workspace, a Discord server) at once,
+// the way `end` does, for a community the dealer can no longer reach: the app was removed from the
+// workspace or its token revoked. Each table's own goroutine does it, after the commands already
+// queued there, as a system caller that needs no host or admin.
+//
+// A hand in progress is cancelled, not played out: nobody can see the table or act any more, so
+// finishing it would mean the turn clock folding (or checking) for every player until it ends and a
+// pot won by nobody's decision. Cancelled, every chip goes back where it was before the hand (the
+// seats still hold those stacks), and then everyone is cashed out to their bankroll and the session's
+// standings recorded, in one commit per table: nothing is lost, and a crash between tables leaves
+// each table either open as it was or closed with every chip returned.
+//
+// When processes share the store (Config.Owner), the community is claimed first if it is free, and
+// for a community another live process serves the request is handed to that process through the
+// inbox (it ends the tables and answers). why says what happened, for the channel and the log.
+func (d *Dealer) EndCommunity(ctx context.Context, platform, workspace, why string) error {
+	return d.endCommunity(ctx, platform, workspace, why, true)
+}
+
+func (d *Dealer) endCommunity(ctx context.Context, platform, workspace, why string, forward bool) error {
+	name := table.Community(platform, workspace)
+	if d.own != nil {
+		cmd := Command{Platform: platform, Workspace: workspace, EndCommunity: why}
+		fwd, err := d.own.Serve(ctx, cmd, forward)
+		if err != nil {
+			return fmt.Errorf("end the tables of %s: %w", name, err)
+		}
+		if fwd != nil { // the owner ended them
+			if fwd.IsError {
+				return fmt.Errorf("end the tables of %s at the process that serves it: %s", name, fwd.Text)
+			}
+			return nil
+		}
+	}
+	d.mu.Lock()
+	var tables []*actor
+	for id, t := range d.tables {
+		if own.CommunityOf(id) == name {
+			tables = append(tables, t)
+		}
+	}
+	d.mu.Unlock()
+	var errs []error
+	ended := 0
+	for _, t := range tables {
+		var err error
+		done := false
+		_, qerr := d.send(ctx, t.id, t, job{fire: func(ctx context.Context, t *actor) {
+			done, err = t.endNow(ctx, why)
+		}}, false)
+		switch {
+		case errors.Is(qerr, errNoTable):
+			// The table's session ended meanwhile (its goroutine retired): nothing left to close.
+		case qerr != nil:
+			errs = append(errs, fmt.Errorf("end table %s: %w", t.id, qerr))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("end table %s: %w", t.id, err))
+		case done:
+			ended++
+		}
+	}
+	d.log.Warn("ended the tables of a community", "community", name, "why", why, "tables", ended, "failed", len(errs))
+	return errors.Join(errs...)
+}
+
+// Ready reports whether the dealer is serving: not shutting down and, when processes share the
+// store, holding its process lease (renewed within the lease: it reaches the database).
+func (d *Dealer) Ready() error {
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return errClosed
+	}
+	return d.own.Ready()
+}
+
+// Own returns the ownership of communities (which this process holds and serves, for tests, health
+// checks and metrics); nil when processes do not share the store.
+func (d *Dealer) Own() *own.Owner { return d.own }
+
+// ownTables is the dealer's side of the ownership of communities (own.Tables): the tables of a
+// community it claims or loses, and the commands other processes forward.
+type ownTables struct{ d *Dealer }
+
+func (o ownTables) Closed() error {
+	o.d.mu.Lock()
+	defer o.d.mu.Unlock()
+	if o.d.closed {
+		return errClosed
+	}
+	return nil
+}
+
+func (o ownTables) Restore(ctx context.Context, rec table.TableRecord) error {
+	return o.d.newTable(rec.ID).restore(ctx, rec)
+}
+
+func (o ownTables) Stop(community string, drop func() bool) ([]<-chan struct{}, bool) {
+	d := o.d
+	d.mu.Lock()
+	if !drop() {
+		d.mu.Unlock()
+		return nil, false
+	}
+	var stopping []*actor
+	for id, t := range d.tables {
+		if own.CommunityOf(id) == community {
+			delete(d.tables, id)
+			stopping = append(stopping, t)
+		}
+	}
+	d.mu.Unlock()
+	exited := make([]<-chan struct{}, 0, len(stopping))
+	for _, t := range stopping {
+		t.sendMu.Lock()
+		if !t.closed {
+			t.closed = true
+			close(t.jobs)
+		}
+		t.sendMu.Unlock()
+		exited = append(exited, t.exited)
+	}
+	return exited, true
+}
+
+func (o ownTables) Idle(community string) (time.Time, bool) {
+	o.d.mu.Lock()
+	defer o.d.mu.Unlock()
+	var last int64
+	for id, t := range o.d.tables {
+		if own.CommunityOf(id) != community {
+			continue
+		}
+		if t.midHand.Load() {
+			return time.Time{}, false
+		}
+		last = max(last, t.lastStep.Load())
+	}
+	if last == 0 {
+		return time.Time{}, true
+	}
+	return time.Unix(0, last), true
+}
+
+func (o ownTables) Handle(ctx context.Context, cmd Command) Reply { return o.d.Handle(ctx, cmd) }
+
+func (o ownTables) Forwarded(cmd Command) {
+	if fu, ok := o.d.chat.(Followups); ok {
+		fu.Forwarded(cmd)
+	}
+}
+
+func (o ownTables) Claimed(community string) {
+	if f := o.d.cfg.Claimed; f != nil {
+		f(community)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
+	"github.com/dealerbot/dealerbot/bot/own"
 )
 
 // errorReply turns any error into the private reply: players' errors (errs.Error, and the engine's
@@ -24,7 +25,7 @@ func errorReply(log *slog.Logger, err error) Reply {
 		return Reply{Text: "Something changed while that was on its way, so nothing changed: type `table` to see where things stand, and try again.", IsError: true}
 	case errors.Is(err, ErrApplied):
 		return Reply{Text: "That was already done: the same click or command arrived twice, and it counts once.", IsError: true}
-	case errors.Is(err, ErrNotOwner), errors.Is(err, errNotServed):
+	case errors.Is(err, ErrNotOwner), errors.Is(err, own.ErrNotServed):
 		log.Info("command for a community this process does not serve", "err", err)
 		return Reply{Text: "This server's tables are being moved to another dealer process, so nothing changed: please try again in a few seconds.", IsError: true}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

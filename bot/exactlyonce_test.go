@@ -265,8 +265,8 @@ func stuckTransaction(t *testing.T, late bool) {
 		t.Fatalf("start at the paused owner's community %v after its lease expired: %s", time.Since(expires).Round(time.Millisecond), rep.Text)
 	}
 	t.Logf("served %v after the lease expired", time.Since(expires).Round(time.Millisecond))
-	if d.Served() != 1 {
-		t.Fatalf("served %d communities, want 1", d.Served())
+	if d.Own().Served() != 1 {
+		t.Fatalf("served %d communities, want 1", d.Own().Served())
 	}
 }
 
@@ -570,17 +570,17 @@ func TestHandBackOnlyBetweenHands(t *testing.T) {
 			}
 			b := startShared(t, db, "B", &schedChat{}, nil)
 			deadline := time.Now().Add(15 * time.Second)
-			for len(b.Owned()) == 0 {
+			for len(b.Own().Owned()) == 0 {
 				if time.Now().After(deadline) {
-					t.Fatalf("after 15 s B serves nothing; A serves %v", a.Owned())
+					t.Fatalf("after 15 s B serves nothing; A serves %v", a.Own().Owned())
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
 			time.Sleep(2 * time.Second) // more scans: nothing else moves
-			if got := b.Owned(); len(got) != 1 || got[0] != "discord/g1" {
+			if got := b.Own().Owned(); len(got) != 1 || got[0] != "discord/g1" {
 				t.Fatalf("B serves %v, want discord/g1 (idle), not g2, whose hand is in play", got)
 			}
-			if got := a.Owned(); len(got) != 1 || got[0] != "discord/g2" {
+			if got := a.Own().Owned(); len(got) != 1 || got[0] != "discord/g2" {
 				t.Fatalf("A serves %v, want discord/g2", got)
 			}
 		})

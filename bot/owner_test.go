@@ -155,19 +155,19 @@ func TestCommunitiesSpread(t *testing.T) {
 					t.Fatal(r.Text)
 				}
 			}
-			if got := len(a.Owned()); got != 4 {
+			if got := len(a.Own().Owned()); got != 4 {
 				t.Fatalf("A serves %d communities, want 4", got)
 			}
 			b := start("B")
 			deadline := time.Now().Add(15 * time.Second)
-			for len(a.Owned()) != 2 || len(b.Owned()) != 2 {
+			for len(a.Own().Owned()) != 2 || len(b.Own().Owned()) != 2 {
 				if time.Now().After(deadline) {
-					t.Fatalf("after 15 s A serves %v and B %v, want two each", a.Owned(), b.Owned())
+					t.Fatalf("after 15 s A serves %v and B %v, want two each", a.Own().Owned(), b.Own().Owned())
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
-			for _, name := range a.Owned() {
-				if slices.Contains(b.Owned(), name) {
+			for _, name := range a.Own().Owned() {
+				if slices.Contains(b.Own().Owned(), name) {
 					t.Errorf("%s is served by both", name)
 				}
 			}

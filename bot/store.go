@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"errors"
 
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/bot/own"
 	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
@@ -47,6 +49,45 @@ var ErrMoneyMoved = money.ErrMoved
 // ErrInsufficient is returned by Store.Commit when a bankroll would go below zero
 // (errs.ErrInsufficient, which the ledger's verbs read).
 var ErrInsufficient = errs.ErrInsufficient
+
+// ErrApplied is returned by Commit for a Change whose Once ID was already applied: the delivery it
+// came from arrived twice, and the second time changes nothing.
+var ErrApplied = errs.ErrApplied
+
+// ErrOutcomeUnknown is wrapped by Commit's error when the change may have landed although the call
+// failed: the request reached the database and its answer was lost (the connection broke around
+// COMMIT, or the wait was cut short while the database worked). Nobody may be told "nothing
+// changed" on it: the dealer reads the table back first (actor.settle). It is errs.ErrOutcomeUnknown,
+// which the features' writes meet too.
+var ErrOutcomeUnknown = errs.ErrOutcomeUnknown
+
+// ErrStale is returned by Commit for a stepped Change (table.Change.Step) whose table is no longer
+// at the version the step was computed from: another change landed first (the same step retried
+// after it landed, or a writer that no longer owns the table), and nothing was written.
+var ErrStale = errors.New("the table changed since that step was computed")
+
+// Fence is the lease a Change is written under (table.Fence).
+type Fence = table.Fence
+
+// What a store offers processes that share it lives with the ownership of communities, in package
+// bot/own; the stores (storage/...), cmd/dealerbot and the tests name it here too.
+type (
+	Lease     = own.Lease
+	Leases    = own.Leases
+	Inbox     = own.Inbox
+	Forwarded = own.Forwarded
+)
+
+// DefaultLease is how long a lease lasts without renewal when Config.Lease is 0 (own.DefaultLease).
+const DefaultLease = own.DefaultLease
+
+// The errors of leases and of a store out of reach (package bot/own), for the stores to return.
+var (
+	ErrOwned            = own.ErrOwned
+	ErrNotOwner         = own.ErrNotOwner
+	ErrNoReply          = own.ErrNoReply
+	ErrStoreUnreachable = own.ErrStoreUnreachable
+)
 
 // DMChannels is an optional Store capability for adapters that must open a direct-message channel
 // before they can DM a user (Discord): the channel's ID, kept across restarts, so that a restarted

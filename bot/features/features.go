@@ -4,6 +4,9 @@
 package features
 
 import (
+	"context"
+	"log/slog"
+
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/ledger"
 	"github.com/dealerbot/dealerbot/bot/money"
@@ -25,6 +28,23 @@ func With(store bot.Store, cfg bot.Config) bot.Config {
 	cfg.Verbs = append(verbs, cfg.Verbs...)
 	if cfg.Zone == nil {
 		cfg.Zone = desk.Zone
+	}
+	if cfg.Claimed == nil {
+		log := cfg.Logger
+		if log == nil {
+			log = slog.New(slog.DiscardHandler)
+		}
+		// Schedules of a community that fell due while nobody served it are handled as soon as this
+		// process serves it, as after a restart, not at the next minute's sweep.
+		cfg.Claimed = func(community string) {
+			if m := desk.Manager(); m != nil {
+				go func() {
+					if err := m.Tick(context.Background()); err != nil {
+						log.Error("schedule tick after a claim", "community", community, "err", err)
+					}
+				}()
+			}
+		}
 	}
 	return cfg
 }

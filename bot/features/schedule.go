@@ -72,7 +72,6 @@ func NewScheduler(d *bot.Dealer, store Store, cfg ScheduleConfig) (*Scheduler, e
 	}
 	s.r = schedule.NewRunner(s.m, cfg.Logger)
 	desk.Serve(s.m) // the dealer's registry now answers the schedule commands
-	d.ServeSchedules(s.m)
 	return s, nil
 }
 

@@ -41,7 +41,7 @@ func (o *ops) routes(mux *http.ServeMux) {
 // watch starts reading d's gauges and readiness.
 func (o *ops) watch(d *bot.Dealer) {
 	o.dealer = d
-	o.metrics.Watch(o.reg, d)
+	o.metrics.Watch(o.reg, d.Tables, func() int { return len(d.Own().Owned()) }, d.Own().Served)
 }
 
 func (o *ops) ready(w http.ResponseWriter, r *http.Request) {

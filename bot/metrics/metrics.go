@@ -1,14 +1,18 @@
-package bot
+// Package metrics holds the dealer's Prometheus metrics: the dealer (package bot), the ownership of
+// communities (bot/own) and the adapters count into them, and the ops listener serves them.
+package metrics
 
 import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dealerbot/dealerbot/bot/vocab"
 )
 
 // Metrics are the dealer's Prometheus metrics (GET /metrics): what it applied and how fast, what it
-// forwarded and took over, what it serves. Register them once with NewMetrics and give them to New
-// through Config.Metrics; a nil *Metrics records nothing.
+// forwarded and took over, what it serves. Register them once with New and give them to bot.New
+// through bot.Config.Metrics; a nil *Metrics records nothing.
 type Metrics struct {
 	actions   *prometheus.CounterVec // by source: command, automatic
 	commit    prometheus.Histogram
@@ -20,9 +24,9 @@ type Metrics struct {
 	rate429   *prometheus.CounterVec // by platform
 }
 
-// NewMetrics makes the dealer's metrics and registers them on reg, with gauges that read d's open
-// tables and owned communities when scraped (d may be set later with Watch).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// New makes the dealer's metrics and registers them on reg; the gauges that read the dealer's open
+// tables and owned communities when scraped are registered later, with Watch, once it runs.
+func New(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		actions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dealerbot_actions_applied_total",
 			Help: "Steps committed at the tables: from players' commands, or automatic (timeouts, deals)."}, []string{"source"}),
@@ -45,15 +49,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// Watch registers on reg the gauges read from d when scraped: open tables and owned communities.
-func (m *Metrics) Watch(reg prometheus.Registerer, d *Dealer) {
+// Watch registers on reg the gauges read when scraped: the open tables (tables: bot.Dealer.Tables),
+// the communities held (owned: how many bot/own's Owner.Owned lists) and served (served:
+// Owner.Served).
+func (m *Metrics) Watch(reg prometheus.Registerer, tables, owned, served func() int) {
 	reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_open_tables", Help: "Tables with a goroutine in this process."},
-			func() float64 { return float64(d.Tables()) }),
+			func() float64 { return float64(tables()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_owned", Help: "Communities this process holds a lease on."},
-			func() float64 { return float64(len(d.Owned())) }),
+			func() float64 { return float64(owned()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dealerbot_communities_served", Help: "Communities this process serves: held, restored and renewed within two thirds of the lease."},
-			func() float64 { return float64(d.Served()) }),
+			func() float64 { return float64(served()) }),
 	)
 }
 
@@ -70,7 +76,8 @@ func (m *Metrics) RateLimited(platform string, status429 bool) {
 	}
 }
 
-func (m *Metrics) applied(automatic bool) {
+// Applied counts a step committed at a table: automatic (a timeout, a deal) or from a command.
+func (m *Metrics) Applied(automatic bool) {
 	if m == nil {
 		return
 	}
@@ -81,13 +88,16 @@ func (m *Metrics) applied(automatic bool) {
 	}
 }
 
-func (m *Metrics) committed(d time.Duration) {
+// Committed records how long a table's commit to the store took.
+func (m *Metrics) Committed(d time.Duration) {
 	if m != nil {
 		m.commit.Observe(d.Seconds())
 	}
 }
 
-func (m *Metrics) answered(r Reply, since time.Time) {
+// Answered counts a command answered with r (ok, or refused when r is an error) and records how
+// long after since, its arrival.
+func (m *Metrics) Answered(r vocab.Reply, since time.Time) {
 	if m == nil {
 		return
 	}
@@ -99,13 +109,15 @@ func (m *Metrics) answered(r Reply, since time.Time) {
 	m.latency.Observe(time.Since(since).Seconds())
 }
 
-func (m *Metrics) forward() {
+// Forward counts a command handed to the process that owns its community.
+func (m *Metrics) Forward() {
 	if m != nil {
 		m.forwarded.Inc()
 	}
 }
 
-func (m *Metrics) tookOver() {
+// TookOver counts a community taken over from another process.
+func (m *Metrics) TookOver() {
 	if m != nil {
 		m.takeovers.Inc()
 	}

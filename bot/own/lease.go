@@ -1,16 +1,13 @@
-package bot
+package own
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/bot/vocab"
 )
-
-// Fence is the lease a Change is written under (table.Fence).
-type Fence = table.Fence
 
 // Lease is a community's ownership as the store keeps it: who owns it, at which epoch, until when.
 // A lease with no Owner is free. Epoch goes up by one at every claim that changes hands, so a
@@ -24,7 +21,9 @@ type Lease struct {
 }
 
 // Fence is the fencing token of the lease.
-func (l Lease) Fence() *Fence { return &Fence{Community: l.Community, Owner: l.Owner, Epoch: l.Epoch} }
+func (l Lease) Fence() *table.Fence {
+	return &table.Fence{Community: l.Community, Owner: l.Owner, Epoch: l.Epoch}
+}
 
 // Leases is what a store offers processes that share it: each community is owned by one process at
 // a time through a lease row with an epoch, and Commit of a Change with a Fence checks that lease in
@@ -44,7 +43,7 @@ type Leases interface {
 	// Communities returns every community the store knows of (those with open tables, schedules or a
 	// lease), with its lease, ordered by name.
 	Communities(ctx context.Context) ([]Lease, error)
-	// CommunityTables returns the open tables of one community, as Tables does.
+	// CommunityTables returns the open tables of one community, as the dealer's Store.Tables does.
 	CommunityTables(ctx context.Context, community string) ([]table.TableRecord, error)
 }
 
@@ -56,34 +55,23 @@ var ErrOwned = errors.New("another dealer process owns this community")
 var ErrNotOwner = errors.New("this dealer process no longer owns the community")
 
 // ErrStoreUnreachable is wrapped by a store's errors when it cannot reach its database (the
-// PostgreSQL server is down or cut off): the player is told that nothing changed.
+// PostgreSQL server is down or cut off): the player is told that nothing changed. Owner.Serve and
+// Owner.Ready return it too, for a lease this process has not managed to renew.
 var ErrStoreUnreachable = errors.New("the dealer cannot reach its database")
-
-// ErrApplied is returned by Commit for a Change whose Once ID was already applied (errs.ErrApplied).
-var ErrApplied = errs.ErrApplied
-
-// ErrOutcomeUnknown is wrapped by Commit's error when the change may have landed although the call
-// failed (errs.ErrOutcomeUnknown): the dealer reads the table back first (actor.settle).
-var ErrOutcomeUnknown = errs.ErrOutcomeUnknown
-
-// ErrStale is returned by Commit for a stepped Change (table.Change.Step) whose table is no longer
-// at the version the step was computed from: another change landed first (the same step retried
-// after it landed, or a writer that no longer owns the table), and nothing was written.
-var ErrStale = errors.New("the table changed since that step was computed")
 
 // Inbox is what a shared store offers for commands that reach a process which does not own their
 // community: the receiving process forwards them, the owner applies them in order and answers.
 type Inbox interface {
 	// Forward queues cmd (with an ID) for community's owner and waits for the reply until ctx ends
 	// (ErrNoReply: the command stays queued, and is applied when an owner serves the community).
-	Forward(ctx context.Context, community string, cmd Command) (Reply, error)
+	Forward(ctx context.Context, community string, cmd vocab.Command) (vocab.Reply, error)
 	// Pending returns the unanswered commands of the given communities, oldest first.
 	Pending(ctx context.Context, communities []string) ([]Forwarded, error)
 	// Answer stores the reply to a forwarded command and forgets its short-lived credentials
-	// (Command.Followup). When ctx carries a fence (table.WithFence), the answer is stored only while
-	// the fence is the community's lease (ErrNotOwner otherwise, and the command stays for the
+	// (vocab.Command.Followup). When ctx carries a fence (table.WithFence), the answer is stored only
+	// while the fence is the community's lease (ErrNotOwner otherwise, and the command stays for the
 	// owner): a process that lost the community cannot answer for it.
-	Answer(ctx context.Context, seq int64, r Reply) error
+	Answer(ctx context.Context, seq int64, r vocab.Reply) error
 	// Doorbell receives when a command was forwarded, until ctx ends.
 	Doorbell(ctx context.Context) <-chan struct{}
 	// Prune forgets answered commands and applied delivery IDs older than keep.
@@ -93,7 +81,7 @@ type Inbox interface {
 // Forwarded is a command in the inbox.
 type Forwarded struct {
 	Seq int64
-	Cmd Command
+	Cmd vocab.Command
 	Age time.Duration // how long it has waited, by the store's clock
 }
 
