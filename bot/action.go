@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -680,7 +681,7 @@ func (t *actor) private(ctx context.Context, user string, m render.Message) {
 			return
 		}
 	}
-	if blocked && t.d.warnDM(t.st.Rec.Workspace, user) {
+	if blocked && t.d.dms.warn(t.st.Rec.Workspace, user) {
 		t.pending[user] = append(t.pending[user], pendingMessage{m: render.Message{Private: true,
 			Text: "I could not send you a direct message. Allow direct messages from members of this server " +
 				"(or workspace) to get your cards privately; until then type `cards` or use the button below."}})
@@ -768,7 +769,7 @@ func (t *actor) afterStep(ctx context.Context, ch table.Chores, ans *answer) {
 	// the platform does not show it.
 	l.timerDue, l.turnShown = true, l.version
 	tok := t.st.Token()
-	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
+	t.after(ch.Backstop, func(ctx context.Context, t *actor) {
 		if t.live == l && l.timerDue && t.st.Token() == tok {
 			t.startTurnTimer(wait)
 		}
@@ -833,7 +834,7 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 		after = l.ping
 	}
 	if l != nil && after > 0 && !t.st.Hand.Done() && t.out != nil && l.pinged != tok {
-		t.pingTimer = t.d.after(t, after, func(_ context.Context, t *actor) {
+		t.pingTimer = t.after(after, func(_ context.Context, t *actor) {
 			t.pingTimer = nil
 			if t.st.Hand == nil || t.live != l || t.st.Token() != tok {
 				return // acted in time, or the hand is over
@@ -849,7 +850,7 @@ func (t *actor) startTurnTimer(wait time.Duration) {
 	if wait <= 0 {
 		return
 	}
-	t.turnTimer = t.d.after(t, wait, func(ctx context.Context, t *actor) {
+	t.turnTimer = t.after(wait, func(ctx context.Context, t *actor) {
 		if t.st.Hand == nil || t.st.Token() != tok {
 			return // acted in time
 		}
@@ -866,7 +867,7 @@ func (t *actor) scheduleDeal() {
 	if !ch.Deal || t.dealTimer != nil || t.live != nil && t.live.dealDue {
 		return
 	}
-	t.dealTimer = t.d.after(t, ch.Pause, func(ctx context.Context, t *actor) {
+	t.dealTimer = t.after(ch.Pause, func(ctx context.Context, t *actor) {
 		t.dealTimer = nil
 		t.autoDeal(ctx)
 	})
@@ -883,7 +884,7 @@ func (t *actor) dealWhenShown(ch table.Chores, ans *answer) {
 		return
 	}
 	l.dealDue, l.dealShown = true, l.version
-	t.d.after(t, ch.Backstop, func(ctx context.Context, t *actor) {
+	t.after(ch.Backstop, func(ctx context.Context, t *actor) {
 		if t.live == l && l.dealDue {
 			l.dealDue = false
 			t.scheduleDeal()
@@ -946,7 +947,7 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 	wait := retryWait(t.failures)
 	t.d.log.Error(what, "table", t.id, "err", err, "retry_in", wait, "refusals", t.failures)
 	stop(tm)
-	*tm = t.d.after(t, wait, func(ctx context.Context, t *actor) {
+	*tm = t.after(wait, func(ctx context.Context, t *actor) {
 		*tm = nil
 		again(ctx, t)
 	})
@@ -956,10 +957,10 @@ func (t *actor) retry(what string, err error, tm *Timer, again func(ctx context.
 // after starts a timer (Config.AfterFunc, else the real clock's) whose work runs on the table
 // goroutine. The work runs at most once, not at all after Close, and not after the table's session
 // ended (its goroutine is gone).
-func (d *Dealer) after(t *actor, wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
+func (t *actor) after(wait time.Duration, work func(ctx context.Context, t *actor)) Timer {
 	fire := func() { t.tell(work) }
-	if d.cfg.AfterFunc != nil {
-		return d.cfg.AfterFunc(wait, fire)
+	if t.d.cfg.AfterFunc != nil {
+		return t.d.cfg.AfterFunc(wait, fire)
 	}
 	return time.AfterFunc(wait, fire)
 }
@@ -996,7 +997,10 @@ func (r shuffler) Deck() (engine.Deck, error) {
 
 func (r shuffler) Salt() (string, error) {
 	salt := make([]byte, 16)
-	if err := r.d.readRand(salt); err != nil {
+	r.d.randMu.Lock()
+	_, err := io.ReadFull(r.d.cfg.Rand, salt)
+	r.d.randMu.Unlock()
+	if err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(salt), nil

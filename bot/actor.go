@@ -135,7 +135,7 @@ func (t *actor) reconcile(ctx context.Context) bool {
 func (t *actor) reconcileLater() {
 	t.failures++
 	stop(&t.dealTimer)
-	t.dealTimer = t.d.after(t, retryWait(t.failures), func(context.Context, *actor) {})
+	t.dealTimer = t.after(retryWait(t.failures), func(context.Context, *actor) {})
 }
 
 // afterPanic puts the table back on its last committed state, which the panic cannot have touched

@@ -104,16 +104,13 @@ type Dealer struct {
 
 	randMu sync.Mutex // Rand is shared by every table
 
-	mu     sync.Mutex // guards tables, closed and ended
+	mu     sync.Mutex // guards tables and closed
 	tables map[string]*actor
 	closed bool
-	// ended are the outboxes of tables whose session ended (their goroutine is gone) that may still
-	// be writing the last posts, the standings among them: Flush and Close wait for them too.
-	ended []*outbox
-	wg    sync.WaitGroup
+	ended  endedOutboxes // the outboxes of ended sessions still writing their last posts
+	wg     sync.WaitGroup
 
-	dmMu     sync.Mutex
-	dmWarned map[string]bool // workspace/user told how to allow DMs
+	dms dmWarnings
 
 	limiter *limiter
 	verbs   *vocab.Registry // every verb: the table's and the features' (Config.Verbs)
@@ -167,7 +164,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
-		tables: map[string]*actor{}, dmWarned: map[string]bool{}, limiter: newLimiter(cfg.RateLimit)}
+		tables: map[string]*actor{}, limiter: newLimiter(cfg.RateLimit)}
 	d.env = env{d}
 	d.verbs = vocab.NewRegistry(append([]vocab.Verbs{tableVerbs()}, cfg.Verbs...)...)
 	d.pictures, _ = chat.(Pictures)
@@ -246,7 +243,7 @@ func (d *Dealer) retire(t *actor) bool {
 	}
 	delete(d.tables, t.id)
 	if t.out != nil {
-		d.ended = append(d.ended, t.out)
+		d.ended.add(t.out)
 	}
 	return true
 }
@@ -286,7 +283,7 @@ func (d *Dealer) Close(ctx context.Context) error {
 				t.out.wait()
 			}
 		}
-		for _, o := range d.endedOutboxes() {
+		for _, o := range d.ended.busy() {
 			o.wait()
 		}
 		close(done)
@@ -300,23 +297,24 @@ func (d *Dealer) Close(ctx context.Context) error {
 	}
 }
 
-// readRand reads random bytes under a lock: Rand is shared by every table.
-func (d *Dealer) readRand(p []byte) error {
-	d.randMu.Lock()
-	defer d.randMu.Unlock()
-	_, err := io.ReadFull(d.cfg.Rand, p)
-	return err
+// dmWarnings remembers who was told how to allow DMs, so each user is told once.
+type dmWarnings struct {
+	mu   sync.Mutex
+	told map[string]bool // workspace/user
 }
 
-// warnDM reports whether the user still has to be told how to allow DMs, and marks them told.
-func (d *Dealer) warnDM(workspace, user string) bool {
-	d.dmMu.Lock()
-	defer d.dmMu.Unlock()
+// warn reports whether the user still has to be told how to allow DMs, and marks them told.
+func (w *dmWarnings) warn(workspace, user string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	k := workspace + "/" + user
-	if d.dmWarned[k] {
+	if w.told[k] {
 		return false
 	}
-	d.dmWarned[k] = true
+	if w.told == nil {
+		w.told = map[string]bool{}
+	}
+	w.told[k] = true
 	return true
 }
 

@@ -399,7 +399,7 @@ func (d *Dealer) Flush(ctx context.Context, channels ...Command) error {
 				out.wait()
 			}
 		}
-		for _, o := range d.endedOutboxes() {
+		for _, o := range d.ended.busy() {
 			o.wait()
 		}
 	}()
@@ -411,17 +411,30 @@ func (d *Dealer) Flush(ctx context.Context, channels ...Command) error {
 	}
 }
 
-// endedOutboxes returns the outboxes of ended tables, forgetting those that have nothing left to write.
-func (d *Dealer) endedOutboxes() []*outbox {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	keep := d.ended[:0]
-	for _, o := range d.ended {
+// endedOutboxes are the outboxes of tables whose session ended (their goroutine is gone) that may
+// still be writing the last posts, the standings among them: Flush and Close wait for them too.
+type endedOutboxes struct {
+	mu    sync.Mutex
+	boxes []*outbox
+}
+
+func (e *endedOutboxes) add(o *outbox) {
+	e.mu.Lock()
+	e.boxes = append(e.boxes, o)
+	e.mu.Unlock()
+}
+
+// busy returns the outboxes that still have something to write, forgetting the others.
+func (e *endedOutboxes) busy() []*outbox {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	keep := e.boxes[:0]
+	for _, o := range e.boxes {
 		if !o.idle() {
 			keep = append(keep, o)
 		}
 	}
-	clear(d.ended[len(keep):])
-	d.ended = keep
+	clear(e.boxes[len(keep):])
+	e.boxes = keep
 	return append([]*outbox(nil), keep...)
 }
