@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,8 +61,8 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		}
 		return Reply{Text: "The community's tables are closed."}
 	}
-	verb, name, v, args, known := d.verbs.Lookup(cmd.Text)
-	if known && v.Need.Workspace() { // a workspace-wide verb: no table
+	verb, name, v, args, known := d.verbs.lookup(cmd.Text)
+	if known && v.Need < vocab.Table { // a workspace-wide verb: no table
 		if cmd.Probe {
 			return Reply{}
 		}
@@ -345,6 +346,47 @@ func isAction(verb string) bool {
 	return false
 }
 
+// registry is the dealer's one table of verbs: the table's own and every feature's (Config.Verbs),
+// filled once when the dealer is made.
+type registry map[string]vocab.Verb
+
+// newRegistry returns a registry holding every verb of sets. Two verbs of one name, or a verb that
+// says no need, are a programming error: newRegistry panics with the name.
+func newRegistry(sets ...vocab.Verbs) registry {
+	r := registry{}
+	for _, set := range sets {
+		for name, v := range set {
+			if _, dup := r[name]; dup {
+				panic(fmt.Sprintf("bot: verb %q registered twice", name))
+			}
+			if v.Need == vocab.Unset || v.Runner == nil || v.Need == vocab.Holder && v.Holder == nil {
+				panic(fmt.Sprintf("bot: verb %q says no need, no runner, or no holder", name))
+			}
+			r[name] = v
+		}
+	}
+	return r
+}
+
+// lookup finds a command line's verb: its first two words when they are a verb of their own
+// ("schedule add"), else its first word. It returns the line's first word (lower-cased, "" for an
+// empty line), the verb's name and the arguments after it.
+func (r registry) lookup(text string) (first, name string, v vocab.Verb, args []string, ok bool) {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return "", "", vocab.Verb{}, nil, false
+	}
+	first, args = strings.ToLower(fields[0]), fields[1:]
+	if len(args) > 0 {
+		two := first + " " + strings.ToLower(args[0])
+		if v, ok := r[two]; ok {
+			return first, two, v, args[1:], true
+		}
+	}
+	v, ok = r[first]
+	return first, first, v, args, ok
+}
+
 func unknownVerb(verb string) error {
 	return errs.Errorf(errs.Invalid, "I do not know %s. Type `help` for the list of commands.", errs.Quote(verb))
 }
@@ -427,7 +469,7 @@ var errEarlierTurn = errs.Errorf(errs.Conflict, "That button is from an earlier 
 // verb is a step: the core decides, then the shell commits its Change and, only once it is on disk,
 // takes the new state, tells the channel and arms the timers (apply). A refused verb changes nothing.
 func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error) {
-	first, name, v, args, ok := t.d.verbs.Lookup(cmd.Text)
+	first, name, v, args, ok := t.d.verbs.lookup(cmd.Text)
 	switch {
 	case first == "":
 		return Reply{}, errs.Errorf(errs.Invalid, "Type a command, or `help` for the list.")
@@ -441,7 +483,7 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 	if err := t.d.gate(ctx, name, v, t, cmd, args); err != nil {
 		return Reply{}, err
 	}
-	by := caller(cmd)
+	by := table.Caller{User: cmd.User, Name: cmd.UserName, Admin: cmd.Admin, Schedule: cmd.Schedule}
 	if cmd.Probe {
 		_, err := t.st.MayAct(by) // may this player act now? (before a form opens for the amount)
 		return Reply{}, err
@@ -452,7 +494,7 @@ func (t *actor) run(ctx context.Context, cmd Command, ans *answer) (Reply, error
 	}
 
 	// --- step: the core decides, on the table's state and what the verb reads besides it ---
-	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, Style: t.style(),
+	in := table.Inputs{StartingBankroll: t.d.cfg.StartingBankroll, Style: cardStyle(t.d.pictures, t.st.Rec.Platform, t.st.Rec.Settings.Cards),
 		Where: table.TableRecord{ID: t.id, Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel}}
 	if p := t.d.pictures; p != nil {
 		_, in.CardPictures = p.CardFaces(cmd.Platform, false)
@@ -589,7 +631,7 @@ func (t *actor) apply(ctx context.Context, st table.Step, ans *answer) error {
 			stop(&t.dealTimer)
 		}
 		if t.live != nil {
-			t.live.lines.Add(v, t.style())
+			t.live.lines.Add(v, cardStyle(t.d.pictures, t.st.Rec.Platform, t.st.Rec.Settings.Cards))
 		}
 	}
 	for _, p := range st.Private {
@@ -644,7 +686,7 @@ func (t *actor) showLive(h *engine.Hand, hs *table.HandState, names render.Names
 		l.pinged = ""
 	}
 	l.version++
-	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), t.style())
+	m := render.HandTable(t.st.HandView(l.lines, h, hs, names, t.d.cfg.Now(), l.deadline), cardStyle(t.d.pictures, t.st.Rec.Platform, t.st.Rec.Settings.Cards))
 	l.last = &m
 	msg := Message{Platform: t.st.Rec.Platform, Workspace: t.st.Rec.Workspace, Channel: t.st.Rec.Channel, Message: m}
 	var pic *render.Showdown // the showdown picture of a finished hand, where the platform shows pictures
@@ -734,10 +776,20 @@ func (t *actor) publicf(format string, args ...any) {
 	t.public(render.Message{Text: fmt.Sprintf(format, args...)})
 }
 
-// style is how the table draws cards: its setting, with the platform's card pictures for a table
-// that chose pictures (drawn as emoji while the platform has none).
-func (t *actor) style() render.CardStyle {
-	return t.d.env.Style(t.st.Rec.Platform, t.st.Rec.Settings.Cards)
+// cardStyle is how a table on platform with the card setting kind draws cards: its setting, with the
+// platform's card pictures for a table that chose pictures (drawn as emoji while the platform has none).
+func cardStyle(p Pictures, platform string, kind render.CardKind) render.CardStyle {
+	st := render.CardStyle{Kind: kind}
+	if st.Kind == render.CardText || st.Kind == render.CardEmoji {
+		return st
+	}
+	if p != nil {
+		st.Faces, _ = p.CardFaces(platform, st.Kind == render.CardImages4)
+	}
+	if st.Faces == nil {
+		st.Kind = render.CardEmoji
+	}
+	return st
 }
 
 // --- arm: the dealer's own next moves, as the core decided them --------------------------------------
@@ -1013,7 +1065,7 @@ func (t *actor) deal(ctx context.Context) error {
 	if !t.st.Open || t.st.Hand != nil {
 		return nil
 	}
-	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: t.style(), Rand: shuffler{t.d}})
+	st, err := t.st.NextHand(t.d.cfg.Now(), table.Inputs{LastHand: t.handFloor, Style: cardStyle(t.d.pictures, t.st.Rec.Platform, t.st.Rec.Settings.Cards), Rand: shuffler{t.d}})
 	if err != nil {
 		return err
 	}

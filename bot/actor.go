@@ -231,7 +231,7 @@ func (t *actor) restoreNow(ctx context.Context, rec table.TableRecord) error {
 	}
 	if err == nil {
 		t.newLive(rec.Hand, nil)
-		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, t.style()) // the hand's lines so far, for the same table message
+		t.live.lines.Add(&table.View{Events: t.st.Hand.Events(), Names: t.st.Names()}, cardStyle(t.d.pictures, t.st.Rec.Platform, t.st.Rec.Settings.Cards)) // the hand's lines so far, for the same table message
 		t.d.log.Info("resumed hand", "table", t.id, "hand", rec.Hand.No, "actions", len(rec.Hand.Actions))
 		t.afterStep(ctx, t.st.Chores(t.d.cfg.Now(), table.Timers{Turn: true}), nil)
 		return nil

@@ -113,8 +113,8 @@ type Dealer struct {
 	dms dmWarnings
 
 	limiter *limiter
-	verbs   *vocab.Registry // every verb: the table's and the features' (Config.Verbs)
-	env     env             // what the verbs get from the dealer
+	verbs   registry // every verb: the table's and the features' (Config.Verbs)
+	env     env      // what the verbs get from the dealer
 
 	// own is the ownership of communities when processes share the store (Config.Owner; package
 	// bot/own), nil otherwise. It calls back through ownTables, never with its lock held; the
@@ -166,7 +166,7 @@ func New(store Store, chat Chat, cfg Config) (*Dealer, error) {
 	d := &Dealer{store: store, chat: chat, cfg: cfg, log: cfg.Logger,
 		tables: map[string]*actor{}, limiter: newLimiter(cfg.RateLimit)}
 	d.env = env{d}
-	d.verbs = vocab.NewRegistry(append([]vocab.Verbs{tableVerbs()}, cfg.Verbs...)...)
+	d.verbs = newRegistry(append([]vocab.Verbs{tableVerbs()}, cfg.Verbs...)...)
 	d.pictures, _ = chat.(Pictures)
 	var nonce [9]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
@@ -372,17 +372,7 @@ func readBack(read func(ctx context.Context) error) error {
 // Style is how a table on platform with the card setting kind draws cards: with the platform's
 // card pictures when it has them and the setting asks for pictures, else emoji.
 func (e env) Style(platform string, kind render.CardKind) render.CardStyle {
-	st := render.CardStyle{Kind: kind}
-	if st.Kind == render.CardText || st.Kind == render.CardEmoji {
-		return st
-	}
-	if e.d.pictures != nil {
-		st.Faces, _ = e.d.pictures.CardFaces(platform, st.Kind == render.CardImages4)
-	}
-	if st.Faces == nil {
-		st.Kind = render.CardEmoji
-	}
-	return st
+	return cardStyle(e.d.pictures, platform, kind)
 }
 
 // Tell sends user a private message because of cmd; one that cannot be delivered is logged (never its
@@ -417,12 +407,28 @@ func (e env) Fence(ctx context.Context, community string) (context.Context, bool
 	return e.d.own.FencedIfServed(ctx, community)
 }
 
-// AdminMatters reports whether being a server or workspace admin can decide a command
-// (vocab.Registry.AdminMatters).
-func (d *Dealer) AdminMatters(text string) bool { return d.verbs.AdminMatters(text) }
+// AdminMatters reports whether being a server or workspace admin can decide a command: it runs only
+// for admins, for the table's host (which an admin may stand in for), for a holder (a schedule's
+// host), or for the host besides the players. Adapters that cache who is an admin ask the platform
+// afresh for these.
+func (d *Dealer) AdminMatters(text string) bool {
+	_, _, v, _, ok := d.verbs.lookup(text)
+	if !ok {
+		return false
+	}
+	switch v.Need {
+	case vocab.Admin, vocab.ChannelHost, vocab.Holder, vocab.SeatOrHost, vocab.Host:
+		return true
+	}
+	return v.HostToo
+}
 
-// Registry is the dealer's one registry of verbs: the table's and those Config.Verbs gave it.
-func (d *Dealer) Registry() *vocab.Registry { return d.verbs }
+// Verb returns the registered verb name, for the features wired into the dealer (a scheduler finds
+// the desk its verbs answer at).
+func (d *Dealer) Verb(name string) (vocab.Verb, bool) {
+	v, ok := d.verbs[name]
+	return v, ok
+}
 
 // Env is what the verbs get from the dealer, for a feature's work outside a command (the debt
 // reminders the scheduler sends).

@@ -18,11 +18,10 @@ var needNames = map[vocab.Need]string{vocab.Anyone: "anyone", vocab.Admin: "admi
 // Verbs returns every entry of d's registry (each alias and each verb of two words too).
 func Verbs(d *Dealer) map[string]Verb {
 	out := map[string]Verb{}
-	for _, name := range d.verbs.Names() {
+	for name, v := range d.verbs {
 		if name == table.SetVerb {
 			continue // reached only through `set`
 		}
-		_, _, v, _, _ := d.verbs.Lookup(name)
 		out[name] = Verb{Need: needNames[v.Need], Refusal: v.Refusal}
 	}
 	return out

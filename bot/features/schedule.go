@@ -50,7 +50,8 @@ func NewScheduler(d *bot.Dealer, store Store, cfg ScheduleConfig) (*Scheduler, e
 			return nil, fmt.Errorf("default time zone for schedules: %w", err)
 		}
 	}
-	desk := schedule.DeskOf(d.Registry())
+	v, _ := d.Verb("schedule")
+	desk := schedule.DeskOf(v)
 	if desk == nil {
 		return nil, fmt.Errorf("the dealer has no schedule verbs: make it with features.With")
 	}

@@ -99,12 +99,10 @@ func (v deskVerb) Run(ctx context.Context, _ vocab.Env, cmd vocab.Command, args 
 	return vocab.Reply{Text: r.Text, Buttons: r.Buttons}, nil
 }
 
-// DeskOf returns the desk whose verbs a registry holds, nil when it holds none.
-func DeskOf(r *vocab.Registry) *Desk {
-	if _, _, v, _, ok := r.Lookup("schedule"); ok {
-		if dv, ok := v.Runner.(deskVerb); ok {
-			return dv.desk
-		}
+// DeskOf returns the desk that answers v, nil when v is not one of a desk's verbs.
+func DeskOf(v vocab.Verb) *Desk {
+	if dv, ok := v.Runner.(deskVerb); ok {
+		return dv.desk
 	}
 	return nil
 }

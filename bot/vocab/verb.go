@@ -2,10 +2,7 @@ package vocab
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/dealerbot/dealerbot/render"
@@ -16,7 +13,7 @@ import (
 type Need uint8
 
 const (
-	Unset       Need = iota // no need written: Registry.Add refuses the verb
+	Unset       Need = iota // no need written: the dealer refuses to register the verb
 	Anyone                  // workspace-wide: runs without a table goroutine
 	Admin                   // workspace-wide, for a server or workspace admin
 	ChannelHost             // workspace-wide, for an admin or the host of the table open in the channel
@@ -27,9 +24,6 @@ const (
 	SeatOrHost              // a seat at the open table, or its host or an admin (deal)
 	Host                    // the table's host or an admin
 )
-
-// Workspace reports whether a verb of this need runs without a table goroutine.
-func (n Need) Workspace() bool { return n < Table }
 
 // Verb is one entry of the registry: what it needs, the refusal for a user who lacks it, and what
 // runs it.
@@ -115,71 +109,5 @@ type Env interface {
 }
 
 // Verbs are a feature's verbs by name. A name of two words ("schedule add") is looked up before its
-// first word alone.
+// first word alone. The dealer registers every feature's (bot.Config.Verbs) beside the table's own.
 type Verbs map[string]Verb
-
-// Registry is the dealer's one table of verbs, filled once before the dealer starts.
-type Registry struct{ verbs Verbs }
-
-// NewRegistry returns a registry holding every verb of sets. Two verbs of one name, or a verb that
-// says no need, are a programming error: NewRegistry panics with the name.
-func NewRegistry(sets ...Verbs) *Registry {
-	r := &Registry{verbs: Verbs{}}
-	for _, set := range sets {
-		for name, v := range set {
-			if _, dup := r.verbs[name]; dup {
-				panic(fmt.Sprintf("vocab: verb %q registered twice", name))
-			}
-			if v.Need == Unset || v.Runner == nil || v.Need == Holder && v.Holder == nil {
-				panic(fmt.Sprintf("vocab: verb %q says no need, no runner, or no holder", name))
-			}
-			r.verbs[name] = v
-		}
-	}
-	return r
-}
-
-// Lookup finds a command line's verb: its first two words when they are a verb of their own
-// ("schedule add"), else its first word. It returns the line's first word (lower-cased, "" for an
-// empty line), the verb's name and the arguments after it.
-func (r *Registry) Lookup(text string) (first, name string, v Verb, args []string, ok bool) {
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return "", "", Verb{}, nil, false
-	}
-	first, args = strings.ToLower(fields[0]), fields[1:]
-	if len(args) > 0 {
-		two := first + " " + strings.ToLower(args[0])
-		if v, ok := r.verbs[two]; ok {
-			return first, two, v, args[1:], true
-		}
-	}
-	v, ok = r.verbs[first]
-	return first, first, v, args, ok
-}
-
-// Names returns every verb's name, sorted.
-func (r *Registry) Names() []string {
-	out := make([]string, 0, len(r.verbs))
-	for name := range r.verbs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// AdminMatters reports whether being a server or workspace admin can decide a command: it runs only
-// for admins, for the table's host (which an admin may stand in for), for a holder (a schedule's
-// host), or for the host besides the players. Adapters that cache who is an admin ask the platform
-// afresh for these.
-func (r *Registry) AdminMatters(text string) bool {
-	_, _, v, _, ok := r.Lookup(text)
-	if !ok {
-		return false
-	}
-	switch v.Need {
-	case Admin, ChannelHost, Holder, SeatOrHost, Host:
-		return true
-	}
-	return v.HostToo
-}
