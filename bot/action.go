@@ -24,7 +24,7 @@ import (
 //
 //	receive  Dealer.Handle: the per-user rate limit, workspace-wide verbs, the community's owner
 //	queue    the table's goroutine runs its jobs one at a time (send, loop)
-//	gate     the verb table's entry, the button's turn, and what the verb needs (run, gate)
+//	gate     the registry's entry, the button's turn, and what the verb needs (run, gate)
 //	step     the pure core decides (table.State's verb, in run): a table.Step, or a refusal that changes nothing
 //	commit   the Step's Change is on disk before anything is said (apply)
 //	deliver  the new state, the hand's table message, private messages, the channel's posts
@@ -86,7 +86,7 @@ func (d *Dealer) Handle(ctx context.Context, cmd Command) (r Reply) {
 		}
 		return r
 	}
-	if !known && verb != "" { // every action is in the verb table too
+	if !known && verb != "" { // every action is in the registry too
 		if cmd.Probe {
 			return Reply{}
 		}

@@ -1,6 +1,6 @@
 package storage
 
-// The money books (bot.MoneyStore) keep their own buckets, created on first write: "money_heads"
+// The money books (money.Store) keep their own buckets, created on first write: "money_heads"
 // (community -> the book's newest Seq, 8 bytes big-endian), "money" (community, 0, Seq -> JSON
 // money.Event) and "money_handles" (community, 0, user -> JSON money.Handle).
 

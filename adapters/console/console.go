@@ -329,7 +329,7 @@ func ParseLine(line string, opts Options) (cmd bot.Command, ok bool, err error) 
 	return cmd, true, nil
 }
 
-// Handler answers commands: the *bot.Dealer, or the *bot.Scheduler in front of it.
+// Handler answers commands: the *bot.Dealer, or a test's script of one.
 type Handler interface {
 	Handle(ctx context.Context, cmd bot.Command) bot.Reply
 }

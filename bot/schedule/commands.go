@@ -12,8 +12,8 @@ import (
 	"github.com/dealerbot/dealerbot/render"
 )
 
-// The scheduler's commands: schedule add|list|remove|skip, rsvp and leaderboard season. The dealer's
-// verb table names them, with their aliases, and its gate checks who may run each before the
+// The scheduler's commands: schedule add|list|remove|skip, rsvp and leaderboard season. The desk's
+// verbs (verbs.go) name them, with their aliases, and the dealer's gate checks who may run each before the
 // manager's method runs: Add needs an admin or the host of the channel's table, Remove and Skip an
 // admin or the schedule's host (Named finds the schedule for the gate). The methods do not check again.
 

@@ -45,7 +45,7 @@ type Host interface {
 	Finish(ctx context.Context, s *Schedule, game Session, end bool) (players []Balance, done bool, err error)
 }
 
-// Request is who sent a scheduler's command, and where: the dealer's verb table has taken the verb
+// Request is who sent a scheduler's command, and where: the dealer's registry has taken the verb
 // off the command line, and its gate has checked the user may run it.
 type Request struct {
 	Platform  string

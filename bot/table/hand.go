@@ -272,7 +272,7 @@ func (s State) MayAct(by Caller) (int, error) {
 
 // Betting is a betting verb of the player to act, named by the action it takes: fold, check, call,
 // bet, raise, allin (AllIn) and runtwice (RunTwice, answered yes or no). Its Act is the verb's core,
-// registered in the verb table once per verb.
+// listed in Verbs (verbs.go) once per verb.
 type Betting engine.ActionKind
 
 // Act validates and applies the caller's betting action b; args are what they typed after the verb.
