@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dealerbot/dealerbot/storage/record"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -176,7 +177,7 @@ func (r *rig) state() string {
 }
 
 // balance checks that the ledger balances (with sums that cannot wrap) and returns the totals.
-func (r *rig) balance() storage.Totals {
+func (r *rig) balance() record.Totals {
 	r.tb.Helper()
 	tot, err := r.db.Balance(context.Background())
 	if err != nil {
@@ -344,7 +345,7 @@ func (r *rig) seatStacks(ch string) (map[string]int64, bool) {
 
 // wantCancelled checks that the hand at ch is gone with every stack as before it, the chip totals
 // unchanged, and the channel told (told is part of the sentence).
-func (r *rig) wantCancelled(ch string, before map[string]int64, tot storage.Totals, told string) {
+func (r *rig) wantCancelled(ch string, before map[string]int64, tot record.Totals, told string) {
 	r.tb.Helper()
 	after, inHand := r.seatStacks(ch)
 	if inHand || fmt.Sprint(after) != fmt.Sprint(before) {

@@ -3,6 +3,8 @@ package bot_test
 import (
 	"context"
 	"fmt"
+	"github.com/dealerbot/dealerbot/storage/record"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -16,7 +18,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
-	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 )
@@ -52,13 +53,13 @@ func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 // openBolt is a storage.DB on a file in tb.TempDir().
 func openBolt(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
-	db := bottest.OpenDB(tb)
+	db := storetest.OpenDB(tb)
 	return db, totalsOf(db)
 }
 
 // totalsOf reads a store's chips with its Balance, which also checks that its ledger balances.
 func totalsOf(db interface {
-	Balance(context.Context) (storage.Totals, error)
+	Balance(context.Context) (record.Totals, error)
 }) func(tb testing.TB) chipTotals {
 	return func(tb testing.TB) chipTotals {
 		tb.Helper()

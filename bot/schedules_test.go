@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
@@ -115,7 +115,7 @@ type schedNight struct {
 func newSchedNight(t *testing.T, now time.Time, seed byte) *schedNight {
 	t.Helper()
 	n := &schedNight{chat: &schedChat{}, now: now}
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	n.db = db
 	var err error
 	n.d, err = bot.New(db, n.chat, features.With(db, bot.Config{Now: n.clock, AfterFunc: func(time.Duration, func()) bot.Timer { return schedTimer{} },

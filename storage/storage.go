@@ -723,10 +723,6 @@ func (d *DB) Sessions(ctx context.Context) ([]table.SessionRecord, error) {
 	return out, err
 }
 
-// Totals is record.Totals under the name the tests of the bot and its adapters still use for what
-// Balance returns; new code names record.Totals.
-type Totals = record.Totals
-
 // Balance reads the chip totals in one transaction and reports an error when the ledger does not
 // balance (see record.Tally).
 func (d *DB) Balance(ctx context.Context) (record.Totals, error) {

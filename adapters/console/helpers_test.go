@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"github.com/dealerbot/dealerbot/storage/record"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -260,7 +261,7 @@ func (g *game) stacks() map[string]int64 {
 	return out
 }
 
-func (g *game) balance() storage.Totals {
+func (g *game) balance() record.Totals {
 	g.t.Helper()
 	tot, err := g.db.Balance(context.Background())
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"io"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ func TestItem9TimerShowsItsSeconds(t *testing.T) {
 	}
 	var out bytes.Buffer
 	chat := console.NewChat(&out)
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	d, err := bot.New(db, chat, features.With(db, bot.Config{Now: clock, AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"net"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // with a sentence that says what to write and changes nothing, a good one plays, and a line longer
 // than the limit ends the connection without a reply.
 func TestServeLines(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	d, err := bot.New(db, console.NewChat(&bottest.Buffer{}), features.With(db, bot.Config{AfterFunc: bottest.NoTimer, RateLimit: bot.RateLimit{Off: true}}))
 	if err != nil {
 		t.Fatal(err)

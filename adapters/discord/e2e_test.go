@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
@@ -118,7 +119,7 @@ func holeCards(t testing.TB, text string) []string {
 // last-in first-out), and a failed test logs every REST call the adapter made.
 func openDealer(t testing.TB, f *fakeDiscord, a *Adapter, logs *bottest.Buffer, clock *bottest.Clock, cfg bot.Config) (*storage.DB, *bot.Dealer) {
 	t.Helper()
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	cfg.Now = clock.Now
 	cfg.AfterFunc = bottest.NoTimer
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))

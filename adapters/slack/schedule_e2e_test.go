@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"strings"
 	"sync"
 	"testing"
@@ -10,7 +11,6 @@ import (
 	slackapi "github.com/slack-go/slack"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/bot/features"
 )
 
@@ -22,7 +22,7 @@ import (
 func TestScheduledGameOverSocketMode(t *testing.T) {
 	t.Parallel() // the fake's rate limits make it wait for seconds
 	h := newHarness(t, socketConfig())
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) // a Sunday

@@ -4,14 +4,12 @@ package bottest
 
 import (
 	"bytes"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/storage"
 )
 
 // CheckFindings compares a health check's findings with want, one line each: a sentence the finding
@@ -140,17 +138,6 @@ func (c *Clock) Advance(d time.Duration) {
 			c.Settle()
 		}
 	}
-}
-
-// OpenDB opens a new dealer database (bbolt) in tb's temporary directory, closed when tb ends.
-func OpenDB(tb testing.TB) *storage.DB {
-	tb.Helper()
-	db, err := storage.Open(filepath.Join(tb.TempDir(), "dealerbot.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
 }
 
 // NoTimer is a timer that never fires: Config.AfterFunc for tests that drive every step themselves.

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dealerbot/dealerbot/storage/storetest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dealerbot/dealerbot/bot/bottest"
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/render"
@@ -129,7 +129,7 @@ func mustDo(tb testing.TB, m *schedule.Manager, r schedule.Request, text string)
 var sunday = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 func TestAddStatesNextThreeDates(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	m, _ := newManager(t, db, &clock{sunday})
 	rep := mustDo(t, m, admin, "schedule add weekly fri 20:00 tz=America/New_York length=3h blinds=10/20 buyin=1000")
 	for _, want := range []string{"Schedule 1 added", "Fri 27 Nov 2026 20:00 EST", "Fri 4 Dec 2026 20:00 EST", "Fri 11 Dec 2026 20:00 EST", "3 h", "blinds=10/20, buyin=1000"} {
@@ -154,7 +154,7 @@ func TestAddStatesNextThreeDates(t *testing.T) {
 // TestBadInputChangesNothing: each refusal is a sentence saying what to do, and the stored schedules
 // and RSVPs are exactly as before.
 func TestBadInputChangesNothing(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{sunday}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00 blinds=10/20")
@@ -236,7 +236,7 @@ func step(tb testing.TB, m *schedule.Manager, c *clock, until time.Time) {
 // with the game's settings and the RSVPs pinged, then at the end the results and the settle-up, and
 // the season leaderboard from the stored result.
 func TestGameNight(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{sunday}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00 length=3h blinds=10/20 levels=20m")
@@ -309,7 +309,7 @@ func TestGameNight(t *testing.T) {
 
 // TestSkip: the host skips the next game; it is never announced, and the week after is.
 func TestSkip(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{sunday}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00")
@@ -326,7 +326,7 @@ func TestSkip(t *testing.T) {
 // TestOpenRefused: when the dealer cannot open the table (one is already running), the channel is
 // told why instead of the game silently not starting.
 func TestOpenRefused(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00 remind=off")
@@ -361,7 +361,7 @@ func TestOpenRefused(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{sunday}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00")
@@ -379,7 +379,7 @@ func TestRemove(t *testing.T) {
 // TestEndedEarly: when one player wins every chip an hour in, the results and settle-up come at once,
 // not at the end time, and nothing more happens at the end time.
 func TestEndedEarly(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
 	m, h := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00 length=3h rebuy=no")
@@ -405,7 +405,7 @@ func TestEndedEarly(t *testing.T) {
 // BenchmarkTick: a tick with nothing due over 100 stored schedules, which the runner does every
 // minute. Target: under 5 ms.
 func BenchmarkTick(b *testing.B) {
-	db := bottest.OpenDB(b)
+	db := storetest.OpenDB(b)
 	c := &clock{sunday}
 	m, _ := newManager(b, db, c)
 	for i := range 100 {
@@ -426,7 +426,7 @@ func FuzzAdd(f *testing.F) {
 		"on 2026-12-04 20:00 announce=2h remind=off", "0 20 * * 5 from=2026-12-01", "fri 20:00 end=01:30", "every tue,thu 21:00 tz=UTC"} {
 		f.Add(s)
 	}
-	db := bottest.OpenDB(f)
+	db := storetest.OpenDB(f)
 	c := &clock{sunday}
 	m, _ := newManager(f, db, c)
 	ctx := context.Background()
@@ -461,7 +461,7 @@ func FuzzAdd(f *testing.F) {
 
 // The reply to schedule add says plainly when there is no announcement or no reminder.
 func TestAddWithoutAnnouncementOrReminder(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	m, _ := newManager(t, db, &clock{sunday})
 	for text, want := range map[string]string{
 		"schedule add weekly fri 20:00":                         "Announced 24 h before with RSVP buttons; reminder 30 min before.",
@@ -478,7 +478,7 @@ func TestAddWithoutAnnouncementOrReminder(t *testing.T) {
 // TestSeveralSchedulesInAChannel: with two schedules in one channel, `rsvp yes` answers for the
 // next game of either, and `leaderboard season` adds up the games of both.
 func TestSeveralSchedulesInAChannel(t *testing.T) {
-	db := bottest.OpenDB(t)
+	db := storetest.OpenDB(t)
 	c := &clock{sunday}
 	m, _ := newManager(t, db, c)
 	mustDo(t, m, admin, "schedule add weekly fri 20:00")
