@@ -40,9 +40,15 @@ func emojiCalls(calls []call) map[string]int {
 // ready waits until the adapter's card emoji sync has ended.
 func ready(t testing.TB, a *Adapter) {
 	t.Helper()
+	readyWithin(t, a, 20*time.Second)
+}
+
+// readyWithin waits up to wait for the adapter's card emojis, as ready does.
+func readyWithin(t testing.TB, a *Adapter, wait time.Duration) {
+	t.Helper()
 	select {
 	case <-a.EmojisReady():
-	case <-time.After(20 * time.Second):
+	case <-time.After(wait):
 		t.Fatal("the card emoji sync did not end")
 	}
 }
@@ -313,12 +319,13 @@ func TestCardEmojisRefusedFallBackToEmoji(t *testing.T) {
 func TestCardEmojisResumeAfterARateLimit(t *testing.T) {
 	t.Parallel() // it waits out the fake's upload windows
 	f := newFakeDiscord(t, testApp)
-	// 40 uploads per 3 s: long enough that the first 40 of the 106 land in one window even on a busy
-	// machine (each may take up to 75 ms), so the limit is hit whatever the machine's speed.
-	f.emojiLimit, f.emojiWait = 40, 3*time.Second
+	// 40 uploads per 8 s: the first 40 of the 106 land in one window even on a busy machine under the
+	// race detector (each may take up to 200 ms), so the limit is hit whatever the machine's speed;
+	// the sync then waits out two windows.
+	f.emojiLimit, f.emojiWait = 40, 8*time.Second
 	logs := &bottest.Buffer{}
 	a := openAdapterWith(t, f, logs, bottest.NewClock(time.Now()), cardConfig())
-	ready(t, a)
+	readyWithin(t, a, 90*time.Second)
 	if faces, _ := a.CardFaces("discord", true); faces == nil {
 		t.Fatalf("the four-colour deck is not up after the rate limit:\n%s", logs.String())
 	}
