@@ -136,7 +136,7 @@ func TestEndCommunitySharedStore(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			db := st.open(t)
-			defer db.Close()
+			t.Cleanup(func() { db.Close() }) // after the dealers' (cleanups run last first): they renew leases until closed
 			ctx := context.Background()
 			start := func(owner string) *bot.Dealer { return startShared(t, db, owner, &schedChat{}, nil) }
 			a := start("A")

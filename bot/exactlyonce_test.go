@@ -552,7 +552,7 @@ func TestHandBackOnlyBetweenHands(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			db := st.open(t)
-			defer db.Close()
+			t.Cleanup(func() { db.Close() }) // after the dealers' (cleanups run last first): they renew leases until closed
 			ctx := context.Background()
 			a := startShared(t, db, "A", &schedChat{}, nil)
 			do := func(d *bot.Dealer, g, user, text string) bot.Reply {

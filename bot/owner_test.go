@@ -66,7 +66,7 @@ func TestScheduleFiresOnceAcrossProcesses(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			db := st.open(t)
-			defer db.Close()
+			t.Cleanup(func() { db.Close() }) // after the dealers' (cleanups run last first): they renew leases until closed
 			ctx := context.Background()
 			var mu sync.Mutex
 			now := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
@@ -146,7 +146,7 @@ func TestCommunitiesSpread(t *testing.T) {
 	for _, st := range sharedStores {
 		t.Run(st.name, func(t *testing.T) {
 			db := st.open(t)
-			defer db.Close()
+			t.Cleanup(func() { db.Close() }) // after the dealers' (cleanups run last first): they renew leases until closed
 			ctx := context.Background()
 			start := func(owner string) *bot.Dealer { return startShared(t, db, owner, &schedChat{}, nil) }
 			a := start("A")
