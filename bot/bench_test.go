@@ -182,7 +182,7 @@ func newBenchDealer(tb testing.TB, kind string) (*bot.Dealer, *turnChat) {
 func newBenchDealerStore(tb testing.TB, kind string) (*bot.Dealer, *turnChat, bot.Store) {
 	tb.Helper()
 	var db interface {
-		bot.Store
+		features.Store
 		Close() error
 	}
 	var cfg bot.Config
@@ -208,7 +208,7 @@ func newBenchDealerStore(tb testing.TB, kind string) (*bot.Dealer, *turnChat, bo
 
 // newBenchDealerOn starts a dealer on db for a benchmark: timers that never fire and no rate limit
 // (the drivers act far faster than a person). It is closed when tb ends.
-func newBenchDealerOn(tb testing.TB, db bot.Store, cfg bot.Config) (*bot.Dealer, *turnChat) {
+func newBenchDealerOn(tb testing.TB, db features.Store, cfg bot.Config) (*bot.Dealer, *turnChat) {
 	tb.Helper()
 	cfg.AfterFunc = bottest.NoTimer
 	cfg.RateLimit = bot.RateLimit{Off: true}

@@ -31,7 +31,7 @@ type rig struct {
 	d    *bot.Dealer
 	chat *rigChat
 	// wrap, when set, stands between the dealer and the database (to inject faults).
-	wrap func(*storage.DB) bot.Store
+	wrap func(*storage.DB) features.Store
 	clk  *bottest.Clock
 	cfg  bot.Config
 	// override, when set, is the chat the dealer gets instead of chat (which it should embed).
@@ -87,7 +87,7 @@ func (r *rig) open() {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.NewChaCha8([32]byte{7})
 	}
-	var store bot.Store = db
+	var store features.Store = db
 	if r.wrap != nil {
 		store = r.wrap(db)
 	}
@@ -364,7 +364,7 @@ func (r *rig) wantCancelled(ch string, before map[string]int64, tot record.Total
 func TestPanicAtOneTable(t *testing.T) {
 	var fs *faultStore
 	r := newRig(t, bot.Config{})
-	r.wrap = func(db *storage.DB) bot.Store { fs = &faultStore{DB: db}; return fs }
+	r.wrap = func(db *storage.DB) features.Store { fs = &faultStore{DB: db}; return fs }
 	r.restart()
 	for _, ch := range []string{"c1", "c2"} {
 		r.must(ch, "host"+ch, "start timer=off")
@@ -432,7 +432,7 @@ func TestRestorePanicQuarantines(t *testing.T) {
 	r.close()
 	// The restore reads the table's kept hands on its goroutine: make that read panic once.
 	var fs *faultStore
-	r.wrap = func(db *storage.DB) bot.Store {
+	r.wrap = func(db *storage.DB) features.Store {
 		fs = &faultStore{DB: db}
 		id := "test/w/c1"
 		fs.panicHands.Store(&id)

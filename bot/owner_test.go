@@ -11,7 +11,6 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/features"
-	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/pgtest"
 	"github.com/dealerbot/dealerbot/storage/postgres"
@@ -19,9 +18,8 @@ import (
 
 // sharedStore is a store several dealers share.
 type sharedStore interface {
-	bot.Store
+	features.Store
 	bot.Leases
-	schedule.Store
 	Close() error
 }
 

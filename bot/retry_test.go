@@ -30,7 +30,7 @@ import (
 // its chip totals (which also checks that its ledger balances).
 type storeKind struct {
 	name string
-	open func(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals)
+	open func(tb testing.TB) (features.Store, func(tb testing.TB) chipTotals)
 }
 
 // chipTotals are a store's chips: brought in (grants, adjustments), in bankrolls, and on tables.
@@ -40,7 +40,7 @@ var storeKinds = []storeKind{{"bbolt", openBolt}, {"postgres", openPostgres}}
 
 // openPostgres is a postgres.DB on a fresh database of the test server (pgtest: skipped without
 // DEALERBOT_TEST_POSTGRES, failed under CI=true).
-func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
+func openPostgres(tb testing.TB) (features.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
 	db, err := postgres.Open(context.Background(), pgtest.URL(tb))
 	if err != nil {
@@ -51,7 +51,7 @@ func openPostgres(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
 }
 
 // openBolt is a storage.DB on a file in tb.TempDir().
-func openBolt(tb testing.TB) (bot.Store, func(tb testing.TB) chipTotals) {
+func openBolt(tb testing.TB) (features.Store, func(tb testing.TB) chipTotals) {
 	tb.Helper()
 	db := storetest.OpenDB(tb)
 	return db, totalsOf(db)
@@ -84,7 +84,7 @@ var errDiskFull = fmt.Errorf("write dealerbot.db: %w", syscall.ENOSPC)
 // flakyStore stands between the dealer and a real store and refuses the commits the test chooses,
 // as a full disk does: a refused commit changes nothing. Every other call goes to the store.
 type flakyStore struct {
-	bot.Store
+	features.Store
 	mu      sync.Mutex
 	match   func(table.Change) bool
 	left    int // how many more matching commits are refused

@@ -8,7 +8,6 @@ import (
 	"github.com/dealerbot/dealerbot/bot/errs"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/own"
-	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 )
 
@@ -37,11 +36,9 @@ type Store interface {
 	// Landed reports whether a write keyed key (table.Change.Once, money.Event.Key) was applied:
 	// how a writer whose answer was lost (ErrOutcomeUnknown) learns the truth.
 	Landed(ctx context.Context, key string) (bool, error)
-	// The money books and payment handles (package money).
+	// The money books and payment handles (package money): a money table's session ends with its
+	// settle-up, written with it.
 	money.Store
-	// The hands, sessions and money books the stats read (package stats), each method also one
-	// of the above but EachHandOf.
-	stats.Store
 }
 
 // ErrMoneyMoved is AppendMoney's refusal when the book has events the caller did not see

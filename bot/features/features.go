@@ -15,15 +15,23 @@ import (
 	"github.com/dealerbot/dealerbot/bot/vocab"
 )
 
+// Store is what the features keep their records in and read the dealer's from: the dealer's store,
+// the hands the stats read, and the schedules. Both stores (storage and storage/postgres) are one.
+type Store interface {
+	bot.Store
+	stats.Store
+	schedule.Store
+}
+
 // Verbs returns every feature's verbs, for a dealer on store configured by cfg.
-func Verbs(store bot.Store, cfg bot.Config) []vocab.Verbs {
+func Verbs(store Store, cfg bot.Config) []vocab.Verbs {
 	verbs, _ := build(store, cfg)
 	return verbs
 }
 
 // With returns cfg with every feature's verbs (Verbs) added to its own, and the channels' time zones
 // (Config.Zone) their schedules'.
-func With(store bot.Store, cfg bot.Config) bot.Config {
+func With(store Store, cfg bot.Config) bot.Config {
 	verbs, desk := build(store, cfg)
 	cfg.Verbs = append(verbs, cfg.Verbs...)
 	if cfg.Zone == nil {
@@ -50,7 +58,7 @@ func With(store bot.Store, cfg bot.Config) bot.Config {
 }
 
 // build makes every feature's verbs, and the schedule's desk that NewScheduler's manager serves.
-func build(store bot.Store, cfg bot.Config) ([]vocab.Verbs, *schedule.Desk) {
+func build(store Store, cfg bot.Config) ([]vocab.Verbs, *schedule.Desk) {
 	desk := &schedule.Desk{}
 	st := stats.New(store) // one cache of the finished sessions' figures for stats and the season's chart
 	return []vocab.Verbs{

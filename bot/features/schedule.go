@@ -26,12 +26,6 @@ type ScheduleConfig struct {
 	Logger *slog.Logger
 }
 
-// Store is what the scheduler keeps its schedules in and reads the dealer's tables and sessions from.
-type Store interface {
-	bot.Store
-	schedule.Store
-}
-
 // Scheduler runs scheduled weekly home games beside a Dealer: it fires what is due (announcements,
 // reminders, table openings, settlements). The commands `schedule ...`, `rsvp ...` and `leaderboard
 // season` are verbs of the dealer's registry (With put them there), answered by the scheduler's

@@ -8,16 +8,14 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/dealerbot/dealerbot/bot"
-	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/features"
 	"github.com/dealerbot/dealerbot/storage"
 	"github.com/dealerbot/dealerbot/storage/postgres"
 )
 
-// store is what the dealer and the scheduler keep their records in: the bbolt file or PostgreSQL.
+// store is what the dealer and its features keep their records in: the bbolt file or PostgreSQL.
 type store interface {
-	bot.Store
-	schedule.Store
+	features.Store
 }
 
 // openStore opens PostgreSQL when DEALERBOT_DATABASE_URL is set, else the bbolt file (with its

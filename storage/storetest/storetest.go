@@ -19,6 +19,7 @@ import (
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/money"
 	"github.com/dealerbot/dealerbot/bot/schedule"
+	"github.com/dealerbot/dealerbot/bot/stats"
 	"github.com/dealerbot/dealerbot/bot/table"
 	"github.com/dealerbot/dealerbot/engine"
 	"github.com/dealerbot/dealerbot/storage/record"
@@ -28,6 +29,7 @@ import (
 // (balance checks, exports, migrate) use.
 type Store interface {
 	bot.Store
+	stats.Store
 	bot.Leases
 	bot.DMChannels
 	schedule.Store
