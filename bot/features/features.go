@@ -23,14 +23,9 @@ type Store interface {
 	schedule.Store
 }
 
-// Verbs returns every feature's verbs, for a dealer on store configured by cfg.
-func Verbs(store Store, cfg bot.Config) []vocab.Verbs {
-	verbs, _ := build(store, cfg)
-	return verbs
-}
-
-// With returns cfg with every feature's verbs (Verbs) added to its own, and the channels' time zones
-// (Config.Zone) their schedules'.
+// With returns cfg with every feature's verbs added to its own (Config.Verbs), the channels' time
+// zones their schedules' (Config.Zone), and a claimed community's due schedules fired at once
+// (Config.Claimed). A new feature is one line in build.
 func With(store Store, cfg bot.Config) bot.Config {
 	verbs, desk := build(store, cfg)
 	cfg.Verbs = append(verbs, cfg.Verbs...)
@@ -57,7 +52,8 @@ func With(store Store, cfg bot.Config) bot.Config {
 	return cfg
 }
 
-// build makes every feature's verbs, and the schedule's desk that NewScheduler's manager serves.
+// build makes every feature's verbs, and the schedule's desk that NewScheduler's manager serves: the
+// one list of what the dealer does beside its tables.
 func build(store Store, cfg bot.Config) ([]vocab.Verbs, *schedule.Desk) {
 	desk := &schedule.Desk{}
 	st := stats.New(store) // one cache of the finished sessions' figures for stats and the season's chart
