@@ -186,6 +186,13 @@ func (t *actor) lastHandNo(ctx context.Context) (int64, error) {
 // its hand is cancelled with every chip returned and it is not dealt automatically.
 func (t *actor) restore(ctx context.Context, rec table.TableRecord) error {
 	done := make(chan error, 1)
+	// Queued as send queues (under sendMu, never on a closed queue): Close may close the queue while
+	// a community claimed at that moment is still being restored.
+	t.sendMu.RLock()
+	if t.closed {
+		t.sendMu.RUnlock()
+		return errClosed
+	}
 	t.jobs <- &job{ctx: ctx, done: make(chan Reply, 1), fire: func(ctx context.Context, t *actor) {
 		var err error
 		defer func() {
@@ -197,6 +204,7 @@ func (t *actor) restore(ctx context.Context, rec table.TableRecord) error {
 		}()
 		err = t.restoreNow(ctx, rec)
 	}}
+	t.sendMu.RUnlock()
 	return <-done
 }
 

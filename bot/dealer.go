@@ -538,8 +538,18 @@ func (o ownTables) Closed() error {
 	return nil
 }
 
+// Restore restores a table of a community just claimed, unless the dealer is closing: Close has then
+// stopped the tables it knew of, and a new one would outlive it.
 func (o ownTables) Restore(ctx context.Context, rec table.TableRecord) error {
-	return o.d.newTable(rec.ID).restore(ctx, rec)
+	d := o.d
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return errClosed
+	}
+	t := d.newTableLocked(rec.ID)
+	d.mu.Unlock()
+	return t.restore(ctx, rec)
 }
 
 func (o ownTables) Stop(community string, drop func() bool) ([]<-chan struct{}, bool) {
