@@ -4,12 +4,17 @@ package bottest
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot"
+	"github.com/dealerbot/dealerbot/bot/table"
+	"github.com/dealerbot/dealerbot/engine"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // CheckFindings compares a health check's findings with want, one line each: a sentence the finding
@@ -146,3 +151,40 @@ func NoTimer(time.Duration, func()) bot.Timer { return noTimer{} }
 type noTimer struct{}
 
 func (noTimer) Stop() bool { return true }
+
+// PlayHand deals a heads-up no-limit 5/10 hand between ann and ben (1,000 chips each) at table id,
+// from a deck shuffled by hand number no and seed, each player in turn taking the next of kinds (bets
+// and raises the least allowed), and returns it as the store keeps a finished hand. It fails tb when
+// the kinds do not play the hand to its end.
+func PlayHand(tb testing.TB, id string, no int64, seed uint64, at time.Time, kinds ...engine.ActionKind) table.HandRecord {
+	tb.Helper()
+	deck := engine.OrderedDeck()
+	r := rand.New(rand.NewPCG(uint64(no), seed))
+	r.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	s := engine.Setup{Rules: engine.Rules{Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 1000}, Deck: deck}
+	h, err := engine.NewHand(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var acts []engine.Action
+	for _, k := range kinds {
+		o, ok := h.Options()
+		if !ok {
+			tb.Fatalf("hand %d: nobody to act for %v", no, k)
+		}
+		a := engine.Action{Player: o.Player, Kind: k}
+		if k == engine.Bet || k == engine.Raise {
+			a.Amount = o.MinTo
+		}
+		if _, err := h.Apply(a); err != nil {
+			tb.Fatalf("hand %d: %v: %v", no, a, err)
+		}
+		acts = append(acts, a)
+	}
+	if !h.Done() {
+		tb.Fatalf("hand %d did not end", no)
+	}
+	return table.HandRecord{Table: id, No: no, Time: at, Names: []string{"Ann", "Ben"}, Users: []string{"ann", "ben"}, Seats: []int{1, 2},
+		Size: 9, Rules: s.Rules, Stacks: s.Stacks, Deck: deck, Salt: fmt.Sprint("salt", no), Proof: render.ProofVersion,
+		Actions: acts, Final: h.Stacks()}
+}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dealerbot/dealerbot/bot/bottest"
 	"log/slog"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,39 +91,10 @@ func grant(t *testing.T, db *faultyStore, user, name string, chips int64) {
 	commit(t, db, table.Change{Ledger: []table.LedgerEntry{{Kind: table.KindGrant, Workspace: "w", User: user, Name: name, Bankroll: chips}}})
 }
 
-// play deals a heads-up no-limit 5/10 hand between ann and ben at id from a deck shuffled by no,
-// each player in turn taking the next of kinds (bets and raises the least allowed).
+// play deals a heads-up hand between ann and ben at id (bottest.PlayHand, with this file's seed).
 func play(t *testing.T, id string, no int64, at time.Time, kinds ...engine.ActionKind) table.HandRecord {
 	t.Helper()
-	deck := engine.OrderedDeck()
-	r := rand.New(rand.NewPCG(uint64(no), 11))
-	r.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-	s := engine.Setup{Rules: engine.Rules{Variant: engine.NoLimit, SmallBlind: 5, BigBlind: 10}, Stacks: []int64{1000, 1000}, Deck: deck}
-	h, err := engine.NewHand(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var acts []engine.Action
-	for _, k := range kinds {
-		o, ok := h.Options()
-		if !ok {
-			t.Fatalf("hand %d: nobody to act for %v", no, k)
-		}
-		a := engine.Action{Player: o.Player, Kind: k}
-		if k == engine.Bet || k == engine.Raise {
-			a.Amount = o.MinTo
-		}
-		if _, err := h.Apply(a); err != nil {
-			t.Fatalf("hand %d: %v: %v", no, a, err)
-		}
-		acts = append(acts, a)
-	}
-	if !h.Done() {
-		t.Fatalf("hand %d did not end", no)
-	}
-	return table.HandRecord{Table: id, No: no, Time: at, Names: []string{"Ann", "Ben"}, Users: []string{"ann", "ben"}, Seats: []int{1, 2},
-		Size: 9, Rules: s.Rules, Stacks: s.Stacks, Deck: deck, Salt: fmt.Sprint("salt", no), Proof: render.ProofVersion,
-		Actions: acts, Final: h.Stacks()}
+	return bottest.PlayHand(t, id, no, 11, at, kinds...)
 }
 
 // storeHands stores three finished hands at test/w/c1: a session of the first two, and one more.
