@@ -32,6 +32,11 @@ type Message struct {
 	// redundant, and an adapter that can edit its posts takes them off. What replaces what is the
 	// dealer's to say; the adapter only knows the posts' IDs. Empty: the buttons stand alone.
 	Prompt string `json:",omitempty"`
+	// Key, on a channel post, names it: a post sent again under the same key is the same post sent
+	// again (a schedule's announcement after a crash between sending it and saving that it went
+	// out). An adapter that can tell shows it once: Discord by the message's nonce, Slack by the
+	// key in the message's metadata, the console by the keys it posted. Empty: every send posts.
+	Key string `json:",omitempty"`
 	render.Message
 }
 

@@ -396,10 +396,10 @@ func (e env) Zone(ctx context.Context, cmd Command) *time.Location {
 // Serves reports whether this process answers for community.
 func (e env) Serves(community string) bool { return e.d.own.Serves(community) }
 
-// Post posts m in cmd's channel, its buttons answering prompt.
-func (e env) Post(ctx context.Context, cmd Command, prompt string, m render.Message) error {
+// Post posts m in cmd's channel, its buttons answering prompt, named by key.
+func (e env) Post(ctx context.Context, cmd Command, prompt, key string, m render.Message) error {
 	m.Private = false
-	return e.d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Prompt: prompt, Message: m})
+	return e.d.chat.Send(ctx, Message{Platform: cmd.Platform, Workspace: cmd.Workspace, Channel: cmd.Channel, Prompt: prompt, Key: key, Message: m})
 }
 
 // Fence is the context for writes of community's, false when this process does not serve it.

@@ -15,12 +15,12 @@ import (
 // schedHost records the scheduler's calls to the dealer.
 type schedHost struct{ log []string }
 
-func (h *schedHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
+func (h *schedHost) Post(ctx context.Context, s *schedule.Schedule, key string, m render.Message) error {
 	h.log = append(h.log, "post: "+m.Text)
 	return nil
 }
 
-func (h *schedHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time) error {
+func (h *schedHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
 	h.log = append(h.log, "open "+strings.Join(s.Options, " "))
 	return nil
 }

@@ -131,16 +131,27 @@ func (h scheduleHost) table(ctx context.Context, id string) (table.TableRecord, 
 
 // Post posts a schedule's message in its channel. The buttons it carries are the schedule's RSVP
 // (the announcement's, offered again by the reminder): each post of them replaces the last (prompt).
-func (h scheduleHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
+func (h scheduleHost) Post(ctx context.Context, s *schedule.Schedule, key string, m render.Message) error {
 	prompt := ""
 	if len(m.Buttons) > 0 {
 		prompt = "rsvp " + s.ID
 	}
-	return h.env.Post(ctx, h.command(s, ""), prompt, m)
+	return h.env.Post(ctx, h.command(s, ""), prompt, key, m)
 }
 
-// Open runs `start` with the schedule's options and the session's end, as the host.
-func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time) error {
+// ours reports whether a table or session of the schedule's channel, started at started by schedule
+// sched, is game's.
+func ours(s *schedule.Schedule, g schedule.Session, sched string, started time.Time) bool {
+	return sched == s.ID && !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
+}
+
+// Open runs `start` with the schedule's options and the session's end, as the host, unless the
+// game's table is open already (a tick stopped after opening it: Open is idempotent).
+func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
+	if rec, open := h.table(ctx, h.command(s, "").TableID()); open && ours(s, g, rec.Schedule, rec.Started) {
+		return nil
+	}
+	end := g.End
 	mins := int((end.Sub(h.now()) + time.Minute - 1) / time.Minute)
 	if mins < 1 {
 		mins = 1
@@ -158,11 +169,8 @@ func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, end time.T
 // only looks: the dealer ends a session itself when one player holds every chip.
 func (h scheduleHost) Finish(ctx context.Context, s *schedule.Schedule, g schedule.Session, end bool) ([]schedule.Balance, bool, error) {
 	id := h.command(s, "").TableID()
-	ours := func(sched string, started time.Time) bool {
-		return sched == s.ID && !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
-	}
 	if rec, open := h.table(ctx, id); open {
-		if !ours(rec.Schedule, rec.Started) {
+		if !ours(s, g, rec.Schedule, rec.Started) {
 			return nil, true, nil // someone else's game runs here; ours never opened
 		}
 		if !end {
@@ -185,7 +193,7 @@ func (h scheduleHost) Finish(ctx context.Context, s *schedule.Schedule, g schedu
 	}
 	for i := len(sessions) - 1; i >= 0; i-- {
 		ss := sessions[i]
-		if ss.Table != id || !ours(ss.Schedule, ss.Started) {
+		if ss.Table != id || !ours(s, g, ss.Schedule, ss.Started) {
 			continue
 		}
 		var out []schedule.Balance

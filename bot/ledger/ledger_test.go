@@ -408,6 +408,8 @@ func TestExportFilter(t *testing.T) {
 	}
 }
 
-func (e *fakeEnv) Post(context.Context, vocab.Command, string, render.Message) error { return nil }
+func (e *fakeEnv) Post(context.Context, vocab.Command, string, string, render.Message) error {
+	return nil
+}
 
 func (e *fakeEnv) Fence(ctx context.Context, _ string) (context.Context, bool) { return ctx, true }

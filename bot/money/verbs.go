@@ -426,7 +426,7 @@ func (v verbs) expense(ctx context.Context, env vocab.Env, cmd vocab.Command, ar
 	}
 	m := SettleMessage(SettleView{Expenses: []*Event{&x}, Debts: standing, Was: was, Handles: hs})
 	m.Text = fmt.Sprintf("%s added an expense to the settle-up of %s:\n%s", cmd.UserName, settled.Started.Format("Mon 2 Jan"), m.Text)
-	if err := env.Post(ctx, cmd, "", m); err != nil {
+	if err := env.Post(ctx, cmd, "", "", m); err != nil {
 		env.Log().Error("post amended settle-up", "err", err)
 	}
 	return ok("%s The settle-up was already posted, so the payments that square it are added to the open debts between the same players, or are new debts (posted in the channel).", text)

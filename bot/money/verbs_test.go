@@ -64,7 +64,7 @@ func (e *fakeEnv) Do(_ context.Context, cmd vocab.Command) vocab.Reply {
 }
 func (e *fakeEnv) Fence(ctx context.Context, _ string) (context.Context, bool) { return ctx, true }
 
-func (e *fakeEnv) Post(_ context.Context, _ vocab.Command, _ string, m render.Message) error {
+func (e *fakeEnv) Post(_ context.Context, _ vocab.Command, _, _ string, m render.Message) error {
 	e.sent = append(e.sent, sent{"", m})
 	return nil
 }

@@ -352,18 +352,18 @@ func (m *Manager) Skip(ctx context.Context, r Request, args []string) (Reply, er
 		return Reply{}, errs.Errorf(errs.TooMany, "Schedule %s already skips %d dates, the most it may: remove it with `schedule remove %s` and add it again later.", s.ID, ahead, s.ID)
 	}
 	s.Skip = append(s.Skip, up[0])
-	if err := m.Store.PutSchedule(ctx, s); err != nil {
-		return Reply{}, fmt.Errorf("save schedule %s: %w", s.ID, err)
+	if s.Announced && up[0].Equal(s.Next) {
+		m.say(s, "k", up[0], render.Message{Text: fmt.Sprintf("The game on %s is off: the host skipped it.", fmtGame(up[0]))})
 	}
-	m.changed(s, false)
+	if err := m.put(ctx, s); err != nil {
+		return Reply{}, err
+	}
 	text := fmt.Sprintf("The game on %s is skipped.", fmtGame(up[0]))
 	if len(up) > 1 {
 		text += " The next one is " + fmtGame(up[1]) + "."
 	}
-	if s.Announced && up[0].Equal(s.Next) {
-		if err := m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("The game on %s is off: the host skipped it.", fmtGame(up[0]))}); err != nil {
-			m.log().Error("post skip", "schedule", s.ID, "err", err)
-		}
+	if err := m.send(ctx, s); err != nil {
+		m.log().Error("post skip", "schedule", s.ID, "err", err) // the next tick sends it again
 	}
 	return Reply{Text: text}, nil
 }

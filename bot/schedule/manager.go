@@ -32,11 +32,14 @@ type Store interface {
 
 // Host is what the scheduler needs from the dealer.
 type Host interface {
-	// Post sends a public message to the schedule's channel.
-	Post(ctx context.Context, s *Schedule, m render.Message) error
-	// Open opens the schedule's table with its game settings (s.Options), hosted by s.Host, to end at
-	// end. The error is shown in the channel when it is a player error (a table already running).
-	Open(ctx context.Context, s *Schedule, end time.Time) error
+	// Post sends a public message to the schedule's channel. key names the message: the same key
+	// again is the same message sent again (after a crash), which the chat shows once where the
+	// platform can tell.
+	Post(ctx context.Context, s *Schedule, key string, m render.Message) error
+	// Open opens the schedule's table for game with its game settings (s.Options), hosted by s.Host,
+	// to end at game.End. It is idempotent: the game's table already open is success. The error is
+	// shown in the channel when it is a player error (another table running).
+	Open(ctx context.Context, s *Schedule, game Session) error
 	// Finish returns each player's net result for the game that started at game.Start once the
 	// session is over; done is false while it still runs. With end set (the end time has come) it
 	// first ends the session if it still runs: the hand in play is finished first, so done may stay

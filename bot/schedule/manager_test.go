@@ -25,16 +25,22 @@ type fakeHost struct {
 	results    []schedule.Balance
 	finished   bool // what Finish reports as done at the end time
 	endedEarly bool // the session ended before its end time
+	keys       []string
+	postErr    error // what Post answers, nil: posted
 }
 
-func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, m render.Message) error {
+func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, key string, m render.Message) error {
+	if h.postErr != nil {
+		return h.postErr
+	}
 	h.log = append(h.log, "post: "+m.Text)
 	h.posts = append(h.posts, m)
+	h.keys = append(h.keys, key)
 	return nil
 }
 
-func (h *fakeHost) Open(ctx context.Context, s *schedule.Schedule, end time.Time) error {
-	h.log = append(h.log, fmt.Sprintf("open %s until %s", strings.Join(s.Options, " "), end.UTC().Format("15:04")))
+func (h *fakeHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
+	h.log = append(h.log, fmt.Sprintf("open %s until %s", strings.Join(s.Options, " "), g.End.UTC().Format("15:04")))
 	return h.openErr
 }
 

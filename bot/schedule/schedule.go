@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dealerbot/dealerbot/bot/money"
+	"github.com/dealerbot/dealerbot/render"
 )
 
 // Defaults for a new schedule.
@@ -55,6 +56,10 @@ type Schedule struct {
 	Reminded  bool
 	Skip      []time.Time // games the host skipped
 	Open      []Session   // games started and not yet settled
+	// Posts are the channel messages the schedule owes (its outbox), oldest first: each is stored
+	// in the same write as the progress that made it due and taken off once it went out, so a crash
+	// or a lost answer in between sends it again, under the same key.
+	Posts []Post `json:",omitempty"`
 
 	// Version counts the schedule's writes: the store writes a schedule only while it is still at
 	// the version it was read at (a command or a tick elsewhere wrote it meanwhile: refused), and
@@ -72,6 +77,18 @@ type Session struct {
 	// Waiting is set while the game's table could not be opened (another table is open in the
 	// channel): the runner tries again at every tick until the end time.
 	Waiting bool `json:",omitempty"`
+	// Opening is set from the game's start until its table is open (or found waiting): a tick
+	// stopped in between leaves it for the next tick, which opens the table (Host.Open is
+	// idempotent) and posts the opening.
+	Opening bool `json:",omitempty"`
+}
+
+// Post is a channel message a schedule owes. Key names it for the chat, which shows a message sent
+// twice under one key once where the platform can tell (bot.Message.Key); Made is when it fell due.
+type Post struct {
+	Key     string
+	Made    time.Time
+	Message render.Message
 }
 
 // Spec parses the schedule's stored when.
@@ -183,7 +200,7 @@ func Due(s *Schedule, spec *Spec, now time.Time) []Event {
 				return out
 			}
 			out = append(out, Event{Kind: Start, Schedule: s.ID, At: at, End: at.Add(s.Length)})
-			s.Open = append(s.Open, Session{Start: at, End: at.Add(s.Length)})
+			s.Open = append(s.Open, Session{Start: at, End: at.Add(s.Length), Opening: true})
 		}
 		s.advance(spec.Next(at))
 	}

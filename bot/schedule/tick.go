@@ -16,9 +16,10 @@ import (
 // table openings (or waiting for a table to close), settlements and results.
 
 // Tick fires every event that is due now for every schedule, in order, and saves each schedule's
-// progress. A schedule's progress is saved before its messages go out, so a crash in between loses a
-// message rather than opening a table twice. It returns the first internal error after trying every
-// schedule.
+// progress. A schedule's posts are saved with the progress that made them due, in one write, and
+// sent after it (its outbox, Schedule.Posts): a crash or a lost answer in between sends them at the
+// next tick, under the same keys, so none is lost and the chat shows each once where it can tell.
+// It returns the first internal error after trying every schedule.
 func (m *Manager) Tick(ctx context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -56,55 +57,114 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 	if err != nil {
 		return fmt.Errorf("schedule %s: %w", s.ID, err)
 	}
+	if err := m.send(ctx, s); err != nil { // what an earlier tick saved and did not get to send
+		return err
+	}
 	now := m.now()
 	before := *s
 	before.Skip = slices.Clone(s.Skip)
 	before.Open = slices.Clone(s.Open)
 	evs := Due(s, spec, now)
-	if len(evs) == 0 {
-		return m.early(ctx, s, spec, now, nil)
-	}
-	if !sameState(&before, s) {
-		if err := m.Store.PutSchedule(ctx, s); err != nil {
-			return fmt.Errorf("save schedule %s: %w", s.ID, err)
+	dirty := !sameState(&before, s)
+	// commit saves the progress so far with its posts, then sends them.
+	commit := func() error {
+		if dirty {
+			if err := m.put(ctx, s); err != nil {
+				return err
+			}
+			dirty = false
 		}
-		m.changed(s, false)
+		return m.send(ctx, s)
 	}
 	for _, e := range evs {
-		if err := m.fire(ctx, s, spec, e, now); err != nil {
+		var err error
+		switch e.Kind {
+		case Start:
+			// Saved first with the game open and its table to be opened (Opening): a crash before
+			// the table opens leaves it for the next tick.
+			if err = commit(); err == nil {
+				err = m.open(ctx, s, spec, Session{Start: e.At, End: e.End})
+			}
+		case Settle:
+			if err = commit(); err == nil {
+				err = m.settle(ctx, s, e, now, spec.Loc)
+			}
+		default:
+			err = m.compose(ctx, s, spec, e, now)
+			dirty = true
+		}
+		if err != nil {
 			return fmt.Errorf("%s %s of schedule %s: %w", e.Kind, fmtGame(e.At), s.ID, err)
 		}
+	}
+	if err := commit(); err != nil {
+		return err
 	}
 	return m.early(ctx, s, spec, now, evs)
 }
 
+// say adds a post to s's outbox, keyed by schedule, what it is for (kind) and the game's start. The
+// key fits Discord's nonce (25 characters).
+func (m *Manager) say(s *Schedule, kind string, game time.Time, msg render.Message) {
+	s.Posts = append(s.Posts, Post{Key: fmt.Sprintf("s%s%s%d", s.ID, kind, game.Unix()), Made: m.now(), Message: msg})
+}
+
+// PostTTL is how long a schedule's post may wait to be sent (its channel refuses the bot, the chat
+// is down) before it is dropped as stale, with an error in the log.
+const PostTTL = time.Hour
+
+// put saves s's progress and posts.
+func (m *Manager) put(ctx context.Context, s *Schedule) error {
+	if err := m.Store.PutSchedule(ctx, s); err != nil {
+		return fmt.Errorf("save schedule %s: %w", s.ID, err)
+	}
+	m.changed(s, false)
+	return nil
+}
+
+// send sends s's waiting posts, oldest first, and saves s without them. A post that fails stays,
+// with those after it, for the next tick (logged, not returned: the schedule goes on meanwhile); one
+// older than PostTTL is dropped. The error is the save's.
+func (m *Manager) send(ctx context.Context, s *Schedule) error {
+	if len(s.Posts) == 0 {
+		return nil
+	}
+	now := m.now()
+	n := len(s.Posts)
+	for len(s.Posts) > 0 {
+		p := s.Posts[0]
+		if err := m.Host.Post(ctx, s, p.Key, p.Message); err != nil {
+			if now.Sub(p.Made) < PostTTL {
+				m.log().Warn("schedule post not sent: it is sent again at the next tick", "schedule", s.ID, "post", p.Key, "err", err)
+				break
+			}
+			m.log().Error("schedule post dropped: it could not be sent for an hour", "schedule", s.ID, "post", p.Key, "err", err)
+		}
+		s.Posts = s.Posts[1:]
+	}
+	if len(s.Posts) == n {
+		return nil
+	}
+	if len(s.Posts) == 0 {
+		s.Posts = nil
+	}
+	return m.put(ctx, s)
+}
+
 // early settles a game whose session ended before its end time (one player won every chip, or the
 // host ended it), so the results do not wait for the end time, and opens a game that waits for its
-// table (not in the tick that just tried: fired are its events).
+// table or was left opening by a tick that stopped (not in the tick that just tried: fired are its
+// events).
 func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.Time, fired []Event) error {
 	for _, o := range slices.Clone(s.Open) {
 		if !now.Before(o.End) {
 			continue // Due's Settle handles it
 		}
-		if o.Waiting {
+		if o.Waiting || o.Opening {
 			if slices.ContainsFunc(fired, func(e Event) bool { return e.Kind == Start && e.At.Equal(o.Start) }) {
 				continue
 			}
-			if err := m.Host.Open(ctx, s, o.End); err != nil {
-				var pe *errs.Error
-				if errors.As(err, &pe) {
-					continue // still not possible: try at the next tick
-				}
-				return err
-			}
-			if err := m.setWaiting(ctx, s, o.Start, false); err != nil {
-				return err
-			}
-			rs, err := m.Store.RSVPs(ctx, s.ID, o.Start)
-			if err != nil {
-				return err
-			}
-			if err := m.opened(ctx, s, rs, o.Start.In(spec.Loc), o.End.In(spec.Loc)); err != nil {
+			if err := m.open(ctx, s, spec, o); err != nil {
 				return err
 			}
 			continue
@@ -125,12 +185,12 @@ func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.T
 
 func sameState(a, b *Schedule) bool {
 	return a.Next.Equal(b.Next) && a.Announced == b.Announced && a.Reminded == b.Reminded &&
-		slices.EqualFunc(a.Skip, b.Skip, time.Time.Equal) && len(a.Open) == len(b.Open)
+		slices.EqualFunc(a.Skip, b.Skip, time.Time.Equal) && len(a.Open) == len(b.Open) && len(a.Posts) == len(b.Posts)
 }
 
-func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, now time.Time) error {
-	loc := spec.Loc
-	at := e.At.In(loc)
+// compose adds the post of an announcement, a reminder or a missed game to s's outbox.
+func (m *Manager) compose(ctx context.Context, s *Schedule, spec *Spec, e Event, now time.Time) error {
+	at := e.At.In(spec.Loc)
 	switch e.Kind {
 	case Announce:
 		rs, err := m.Store.RSVPs(ctx, s.ID, e.At)
@@ -148,7 +208,7 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 		if yes := answers(rs)[Yes]; len(yes) > 0 {
 			text += fmt.Sprintf(" Going so far: %s.", names(yes))
 		}
-		return m.Host.Post(ctx, s, render.Message{Text: text, Buttons: rsvpButtons(s.ID)})
+		m.say(s, "a", e.At, render.Message{Text: text, Buttons: rsvpButtons(s.ID)})
 	case Remind:
 		rs, err := m.Store.RSVPs(ctx, s.ID, e.At)
 		if err != nil {
@@ -164,25 +224,7 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 		if len(by[Maybe]) > 0 {
 			text += " Maybe: " + names(by[Maybe]) + "."
 		}
-		return m.Host.Post(ctx, s, render.Message{Text: text, Buttons: rsvpButtons(s.ID)})
-	case Start:
-		rs, err := m.Store.RSVPs(ctx, s.ID, e.At)
-		if err != nil {
-			return err
-		}
-		if err := m.Host.Open(ctx, s, e.End); err != nil {
-			var pe *errs.Error
-			if !errors.As(err, &pe) {
-				return err
-			}
-			// Most often another table is still open here: the game waits for it (see early).
-			if err := m.setWaiting(ctx, s, e.At, true); err != nil {
-				return err
-			}
-			return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("I could not open the table for the %s game yet: %s "+
-				"I will open it as soon as I can, until %s.", at.Format("15:04 MST"), strings.TrimSpace(pe.Message), e.End.In(loc).Format("15:04 MST"))})
-		}
-		return m.opened(ctx, s, rs, at, e.End.In(loc))
+		m.say(s, "r", e.At, render.Message{Text: text, Buttons: rsvpButtons(s.ID)})
 	case Missed:
 		text := fmt.Sprintf("I was offline and missed the game on %s", fmtGame(at))
 		if e.Count > 1 {
@@ -192,36 +234,53 @@ func (m *Manager) fire(ctx context.Context, s *Schedule, spec *Spec, e Event, no
 		if up := s.Upcoming(now, 1); len(up) > 0 {
 			text += " The next game is " + fmtGame(up[0]) + "."
 		}
-		return m.Host.Post(ctx, s, render.Message{Text: text})
-	case Settle:
-		return m.settle(ctx, s, e, now, loc)
+		m.say(s, "m", e.At, render.Message{Text: text})
 	}
 	return nil
 }
 
-// opened tells the channel a game's table is open, naming those who said they would come.
-func (m *Manager) opened(ctx context.Context, s *Schedule, rs []RSVP, at, end time.Time) error {
+// open opens game's table (at its start, or again while it waits or was left opening), saves the
+// game as open or waiting with its post, and sends the post. A game still waiting gets no new post.
+func (m *Manager) open(ctx context.Context, s *Schedule, spec *Spec, game Session) error {
+	i := slices.IndexFunc(s.Open, func(o Session) bool { return o.Start.Equal(game.Start) })
+	if i < 0 {
+		return nil // settled meanwhile
+	}
+	at, end := game.Start.In(spec.Loc), game.End.In(spec.Loc)
+	rs, err := m.Store.RSVPs(ctx, s.ID, game.Start)
+	if err != nil {
+		return err
+	}
+	err = m.Host.Open(ctx, s, game)
+	var pe *errs.Error
+	switch {
+	case err == nil:
+		s.Open[i].Opening, s.Open[i].Waiting = false, false
+		m.say(s, "o", game.Start, m.opened(s, rs, at, end))
+	case !errors.As(err, &pe):
+		return err
+	case s.Open[i].Waiting:
+		return nil // still not possible: try at the next tick
+	default:
+		// Most often another table is still open here: the game waits for it (see early).
+		s.Open[i].Opening, s.Open[i].Waiting = false, true
+		m.say(s, "w", game.Start, render.Message{Text: fmt.Sprintf("I could not open the table for the %s game yet: %s "+
+			"I will open it as soon as I can, until %s.", at.Format("15:04 MST"), strings.TrimSpace(pe.Message), end.Format("15:04 MST"))})
+	}
+	if err := m.put(ctx, s); err != nil {
+		return err
+	}
+	return m.send(ctx, s)
+}
+
+// opened is the post that a game's table is open, naming those who said they would come.
+func (m *Manager) opened(s *Schedule, rs []RSVP, at, end time.Time) render.Message {
 	by := answers(rs)
 	text := fmt.Sprintf("The %s game is open until %s: type `join` to sit down.", at.Format("15:04 MST"), end.Format("15:04 MST"))
 	if who := append(by[Yes], by[Maybe]...); len(who) > 0 {
 		text = m.mentions(s, who) + ": " + text
 	}
-	return m.Host.Post(ctx, s, render.Message{Text: text})
-}
-
-// setWaiting marks the open game that started at start as waiting for its table (or no longer), and
-// saves the schedule.
-func (m *Manager) setWaiting(ctx context.Context, s *Schedule, start time.Time, waiting bool) error {
-	for i := range s.Open {
-		if s.Open[i].Start.Equal(start) {
-			s.Open[i].Waiting = waiting
-		}
-	}
-	if err := m.Store.PutSchedule(ctx, s); err != nil {
-		return fmt.Errorf("save schedule %s: %w", s.ID, err)
-	}
-	m.changed(s, false)
-	return nil
+	return render.Message{Text: text}
 }
 
 func (m *Manager) settle(ctx context.Context, s *Schedule, e Event, now time.Time, loc *time.Location) error {
@@ -235,15 +294,18 @@ func (m *Manager) settle(ctx context.Context, s *Schedule, e Event, now time.Tim
 	return m.record(ctx, s, Result{Schedule: s.ID, Game: e.At, Ended: now, Players: players, Money: forMoney(s.Options)}, loc)
 }
 
-// record stores a game's result with the schedule's progress and posts the results and settle-up.
+// record stores a game's result with the schedule's progress and its post (the results and
+// settle-up), then sends the post.
 func (m *Manager) record(ctx context.Context, s *Schedule, res Result, loc *time.Location) error {
 	s.Settled(res.Game)
+	if len(res.Players) == 0 {
+		m.say(s, "x", res.Game, render.Message{Text: fmt.Sprintf("The %s game is over; nobody played.", fmtGame(res.Game.In(loc)))})
+	} else {
+		m.say(s, "x", res.Game, render.Message{Text: ResultMessage(res, loc)})
+	}
 	if err := m.Store.PutResult(ctx, res, s); err != nil {
 		return fmt.Errorf("save result: %w", err)
 	}
 	m.changed(s, false)
-	if len(res.Players) == 0 {
-		return m.Host.Post(ctx, s, render.Message{Text: fmt.Sprintf("The %s game is over; nobody played.", fmtGame(res.Game.In(loc)))})
-	}
-	return m.Host.Post(ctx, s, render.Message{Text: ResultMessage(res, loc)})
+	return m.send(ctx, s)
 }

@@ -97,8 +97,10 @@ type Env interface {
 	// share the store and another one serves it).
 	Serves(community string) bool
 	// Post posts m in cmd's channel. prompt, when set, names what m's buttons answer (a schedule's
-	// RSVP): a newer post with the same prompt takes the older one's buttons off.
-	Post(ctx context.Context, cmd Command, prompt string, m render.Message) error
+	// RSVP): a newer post with the same prompt takes the older one's buttons off. key, when set,
+	// names the post: the same key again is the same post sent again (after a crash), which the
+	// chat shows once where the platform can tell (bot.Message.Key).
+	Post(ctx context.Context, cmd Command, prompt, key string, m render.Message) error
 	// Fence returns the context a feature's writes for community are made with (carrying this
 	// process's lease when processes share the store), and false when this process does not serve
 	// the community (or not yet).
