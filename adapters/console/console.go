@@ -36,7 +36,14 @@ type Chat struct {
 	log     []bot.Message
 	blocked map[string]bool
 	next    int // table messages posted
+	// keys are the keys of the channel posts printed (bot.Message.Key), the newest maxKeys: a post
+	// sent again under one of them is not printed again.
+	keys  map[string]bool
+	order []string
 }
+
+// maxKeys is how many post keys a Chat remembers.
+const maxKeys = 1024
 
 // NewChat returns a Chat printing to out.
 func NewChat(out io.Writer) *Chat {
@@ -50,12 +57,27 @@ func (c *Chat) BlockDMs(user string) {
 	c.blocked[user] = true
 }
 
-// Send prints m and records it.
+// Send prints m and records it. A channel post with a key it printed before is not printed again.
 func (c *Chat) Send(ctx context.Context, m bot.Message) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m.Private && c.blocked[m.User] {
 		return bot.ErrDMBlocked
+	}
+	if !m.Private && m.Key != "" {
+		k := m.Workspace + "/" + m.Channel + "/" + m.Key
+		if c.keys[k] {
+			return nil
+		}
+		if c.keys == nil {
+			c.keys = map[string]bool{}
+		}
+		c.keys[k] = true
+		c.order = append(c.order, k)
+		if len(c.order) > maxKeys {
+			delete(c.keys, c.order[0])
+			c.order = c.order[1:]
+		}
 	}
 	c.log = append(c.log, m)
 	if m.Private {

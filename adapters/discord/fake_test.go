@@ -65,10 +65,14 @@ type fakeDiscord struct {
 	acked        map[string]bool      // interaction token -> answered
 	onMsg        map[string]string    // interaction token -> the message its component was on
 	screen       map[string]shown     // message ID -> what it shows now
-	who          map[string]asker     // interaction token -> who sent the interaction, from which channel
-	deferred     map[string]bool      // interaction token -> answered "thinking…" (type 5), not yet edited
-	gone         map[string]bool      // channels deleted since the bot learnt of them: a message there is 404 10003
-	observe      func(c call)         // when set, called with every call as it is recorded (f.mu not held)
+	nonces       map[string]struct {  // channel/nonce -> the message created with it (enforce_nonce)
+		id string
+		at time.Time
+	}
+	who      map[string]asker // interaction token -> who sent the interaction, from which channel
+	deferred map[string]bool  // interaction token -> answered "thinking…" (type 5), not yet edited
+	gone     map[string]bool  // channels deleted since the bot learnt of them: a message there is 404 10003
+	observe  func(c call)     // when set, called with every call as it is recorded (f.mu not held)
 
 	// The application's emojis, by ID. emojiRefusal, when set, answers every upload with it (403
 	// for a missing permission, 429 for a rate limit); emojiLimit, when above 0, allows that many
@@ -123,6 +127,9 @@ type call struct {
 	// Refused marks a request the fake recorded and refused: a follow-up or edit whose interaction
 	// token has expired or is not yet a webhook, or one over the global or a route's limit.
 	Refused bool
+	// Again marks a message create with enforce_nonce and a nonce the bot used in the channel in the
+	// past few minutes: Discord answers with that message and creates none.
+	Again bool
 }
 
 func (c call) String() string {
@@ -550,6 +557,14 @@ func (f *fakeDiscord) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if r.Method == "POST" && parts[0] == "channels" && len(parts) == 3 && parts[2] == "messages" {
+		if id, again := f.nonced(parts[1], c); again {
+			c.ID, c.Again = id, true
+			f.record(c)
+			writeJSON(w, 200, map[string]any{"id": id, "channel_id": parts[1], "content": c.content()})
+			return
+		}
+	}
 	f.show(c, parts)
 	f.track(c, parts)
 	if path != "/gateway" {
@@ -681,6 +696,36 @@ func fakeChannelJSON(s *fakeServer, c fakeChannel) map[string]any {
 		ow = append(ow, map[string]any{"id": "r" + s.id, "type": 0, "allow": "0", "deny": fmt.Sprint(c.deny)})
 	}
 	return map[string]any{"id": c.id, "name": c.name, "type": c.kind, "guild_id": s.id, "permission_overwrites": ow}
+}
+
+// nonced keeps the nonce of a message create with enforce_nonce, and reports whether the bot used it
+// in the channel within the past three minutes ("the past few minutes", Discord says), with the
+// message it created then.
+func (f *fakeDiscord) nonced(channel string, c call) (string, bool) {
+	nonce, _ := c.Body["nonce"].(string)
+	if enforce, _ := c.Body["enforce_nonce"].(bool); !enforce || nonce == "" {
+		return "", false
+	}
+	if len(nonce) > 25 {
+		f.t.Errorf("fake Discord: nonce %q is longer than 25 characters", nonce)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	key := channel + "/" + nonce
+	if prev, ok := f.nonces[key]; ok && time.Since(prev.at) < 3*time.Minute {
+		return prev.id, true
+	}
+	if f.nonces == nil {
+		f.nonces = map[string]struct {
+			id string
+			at time.Time
+		}{}
+	}
+	f.nonces[key] = struct {
+		id string
+		at time.Time
+	}{c.ID, time.Now()}
+	return "", false
 }
 
 // show keeps what each channel message shows after a post, an edit or an update through a click.

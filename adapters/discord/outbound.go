@@ -7,9 +7,13 @@ package discord
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -39,9 +43,14 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 		return errors.New("discord: a public message needs a channel")
 	}
 	var last *discordgo.Message
-	for _, p := range msgs {
+	for i, p := range msgs {
 		var err error
-		if last, err = a.session.ChannelMessageSendComplex(m.Channel, p, discordgo.WithContext(ctx)); err != nil {
+		if m.Key != "" && len(p.Files) == 0 && p.File == nil {
+			last, err = a.postOnce(ctx, m.Channel, p, nonce(m.Key, i))
+		} else {
+			last, err = a.session.ChannelMessageSendComplex(m.Channel, p, discordgo.WithContext(ctx))
+		}
+		if err != nil {
 			return fmt.Errorf("discord: post to channel %s: %w", m.Channel, err)
 		}
 	}
@@ -49,6 +58,43 @@ func (a *Adapter) Send(ctx context.Context, m bot.Message) error {
 		a.supersede(m.Channel, prompt{id: last.ID, name: m.Prompt})
 	}
 	return nil
+}
+
+// onceSend is a message create that Discord makes once per nonce: with enforce_nonce, a create with
+// a nonce the bot used in the channel in the past few minutes returns that message and creates none
+// (discordgo's MessageSend has no field for either).
+type onceSend struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
+}
+
+// postOnce creates p in channel once per nonce (a post sent again after a crash shows once).
+func (a *Adapter) postOnce(ctx context.Context, channel string, p *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	body, err := a.session.RequestWithBucketID("POST", endpoint, onceSend{MessageSend: p, Nonce: nonce, EnforceNonce: true}, endpoint, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(body, &msg); err != nil {
+		return nil, fmt.Errorf("discord: the answer to a post: %w", err)
+	}
+	return &msg, nil
+}
+
+// nonce is the nonce of part i of the post keyed key: Discord takes up to 25 characters, so a longer
+// one is a hash of it.
+func nonce(key string, i int) string {
+	n := key
+	if i > 0 {
+		n += "." + strconv.Itoa(i)
+	}
+	if len(n) > 25 {
+		sum := sha256.Sum256([]byte(n))
+		n = hex.EncodeToString(sum[:])[:25]
+	}
+	return n
 }
 
 // Post creates the channel message m (the hand's table) and returns its ID. It blocks while the

@@ -42,7 +42,9 @@ func TestMain(m *testing.M) {
 			mm.WrapStore = func(s store) store { return &crashStore{DB: s.(*postgres.DB), after: int64(n)} }
 		}
 		if os.Getenv("DEALERBOT_TEST_LOG_POSTS") == "1" {
-			mm.WrapChat = func(c bot.Chat) bot.Chat { return &postLogger{Chat: c.(*console.Chat)} }
+			mm.WrapChat = func(c bot.Chat) bot.Chat {
+				return &postLogger{Chat: c.(*console.Chat), channel: os.Getenv("DEALERBOT_TEST_CHANNEL"), proc: os.Getenv("DEALERBOT_OWNER")}
+			}
 		}
 		os.Exit(mm.Run(ctx))
 	}
@@ -69,21 +71,69 @@ func (c *crashStore) Commit(ctx context.Context, ch table.Change) error {
 // postLogger is the line server's chat, which also writes every channel message it sends to standard
 // error as a line of its own (postPrefix, the time, then the message as JSON), for a test to count
 // what the processes posted.
-type postLogger struct{ *console.Chat }
+//
+// With channel set (DEALERBOT_TEST_CHANNEL), a file the processes share, postLogger is also the
+// channels the processes post in, the way Discord's are: each channel post is one line appended to
+// the file, and a post with a key the file already holds is not posted again (Discord's nonce with
+// enforce_nonce), which it notes on standard error (againPrefix). The check and the line are one
+// step under the file's lock, as on Discord they are one request.
+type postLogger struct {
+	*console.Chat
+	channel string
+	proc    string
+}
 
-const postPrefix = "dealerbot-test: post "
+const (
+	postPrefix  = "dealerbot-test: post "
+	againPrefix = "dealerbot-test: again "
+)
 
 // testPost is a channel message as postLogger writes it.
 type testPost struct {
 	Workspace string `json:"workspace"`
 	Channel   string `json:"channel"`
 	Text      string `json:"text"`
+	Key       string `json:"key,omitempty"`
+	At        string `json:"at,omitempty"`   // the shared channel's lines: when
+	Proc      string `json:"proc,omitempty"` // and by which process
 }
 
 func (p *postLogger) Send(ctx context.Context, m bot.Message) error {
+	if m.Private || p.channel == "" {
+		return p.log(ctx, m)
+	}
+	f, err := os.OpenFile(p.channel, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return err
+	}
+	if m.Key != "" {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var prev testPost
+			if json.Unmarshal(sc.Bytes(), &prev) == nil && prev.Key == m.Key && prev.Workspace == m.Workspace && prev.Channel == m.Channel {
+				os.Stderr.Write([]byte(againPrefix + time.Now().Format("15:04:05.000") + " " + m.Key + "\n"))
+				return nil // posted before: Discord answers with that message
+			}
+		}
+	}
+	if err := p.log(ctx, m); err != nil {
+		return err
+	}
+	b, _ := json.Marshal(testPost{Workspace: m.Workspace, Channel: m.Channel, Text: m.Text, Key: m.Key, At: time.Now().Format("15:04:05.000"), Proc: p.proc})
+	_, err = f.Write(append(b, '\n')) // one write: one line
+	return err
+}
+
+// log sends m and writes a channel post to standard error.
+func (p *postLogger) log(ctx context.Context, m bot.Message) error {
 	err := p.Chat.Send(ctx, m)
 	if err == nil && !m.Private {
-		b, _ := json.Marshal(testPost{Workspace: m.Workspace, Channel: m.Channel, Text: m.Text})
+		b, _ := json.Marshal(testPost{Workspace: m.Workspace, Channel: m.Channel, Text: m.Text, Key: m.Key})
 		os.Stderr.Write([]byte(postPrefix + time.Now().Format("15:04:05.000") + " " + string(b) + "\n")) // one write: one line
 	}
 	return err

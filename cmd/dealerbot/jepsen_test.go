@@ -304,13 +304,16 @@ func TestJepsen(t *testing.T) {
 	next := 0               // p0 sets the tables and schedules up, then dies; p1, p2, p3 play
 	const cutRate = 0.005   // of the committing rounds, once play began
 	var lossy atomic.Bool
+	// The channels the processes post in, shared as Discord's are (postLogger): a post sent again
+	// under its key shows once, as Discord shows a message created again with its nonce.
+	channelFile := filepath.Join(t.TempDir(), "channels")
 	start := func() *jproc {
 		mu.Lock()
 		n := next
 		next++
 		mu.Unlock()
 		proxy, through := pgtest.ProxyURL(t, url)
-		p := &jproc{proc: startProc(t, through, fmt.Sprintf("p%d", n), lease, "DEALERBOT_TEST_LOG_POSTS=1"), proxy: proxy, n: n}
+		p := &jproc{proc: startProc(t, through, fmt.Sprintf("p%d", n), lease, "DEALERBOT_TEST_LOG_POSTS=1", "DEALERBOT_TEST_CHANNEL="+channelFile), proxy: proxy, n: n}
 		if lossy.Load() {
 			proxy.CutProbability(cutRate, seed+uint64(n))
 		}
@@ -410,39 +413,36 @@ func TestJepsen(t *testing.T) {
 	setupKilled := time.Now()
 	setup.cmd.Process.Signal(syscall.SIGKILL)
 	<-setup.done
-	// schedPosts reads the scheduled games' posts (channel c2) from every process's log, by community
-	// and kind, each as "time process: text".
+	// schedPosts reads the scheduled games' posts (channel c2) from the channels the processes share,
+	// by community and kind, each as "time process: text".
 	schedPosts := func() map[string]map[string][]string {
 		out := map[string]map[string][]string{}
-		for _, p := range all {
-			for _, line := range strings.Split(p.log.String(), "\n") {
-				rest, ok := strings.CutPrefix(line, postPrefix)
-				if !ok {
-					continue
-				}
-				at, js, _ := strings.Cut(rest, " ")
-				var m testPost
-				if json.Unmarshal([]byte(js), &m) != nil || m.Channel != "c2" {
-					continue
-				}
-				kind := "other"
-				switch {
-				case strings.HasPrefix(m.Text, "🃏 Home game on"):
-					kind = "announce"
-				case strings.HasPrefix(m.Text, "⏰ The game starts"):
-					kind = "remind"
-				case strings.Contains(m.Text, "game is open until"):
-					kind = "open"
-				case strings.HasPrefix(m.Text, "I could not open the table"):
-					kind = "not yet"
-				case strings.HasPrefix(m.Text, "I was offline and missed"):
-					kind = "missed"
-				}
-				if out[m.Workspace] == nil {
-					out[m.Workspace] = map[string][]string{}
-				}
-				out[m.Workspace][kind] = append(out[m.Workspace][kind], fmt.Sprintf("%s %s: %q", at, p.name, m.Text))
+		shared, err := os.ReadFile(channelFile)
+		if err != nil {
+			t.Errorf("the processes' channels: %v", err)
+		}
+		for _, line := range strings.Split(string(shared), "\n") {
+			var m testPost
+			if json.Unmarshal([]byte(line), &m) != nil || m.Channel != "c2" {
+				continue
 			}
+			kind := "other"
+			switch {
+			case strings.HasPrefix(m.Text, "🃏 Home game on"):
+				kind = "announce"
+			case strings.HasPrefix(m.Text, "⏰ The game starts"):
+				kind = "remind"
+			case strings.Contains(m.Text, "game is open until"):
+				kind = "open"
+			case strings.HasPrefix(m.Text, "I could not open the table"):
+				kind = "not yet"
+			case strings.HasPrefix(m.Text, "I was offline and missed"):
+				kind = "missed"
+			}
+			if out[m.Workspace] == nil {
+				out[m.Workspace] = map[string][]string{}
+			}
+			out[m.Workspace][kind] = append(out[m.Workspace][kind], fmt.Sprintf("%s %s: %q", m.At, m.Proc, m.Text))
 		}
 		return out
 	}
@@ -913,8 +913,12 @@ func TestJepsen(t *testing.T) {
 	for _, w := range whys {
 		t.Logf("  move: %s", w)
 	}
-	t.Logf("scheduled games (added %s, announced 2 min and reminded 1 min before %s): posts per community, announcement/reminder/opening/could not open yet/missed: %s",
-		sched0.Format("15:04:05"), gameAt.Format("15:04:05"), strings.Join(schedCounts, ", "))
+	again := 0 // posts sent again under their key, which the channel showed once
+	for _, p := range all {
+		again += strings.Count(p.log.String(), againPrefix)
+	}
+	t.Logf("scheduled games (added %s, announced 2 min and reminded 1 min before %s): posts per community, announcement/reminder/opening/could not open yet/missed: %s; %d posts sent again under their key (shown once)",
+		sched0.Format("15:04:05"), gameAt.Format("15:04:05"), strings.Join(schedCounts, ", "), again)
 
 	// The faults happened: the run cannot pass by injecting nothing.
 	if cuts < 50 {

@@ -71,7 +71,19 @@ type Server struct {
 	interactions map[string]*interaction // interaction token -> its state
 	emojis       map[string]string       // application emoji name -> ID
 	commands     int                     // command registrations (PUT .../commands)
+	nonces       map[string]nonced       // channel/nonce -> the message created with it (enforce_nonce)
 }
+
+// nonced is a message created with enforce_nonce: a create with the same nonce in the same channel
+// within NonceWindow returns it instead of creating another.
+type nonced struct {
+	id string
+	at time.Time
+}
+
+// NonceWindow is how long the fake keeps a message's nonce. Discord documents "the past few
+// minutes"; a dealer must not count on more.
+const NonceWindow = 3 * time.Minute
 
 // bucket is a channel's message-write budget: a fixed window opened by its first write.
 type bucket struct {
@@ -523,8 +535,34 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.fault("%s %s: %s", r.Method, path, why)
 		answer(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: " + why})
 	case parts[0] == "channels" && len(parts) == 3 && parts[2] == "messages" && r.Method == "POST":
+		nonce, _ := c.Body["nonce"].(string)
+		enforce, _ := c.Body["enforce_nonce"].(bool)
+		if len(nonce) > 25 {
+			s.fault("POST %s: nonce %q is longer than 25 characters", path, nonce)
+			answer(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: nonce"})
+			return
+		}
+		if enforce && nonce != "" {
+			s.mu.Lock()
+			prev, seen := s.nonces[parts[1]+"/"+nonce]
+			s.mu.Unlock()
+			if seen && now.Sub(prev.at) < NonceWindow {
+				// The message created with this nonce is returned; none is created.
+				c.ID = prev.id
+				answer(http.StatusOK, map[string]any{"id": prev.id, "channel_id": parts[1], "content": c.Content(), "nonce": nonce})
+				return
+			}
+		}
 		c.ID = s.id()
 		s.show(c.ID, parts[1], c.data())
+		if enforce && nonce != "" {
+			s.mu.Lock()
+			if s.nonces == nil {
+				s.nonces = map[string]nonced{}
+			}
+			s.nonces[parts[1]+"/"+nonce] = nonced{id: c.ID, at: now}
+			s.mu.Unlock()
+		}
 		answer(http.StatusOK, map[string]any{"id": c.ID, "channel_id": parts[1], "content": c.Content()})
 	case parts[0] == "channels" && len(parts) == 4 && parts[2] == "messages" && r.Method == "PATCH":
 		s.show(parts[3], parts[1], c.data())

@@ -168,3 +168,39 @@ func TestLinkButtonsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestEnforceNonce: a message created with enforce_nonce and a nonce used in the channel before is
+// answered with the earlier message, and none is created; without enforce_nonce, or in another
+// channel, each create makes a message. A nonce past 25 characters is refused.
+func TestEnforceNonce(t *testing.T) {
+	s := NewServer(t, NewApp("1"), "tok")
+	post := func(channel, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", s.URL+"/api/v9/channels/"+channel+"/messages", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bot "+s.Token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m struct{ ID string }
+		json.NewDecoder(res.Body).Decode(&m)
+		return res.StatusCode, m.ID
+	}
+	once := `{"content":"🃏 Home game","nonce":"s1a1764961200","enforce_nonce":true}`
+	_, first := post("c1", once)
+	_, again := post("c1", once)
+	_, other := post("c2", once)
+	_, loose1 := post("c1", `{"content":"hi","nonce":"n1"}`)
+	_, loose2 := post("c1", `{"content":"hi","nonce":"n1"}`)
+	if first == "" || again != first || other == first || loose1 == loose2 {
+		t.Errorf("ids: first %q, again %q, other channel %q, without enforce_nonce %q and %q", first, again, other, loose1, loose2)
+	}
+	if status, _ := post("c3", `{"content":"x","nonce":"`+strings.Repeat("n", 26)+`","enforce_nonce":true}`); status != http.StatusBadRequest {
+		t.Errorf("a 26-character nonce answered %d, want 400", status)
+	}
+	if faults := s.Faults(); len(faults) != 1 {
+		t.Errorf("faults %q, want the long nonce's", faults)
+	}
+}
