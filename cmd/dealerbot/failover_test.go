@@ -43,7 +43,9 @@ func TestMain(m *testing.M) {
 		}
 		if os.Getenv("DEALERBOT_TEST_LOG_POSTS") == "1" {
 			mm.WrapChat = func(c bot.Chat) bot.Chat {
-				return &postLogger{Chat: c.(*console.Chat), channel: os.Getenv("DEALERBOT_TEST_CHANNEL"), proc: os.Getenv("DEALERBOT_OWNER")}
+				pl := &postLogger{Chat: c.(*console.Chat), channel: os.Getenv("DEALERBOT_TEST_CHANNEL"), proc: os.Getenv("DEALERBOT_OWNER")}
+				pl.crashAt, pl.crashOn, _ = strings.Cut(os.Getenv("DEALERBOT_TEST_CRASH_AT_POST"), ":")
+				return pl
 			}
 		}
 		os.Exit(mm.Run(ctx))
@@ -77,10 +79,24 @@ func (c *crashStore) Commit(ctx context.Context, ch table.Change) error {
 // the file, and a post with a key the file already holds is not posted again (Discord's nonce with
 // enforce_nonce), which it notes on standard error (againPrefix). The check and the line are one
 // step under the file's lock, as on Discord they are one request.
+//
+// crashAt "before" or "after" (DEALERBOT_TEST_CRASH_AT_POST=before:TEXT) kills the process with
+// SIGKILL when it sends a keyed channel post that begins with crashOn: before it is posted, or right
+// after it is in the channel.
 type postLogger struct {
 	*console.Chat
 	channel string
 	proc    string
+	crashAt string
+	crashOn string
+}
+
+// crash kills the process when m is the post it is to die at, at.
+func (p *postLogger) crash(m bot.Message, at string) {
+	if p.crashAt == at && m.Key != "" && p.crashOn != "" && strings.HasPrefix(m.Text, p.crashOn) {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
 }
 
 const (
@@ -102,6 +118,7 @@ func (p *postLogger) Send(ctx context.Context, m bot.Message) error {
 	if m.Private || p.channel == "" {
 		return p.log(ctx, m)
 	}
+	p.crash(m, "before")
 	f, err := os.OpenFile(p.channel, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
@@ -125,8 +142,11 @@ func (p *postLogger) Send(ctx context.Context, m bot.Message) error {
 		return err
 	}
 	b, _ := json.Marshal(testPost{Workspace: m.Workspace, Channel: m.Channel, Text: m.Text, Key: m.Key, At: time.Now().Format("15:04:05.000"), Proc: p.proc})
-	_, err = f.Write(append(b, '\n')) // one write: one line
-	return err
+	if _, err = f.Write(append(b, '\n')); err != nil { // one write: one line
+		return err
+	}
+	p.crash(m, "after")
+	return nil
 }
 
 // log sends m and writes a channel post to standard error.
