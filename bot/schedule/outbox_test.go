@@ -82,15 +82,7 @@ func TestAnswerLostAfterSavingAnnouncement(t *testing.T) {
 	if s := stored(t, db); !s.Announced || len(s.Posts) != 1 {
 		t.Fatalf("stored after the lost answer: announced %v, %d posts waiting; want announced with its post", s.Announced, len(s.Posts))
 	}
-	for _, at := range []time.Time{
-		time.Date(2026, 11, 26, 19, 1, 0, 0, time.UTC),
-		time.Date(2026, 11, 26, 19, 2, 0, 0, time.UTC),
-	} {
-		c.t = at
-		if err := m.Tick(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step(t, m, c, time.Date(2026, 11, 26, 19, 2, 0, 0, time.UTC)) // ticks a minute apart
 	if n := h.count("🃏 Home game on Fri 27 Nov 2026 20:00 CET"); n != 1 {
 		t.Fatalf("announcement posted %d times, want once: %q", n, h.log)
 	}
@@ -119,15 +111,7 @@ func TestCrashBetweenPostAndClearSendsSameKey(t *testing.T) {
 		t.Fatal("tick whose clearing write failed reported no error")
 	}
 	m.Store = fs
-	for _, at := range []time.Time{
-		time.Date(2026, 11, 26, 19, 1, 0, 0, time.UTC),
-		time.Date(2026, 11, 26, 19, 2, 0, 0, time.UTC),
-	} {
-		c.t = at
-		if err := m.Tick(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step(t, m, c, time.Date(2026, 11, 26, 19, 2, 0, 0, time.UTC)) // ticks a minute apart
 	if len(h.keys) != 2 || h.keys[0] != h.keys[1] || h.keys[0] == "" || h.posts[0].Text != h.posts[1].Text {
 		t.Fatalf("sends %q with keys %q; want the announcement sent again once, under the same key", h.log, h.keys)
 	}
@@ -195,15 +179,7 @@ func TestOpeningLeftByAStoppedTick(t *testing.T) {
 		t.Fatalf("stored games %+v, want the game open and its table to be opened", s.Open)
 	}
 	h.openErr = nil
-	for _, at := range []time.Time{
-		time.Date(2026, 11, 27, 19, 1, 0, 0, time.UTC),
-		time.Date(2026, 11, 27, 19, 2, 0, 0, time.UTC),
-	} {
-		c.t = at
-		if err := m.Tick(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step(t, m, c, time.Date(2026, 11, 27, 19, 2, 0, 0, time.UTC)) // ticks a minute apart
 	if n := h.count("The 20:00 CET game is open until 23:00 CET"); n != 1 {
 		t.Fatalf("opening posted %d times, want once: %q", n, h.log)
 	}
