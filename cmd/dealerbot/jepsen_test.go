@@ -933,8 +933,11 @@ func TestJepsen(t *testing.T) {
 	if sent < 1000 {
 		t.Errorf("only %d actions sent, want at least 1,000", sent)
 	}
-	if count[jApplied] < 500 {
-		t.Errorf("only %d actions applied: the tables hardly played", count[jApplied])
+	// The tables played: most actions sent are out of turn (refused), and about one in six is applied
+	// in a healthy run, fast machine or slow (a run under -race on a busy 2-core machine applies
+	// about 450 of 2,700, an idle one 1,400 of 7,900). Wedged tables apply far fewer.
+	if a := count[jApplied]; a < 250 || a*10 < sent {
+		t.Errorf("only %d of %d actions applied: the tables hardly played", a, sent)
 	}
 	if worst := takeovers[len(takeovers)-1]; worst > lease+2*time.Second {
 		t.Errorf("seed %d: slowest takeover after a SIGKILL %v, want at most the lease plus 2 s (%v)", seed, worst, lease+2*time.Second)
