@@ -34,8 +34,9 @@ type Message struct {
 	Prompt string `json:",omitempty"`
 	// Key, on a channel post, names it: a post sent again under the same key is the same post sent
 	// again (a schedule's announcement after a crash between sending it and saving that it went
-	// out). An adapter that can tell shows it once: Discord by the message's nonce, Slack by the
-	// key in the message's metadata, the console by the keys it posted. Empty: every send posts.
+	// out). An adapter that can tell shows it once: Discord by the message's nonce (within the few
+	// minutes Discord keeps one), the console by the keys it printed since it started. Slack has no
+	// such key and posts it again. Empty: every send posts.
 	Key string `json:",omitempty"`
 	render.Message
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dealerbot/dealerbot/bot"
 	"github.com/dealerbot/dealerbot/bot/features"
+	"github.com/dealerbot/dealerbot/bot/schedule"
 	"github.com/dealerbot/dealerbot/render"
 	"github.com/dealerbot/dealerbot/storage"
 )
@@ -468,5 +469,90 @@ func TestScheduledGameWaitsForTheOpenTable(t *testing.T) {
 	}
 	if tot, err := n.db.Balance(ctx); err != nil || tot.OnTables != 0 {
 		t.Fatalf("chips after the game: %+v, %v", tot, err)
+	}
+}
+
+// schedWriteFault fails the schedule writes numbered from failFrom (counted from 1) with a broken
+// connection, nothing written; 0 fails none.
+type schedWriteFault struct {
+	features.Store
+	puts, failFrom int
+}
+
+func (f *schedWriteFault) PutSchedule(ctx context.Context, s *schedule.Schedule) error {
+	f.puts++
+	if f.failFrom > 0 && f.puts >= f.failFrom {
+		return fmt.Errorf("put schedule: connection reset: %w", bot.ErrOutcomeUnknown)
+	}
+	return f.Store.PutSchedule(ctx, s)
+}
+
+// TestScheduledTableOpensOnce: the scheduler opened a game's table and could not save that it did
+// (the write after the opening failed). The next tick finds the table the game's and posts the
+// opening, or, when the game was already over by then (the host ended it), finds its session and
+// opens no second table.
+func TestScheduledTableOpensOnce(t *testing.T) {
+	for _, ended := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ended=%v", ended), func(t *testing.T) {
+			r := newRig(t, bot.Config{})
+			w := &schedWriteFault{Store: r.db}
+			s, err := features.NewScheduler(r.d, w, features.ScheduleConfig{DefaultZone: "UTC", Now: r.clock})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close(context.Background()) })
+			ctx := context.Background()
+			r.must("c2", "admin", "schedule add on 2026-11-20 21:00 announce=off remind=off length=1h")
+			r.clk.Set(time.Date(2026, 11, 20, 21, 0, 0, 0, time.UTC))
+			w.failFrom = w.puts + 2 // the start lands; the write after the table opened does not
+			if err := s.Tick(ctx); err == nil {
+				t.Fatal("the tick whose write failed reported no error")
+			}
+			if _, open, err := r.db.Table(ctx, "test/w/c2"); err != nil || !open {
+				t.Fatalf("after the failed write the game's table is open: %v, %v; want open", open, err)
+			}
+			w.failFrom = 0
+			if ended {
+				r.must("c2", "admin", "end")
+			}
+			for _, at := range []time.Time{time.Date(2026, 11, 20, 21, 1, 0, 0, time.UTC), time.Date(2026, 11, 20, 21, 2, 0, 0, time.UTC)} {
+				r.clk.Set(at)
+				if err := s.Tick(ctx); err != nil {
+					t.Fatal(err)
+				}
+				r.d.Flush(ctx)
+			}
+			var opened, openPosts int
+			r.chat.mu.Lock()
+			for _, m := range r.chat.msgs {
+				if m.Private || m.Channel != "c2" {
+					continue
+				}
+				if strings.Contains(m.Text, "opened a table") {
+					opened++
+				}
+				if strings.Contains(m.Text, "game is open until") {
+					openPosts++
+				}
+			}
+			r.chat.mu.Unlock()
+			want := 1
+			if ended {
+				want = 0
+			}
+			if opened != 1 || openPosts != want {
+				t.Errorf("tables opened %d, opening posts %d; want 1 and %d", opened, openPosts, want)
+			}
+			if _, open, _ := r.db.Table(ctx, "test/w/c2"); open == ended {
+				t.Errorf("the channel's table is open: %v; want %v", open, !ended)
+			}
+			all, err := r.db.Schedules(ctx)
+			if err != nil || len(all) != 1 || len(all[0].Posts) != 0 {
+				t.Fatalf("schedules %+v, %v; want one with no post waiting", all, err)
+			}
+			if o := all[0].Open; !ended && (len(o) != 1 || o[0].Opening || o[0].Waiting) {
+				t.Errorf("stored game %+v, want it open", o)
+			}
+		})
 	}
 }

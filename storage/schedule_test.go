@@ -20,6 +20,10 @@ func (h *schedHost) Post(ctx context.Context, s *schedule.Schedule, key string, 
 	return nil
 }
 
+func (h *schedHost) Found(ctx context.Context, s *schedule.Schedule, g schedule.Session) (schedule.Found, error) {
+	return schedule.NotOpened, nil
+}
+
 func (h *schedHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
 	h.log = append(h.log, "open "+strings.Join(s.Options, " "))
 	return nil

@@ -145,12 +145,31 @@ func ours(s *schedule.Schedule, g schedule.Session, sched string, started time.T
 	return sched == s.ID && !started.Before(g.Start.Add(-schedule.Grace)) && started.Before(g.End)
 }
 
-// Open runs `start` with the schedule's options and the session's end, as the host, unless the
-// game's table is open already (a tick stopped after opening it: Open is idempotent).
-func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
-	if rec, open := h.table(ctx, h.command(s, "").TableID()); open && ours(s, g, rec.Schedule, rec.Started) {
-		return nil
+// Found reports what became of game g's table: open in the schedule's channel, played (a session
+// of the schedule's in the game's time is stored), or never opened.
+func (h scheduleHost) Found(ctx context.Context, s *schedule.Schedule, g schedule.Session) (schedule.Found, error) {
+	id := h.command(s, "").TableID()
+	rec, open, err := h.store.Table(ctx, id)
+	if err != nil {
+		return 0, fmt.Errorf("load table %s: %w", id, err)
 	}
+	if open && ours(s, g, rec.Schedule, rec.Started) {
+		return schedule.IsOpen, nil
+	}
+	sessions, err := h.store.Sessions(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("load sessions: %w", err)
+	}
+	for _, ss := range sessions {
+		if ss.Table == id && ours(s, g, ss.Schedule, ss.Started) {
+			return schedule.Played, nil
+		}
+	}
+	return schedule.NotOpened, nil
+}
+
+// Open runs `start` with the schedule's options and the session's end, as the host.
+func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
 	end := g.End
 	mins := int((end.Sub(h.now()) + time.Minute - 1) / time.Minute)
 	if mins < 1 {

@@ -37,9 +37,13 @@ type Host interface {
 	// platform can tell.
 	Post(ctx context.Context, s *Schedule, key string, m render.Message) error
 	// Open opens the schedule's table for game with its game settings (s.Options), hosted by s.Host,
-	// to end at game.End. It is idempotent: the game's table already open is success. The error is
-	// shown in the channel when it is a player error (another table running).
+	// to end at game.End. The error is shown in the channel when it is a player error (another table
+	// running).
 	Open(ctx context.Context, s *Schedule, game Session) error
+	// Found reports what became of game's table: never opened, open, or opened and closed again (its
+	// session is stored). A tick that stopped between opening a table and saving that it did asks
+	// before it opens one.
+	Found(ctx context.Context, s *Schedule, game Session) (Found, error)
 	// Finish returns each player's net result for the game that started at game.Start once the
 	// session is over; done is false while it still runs. With end set (the end time has come) it
 	// first ends the session if it still runs: the hand in play is finished first, so done may stay
@@ -47,6 +51,16 @@ type Host interface {
 	// every chip).
 	Finish(ctx context.Context, s *Schedule, game Session, end bool) (players []Balance, done bool, err error)
 }
+
+// Found is what became of a game's table (Host.Found).
+type Found uint8
+
+// What became of a game's table.
+const (
+	NotOpened Found = iota
+	IsOpen
+	Played // opened and closed again: its session is stored
+)
 
 // Request is who sent a scheduler's command, and where: the dealer's registry has taken the verb
 // off the command line, and its gate has checked the user may run it.

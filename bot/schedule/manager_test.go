@@ -27,6 +27,13 @@ type fakeHost struct {
 	endedEarly bool // the session ended before its end time
 	keys       []string
 	postErr    error // what Post answers, nil: posted
+	// tables is what became of each game's table (by its start's Unix time), as Found reports it:
+	// Open sets IsOpen, a test may set Played.
+	tables map[int64]schedule.Found
+}
+
+func (h *fakeHost) Found(ctx context.Context, s *schedule.Schedule, g schedule.Session) (schedule.Found, error) {
+	return h.tables[g.Start.Unix()], nil
 }
 
 func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, key string, m render.Message) error {
@@ -41,6 +48,12 @@ func (h *fakeHost) Post(ctx context.Context, s *schedule.Schedule, key string, m
 
 func (h *fakeHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
 	h.log = append(h.log, fmt.Sprintf("open %s until %s", strings.Join(s.Options, " "), g.End.UTC().Format("15:04")))
+	if h.openErr == nil {
+		if h.tables == nil {
+			h.tables = map[int64]schedule.Found{}
+		}
+		h.tables[g.Start.Unix()] = schedule.IsOpen
+	}
 	return h.openErr
 }
 

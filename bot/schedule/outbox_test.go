@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,8 +94,8 @@ func TestAnswerLostAfterSavingAnnouncement(t *testing.T) {
 
 // TestCrashBetweenPostAndClearSendsSameKey: the announcement went out, and the write that takes it
 // off the outbox never landed (the process was stopped, or the connection broke before COMMIT). The
-// next tick sends it again under the same key, which the chat shows once (Discord's nonce, Slack's
-// metadata); a third tick sends nothing.
+// next tick sends it again under the same key, which the chat shows once where it can (Discord's
+// nonce); a third tick sends nothing.
 func TestCrashBetweenPostAndClearSendsSameKey(t *testing.T) {
 	db := storetest.OpenDB(t)
 	c := &clock{sunday}
@@ -214,15 +215,91 @@ func TestPostThatCannotGoOut(t *testing.T) {
 	h.postErr = errors.New("the bot may not post in this channel")
 	step(t, m, c, time.Date(2026, 12, 4, 18, 10, 0, 0, time.UTC))
 	step(t, m, c, time.Date(2026, 12, 4, 19, 11, 0, 0, time.UTC))
-	if s := stored(t, db); len(s.Posts) != 2 {
-		// The announcement (18:10) is over an hour old and dropped; the reminder (18:30) and the
-		// "could not open" or opening post wait.
-		for _, p := range s.Posts {
-			t.Logf("waiting: %s made %s", p.Key, p.Made.Format("15:04"))
-		}
-		t.Errorf("%d posts waiting, want 2", len(s.Posts))
+	// The announcement (18:10) is over an hour old and dropped; the reminder (18:30) and the
+	// opening (19:00) wait.
+	s := stored(t, db)
+	var waiting []string
+	for _, p := range s.Posts {
+		waiting = append(waiting, p.Made.UTC().Format("15:04")+" "+strings.SplitN(p.Message.Text, " ", 2)[0])
+	}
+	if got, want := strings.Join(waiting, ", "), "18:30 ⏰, 19:00 The"; got != want {
+		t.Errorf("posts waiting: %q, want %q", got, want)
 	}
 	if !strings.Contains(logs.String(), "schedule post dropped") {
 		t.Errorf("no log line for the dropped post:\n%s", logs.String())
+	}
+}
+
+// A table opened by a tick that stopped before it saved so (the write after Host.Open failed): the
+// next tick asks what became of the table rather than opening another.
+func TestTableOpenedBeforeTheTickStopped(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		played bool // the game was over by the next tick (one player won every chip)
+	}{{"still open", false}, {"already played", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			db := storetest.OpenDB(t)
+			clk := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+			m, h := newManager(t, db, clk)
+			mustDo(t, m, admin, "schedule add weekly fri 20:00 announce=off remind=off")
+			m.Store = &clearFails{faultyStore: &faultyStore{DB: db}} // the start lands, the opening's write does not
+			clk.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+			if err := m.Tick(context.Background()); err == nil {
+				t.Fatal("tick whose write after opening the table failed reported no error")
+			}
+			m.Store = db
+			if c.played {
+				h.tables[time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC).Unix()] = schedule.Played
+				h.endedEarly, h.results = true, []schedule.Balance{{User: "UB", Name: "Bob", Net: 100}, {User: "UC", Name: "Carol", Net: -100}}
+			}
+			step(t, m, clk, time.Date(2026, 11, 27, 19, 3, 0, 0, time.UTC))
+			opens := 0
+			for _, l := range h.log {
+				if strings.HasPrefix(l, "open ") {
+					opens++
+				}
+			}
+			if opens != 1 {
+				t.Errorf("the table was opened %d times, want once: %q", opens, h.log)
+			}
+			want := 1
+			if c.played {
+				want = 0 // the game is over: no late "is open" post
+				if n := h.count("Results of the Fri 27 Nov 2026 20:00 CET game"); n != 1 {
+					t.Errorf("results posted %d times, want once: %q", n, h.log)
+				}
+			}
+			if n := h.count("The 20:00 CET game is open"); n != want {
+				t.Errorf("opening posted %d times, want %d: %q", n, want, h.log)
+			}
+			if s := stored(t, db); len(s.Posts) != 0 || slices.ContainsFunc(s.Open, func(o schedule.Session) bool { return o.Opening || o.Waiting }) {
+				t.Errorf("stored: %d posts waiting, games %+v; want none waiting and none opening", len(s.Posts), s.Open)
+			}
+		})
+	}
+}
+
+// A game left opening by a tick that stopped, found again only past Grace (the bot was down): it is
+// missed, as a start found past Grace is, and no table opens late.
+func TestOpeningFoundPastGraceIsMissed(t *testing.T) {
+	db := storetest.OpenDB(t)
+	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	m, h := newManager(t, db, c)
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 announce=off remind=off")
+	h.openErr = errors.New("cannot reach the database")
+	c.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+	if err := m.Tick(context.Background()); err == nil {
+		t.Fatal("tick whose table could not open reported no error")
+	}
+	h.openErr = nil
+	c.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC).Add(schedule.Grace + time.Minute)
+	if err := m.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.count("I was offline and missed the game on Fri 27 Nov 2026 20:00 CET"); n != 1 || len(h.log) != 2 {
+		t.Errorf("calls %q; want the failed open, then the game posted as missed", h.log)
+	}
+	if s := stored(t, db); len(s.Open) != 0 || len(s.Posts) != 0 {
+		t.Errorf("stored games %+v, %d posts waiting; want none", s.Open, len(s.Posts))
 	}
 }

@@ -83,7 +83,7 @@ func (m *Manager) tick(ctx context.Context, s *Schedule) error {
 			// Saved first with the game open and its table to be opened (Opening): a crash before
 			// the table opens leaves it for the next tick.
 			if err = commit(); err == nil {
-				err = m.open(ctx, s, spec, Session{Start: e.At, End: e.End})
+				err = m.open(ctx, s, spec, Session{Start: e.At, End: e.End}, false)
 			}
 		case Settle:
 			if err = commit(); err == nil {
@@ -164,7 +164,7 @@ func (m *Manager) early(ctx context.Context, s *Schedule, spec *Spec, now time.T
 			if slices.ContainsFunc(fired, func(e Event) bool { return e.Kind == Start && e.At.Equal(o.Start) }) {
 				continue
 			}
-			if err := m.open(ctx, s, spec, o); err != nil {
+			if err := m.open(ctx, s, spec, o, true); err != nil {
 				return err
 			}
 			continue
@@ -239,9 +239,12 @@ func (m *Manager) compose(ctx context.Context, s *Schedule, spec *Spec, e Event,
 	return nil
 }
 
-// open opens game's table (at its start, or again while it waits or was left opening), saves the
-// game as open or waiting with its post, and sends the post. A game still waiting gets no new post.
-func (m *Manager) open(ctx context.Context, s *Schedule, spec *Spec, game Session) error {
+// open opens game's table, saves the game as open or waiting with its post, and sends the post. At
+// the game's start it opens the table; again (a game waiting for its table, or left opening by a
+// tick that stopped) it first asks what became of the table: one already open is the game's (the
+// tick stopped after opening it: its post goes out), one played and closed needs nothing more, and
+// a game left opening past Grace is missed, as Due has it. A game still waiting gets no new post.
+func (m *Manager) open(ctx context.Context, s *Schedule, spec *Spec, game Session, again bool) error {
 	i := slices.IndexFunc(s.Open, func(o Session) bool { return o.Start.Equal(game.Start) })
 	if i < 0 {
 		return nil // settled meanwhile
@@ -251,7 +254,28 @@ func (m *Manager) open(ctx context.Context, s *Schedule, spec *Spec, game Sessio
 	if err != nil {
 		return err
 	}
-	err = m.Host.Open(ctx, s, game)
+	found := NotOpened
+	if again {
+		if found, err = m.Host.Found(ctx, s, game); err != nil {
+			return err
+		}
+	}
+	switch {
+	case found == IsOpen:
+		err = nil // opened by the tick that stopped
+	case found == Played:
+		s.Open[i].Opening, s.Open[i].Waiting = false, false
+		return m.put(ctx, s) // early settles it
+	case s.Open[i].Opening && again && m.now().After(game.Start.Add(Grace)):
+		s.Settled(game.Start)
+		m.say(s, "m", game.Start, render.Message{Text: fmt.Sprintf("I was offline and missed the game on %s: it did not take place.", fmtGame(at))})
+		if err := m.put(ctx, s); err != nil {
+			return err
+		}
+		return m.send(ctx, s)
+	default:
+		err = m.Host.Open(ctx, s, game)
+	}
 	var pe *errs.Error
 	switch {
 	case err == nil:

@@ -811,9 +811,9 @@ func TestJepsen(t *testing.T) {
 			problems = append(problems, fmt.Sprintf("%d schedules stored, want 1", len(mine)))
 		} else {
 			s := mine[0]
-			if !s.Next.IsZero() || len(s.Open) != 1 || !s.Open[0].Start.Equal(gameAt) || s.Open[0].Waiting {
-				problems = append(problems, fmt.Sprintf("stored schedule %s (version %d): next %v, announced %v, reminded %v, open %+v; want the game open and none next",
-					s.ID, s.Version, s.Next, s.Announced, s.Reminded, s.Open))
+			if !s.Next.IsZero() || len(s.Open) != 1 || !s.Open[0].Start.Equal(gameAt) || s.Open[0].Waiting || s.Open[0].Opening || len(s.Posts) > 0 {
+				problems = append(problems, fmt.Sprintf("stored schedule %s (version %d): next %v, announced %v, reminded %v, open %+v, %d posts waiting; want the game open, none next and none waiting",
+					s.ID, s.Version, s.Next, s.Announced, s.Reminded, s.Open, len(s.Posts)))
 			}
 			k := slices.IndexFunc(ts, func(tr table.TableRecord) bool { return tr.ID == "console/"+w+"/c2" })
 			if k < 0 || ts[k].Schedule != s.ID {

@@ -542,9 +542,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			answer(http.StatusBadRequest, map[string]any{"code": 50035, "message": "Invalid Form Body: nonce"})
 			return
 		}
+		c.ID = s.id()
 		if enforce && nonce != "" {
+			// One step under the lock, as on Discord: two creates with one nonce make one message.
 			s.mu.Lock()
 			prev, seen := s.nonces[parts[1]+"/"+nonce]
+			if !seen || now.Sub(prev.at) >= NonceWindow {
+				if s.nonces == nil {
+					s.nonces = map[string]nonced{}
+				}
+				s.nonces[parts[1]+"/"+nonce] = nonced{id: c.ID, at: now}
+			}
 			s.mu.Unlock()
 			if seen && now.Sub(prev.at) < NonceWindow {
 				// The message created with this nonce is returned; none is created.
@@ -553,16 +561,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		c.ID = s.id()
 		s.show(c.ID, parts[1], c.data())
-		if enforce && nonce != "" {
-			s.mu.Lock()
-			if s.nonces == nil {
-				s.nonces = map[string]nonced{}
-			}
-			s.nonces[parts[1]+"/"+nonce] = nonced{id: c.ID, at: now}
-			s.mu.Unlock()
-		}
 		answer(http.StatusOK, map[string]any{"id": c.ID, "channel_id": parts[1], "content": c.Content()})
 	case parts[0] == "channels" && len(parts) == 4 && parts[2] == "messages" && r.Method == "PATCH":
 		s.show(parts[3], parts[1], c.data())
