@@ -78,8 +78,8 @@ type Session struct {
 	// channel): the runner tries again at every tick until the end time.
 	Waiting bool `json:",omitempty"`
 	// Opening is set from the game's start until its table is open (or found waiting): a tick
-	// stopped in between leaves it for the next tick, which opens the table (Host.Open is
-	// idempotent) and posts the opening.
+	// stopped in between leaves it for the next tick, which asks what became of the table
+	// (Host.Found) before it opens one, and posts the opening.
 	Opening bool `json:",omitempty"`
 }
 
