@@ -163,19 +163,27 @@ func TestKeysNameEachPost(t *testing.T) {
 	}
 }
 
-// TestOpeningLeftByAStoppedTick: the game's start is saved, then opening its table fails inside
-// (the database went away): the stored game is still to be opened, and the next tick opens it and
-// posts the opening, once.
-func TestOpeningLeftByAStoppedTick(t *testing.T) {
+// openingFailed adds the Friday 20:00 game (no announcement, no reminder) and ticks at its start,
+// opening its table failing inside (the database went away): the game is stored, still opening.
+func openingFailed(t *testing.T) (*storage.DB, *schedule.Manager, *fakeHost, *clock) {
+	t.Helper()
 	db := storetest.OpenDB(t)
 	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
 	m, h := newManager(t, db, c)
-	mustDo(t, m, admin, "schedule add weekly fri 20:00 remind=off")
+	mustDo(t, m, admin, "schedule add weekly fri 20:00 announce=off remind=off")
 	h.openErr = errors.New("cannot reach the database")
 	c.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
 	if err := m.Tick(context.Background()); err == nil {
 		t.Fatal("tick whose table could not open reported no error")
 	}
+	return db, m, h, c
+}
+
+// TestOpeningLeftByAStoppedTick: the game's start is saved, then opening its table fails inside
+// (the database went away): the stored game is still to be opened, and the next tick opens it and
+// posts the opening, once.
+func TestOpeningLeftByAStoppedTick(t *testing.T) {
+	db, m, h, c := openingFailed(t)
 	if s := stored(t, db); len(s.Open) != 1 || !s.Open[0].Opening {
 		t.Fatalf("stored games %+v, want the game open and its table to be opened", s.Open)
 	}
@@ -282,15 +290,7 @@ func TestTableOpenedBeforeTheTickStopped(t *testing.T) {
 // A game left opening by a tick that stopped, found again only past Grace (the bot was down): it is
 // missed, as a start found past Grace is, and no table opens late.
 func TestOpeningFoundPastGraceIsMissed(t *testing.T) {
-	db := storetest.OpenDB(t)
-	c := &clock{time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
-	m, h := newManager(t, db, c)
-	mustDo(t, m, admin, "schedule add weekly fri 20:00 announce=off remind=off")
-	h.openErr = errors.New("cannot reach the database")
-	c.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
-	if err := m.Tick(context.Background()); err == nil {
-		t.Fatal("tick whose table could not open reported no error")
-	}
+	db, m, h, c := openingFailed(t)
 	h.openErr = nil
 	c.t = time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC).Add(schedule.Grace + time.Minute)
 	if err := m.Tick(context.Background()); err != nil {
