@@ -532,8 +532,10 @@ func TestJepsen(t *testing.T) {
 	faults = append(faults, slices.Repeat([]byte{'s'}, 5)...)
 	faults = append(faults, slices.Repeat([]byte{'g'}, 3)...)
 	rf.Shuffle(len(faults), func(i, j int) { faults[i], faults[j] = faults[j], faults[i] })
+	stalls := watchStalls(t)
 	var (
 		takeovers, ghostWaits  []time.Duration
+		withheld               []time.Duration // by takeover: the time the machine ran nothing during it (stallWatch)
 		killed                 = map[string]time.Time{}
 		stops, ghosts          []window
 		stopsTakenOver, freed  int
@@ -581,6 +583,7 @@ func TestJepsen(t *testing.T) {
 				now := leaseOwners(t, db)[w]
 				if now.Live && now.Owner != victim.name {
 					takeovers = append(takeovers, time.Since(at))
+					withheld = append(withheld, stalls.during(at, time.Now()))
 					break
 				}
 				if time.Since(at) > 30*time.Second {
@@ -624,7 +627,9 @@ func TestJepsen(t *testing.T) {
 			waited := time.Duration(-1)
 			for time.Since(at) < 10*time.Second {
 				if now := leaseOwners(t, db)[w]; now.Live && (now.Epoch != held.Epoch || now.Expires.After(held.Expires)) {
-					waited = max(0, time.Since(held.Expires)) // from its expiry, as a SIGKILLed owner's takeover
+					// From its expiry, as a SIGKILLed owner's takeover, less the time the machine ran
+					// nothing meanwhile.
+					waited = max(0, time.Since(held.Expires)-stalls.during(held.Expires, time.Now()))
 					break
 				}
 				time.Sleep(20 * time.Millisecond)
@@ -897,6 +902,14 @@ func TestJepsen(t *testing.T) {
 			forcedMid++
 		}
 	}
+	// Each takeover's bound is stretched by the time the machine withheld during it: the slowest
+	// takeover on a machine that kept time.
+	slowest, slowestWithheld := time.Duration(0), time.Duration(0)
+	for i, d := range takeovers {
+		if d-withheld[i] > slowest-slowestWithheld {
+			slowest, slowestWithheld = d, withheld[i]
+		}
+	}
 	slices.Sort(takeovers)
 	slices.Sort(ghostWaits)
 	t.Logf("faults: %d answers lost after COMMIT (table steps read back: %d landed, %d did not, %d not read back), %d SIGKILLs, %d SIGSTOPs past the lease (taken over during %d), %d stuck transactions (%d ended by the server)",
@@ -905,8 +918,9 @@ func TestJepsen(t *testing.T) {
 	t.Logf("actions: %d sent; %d applied, %d already done, %d refused, %d nothing changed, %d cannot tell, %d queued, %d unanswered, %d unsent; %d stored",
 		sent, count[jApplied], count[jAlready], count[jRefused], count[jUnchanged], count[jCannotTell], count[jQueued], count[jUnanswered], count[jUnsent], stored)
 	if len(takeovers) > 0 {
-		t.Logf("takeover after SIGKILL: p50 %v, max %v (lease %v); served again after a stuck transaction, from the lease's expiry: %v",
-			takeovers[len(takeovers)/2].Round(time.Millisecond), takeovers[len(takeovers)-1].Round(time.Millisecond), lease, roundAll(ghostWaits))
+		t.Logf("takeover after SIGKILL: p50 %v, max %v (lease %v), the machine ran nothing for %v of the run (%v of the slowest takeover); served again after a stuck transaction, from the lease's expiry (less the machine's stalls): %v",
+			takeovers[len(takeovers)/2].Round(time.Millisecond), takeovers[len(takeovers)-1].Round(time.Millisecond), lease,
+			stalls.total().Round(time.Millisecond), slowestWithheld.Round(time.Millisecond), roundAll(ghostWaits))
 	}
 	t.Logf("lease epoch changes: %d, %d after a kill; moves not caused by a kill: %d after a SIGSTOP, %d after a stuck transaction on the community's lease row and %d on another of its owner's (%d of these mid-hand), %d others (%d mid-hand); %d hands stored",
 		len(changes), byKill, byStop, byGhost, byGhostOwner, forcedMid, other, otherMid, nHands)
@@ -939,8 +953,9 @@ func TestJepsen(t *testing.T) {
 	if a := count[jApplied]; a < 250 || a*10 < sent {
 		t.Errorf("only %d of %d actions applied: the tables hardly played", a, sent)
 	}
-	if worst := takeovers[len(takeovers)-1]; worst > lease+2*time.Second {
-		t.Errorf("seed %d: slowest takeover after a SIGKILL %v, want at most the lease plus 2 s (%v)", seed, worst, lease+2*time.Second)
+	if slowest-slowestWithheld > lease+2*time.Second {
+		t.Errorf("seed %d: slowest takeover after a SIGKILL %v, %v of it while the machine ran nothing, want at most the lease plus 2 s (%v) besides",
+			seed, slowest.Round(time.Millisecond), slowestWithheld.Round(time.Millisecond), lease+2*time.Second)
 	}
 	for _, w := range ghostWaits {
 		if w > lease+2*time.Second {
@@ -1006,4 +1021,67 @@ func TestJepsenHistoryCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stallWatch measures how long the machine ran nothing for the test: a goroutine sleeps 10 ms at a
+// time, and what a sleep takes beyond that (less a millisecond of timer slack) is time no core ran
+// it. On a starved machine (every core busy, as under `go test -race ./...` beside the other
+// packages) the dealer's processes wait as long, so a bound on how fast they take over is a bound
+// on the time the machine gave them.
+type stallWatch struct {
+	mu     sync.Mutex
+	stalls []stall
+}
+
+type stall struct {
+	end time.Time
+	d   time.Duration
+}
+
+func watchStalls(t *testing.T) *stallWatch {
+	w := &stallWatch{}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		const nap = 10 * time.Millisecond
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			began := time.Now()
+			time.Sleep(nap)
+			if late := time.Since(began) - nap - time.Millisecond; late > time.Millisecond {
+				w.mu.Lock()
+				w.stalls = append(w.stalls, stall{end: time.Now(), d: late})
+				w.mu.Unlock()
+			}
+		}
+	}()
+	return w
+}
+
+// during returns the stalls that ended within [from, to].
+func (w *stallWatch) during(from, to time.Time) time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var sum time.Duration
+	for _, s := range w.stalls {
+		if !s.end.Before(from) && !s.end.After(to) {
+			sum += s.d
+		}
+	}
+	return sum
+}
+
+// total returns every stall.
+func (w *stallWatch) total() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var sum time.Duration
+	for _, s := range w.stalls {
+		sum += s.d
+	}
+	return sum
 }
