@@ -156,22 +156,33 @@ func (h scheduleHost) Found(ctx context.Context, s *schedule.Schedule, g schedul
 	if open && ours(s, g, rec.Schedule, rec.Started) {
 		return schedule.IsOpen, nil
 	}
-	sessions, err := h.store.Sessions(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("load sessions: %w", err)
-	}
-	for _, ss := range sessions {
-		if ss.Table == id && ours(s, g, ss.Schedule, ss.Started) {
-			return schedule.Played, nil
-		}
+	switch ss, err := h.played(ctx, s, g); {
+	case err != nil:
+		return 0, err
+	case ss != nil:
+		return schedule.Played, nil
 	}
 	return schedule.NotOpened, nil
 }
 
+// played returns the newest stored session of game g at the schedule's channel, nil when none was.
+func (h scheduleHost) played(ctx context.Context, s *schedule.Schedule, g schedule.Session) (*table.SessionRecord, error) {
+	id := h.command(s, "").TableID()
+	sessions, err := h.store.Sessions(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load sessions: %w", err)
+	}
+	for i := len(sessions) - 1; i >= 0; i-- {
+		if ss := sessions[i]; ss.Table == id && ours(s, g, ss.Schedule, ss.Started) {
+			return &ss, nil
+		}
+	}
+	return nil, nil
+}
+
 // Open runs `start` with the schedule's options and the session's end, as the host.
 func (h scheduleHost) Open(ctx context.Context, s *schedule.Schedule, g schedule.Session) error {
-	end := g.End
-	mins := int((end.Sub(h.now()) + time.Minute - 1) / time.Minute)
+	mins := int((g.End.Sub(h.now()) + time.Minute - 1) / time.Minute)
 	if mins < 1 {
 		mins = 1
 	}
@@ -206,20 +217,13 @@ func (h scheduleHost) Finish(ctx context.Context, s *schedule.Schedule, g schedu
 			return nil, false, nil // the hand in play finishes first
 		}
 	}
-	sessions, err := h.store.Sessions(ctx)
-	if err != nil {
-		return nil, false, fmt.Errorf("load sessions: %w", err)
+	ss, err := h.played(ctx, s, g)
+	if err != nil || ss == nil {
+		return nil, err == nil, err
 	}
-	for i := len(sessions) - 1; i >= 0; i-- {
-		ss := sessions[i]
-		if ss.Table != id || !ours(s, g, ss.Schedule, ss.Started) {
-			continue
-		}
-		var out []schedule.Balance
-		for _, st := range ss.Standings {
-			out = append(out, schedule.Balance{User: st.User, Name: st.Name, Net: st.CashedOut - st.BoughtIn})
-		}
-		return out, true, nil
+	var out []schedule.Balance
+	for _, st := range ss.Standings {
+		out = append(out, schedule.Balance{User: st.User, Name: st.Name, Net: st.CashedOut - st.BoughtIn})
 	}
-	return nil, true, nil
+	return out, true, nil
 }

@@ -268,7 +268,9 @@ func (m *Manager) open(ctx context.Context, s *Schedule, spec *Spec, game Sessio
 		return m.put(ctx, s) // early settles it
 	case s.Open[i].Opening && again && m.now().After(game.Start.Add(Grace)):
 		s.Settled(game.Start)
-		m.say(s, "m", game.Start, render.Message{Text: fmt.Sprintf("I was offline and missed the game on %s: it did not take place.", fmtGame(at))})
+		if err := m.compose(ctx, s, spec, Event{Kind: Missed, Schedule: s.ID, At: game.Start, Count: 1}, m.now()); err != nil {
+			return err
+		}
 		if err := m.put(ctx, s); err != nil {
 			return err
 		}
